@@ -1,0 +1,31 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "OverlayKit",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "OverlayModel", targets: ["OverlayModel"]),
+        .library(name: "OverlayKit", targets: ["OverlayKit"]),
+        .executable(name: "overlaykit", targets: ["overlaykit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
+        .target(name: "OverlayModel"),
+        // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
+        .target(name: "OverlayKit", dependencies: ["OverlayModel"]),
+        // The command-line tool: glue over OverlayKit.
+        .executableTarget(
+            name: "overlaykit",
+            dependencies: ["OverlayKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // A small program showing the library API (see Examples/LibraryAPI).
+        .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
+        .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"]),
+        .testTarget(name: "OverlayKitCLITests", dependencies: ["OverlayKit"]),
+    ]
+)

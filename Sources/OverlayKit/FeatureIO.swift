@@ -1,0 +1,44 @@
+import OverlayModel
+
+/// Opens readers and writers by format: the one place that knows which type serves which
+/// format, so commands stay format-agnostic.
+public enum FeatureIO {
+    /// The format of an input: the one given, else its extension, else its first bytes.
+    /// - Throws: `Diagnostic` `input.unknown-format` when none of these tells.
+    public static func detectFormat(of input: ByteInput, given: FileFormat? = nil) throws -> FileFormat {
+        if let given { return given }
+        if let name = input.name, let format = FileFormat(pathExtensionOf: name), format.isFeatureFormat {
+            return format
+        }
+        if let format = FileFormat(sniffing: try input.peek(512)) { return format }
+        throw Diagnostic(.error, code: "input.unknown-format",
+                         message: "cannot tell the format of \(input.name ?? "standard input"); name it with --from",
+                         location: SourceLocation(file: input.name, line: 1, column: 1))
+    }
+
+    /// A streaming reader for the input.
+    public static func reader(for input: ByteInput, format: FileFormat? = nil) throws -> any FeatureReader {
+        let format = try detectFormat(of: input, given: format)
+        switch format {
+        case .geojson, .geojsonseq:
+            return GeoJSONReader(input: input)
+        default:
+            throw Diagnostic(.error, code: "input.unsupported-format",
+                             message: "\(format.rawValue) cannot be read as features")
+        }
+    }
+
+    /// A streaming writer into `output`.
+    public static func writer(for format: FileFormat, output: ByteOutput,
+                              options: WriterOptions = WriterOptions()) throws -> any FeatureWriter {
+        switch format {
+        case .geojson:
+            return GeoJSONWriter(output: output, options: options, sequence: false)
+        case .geojsonseq:
+            return GeoJSONWriter(output: output, options: options, sequence: true)
+        default:
+            throw Diagnostic(.error, code: "output.unsupported-format",
+                             message: "features cannot be written as \(format.rawValue) by this command")
+        }
+    }
+}

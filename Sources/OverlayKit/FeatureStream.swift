@@ -1,0 +1,42 @@
+import OverlayModel
+
+/// A parser that hands out one feature at a time, so inputs of any size stream through.
+public protocol FeatureReader {
+    /// The next feature, or nil at the end of input.
+    /// - Throws: a `Diagnostic` with the location of the first error.
+    mutating func next() throws -> Feature?
+    /// Warnings found since the last call; the caller decides where they go.
+    mutating func takeWarnings() -> [Diagnostic]
+}
+
+/// A serializer that takes one feature at a time.
+public protocol FeatureWriter {
+    mutating func write(_ feature: Feature) throws
+    /// Writes whatever closes the document (e.g. `]}` or `</kml>`) and flushes.
+    mutating func finish() throws
+    /// Warnings about what the format could not hold, since the last call.
+    mutating func takeWarnings() -> [Diagnostic]
+}
+
+extension FeatureReader {
+    /// Reads every remaining feature into an array (for stages that need them all).
+    public mutating func readAll() throws -> [Feature] {
+        var features = [Feature]()
+        while let feature = try next() { features.append(feature) }
+        return features
+    }
+}
+
+/// Options every writer understands.
+public struct WriterOptions: Sendable {
+    /// Decimal places for coordinates (degrees). Numbers are written with the fewest digits that
+    /// round-trip, capped at this many decimals.
+    public var precision: Int
+    /// A name for the document or layer (KML `Document/name`, MVT layer).
+    public var name: String?
+
+    public init(precision: Int = 7, name: String? = nil) {
+        self.precision = precision
+        self.name = name
+    }
+}

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// A source of bytes: a file, standard input, or memory. Parsers pull chunks from it, so a
+/// file of any size streams through in bounded memory.
+///
+/// A reference type because it owns an open file descriptor; it closes it when released.
+public final class ByteInput {
+    /// The name diagnostics use: the path as given, or nil for standard input or memory.
+    public let name: String?
+    /// Bytes handed out so far (for progress reports).
+    public private(set) var bytesRead: Int = 0
+    /// Total size when known (regular files), for progress reports.
+    public let expectedSize: Int?
+
+    private var descriptor: Int32
+    private let ownsDescriptor: Bool
+    private var memory: [UInt8]
+    private var memoryOffset = 0
+    /// Bytes read ahead by `peek(_:)`, replayed before reading on.
+    private var pending: [UInt8] = []
+
+    /// Opens a file, or standard input for nil or "-".
+    /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason.
+    public init(path: String?) throws {
+        if path == nil || path == "-" {
+            name = nil
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+            expectedSize = nil
+        } else {
+            let path = path!
+            let fd = open(path, O_RDONLY)
+            guard fd >= 0 else {
+                throw Diagnostic(.error, code: "io.open-failed",
+                                 message: "cannot open \(path): \(String(cString: strerror(errno)))")
+            }
+            var info = stat()
+            if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw Diagnostic(.error, code: "io.open-failed", message: "cannot read \(path): it is a directory")
+            }
+            name = path
+            descriptor = fd
+            ownsDescriptor = true
+            expectedSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        }
+        memory = []
+    }
+
+    /// Bytes in memory, e.g. for tests or a KMZ entry.
+    public init(bytes: [UInt8], name: String? = nil) {
+        self.name = name
+        descriptor = -1
+        ownsDescriptor = false
+        memory = bytes
+        expectedSize = bytes.count
+    }
+
+    public convenience init(string: String, name: String? = nil) {
+        self.init(bytes: Array(string.utf8), name: name)
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// Reads up to `buffer.count` bytes; returns 0 at the end of input.
+    /// - Throws: `Diagnostic` `io.read-failed`.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard buffer.count > 0 else { return 0 }
+        if !pending.isEmpty {
+            let count = min(buffer.count, pending.count)
+            pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            pending.removeFirst(count)
+            bytesRead += count
+            return count
+        }
+        if descriptor < 0 {
+            let count = min(buffer.count, memory.count - memoryOffset)
+            if count > 0 {
+                memory.withUnsafeBytes {
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[memoryOffset..<memoryOffset + count]))
+                }
+                memoryOffset += count
+                bytesRead += count
+            }
+            return count
+        }
+        while true {
+            let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 {
+                bytesRead += count
+                return count
+            }
+            if errno == EINTR { continue }
+            throw Diagnostic(.error, code: "io.read-failed",
+                             message: "cannot read \(name ?? "standard input"): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The first `count` bytes (fewer at the end of input), without consuming them: later reads
+    /// return them again. For detecting a format from content.
+    public func peek(_ count: Int) throws -> [UInt8] {
+        while pending.count < count {
+            var chunk = [UInt8](repeating: 0, count: count - pending.count)
+            let before = bytesRead
+            let got = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            bytesRead = before
+            if got == 0 { break }
+            pending.append(contentsOf: chunk[0..<got])
+        }
+        return Array(pending.prefix(count))
+    }
+
+    /// Everything that is left, in one array (for formats that need random access, like zip).
+    public func readAll() throws -> [UInt8] {
+        var result = [UInt8]()
+        if let expectedSize { result.reserveCapacity(expectedSize) }
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let got = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            if got == 0 { return result }
+            result.append(contentsOf: chunk[0..<got])
+        }
+    }
+}
+
+@inline(__always)
+private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}

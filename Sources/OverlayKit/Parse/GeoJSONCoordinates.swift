@@ -1,0 +1,155 @@
+import OverlayModel
+
+/// Nested coordinate arrays as read, before the geometry type decides what they mean (GeoJSON
+/// allows `coordinates` before `type`). Positions are stored flat; each array level above them
+/// keeps its children's counts in order, so any nesting is rebuilt without per-array objects.
+struct CoordinateTree {
+    /// Every position, in document order.
+    var positions: [Coordinate] = []
+    /// How deep the arrays that hold numbers nest: 1 when `coordinates` is itself a position,
+    /// 2 for an array of positions, and so on; 0 when no position was seen (empty arrays).
+    var leafDepth = 0
+    /// For each array level above the positions (0 is `coordinates` itself), the child count of
+    /// every array at that level, left to right.
+    var childCounts: [[Int]] = []
+    /// The (line, column) where each of those arrays starts, parallel to `childCounts`.
+    var starts: [[(line: Int, column: Int)]] = []
+    /// True when some position had more than three numbers (the extra ones are not kept).
+    var droppedDimensions = false
+
+    mutating func removeAll() {
+        positions.removeAll(keepingCapacity: true)
+        leafDepth = 0
+        for index in childCounts.indices {
+            childCounts[index].removeAll(keepingCapacity: true)
+            starts[index].removeAll(keepingCapacity: true)
+        }
+        droppedDimensions = false
+    }
+
+    mutating func record(level: Int, childCount: Int, start: (line: Int, column: Int)) {
+        while childCounts.count <= level {
+            childCounts.append([])
+            starts.append([])
+        }
+        childCounts[level].append(childCount)
+        starts[level].append(start)
+    }
+
+    /// Rebuilds the arrays as a JSON value (for the rare `coordinates` member that turns out to
+    /// be foreign, e.g. on a Feature).
+    func jsonValue() -> JSONValue {
+        var positionIndex = 0
+        var cursors = [Int](repeating: 0, count: childCounts.count)
+        func position() -> JSONValue {
+            let coordinate = positions[positionIndex]
+            positionIndex += 1
+            var numbers: [JSONValue] = [.number(coordinate.longitude), .number(coordinate.latitude)]
+            if let altitude = coordinate.altitude { numbers.append(.number(altitude)) }
+            return .array(numbers)
+        }
+        func array(level: Int) -> JSONValue {
+            if level == leafDepth - 1 { return position() }
+            let count = childCounts[level][cursors[level]]
+            cursors[level] += 1
+            return .array((0..<count).map { _ in array(level: level + 1) })
+        }
+        if leafDepth == 1 { return position() }
+        if childCounts.isEmpty || childCounts[0].isEmpty { return .array([]) }
+        return array(level: 0)
+    }
+}
+
+extension JSONScanner {
+    /// Reads a `coordinates` value into `tree` (cleared first). Checks while reading what does
+    /// not depend on the type: every position has at least two numbers, and numbers and arrays
+    /// do not mix at one level.
+    func readCoordinates(into tree: inout CoordinateTree) throws {
+        tree.removeAll()
+        var indices: [Int] = []
+        guard let first = try peekSignificant() else {
+            throw error("json.unexpected-end", "input ended where coordinates were expected")
+        }
+        guard first == UInt8(ascii: "[") else {
+            throw error("geojson.coordinates-not-array", "\"coordinates\" must be an array")
+        }
+        try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
+    }
+
+    private func readCoordinateArray(level: Int, tree: inout CoordinateTree, indices: inout [Int]) throws {
+        let startOffset = absolutePosition
+        position += 1  // '['
+        guard level < 64 else { throw error("geojson.coordinates-too-deep", "coordinates nest too deeply") }
+        guard let next = try peekSignificant() else {
+            throw error("json.unexpected-end", "input ended inside coordinates")
+        }
+        if next == UInt8(ascii: "[") {
+            if tree.leafDepth != 0 && level >= tree.leafDepth - 1 {
+                throw error("geojson.position-not-number", "a position must hold numbers, not arrays",
+                            extraPath: coordinatePath(indices))
+            }
+            var count = 0
+            let start = lineColumn(at: startOffset)
+            repeat {
+                guard try peekSignificant() == UInt8(ascii: "[") else {
+                    throw error("geojson.mixed-nesting", "coordinate arrays and numbers are mixed at one level",
+                                extraPath: coordinatePath(indices + [count]))
+                }
+                indices.append(count)
+                try readCoordinateArray(level: level + 1, tree: &tree, indices: &indices)
+                indices.removeLast()
+                count += 1
+            } while try commaOrClose(UInt8(ascii: "]"))
+            tree.record(level: level, childCount: count, start: start)
+        } else if next == UInt8(ascii: "]") {
+            position += 1
+            if tree.leafDepth != 0 && level == tree.leafDepth - 1 {
+                throw error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
+                            at: startOffset, extraPath: coordinatePath(indices))
+            }
+            tree.record(level: level, childCount: 0, start: lineColumn(at: startOffset))
+        } else {
+            if tree.leafDepth == 0 {
+                tree.leafDepth = level + 1
+            } else if tree.leafDepth != level + 1 {
+                throw error("geojson.mixed-nesting",
+                            "positions nest \(level + 1) levels deep here but \(tree.leafDepth) levels elsewhere",
+                            at: startOffset, extraPath: coordinatePath(indices))
+            }
+            try readPosition(startOffset: startOffset, tree: &tree, indices: indices)
+        }
+    }
+
+    /// Reads the numbers of one position (the '[' is consumed): longitude, latitude, altitude.
+    @inline(__always)
+    private func readPosition(startOffset: Int, tree: inout CoordinateTree, indices: [Int]) throws {
+        var longitude = 0.0, latitude = 0.0, altitude: Double?
+        var count = 0
+        repeat {
+            guard let byte = try peekSignificant() else {
+                throw error("json.unexpected-end", "input ended inside a position")
+            }
+            guard byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
+                throw error(byte == UInt8(ascii: "[") ? "geojson.mixed-nesting" : "geojson.position-not-number",
+                            "a position must hold only numbers", extraPath: coordinatePath(indices + [count]))
+            }
+            let value = try readDouble()
+            switch count {
+            case 0: longitude = value
+            case 1: latitude = value
+            case 2: altitude = value
+            default: tree.droppedDimensions = true
+            }
+            count += 1
+        } while try commaOrClose(UInt8(ascii: "]"))
+        guard count >= 2 else {
+            throw error("geojson.position-too-short", "position needs at least 2 numbers, found \(count)",
+                        at: startOffset, extraPath: coordinatePath(indices))
+        }
+        tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
+    }
+
+    func coordinatePath(_ indices: [Int]) -> [PathComponent] {
+        [.key("coordinates")] + indices.map { .index($0) }
+    }
+}

@@ -1,0 +1,499 @@
+import OverlayModel
+
+/// Streams features out of GeoJSON (RFC 7946) and GeoJSON text sequences (RFC 8142, RS- or
+/// newline-delimited), one at a time.
+///
+/// Accepts any sequence of top-level FeatureCollections, Features and geometries; a
+/// FeatureCollection's features are handed out as they are parsed, so memory stays bounded by
+/// the largest feature. Members may come in any order. Foreign members, `bbox`, string or
+/// number ids, null geometry and 3-D positions are kept.
+///
+/// Mapping to overlays: Point → `PointAnnotation` (title from `name`/`title`, subtitle from
+/// `description`), or `Circle` when the feature has a positive numeric `radius` property
+/// (meters); LineString → `Polyline`; Polygon → `Polygon` with interiors; MultiLineString →
+/// `MultiPolyline`; MultiPolygon → `MultiPolygon`; MultiPoint and GeometryCollection →
+/// `ShapeCollection`.
+public struct GeoJSONReader: FeatureReader {
+    private let scanner: JSONScanner
+    private var state = State.betweenValues
+    private var warnings: [Diagnostic] = []
+    private var tree = CoordinateTree()
+    /// The members of the FeatureCollection being read, other than `type` and `features`
+    /// (e.g. `name`, `crs`, `bbox`), in order.
+    public private(set) var collectionMembers = JSONObject()
+    private var collection = ObjectParts()
+    private var featureIndex = 0
+    private var topLevelIndex = -1
+
+    private enum State {
+        case betweenValues
+        case inCollection
+        case inFeatures
+        case finished
+    }
+
+    public init(input: ByteInput) {
+        scanner = JSONScanner(input: input)
+    }
+
+    /// Bytes consumed so far.
+    public var bytesRead: Int { scanner.absolutePosition }
+
+    public mutating func takeWarnings() -> [Diagnostic] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    public mutating func next() throws -> Feature? {
+        while true {
+            switch state {
+            case .finished:
+                return nil
+            case .betweenValues:
+                guard let byte = try scanner.peekSignificantSkippingRecordSeparators() else {
+                    state = .finished
+                    if topLevelIndex < 0 {
+                        throw scanner.error("geojson.empty", "input holds no GeoJSON")
+                    }
+                    return nil
+                }
+                topLevelIndex += 1
+                scanner.path = topLevelIndex == 0 ? [] : [.index(topLevelIndex)]
+                guard byte == UInt8(ascii: "{") else {
+                    throw scanner.unexpected(byte, expecting: "a GeoJSON object '{'")
+                }
+                let start = scanner.absolutePosition
+                scanner.position += 1
+                var parts = ObjectParts(startOffset: start)
+                collectionMembers = JSONObject()
+                let enteredFeatures = try readMembers(into: &parts, context: .topLevel)
+                collection = parts
+                if enteredFeatures {
+                    state = .inFeatures
+                    featureIndex = 0
+                    scanner.path.append(.key("features"))
+                    if try scanner.peekSignificant() == UInt8(ascii: "]") {
+                        scanner.position += 1
+                        try endFeatures()
+                    }
+                } else {
+                    return try finishTopLevelObject()
+                }
+            case .inFeatures:
+                guard let byte = try scanner.peekSignificant() else {
+                    throw scanner.error("json.unexpected-end", "input ended inside \"features\"")
+                }
+                guard byte == UInt8(ascii: "{") else {
+                    throw scanner.error("geojson.feature-not-object", "every member of \"features\" must be a Feature object",
+                                        extraPath: [.index(featureIndex)])
+                }
+                scanner.path.append(.index(featureIndex))
+                let feature = try readFeature()
+                scanner.path.removeLast()
+                featureIndex += 1
+                if try !scanner.commaOrClose(UInt8(ascii: "]")) { try endFeatures() }
+                return feature
+            case .inCollection:
+                var parts = collection
+                let enteredFeaturesAgain = try readMembers(into: &parts, context: .topLevel, continuing: true)
+                collection = parts
+                if enteredFeaturesAgain {
+                    throw scanner.error("geojson.duplicate-member", "\"features\" appears twice in a FeatureCollection")
+                }
+                if let feature = try finishTopLevelObject() { return feature }
+            }
+        }
+    }
+
+    private mutating func endFeatures() throws {
+        scanner.path.removeLast()
+        state = .inCollection
+    }
+
+    /// Interprets a finished top-level object: the end of a FeatureCollection, or one Feature
+    /// or geometry (returned as a feature).
+    private mutating func finishTopLevelObject() throws -> Feature? {
+        state = .betweenValues
+        let parts = collection
+        guard let type = parts.type else {
+            throw scanner.error("geojson.missing-type", "GeoJSON object has no \"type\" member", at: parts.startOffset)
+        }
+        switch type {
+        case "FeatureCollection":
+            guard parts.sawFeatures else {
+                throw scanner.error("geojson.missing-member", "FeatureCollection has no \"features\" array",
+                                    at: parts.startOffset)
+            }
+            collectionMembers = parts.foreign
+            if let id = parts.id { collectionMembers.append("id", id) }
+            if let properties = parts.properties { collectionMembers.append("properties", properties) }
+            return nil
+        case "Feature":
+            return try makeFeature(parts)
+        default:
+            if parts.sawFeatures {
+                throw scanner.error("geojson.wrong-type", "an object with \"features\" must have type \"FeatureCollection\", not \"\(type)\"",
+                                    at: parts.typeOffset)
+            }
+            let geometry = try makeGeometry(parts)
+            let location = scanner.location(at: parts.startOffset)
+            return Feature(properties: nil, shape: geometry.shape, geometryMembers: geometry.members, location: location)
+        }
+    }
+
+    private mutating func readFeature() throws -> Feature {
+        let start = scanner.absolutePosition
+        scanner.position += 1
+        var parts = ObjectParts(startOffset: start)
+        _ = try readMembers(into: &parts, context: .feature)
+        guard let type = parts.type else {
+            throw scanner.error("geojson.missing-type", "Feature has no \"type\" member", at: start)
+        }
+        guard type == "Feature" else {
+            throw scanner.error("geojson.wrong-type", "every member of \"features\" must have type \"Feature\", not \"\(type)\"",
+                                at: parts.typeOffset)
+        }
+        return try makeFeature(parts)
+    }
+
+    // MARK: Objects
+
+    /// Where an object stands, which decides how its members are read.
+    private enum Context {
+        case topLevel, feature, geometry
+    }
+
+    /// Everything an object's members said, kept until the object ends.
+    private struct ObjectParts {
+        var startOffset = 0
+        var type: String?
+        var typeOffset = 0
+        var id: JSONValue?
+        var idOffset = 0
+        var properties: JSONValue?
+        var hasGeometry = false
+        var geometry: ParsedGeometry?
+        var coordinates: CoordinateTree?
+        var coordinatesOffset = 0
+        var geometries: [ParsedGeometry]?
+        var sawFeatures = false
+        var foreign = JSONObject()
+        var keysSeen: Set<String> = []
+    }
+
+    struct ParsedGeometry {
+        var shape: Shape?
+        var members: JSONObject
+    }
+
+    /// Reads members up to the closing '}' and returns false, or up to the '[' of a top-level
+    /// `features` array and returns true (the caller streams the features, then continues).
+    private mutating func readMembers(into parts: inout ObjectParts, context: Context, continuing: Bool = false) throws -> Bool {
+        if !continuing {
+            if try scanner.peekSignificant() == UInt8(ascii: "}") {
+                scanner.position += 1
+                return false
+            }
+        } else if try !scanner.commaOrClose(UInt8(ascii: "}")) {
+            return false
+        }
+        repeat {
+            let keyOffset = scanner.absolutePosition
+            let key = try scanner.readKey()
+            if !parts.keysSeen.insert(key).inserted {
+                warnings.append(scanner.warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
+                                                at: keyOffset, extraPath: [.key(key)]))
+                if key != "type" && key != "features" { parts.foreign[key] = nil }
+            }
+            scanner.path.append(.key(key))
+            defer { scanner.path.removeLast() }
+            switch key {
+            case "type":
+                parts.typeOffset = scanner.absolutePosition
+                guard try scanner.peekSignificant() == UInt8(ascii: "\"") else {
+                    throw scanner.error("geojson.type-not-string", "\"type\" must be a string")
+                }
+                parts.type = try scanner.readString()
+            case "features" where context == .topLevel:
+                guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
+                    throw scanner.error("geojson.features-not-array", "\"features\" must be an array")
+                }
+                scanner.position += 1
+                parts.sawFeatures = true
+                return true
+            case "coordinates" where context != .feature:
+                parts.coordinatesOffset = scanner.absolutePosition
+                try scanner.readCoordinates(into: &tree)
+                parts.coordinates = tree
+            case "geometries" where context != .feature:
+                parts.geometries = try readGeometryArray()
+            case "geometry" where context != .geometry:
+                parts.hasGeometry = true
+                parts.geometry = try readGeometryValue()
+            case "properties" where context != .geometry:
+                let offset = scanner.absolutePosition
+                let value = try scanner.readValue()
+                guard value == .null || value.objectValue != nil else {
+                    throw scanner.error("geojson.properties-not-object", "\"properties\" must be an object or null", at: offset)
+                }
+                parts.properties = value
+            case "id" where context != .geometry:
+                parts.idOffset = scanner.absolutePosition
+                parts.id = try scanner.readValue()
+            default:
+                parts.foreign.append(key, try scanner.readValue())
+            }
+        } while try scanner.commaOrClose(UInt8(ascii: "}"))
+        return false
+    }
+
+    private mutating func readGeometryValue() throws -> ParsedGeometry? {
+        guard let byte = try scanner.peekSignificant() else {
+            throw scanner.error("json.unexpected-end", "input ended where a geometry was expected")
+        }
+        if byte == UInt8(ascii: "n") {
+            _ = try scanner.readValue()
+            return nil
+        }
+        guard byte == UInt8(ascii: "{") else {
+            throw scanner.error("geojson.geometry-not-object", "\"geometry\" must be an object or null")
+        }
+        let start = scanner.absolutePosition
+        scanner.position += 1
+        var parts = ObjectParts(startOffset: start)
+        _ = try readMembers(into: &parts, context: .geometry)
+        return try makeGeometry(parts)
+    }
+
+    private mutating func readGeometryArray() throws -> [ParsedGeometry] {
+        guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
+            throw scanner.error("geojson.geometries-not-array", "\"geometries\" must be an array")
+        }
+        scanner.position += 1
+        var geometries: [ParsedGeometry] = []
+        if try scanner.peekSignificant() == UInt8(ascii: "]") {
+            scanner.position += 1
+            return geometries
+        }
+        repeat {
+            scanner.path.append(.index(geometries.count))
+            defer { scanner.path.removeLast() }
+            guard try scanner.peekSignificant() == UInt8(ascii: "{") else {
+                throw scanner.error("geojson.geometry-not-object", "every member of \"geometries\" must be a geometry object")
+            }
+            guard let geometry = try readGeometryValue() else { continue }
+            geometries.append(geometry)
+        } while try scanner.commaOrClose(UInt8(ascii: "]"))
+        return geometries
+    }
+
+    // MARK: Building the model
+
+    private mutating func makeFeature(_ parts: ObjectParts) throws -> Feature {
+        var feature = Feature(shape: nil, location: scanner.location(at: parts.startOffset))
+        feature.location?.jsonPointer = scanner.pointer()
+        switch parts.id {
+        case nil: break
+        case .string(let text)?: feature.id = .string(text)
+        case .integer(let value)?: feature.id = .integer(value)
+        case .number(let value)?: feature.id = .number(value)
+        case let other?:
+            warnings.append(scanner.warning("geojson.invalid-id", "\"id\" must be a string or a number, not \(other.typeName); kept as a foreign member",
+                                            at: parts.idOffset, extraPath: [.key("id")]))
+            feature.foreignMembers.append("id", other)
+        }
+        feature.properties = parts.properties.map { $0.objectValue } ?? nil
+        if !parts.hasGeometry {
+            warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"geometry\" member; read as null",
+                                            at: parts.startOffset))
+        }
+        if parts.properties == nil {
+            warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"properties\" member; read as null",
+                                            at: parts.startOffset))
+        }
+        feature.foreignMembers.members += parts.foreign.members
+        if let coordinates = parts.coordinates {
+            feature.foreignMembers.append("coordinates", coordinates.jsonValue())
+        }
+        if let geometries = parts.geometries, !geometries.isEmpty {
+            warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a Feature has no meaning and is not kept",
+                                            at: parts.startOffset))
+        }
+        if let geometry = parts.geometry {
+            feature.geometryMembers = geometry.members
+            feature.shape = geometry.shape.map { decorate($0, properties: feature.properties) }
+        }
+        return feature
+    }
+
+    /// Applies the feature's properties to its shape: a Point with a positive `radius` becomes a
+    /// circle; annotations take their title and subtitle.
+    private func decorate(_ shape: Shape, properties: JSONObject?) -> Shape {
+        guard let properties else { return shape }
+        let title = properties["name"]?.stringValue ?? properties["title"]?.stringValue
+        let subtitle = properties["description"]?.stringValue
+        switch shape {
+        case .annotation(var annotation):
+            if let radius = properties["radius"]?.doubleValue, radius > 0, radius.isFinite {
+                return .circle(Circle(center: annotation.coordinate, radius: radius))
+            }
+            annotation.title = title
+            annotation.subtitle = subtitle
+            return .annotation(annotation)
+        case .collection(var collection) where collection.origin == .multiPoint:
+            collection.members = collection.members.map { member in
+                guard case .annotation(var annotation) = member else { return member }
+                annotation.title = title
+                annotation.subtitle = subtitle
+                return .annotation(annotation)
+            }
+            return .collection(collection)
+        default:
+            return shape
+        }
+    }
+
+    private mutating func makeGeometry(_ parts: ObjectParts) throws -> ParsedGeometry {
+        guard let type = parts.type else {
+            throw scanner.error("geojson.missing-type", "geometry has no \"type\" member", at: parts.startOffset)
+        }
+        var members = parts.foreign
+        if let properties = parts.properties { members.append("properties", properties) }
+        if let id = parts.id { members.append("id", id) }
+        if parts.hasGeometry {
+            warnings.append(scanner.warning("geojson.dropped-member", "\"geometry\" inside a \(type) has no meaning and is not kept",
+                                            at: parts.startOffset))
+        }
+        if type == "GeometryCollection" {
+            guard let geometries = parts.geometries else {
+                throw scanner.error("geojson.missing-member", "GeometryCollection has no \"geometries\" array", at: parts.startOffset)
+            }
+            if let coordinates = parts.coordinates { members.append("coordinates", coordinates.jsonValue()) }
+            let shapes = geometries.compactMap(\.shape)
+            return ParsedGeometry(shape: .collection(ShapeCollection(members: shapes, origin: .geometryCollection)),
+                                  members: members)
+        }
+        let expectedDepth: Int
+        switch type {
+        case "Point": expectedDepth = 1
+        case "MultiPoint", "LineString": expectedDepth = 2
+        case "Polygon", "MultiLineString": expectedDepth = 3
+        case "MultiPolygon": expectedDepth = 4
+        case "Feature", "FeatureCollection":
+            throw scanner.error("geojson.wrong-type", "a \(type) cannot stand where a geometry is expected", at: parts.typeOffset)
+        default:
+            let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
+            let hint = known.first { $0.lowercased() == type.lowercased() }.map { " (did you mean \"\($0)\"?)" } ?? ""
+            throw scanner.error("geojson.unknown-type", "unknown geometry type \"\(type)\"\(hint)", at: parts.typeOffset)
+        }
+        if let geometries = parts.geometries {
+            warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a \(type) has no meaning and is not kept",
+                                            at: parts.startOffset))
+            _ = geometries
+        }
+        guard let tree = parts.coordinates else {
+            throw scanner.error("geojson.missing-member", "\(type) has no \"coordinates\" array", at: parts.startOffset)
+        }
+        if tree.droppedDimensions {
+            warnings.append(scanner.warning("geojson.extra-dimensions",
+                                            "positions with more than three numbers: only longitude, latitude and altitude are kept",
+                                            at: parts.coordinatesOffset, extraPath: [.key("coordinates")]))
+        }
+        if tree.leafDepth != 0 && tree.leafDepth != expectedDepth {
+            let shapes = [1: "a position", 2: "an array of positions", 3: "an array of arrays of positions",
+                          4: "an array of arrays of arrays of positions"]
+            throw scanner.error("geojson.coordinates-depth",
+                                "\(type) coordinates must be \(shapes[expectedDepth]!), found \(shapes[tree.leafDepth] ?? "\(tree.leafDepth) levels")",
+                                at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
+        }
+        if tree.leafDepth == 0 && type == "Point" {
+            throw scanner.error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
+                                at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
+        }
+        var builder = ShapeBuilder(tree: tree)
+        let shape: Shape
+        switch type {
+        case "Point":
+            shape = .annotation(PointAnnotation(coordinate: tree.positions[0]))
+        case "MultiPoint":
+            shape = .collection(ShapeCollection(members: tree.positions.map { .annotation(PointAnnotation(coordinate: $0)) },
+                                                origin: .multiPoint))
+        case "LineString":
+            shape = .polyline(Polyline(vertices: builder.run(level: 0)))
+        case "MultiLineString":
+            shape = .multiPolyline(MultiPolyline(builder.children(level: 0).map { _ in
+                Polyline(vertices: builder.run(level: 1))
+            }))
+        case "Polygon":
+            shape = .polygon(try polygon(builder: &builder, level: 1, indices: []))
+        default:  // MultiPolygon
+            var polygons: [Polygon] = []
+            for index in builder.children(level: 0) {
+                polygons.append(try polygon(builder: &builder, level: 2, indices: [index]))
+            }
+            shape = .multiPolygon(MultiPolygon(polygons))
+        }
+        return ParsedGeometry(shape: shape, members: members)
+    }
+
+    /// Builds a polygon from the rings at `level` (the level whose arrays hold positions),
+    /// warning about rings that are too short or not closed.
+    private mutating func polygon(builder: inout ShapeBuilder, level: Int, indices: [Int]) throws -> Polygon {
+        var rings: [VertexBuffer] = []
+        for ringIndex in builder.children(level: level - 1) {
+            let start = builder.start(level: level)
+            let ring = builder.run(level: level)
+            let path: [JSONScanner.PathComponent] = [.key("coordinates")] + (indices + [ringIndex]).map { .index($0) }
+            if ring.count < 4 {
+                warnings.append(ringWarning("geojson.ring-too-short", "a linear ring needs at least 4 positions, found \(ring.count)",
+                                            start, path))
+            } else if !ring.isClosed {
+                warnings.append(ringWarning("geojson.ring-not-closed", "a linear ring's first and last positions must be the same",
+                                            start, path))
+            }
+            rings.append(ring)
+        }
+        guard let exterior = rings.first else { return Polygon(vertices: VertexBuffer(coordinates: [])) }
+        return Polygon(vertices: exterior, interiorPolygons: rings.dropFirst().map { Polygon(vertices: $0) })
+    }
+
+    private func ringWarning(_ code: String, _ message: String, _ start: (line: Int, column: Int),
+                             _ path: [JSONScanner.PathComponent]) -> Diagnostic {
+        Diagnostic(.warning, code: code, message: message,
+                   location: SourceLocation(file: scanner.input.name, line: start.line, column: start.column,
+                                            jsonPointer: scanner.pointer(path)))
+    }
+}
+
+/// Walks a `CoordinateTree` level by level, handing out runs of positions as vertex buffers.
+private struct ShapeBuilder {
+    let tree: CoordinateTree
+    private var cursors: [Int]
+    private var positionCursor = 0
+
+    init(tree: CoordinateTree) {
+        self.tree = tree
+        cursors = [Int](repeating: 0, count: tree.childCounts.count)
+    }
+
+    /// The indices of the children of the next array at `level`, consuming its count.
+    mutating func children(level: Int) -> Range<Int> {
+        guard level < tree.childCounts.count, cursors[level] < tree.childCounts[level].count else { return 0..<0 }
+        defer { cursors[level] += 1 }
+        return 0..<tree.childCounts[level][cursors[level]]
+    }
+
+    /// Where the next array at `level` starts.
+    func start(level: Int) -> (line: Int, column: Int) {
+        guard level < tree.starts.count, cursors[level] < tree.starts[level].count else { return (0, 0) }
+        return tree.starts[level][cursors[level]]
+    }
+
+    /// The positions of the next array at `level` (an array of positions).
+    mutating func run(level: Int) -> VertexBuffer {
+        let count = children(level: level).count
+        let slice = tree.positions[positionCursor..<positionCursor + count]
+        positionCursor += count
+        return VertexBuffer(coordinates: Array(slice))
+    }
+}

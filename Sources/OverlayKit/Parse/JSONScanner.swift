@@ -1,0 +1,439 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// A byte-level JSON tokenizer over a refillable window of the input, the engine under the
+/// GeoJSON reader.
+///
+/// It keeps only the unparsed part of the input (plus the token being read) in memory, so a
+/// file or pipe of any size streams through. Line numbers are counted lazily with `memchr`
+/// over bytes as they are discarded or when a location is asked for, so the hot loops never
+/// look at newlines. Every error carries line, column and the JSON Pointer of the value.
+final class JSONScanner {
+    let input: ByteInput
+    /// The window: `bytes[0..<end]` are input bytes starting at absolute offset `base`.
+    private(set) var bytes: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    var position = 0
+    private(set) var end = 0
+    private var base = 0
+    private var atEndOfInput = false
+    /// While set, bytes from here on are kept through refills (a token being read).
+    var mark: Int?
+
+    // Line bookkeeping: newlines before absolute offset `countedTo` are counted.
+    private var line = 1
+    private var lineStart = 0
+    private var countedTo = 0
+
+    /// The JSON Pointer of the value being read, as components (materialized only for errors).
+    var path: [PathComponent] = []
+
+    enum PathComponent {
+        case key(String)
+        case index(Int)
+    }
+
+    init(input: ByteInput, initialCapacity: Int = 1 << 20) {
+        self.input = input
+        capacity = initialCapacity
+        bytes = .allocate(capacity: initialCapacity)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// Absolute offset of the current position (for progress and locations).
+    var absolutePosition: Int { base + position }
+
+    // MARK: Window
+
+    /// Makes sure `bytes[position]` exists; false at the end of input.
+    @inline(__always)
+    func ensure() throws -> Bool {
+        position < end ? true : try refill()
+    }
+
+    private func refill() throws -> Bool {
+        if atEndOfInput { return false }
+        let keep = mark ?? position
+        if keep > 0 {
+            countLines(upTo: base + keep)
+            if end > keep { memmove(bytes, bytes + keep, end - keep) }
+            base += keep
+            position -= keep
+            end -= keep
+            if mark != nil { mark! -= keep }
+        }
+        if end == capacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            grown.update(from: bytes, count: end)
+            bytes.deallocate()
+            bytes = grown
+            capacity *= 2
+        }
+        let count = try input.read(into: UnsafeMutableRawBufferPointer(start: bytes + end, count: capacity - end))
+        if count == 0 {
+            atEndOfInput = true
+            return false
+        }
+        end += count
+        return true
+    }
+
+    // MARK: Locations
+
+    /// Counts newlines in `[countedTo, target)`; the bytes must still be in the window.
+    private func countLines(upTo target: Int) {
+        guard target > countedTo else { return }
+        var cursor = UnsafeMutableRawPointer(bytes + (countedTo - base))
+        let stop = UnsafeMutableRawPointer(bytes + (target - base))
+        while cursor < stop, let hit = memchr(cursor, 0x0A, stop - cursor) {
+            line += 1
+            lineStart = base + (hit.assumingMemoryBound(to: UInt8.self) - bytes) + 1
+            cursor = hit + 1
+        }
+        countedTo = target
+    }
+
+    /// The location of an absolute offset at or after the last one asked for.
+    func location(at absolute: Int) -> SourceLocation {
+        let (line, column) = lineColumn(at: absolute)
+        return SourceLocation(file: input.name, line: line, column: column, jsonPointer: pointer())
+    }
+
+    /// Line and column (1-based, column in bytes) of an absolute offset at or after the last
+    /// one asked for; cheap enough to call for every ring.
+    func lineColumn(at absolute: Int) -> (line: Int, column: Int) {
+        if absolute >= countedTo && absolute <= base + end { countLines(upTo: absolute) }
+        return (line, max(1, absolute - lineStart + 1))
+    }
+
+    /// The location of the current position.
+    func currentLocation() -> SourceLocation { location(at: absolutePosition) }
+
+    /// The JSON Pointer of `path` plus `extra` components (RFC 6901 escaping).
+    func pointer(_ extra: [PathComponent] = []) -> String {
+        var text = ""
+        for component in path + extra {
+            switch component {
+            case .index(let index): text += "/\(index)"
+            case .key(let key):
+                text += "/"
+                for character in key {
+                    text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
+                }
+            }
+        }
+        return text
+    }
+
+    /// An error at an absolute offset.
+    func error(_ code: String, _ message: String, at absolute: Int? = nil, extraPath: [PathComponent] = []) -> Diagnostic {
+        var location = location(at: absolute ?? absolutePosition)
+        location.jsonPointer = pointer(extraPath)
+        return Diagnostic(.error, code: code, message: message, location: location)
+    }
+
+    func warning(_ code: String, _ message: String, at absolute: Int, extraPath: [PathComponent] = []) -> Diagnostic {
+        var diagnostic = error(code, message, at: absolute, extraPath: extraPath)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    // MARK: Tokens
+
+    /// Skips JSON whitespace; returns the next byte without consuming it, or nil at the end.
+    @inline(__always)
+    func peekSignificant() throws -> UInt8? {
+        while true {
+            guard try position < end || refill() else { return nil }
+            let byte = bytes[position]
+            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                position += 1
+            } else {
+                return byte
+            }
+        }
+    }
+
+    /// Like `peekSignificant`, and also skips RS (0x1E), which separates GeoJSON text sequences.
+    func peekSignificantSkippingRecordSeparators() throws -> UInt8? {
+        while let byte = try peekSignificant() {
+            if byte != 0x1E { return byte }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Consumes `byte` after whitespace, or throws naming what was expected.
+    @inline(__always)
+    func expect(_ byte: UInt8, _ what: String) throws {
+        guard let next = try peekSignificant() else {
+            throw error("json.unexpected-end", "input ended where \(what) was expected")
+        }
+        guard next == byte else { throw unexpected(next, expecting: what) }
+        position += 1
+    }
+
+    func unexpected(_ byte: UInt8, expecting what: String) -> Diagnostic {
+        let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : String(format: byte)
+        return error("json.syntax", "expected \(what) but found \(shown)")
+    }
+
+    /// After a member or element: consumes `,` and returns true, or consumes `close` and
+    /// returns false.
+    @inline(__always)
+    func commaOrClose(_ close: UInt8) throws -> Bool {
+        guard let next = try peekSignificant() else {
+            throw error("json.unexpected-end", "input ended inside \(close == UInt8(ascii: "]") ? "an array" : "an object")")
+        }
+        position += 1
+        if next == UInt8(ascii: ",") { return true }
+        if next == close { return false }
+        position -= 1
+        throw unexpected(next, expecting: close == UInt8(ascii: "]") ? "',' or ']'" : "',' or '}'")
+    }
+
+    /// Reads a number token; returns the pointer and length inside the window (valid until the
+    /// next refill).
+    @inline(__always)
+    private func numberToken() throws -> (start: Int, count: Int) {
+        mark = position
+        while try position < end || refill() {
+            let byte = bytes[position]
+            // Digits, '-', '+', '.', 'e', 'E'.
+            if (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E || byte == 0x2B || byte | 0x20 == 0x65 {
+                position += 1
+            } else {
+                break
+            }
+        }
+        let start = mark!
+        mark = nil
+        return (start, position - start)
+    }
+
+    /// Reads a JSON number as a Double, exactly as `Double(String)` would.
+    @inline(__always)
+    func readDouble() throws -> Double {
+        let token = try numberToken()
+        if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            return value
+        }
+        throw invalidNumber(token)
+    }
+
+    /// Reads a number as `.integer` when it is an integer literal that fits Int64, else `.number`.
+    func readNumberValue() throws -> JSONValue {
+        let token = try numberToken()
+        if token.count > 0, let integer = JSONNumberParser.parseInteger(bytes + token.start, count: token.count) {
+            return .integer(integer)
+        }
+        if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            return .number(value)
+        }
+        throw invalidNumber(token)
+    }
+
+    private func invalidNumber(_ token: (start: Int, count: Int)) -> Diagnostic {
+        if token.count == 0 {
+            let byte = position < end ? bytes[position] : 0
+            return unexpected(byte, expecting: "a value")
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + token.start, count: min(token.count, 40)), as: UTF8.self)
+        return error("json.invalid-number", "'\(text)' is not a valid JSON number", at: base + token.start)
+    }
+
+    /// Reads a string (the opening quote is next), decoding escapes; rejects control characters
+    /// and invalid UTF-8.
+    func readString() throws -> String {
+        let startOffset = absolutePosition
+        try expect(UInt8(ascii: "\""), "a string")
+        mark = position
+        defer { mark = nil }
+        // Fast path: no escapes.
+        while true {
+            guard try position < end || refill() else {
+                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let buffer = UnsafeBufferPointer(start: bytes + mark!, count: position - mark!)
+                position += 1
+                guard let text = String(validating: buffer, as: UTF8.self) else {
+                    throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+                }
+                return text
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 {
+                throw error("json.control-character", "unescaped control character in a string")
+            }
+            position += 1
+        }
+        // Slow path: decode escapes into a byte array.
+        var decoded = Array(UnsafeBufferPointer(start: bytes + mark!, count: position - mark!))
+        while true {
+            guard try position < end || refill() else {
+                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+            }
+            let byte = bytes[position]
+            position += 1
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: decoded, as: UTF8.self) else {
+                    throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+                }
+                return text
+            case UInt8(ascii: "\\"):
+                try readEscape(into: &decoded)
+            case 0..<0x20:
+                position -= 1
+                throw error("json.control-character", "unescaped control character in a string")
+            default:
+                decoded.append(byte)
+            }
+        }
+    }
+
+    private func readEscape(into decoded: inout [UInt8]) throws {
+        guard try ensure() else { throw error("json.unexpected-end", "input ended inside a string escape") }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): decoded.append(byte)
+        case UInt8(ascii: "b"): decoded.append(0x08)
+        case UInt8(ascii: "f"): decoded.append(0x0C)
+        case UInt8(ascii: "n"): decoded.append(0x0A)
+        case UInt8(ascii: "r"): decoded.append(0x0D)
+        case UInt8(ascii: "t"): decoded.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try readHex4()
+            if scalar >= 0xD800 && scalar < 0xDC00 {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard try ensure(), bytes[position] == UInt8(ascii: "\\") else {
+                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                }
+                position += 1
+                guard try ensure(), bytes[position] == UInt8(ascii: "u") else {
+                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                }
+                position += 1
+                let low = try readHex4()
+                guard low >= 0xDC00 && low < 0xE000 else {
+                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if scalar >= 0xDC00 && scalar < 0xE000 {
+                throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+            }
+            decoded.append(contentsOf: Array(String(Character(UnicodeScalar(scalar)!)).utf8))
+        default:
+            position -= 1
+            throw error("json.invalid-escape", "invalid escape '\\\(Character(UnicodeScalar(byte)))' in a string")
+        }
+    }
+
+    private func readHex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard try ensure() else { throw error("json.unexpected-end", "input ended inside a \\u escape") }
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case 0x30...0x39: digit = UInt32(byte - 0x30)
+            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
+            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
+            default: throw error("json.invalid-escape", "\\u escape needs four hex digits")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    /// Reads an object key and the ':' after it, comparing against a known key without making
+    /// a String when it is plain ASCII with no escapes. Returns the key text.
+    func readKey() throws -> String {
+        let key = try readString()
+        try expect(UInt8(ascii: ":"), "':' after an object key")
+        return key
+    }
+
+    /// Consumes a literal (`true`, `false`, `null`) whose first byte is next.
+    private func readLiteral(_ literal: StaticString) throws {
+        let start = absolutePosition
+        for index in 0..<literal.utf8CodeUnitCount {
+            guard try ensure(), bytes[position] == literal.utf8Start[index] else {
+                throw error("json.syntax", "invalid literal; expected '\(literal)'", at: start)
+            }
+            position += 1
+        }
+    }
+
+    /// Reads any JSON value, keeping object member order. Depth is limited so hostile input
+    /// cannot exhaust the stack.
+    func readValue(depth: Int = 0) throws -> JSONValue {
+        guard depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+        guard let byte = try peekSignificant() else {
+            throw error("json.unexpected-end", "input ended where a value was expected")
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+            return .string(try readString())
+        case UInt8(ascii: "{"):
+            position += 1
+            var object = JSONObject()
+            if try peekSignificant() == UInt8(ascii: "}") {
+                position += 1
+                return .object(object)
+            }
+            repeat {
+                let key = try readKey()
+                path.append(.key(key))
+                object.append(key, try readValue(depth: depth + 1))
+                path.removeLast()
+            } while try commaOrClose(UInt8(ascii: "}"))
+            return .object(object)
+        case UInt8(ascii: "["):
+            position += 1
+            var array = [JSONValue]()
+            if try peekSignificant() == UInt8(ascii: "]") {
+                position += 1
+                return .array(array)
+            }
+            repeat {
+                path.append(.index(array.count))
+                array.append(try readValue(depth: depth + 1))
+                path.removeLast()
+            } while try commaOrClose(UInt8(ascii: "]"))
+            return .array(array)
+        case UInt8(ascii: "t"):
+            try readLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try readLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try readLiteral("null")
+            return .null
+        default:
+            return try readNumberValue()
+        }
+    }
+
+    /// Skips any value without building it.
+    func skipValue() throws {
+        _ = try readValue()
+    }
+}
+
+private extension String {
+    init(format byte: UInt8) {
+        let hex = String(byte, radix: 16, uppercase: true)
+        self = "byte 0x" + (byte < 16 ? "0" : "") + hex
+    }
+}

@@ -1,0 +1,193 @@
+import OverlayModel
+
+/// Writes features as an RFC 7946 FeatureCollection, or as a GeoJSON text sequence (one
+/// feature per line; with `recordSeparator`, RFC 8142's RS before each).
+///
+/// Exterior rings are written counterclockwise and holes clockwise (RFC 7946 §3.1.6);
+/// coordinates use at most `options.precision` decimals; members come in a fixed order, so the
+/// same features give the same bytes. A circle is written as a Point with a `radius` property
+/// (meters); a style not already expressed by the properties is added as simplestyle
+/// properties.
+public struct GeoJSONWriter: FeatureWriter {
+    private let output: ByteOutput
+    private let options: WriterOptions
+    private let sequence: Bool
+    /// Write RS (0x1E) before each record of a sequence (RFC 8142) instead of bare lines.
+    public var recordSeparator = false
+    /// Members for the FeatureCollection besides `type` and `features` (e.g. the reader's
+    /// `collectionMembers`); written after the features.
+    public var collectionMembers = JSONObject()
+    private var scratch = JSONBytes()
+    private var count = 0
+    private var finished = false
+    private var warnings: [Diagnostic] = []
+
+    public init(output: ByteOutput, options: WriterOptions = WriterOptions(), sequence: Bool = false) {
+        self.output = output
+        self.options = options
+        self.sequence = sequence
+    }
+
+    public mutating func takeWarnings() -> [Diagnostic] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    public mutating func write(_ feature: Feature) throws {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        if sequence {
+            if recordSeparator { scratch.append(0x1E) }
+        } else {
+            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n")
+        }
+        appendFeature(feature)
+        if sequence { scratch.append(UInt8(ascii: "\n")) }
+        count += 1
+        try scratch.bytes.withUnsafeBytes { try output.write($0) }
+    }
+
+    public mutating func finish() throws {
+        guard !finished else { return }
+        finished = true
+        if !sequence {
+            scratch.bytes.removeAll(keepingCapacity: true)
+            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[" : "\n]")
+            if count == 0 { scratch.append("]") }
+            scratch.appendMembers(collectionMembers, leadingComma: true)
+            scratch.append("}\n")
+            try scratch.bytes.withUnsafeBytes { try output.write($0) }
+        }
+        try output.flush()
+    }
+
+    /// One feature as compact JSON (no trailing newline), for callers that frame it themselves.
+    public static func encode(_ feature: Feature, options: WriterOptions = WriterOptions()) -> [UInt8] {
+        var writer = GeoJSONWriter(output: ByteOutput(), options: options, sequence: true)
+        writer.appendFeature(feature)
+        return writer.scratch.bytes
+    }
+
+    private mutating func appendFeature(_ feature: Feature) {
+        scratch.append("{\"type\":\"Feature\"")
+        switch feature.id {
+        case nil: break
+        case .string(let text)?:
+            scratch.append(",\"id\":")
+            scratch.appendString(text)
+        case .integer(let value)?:
+            scratch.append(",\"id\":")
+            scratch.appendInteger(value)
+        case .number(let value)?:
+            scratch.append(",\"id\":")
+            scratch.appendNumber(value)
+        }
+        scratch.append(",\"properties\":")
+        var properties = feature.properties
+        if case .circle(let circle)? = feature.shape, properties?["radius"]?.doubleValue != circle.radius {
+            if properties == nil { properties = JSONObject() }
+            properties!["radius"] = .number(circle.radius)
+        }
+        if let style = feature.style {
+            for member in SimpleStyle.properties(for: style) where properties?[member.key] == nil {
+                if properties == nil { properties = JSONObject() }
+                properties!.append(member.key, member.value)
+            }
+        }
+        if let properties { scratch.appendObject(properties) } else { scratch.append("null") }
+        scratch.append(",\"geometry\":")
+        if let shape = feature.shape {
+            appendGeometry(shape, members: feature.geometryMembers)
+        } else {
+            scratch.append("null")
+        }
+        scratch.appendMembers(feature.foreignMembers, leadingComma: true)
+        scratch.append("}")
+    }
+
+    private mutating func appendGeometry(_ shape: Shape, members: JSONObject = JSONObject()) {
+        switch shape {
+        case .annotation(let annotation):
+            scratch.append("{\"type\":\"Point\",\"coordinates\":")
+            appendPosition(annotation.coordinate)
+        case .circle(let circle):
+            scratch.append("{\"type\":\"Point\",\"coordinates\":")
+            appendPosition(circle.center)
+        case .polyline(let polyline):
+            scratch.append("{\"type\":\"LineString\",\"coordinates\":")
+            appendPositions(polyline.coordinates)
+        case .polygon(let polygon):
+            scratch.append("{\"type\":\"Polygon\",\"coordinates\":")
+            appendRings(polygon)
+        case .multiPolyline(let multi):
+            scratch.append("{\"type\":\"MultiLineString\",\"coordinates\":[")
+            for (index, polyline) in multi.polylines.enumerated() {
+                if index > 0 { scratch.append(UInt8(ascii: ",")) }
+                appendPositions(polyline.coordinates)
+            }
+            scratch.append(UInt8(ascii: "]"))
+        case .multiPolygon(let multi):
+            scratch.append("{\"type\":\"MultiPolygon\",\"coordinates\":[")
+            for (index, polygon) in multi.polygons.enumerated() {
+                if index > 0 { scratch.append(UInt8(ascii: ",")) }
+                appendRings(polygon)
+            }
+            scratch.append(UInt8(ascii: "]"))
+        case .collection(let collection):
+            let allPoints = collection.members.allSatisfy {
+                if case .annotation = $0 { return true } else { return false }
+            }
+            if collection.origin == .multiPoint && allPoints {
+                scratch.append("{\"type\":\"MultiPoint\",\"coordinates\":[")
+                for (index, member) in collection.members.enumerated() {
+                    if index > 0 { scratch.append(UInt8(ascii: ",")) }
+                    if case .annotation(let annotation) = member { appendPosition(annotation.coordinate) }
+                }
+                scratch.append(UInt8(ascii: "]"))
+            } else {
+                scratch.append("{\"type\":\"GeometryCollection\",\"geometries\":[")
+                for (index, member) in collection.members.enumerated() {
+                    if index > 0 { scratch.append(UInt8(ascii: ",")) }
+                    appendGeometry(member)
+                }
+                scratch.append(UInt8(ascii: "]"))
+            }
+        }
+        scratch.appendMembers(members, leadingComma: true)
+        scratch.append(UInt8(ascii: "}"))
+    }
+
+    @inline(__always)
+    private mutating func appendPosition(_ coordinate: Coordinate) {
+        scratch.append(UInt8(ascii: "["))
+        scratch.appendCoordinate(coordinate.longitude, decimals: options.precision)
+        scratch.append(UInt8(ascii: ","))
+        scratch.appendCoordinate(coordinate.latitude, decimals: options.precision)
+        if let altitude = coordinate.altitude {
+            scratch.append(UInt8(ascii: ","))
+            scratch.appendCoordinate(altitude, decimals: options.precision)
+        }
+        scratch.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func appendPositions(_ coordinates: [Coordinate], reversed: Bool = false) {
+        scratch.append(UInt8(ascii: "["))
+        let count = coordinates.count
+        for index in 0..<count {
+            if index > 0 { scratch.append(UInt8(ascii: ",")) }
+            appendPosition(coordinates[reversed ? count - 1 - index : index])
+        }
+        scratch.append(UInt8(ascii: "]"))
+    }
+
+    /// Rings with RFC 7946 winding: exterior counterclockwise, holes clockwise.
+    private mutating func appendRings(_ polygon: Polygon) {
+        scratch.append(UInt8(ascii: "["))
+        let exterior = polygon.coordinates
+        appendPositions(exterior, reversed: RingWinding.signedArea(exterior) < 0)
+        for hole in polygon.interiorPolygons {
+            scratch.append(UInt8(ascii: ","))
+            appendPositions(hole.coordinates, reversed: RingWinding.signedArea(hole.coordinates) > 0)
+        }
+        scratch.append(UInt8(ascii: "]"))
+    }
+}

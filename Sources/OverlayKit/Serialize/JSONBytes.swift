@@ -1,0 +1,174 @@
+import OverlayModel
+
+/// A growable byte buffer with the JSON writing primitives serializers share: escaped strings,
+/// shortest round-trip numbers, coordinates rounded to a number of decimals.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    @inline(__always)
+    mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func appendRaw(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// A JSON string literal with the escapes RFC 8259 requires.
+    mutating func appendString(_ text: String) {
+        var text = text
+        bytes.append(UInt8(ascii: "\""))
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                default:
+                    append("\\u00")
+                    bytes.append(JSONBytes.hexDigits[Int(byte >> 4)])
+                    bytes.append(JSONBytes.hexDigits[Int(byte & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    @inline(__always)
+    mutating func appendInteger(_ value: Int64) {
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDigits(value.magnitude)
+        } else {
+            appendDigits(UInt64(value))
+        }
+    }
+
+    @inline(__always)
+    private mutating func appendDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch for up to 20 digits
+        var value = value
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            repeat {
+                scratch[23 - count] = UInt8(truncatingIfNeeded: value % 10) + 0x30
+                value /= 10
+                count += 1
+            } while value != 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...]))
+        }
+    }
+
+    /// The shortest text that reads back as the same Double. Non-finite values (which JSON
+    /// cannot hold) are written as null.
+    mutating func appendNumber(_ value: Double) {
+        guard value.isFinite else {
+            append("null")
+            return
+        }
+        // Swift's description is the shortest round-trip form and valid JSON ("1e-07", "115120.0").
+        appendRaw(value.description)
+    }
+
+    /// A coordinate with at most `decimals` decimals and no trailing zeros (the fewest digits
+    /// that round-trip when the value has fewer decimals than that).
+    @inline(__always)
+    mutating func appendCoordinate(_ value: Double, decimals: Int) {
+        if decimals >= 0 && decimals <= 15 && abs(value) < 9e18 / JSONBytes.powersOfTen[decimals] {
+            let scale = JSONBytes.powersOfTen[decimals]
+            let scaled = Int64((value * scale).rounded())
+            if scaled == 0 {
+                bytes.append(UInt8(ascii: "0"))
+                return
+            }
+            if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+            let magnitude = scaled.magnitude
+            let divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
+            appendDigits(magnitude / divisor)
+            var fraction = magnitude % divisor
+            guard fraction != 0 else { return }
+            var digits = decimals
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
+            bytes.append(UInt8(ascii: "."))
+            // Leading zeros of the fraction.
+            var leading = digits - 1
+            var probe = fraction
+            while probe >= 10 {
+                probe /= 10
+                leading -= 1
+            }
+            for _ in 0..<leading { bytes.append(UInt8(ascii: "0")) }
+            appendDigits(fraction)
+        } else {
+            appendNumber(value)
+        }
+    }
+
+    static let powersOfTen: [Double] = (0...15).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+    static let integerPowersOfTen: [Int64] = (0...15).map { exponent in
+        var value: Int64 = 1
+        for _ in 0..<exponent { value *= 10 }
+        return value
+    }
+
+    /// Any JSON value, members in order.
+    mutating func appendValue(_ value: JSONValue) {
+        switch value {
+        case .null: append("null")
+        case .bool(let flag): flag ? append("true") : append("false")
+        case .integer(let integer): appendInteger(integer)
+        case .number(let number): appendNumber(number)
+        case .string(let text): appendString(text)
+        case .array(let elements):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendValue(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let object):
+            appendObject(object)
+        }
+    }
+
+    mutating func appendObject(_ object: JSONObject) {
+        bytes.append(UInt8(ascii: "{"))
+        appendMembers(object, leadingComma: false)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `"key":value` pairs separated by commas, optionally preceded by one.
+    mutating func appendMembers(_ object: JSONObject, leadingComma: Bool) {
+        for (index, member) in object.members.enumerated() {
+            if index > 0 || leadingComma { bytes.append(UInt8(ascii: ",")) }
+            appendString(member.key)
+            bytes.append(UInt8(ascii: ":"))
+            appendValue(member.value)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import OverlayModel
+
+/// The simplestyle-spec 1.1.0 properties (`stroke`, `stroke-width`, `stroke-opacity`, `fill`,
+/// `fill-opacity`, `marker-color`, `marker-size`, `marker-symbol`) and the model's `Style`.
+public enum SimpleStyle {
+    /// The property names simplestyle defines.
+    public static let keys: Set<String> = ["stroke", "stroke-width", "stroke-opacity", "fill", "fill-opacity",
+                                           "marker-color", "marker-size", "marker-symbol"]
+
+    /// The style the properties describe, or nil when they set none.
+    public static func style(from properties: JSONObject?) -> Style? {
+        guard let properties, properties.members.contains(where: { keys.contains($0.key) }) else { return nil }
+        var style = Style()
+        if let stroke = properties["stroke"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
+            style.strokeColor = stroke.withOpacity(properties["stroke-opacity"]?.doubleValue ?? stroke.opacity)
+        } else if let opacity = properties["stroke-opacity"]?.doubleValue {
+            style.strokeColor = RGBAColor(red: 0x55, green: 0x55, blue: 0x55).withOpacity(opacity)
+        }
+        style.strokeWidth = properties["stroke-width"]?.doubleValue
+        if let fill = properties["fill"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
+            style.fillColor = fill.withOpacity(properties["fill-opacity"]?.doubleValue ?? fill.opacity)
+        } else if let opacity = properties["fill-opacity"]?.doubleValue {
+            style.fillColor = RGBAColor(red: 0x55, green: 0x55, blue: 0x55).withOpacity(opacity)
+        }
+        let markerColor = properties["marker-color"]?.stringValue.flatMap(RGBAColor.init(hex:))
+        let symbol = properties["marker-symbol"]?.stringValue
+        let size = properties["marker-size"]?.stringValue
+        if markerColor != nil || symbol != nil || size != nil {
+            style.icon = IconStyle(color: markerColor, symbol: symbol, size: size)
+        }
+        return style.isEmpty ? nil : style
+    }
+
+    /// The simplestyle properties that express a style (only the fields it sets).
+    public static func properties(for style: Style) -> JSONObject {
+        var properties = JSONObject()
+        if let stroke = style.strokeColor {
+            properties.append("stroke", .string(stroke.hexRGB))
+            if stroke.alpha != 255 { properties.append("stroke-opacity", .number(rounded(stroke.opacity))) }
+        }
+        if let width = style.strokeWidth { properties.append("stroke-width", .number(width)) }
+        if let fill = style.fillColor, style.fill != false {
+            properties.append("fill", .string(fill.hexRGB))
+            if fill.alpha != 255 { properties.append("fill-opacity", .number(rounded(fill.opacity))) }
+        } else if style.fill == false {
+            properties.append("fill-opacity", .number(0))
+        }
+        if let icon = style.icon {
+            if let color = icon.color { properties.append("marker-color", .string(color.hexRGB)) }
+            if let size = icon.size { properties.append("marker-size", .string(size)) }
+            if let symbol = icon.symbol { properties.append("marker-symbol", .string(symbol)) }
+        }
+        return properties
+    }
+
+    /// Opacity to 4 decimals: alpha has 8 bits, so more digits only add noise.
+    private static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
+}

@@ -1,0 +1,120 @@
+import OverlayModel
+
+/// Statistics over a stream of features, as `overlaykit info` prints them: counts per kind,
+/// vertices, extent in degrees (antimeridian-aware) and map points, the zoom that fits, and
+/// the property keys with the JSON types seen for each. Constant memory: O(keys + 3600).
+public struct DatasetSummary: Sendable {
+    public private(set) var featureCount = 0
+    public private(set) var nullGeometryCount = 0
+    /// Features per shape kind, in `ShapeKind` order.
+    public private(set) var kindCounts: [ShapeKind: Int] = [:]
+    public private(set) var vertexCount = 0
+    /// The union of every feature's `boundingMapRect` (no wrapping).
+    public private(set) var boundingMapRect = MapRect.null
+    /// Property keys in order of first appearance, each with the types seen, in order.
+    public private(set) var propertyTypes: [(key: String, types: [String])] = []
+    private var keyIndex: [String: Int] = [:]
+    private var minLatitude = Double.infinity
+    private var maxLatitude = -Double.infinity
+    /// Occupied longitude bins of 0.1°, each with the extreme longitudes that fell in it.
+    private var longitudeBins = [LongitudeBin](repeating: LongitudeBin(), count: 3600)
+
+    private struct LongitudeBin: Sendable {
+        var minimum = Double.infinity
+        var maximum = -Double.infinity
+        var isOccupied: Bool { minimum <= maximum }
+    }
+
+    public init() {}
+
+    /// Adds one feature. O(vertices + properties).
+    public mutating func add(_ feature: Feature) {
+        featureCount += 1
+        if let properties = feature.properties {
+            for member in properties.members { note(key: member.key, type: member.value.typeName) }
+        }
+        guard let shape = feature.shape else {
+            nullGeometryCount += 1
+            return
+        }
+        kindCounts[shape.kind, default: 0] += 1
+        vertexCount += shape.vertexCount
+        boundingMapRect = boundingMapRect.union(shape.boundingMapRect)
+        visitCoordinates(of: shape)
+    }
+
+    private mutating func note(key: String, type: String) {
+        if let index = keyIndex[key] {
+            if !propertyTypes[index].types.contains(type) { propertyTypes[index].types.append(type) }
+        } else {
+            keyIndex[key] = propertyTypes.count
+            propertyTypes.append((key, [type]))
+        }
+    }
+
+    private mutating func visitCoordinates(of shape: Shape) {
+        switch shape {
+        case .annotation(let annotation): note(annotation.coordinate)
+        case .circle(let circle):
+            // The circle's extent, not just its center.
+            let rect = circle.boundingMapRect
+            note(Coordinate(rect.origin))
+            note(Coordinate(MapPoint(x: rect.maxX, y: rect.maxY)))
+        case .polyline(let polyline): polyline.coordinates.forEach { note($0) }
+        case .polygon(let polygon): polygon.rings.forEach { $0.coordinates.forEach { note($0) } }
+        case .multiPolyline(let multi): multi.polylines.forEach { $0.coordinates.forEach { note($0) } }
+        case .multiPolygon(let multi): multi.polygons.forEach { visitCoordinates(of: .polygon($0)) }
+        case .collection(let collection): collection.members.forEach { visitCoordinates(of: $0) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func note(_ coordinate: Coordinate) {
+        if coordinate.latitude < minLatitude { minLatitude = coordinate.latitude }
+        if coordinate.latitude > maxLatitude { maxLatitude = coordinate.latitude }
+        var longitude = coordinate.longitude
+        if longitude < -180 || longitude > 180 { longitude -= 360 * ((longitude + 180) / 360).rounded(.down) }
+        let bin = min(3599, max(0, Int((longitude + 180) * 10)))
+        if longitude < longitudeBins[bin].minimum { longitudeBins[bin].minimum = longitude }
+        if longitude > longitudeBins[bin].maximum { longitudeBins[bin].maximum = longitude }
+    }
+
+    /// The extent in degrees as (west, south, east, north). When the data sits on both sides
+    /// of the antimeridian with a wider gap elsewhere, west > east (RFC 7946 §5.2). Nil when
+    /// there are no coordinates.
+    public var boundingBox: (west: Double, south: Double, east: Double, north: Double)? {
+        let occupied = longitudeBins.indices.filter { longitudeBins[$0].isOccupied }
+        guard let first = occupied.first, let last = occupied.last else { return nil }
+        var west = longitudeBins[first].minimum, east = longitudeBins[last].maximum
+        // The widest run of empty bins between occupied ones; crossing the antimeridian pays
+        // when it is wider than the gap around it.
+        let wrapGap = 360 - (east - west)
+        var widest = 0.0, gapWest = 0.0, gapEast = 0.0
+        for (a, b) in zip(occupied, occupied.dropFirst()) where b > a + 1 {
+            let gap = longitudeBins[b].minimum - longitudeBins[a].maximum
+            if gap > widest { (widest, gapWest, gapEast) = (gap, longitudeBins[a].maximum, longitudeBins[b].minimum) }
+        }
+        if widest > wrapGap {
+            west = gapEast
+            east = gapWest
+        }
+        return (west, minLatitude, east, maxLatitude)
+    }
+
+    /// True when the extent crosses the antimeridian.
+    public var crossesAntimeridian: Bool {
+        guard let box = boundingBox else { return false }
+        return box.west > box.east
+    }
+
+    /// The largest whole zoom at which the extent fits in `width` × `height` screen points.
+    public func zoomToFit(width: Double = 1024, height: Double = 1024) -> Int? {
+        guard let box = boundingBox else { return nil }
+        let top = MapProjection.y(latitude: box.north), bottom = MapProjection.y(latitude: box.south)
+        var left = MapProjection.x(longitude: box.west), right = MapProjection.x(longitude: box.east)
+        if right < left { right += MapProjection.worldSize }
+        if box.west > box.east && left > right { left -= MapProjection.worldSize }
+        let rect = MapRect(x: left, y: top, width: right - left, height: bottom - top)
+        return Int(Zoom.zoomToFit(rect, width: width, height: height).rounded(.down))
+    }
+}

@@ -1,0 +1,60 @@
+/// Where something is in a source: file, 1-based line and column, and the path inside the
+/// document (a JSON Pointer for GeoJSON, an element path for KML).
+public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
+    /// The file as the user named it; nil for standard input or in-memory data.
+    public var file: String?
+    public var line: Int
+    public var column: Int
+    /// RFC 6901 JSON Pointer, e.g. `/features/12/geometry/coordinates/0/3`.
+    public var jsonPointer: String?
+    /// KML element path, e.g. `/kml/Document/Folder[2]/Placemark[5]/Polygon`.
+    public var kmlPath: String?
+
+    public init(file: String? = nil, line: Int, column: Int, jsonPointer: String? = nil, kmlPath: String? = nil) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.jsonPointer = jsonPointer
+        self.kmlPath = kmlPath
+    }
+
+    /// `file:line:column` (`<stdin>` without a file).
+    public var description: String { "\(file ?? "<stdin>"):\(line):\(column)" }
+
+    /// The JSON Pointer or KML path, whichever is set.
+    public var documentPath: String? { jsonPointer ?? kmlPath }
+}
+
+/// One finding about an input: an error that stops it, or a warning or note that does not.
+public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Severity: String, Hashable, Sendable, Comparable, CaseIterable {
+        case error, warning, info
+
+        private var rank: Int { self == .error ? 2 : self == .warning ? 1 : 0 }
+        public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
+    }
+
+    public var severity: Severity
+    /// A stable code, `format.kebab-case-name`, e.g. `geojson.position-too-short`.
+    public var code: String
+    /// One sentence for a person: what is wrong and why.
+    public var message: String
+    public var location: SourceLocation?
+
+    public init(_ severity: Severity, code: String, message: String, location: SourceLocation? = nil) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    /// `file:line:col: severity: code: message (path)`, the form compilers use, so editors and
+    /// CI logs link it.
+    public var description: String {
+        var text = ""
+        if let location { text += "\(location): " }
+        text += "\(severity.rawValue): \(code): \(message)"
+        if let path = location?.documentPath { text += " (\(path))" }
+        return text
+    }
+}

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A point on the spherical Mercator plane used by MapKit (`MKMapPoint`): the world is
+/// 2^28 × 2^28 map points, the origin is the top-left corner (180° W, 85.05° N) and the
+/// prime meridian runs down the middle.
+public struct MapPoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    @inlinable
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    /// Projects a coordinate (`MKMapPoint(_:)`).
+    ///
+    /// Longitudes outside ±180° wrap into [−180°, 180°); exactly ±180° stay where they are so a
+    /// ring that touches the antimeridian keeps its shape. Latitudes beyond ±85.0511287798°
+    /// clamp to the top or bottom edge of the world. The expression and its evaluation order
+    /// match geojson-vt's projection, so normalized values agree bit for bit.
+    @inlinable
+    public init(_ coordinate: Coordinate) {
+        x = MapProjection.x(longitude: coordinate.longitude)
+        y = MapProjection.y(latitude: coordinate.latitude)
+    }
+
+    /// The coordinate at this map point (`MKMapPoint.coordinate`).
+    @inlinable
+    public var coordinate: Coordinate { Coordinate(self) }
+}
+
+extension Coordinate {
+    /// The coordinate of a map point: the inverse of `MapPoint(_:)` within 1e-9° inside the
+    /// Mercator latitude limit. Points left or right of the world wrap around it.
+    @inlinable
+    public init(_ point: MapPoint) {
+        self.init(
+            latitude: MapProjection.latitude(y: point.y),
+            longitude: MapProjection.longitude(x: point.x)
+        )
+    }
+}
+
+/// The spherical Mercator formulas behind `MapPoint` and `Coordinate`, as scalar functions for
+/// loops over flat buffers.
+public enum MapProjection {
+    /// Map points across the world (2^28).
+    public static let worldSize: Double = 268_435_456
+    /// The latitude whose Mercator y is the world's top edge: atan(sinh(π)) in degrees.
+    public static let maximumLatitude: Double = 85.0511287798066
+
+    @inlinable
+    public static func x(longitude: Double) -> Double {
+        var longitude = longitude
+        if longitude < -180 || longitude > 180 {
+            longitude -= 360 * ((longitude + 180) / 360).rounded(.down)
+        }
+        return (longitude / 360 + 0.5) * worldSize
+    }
+
+    @inlinable
+    public static func y(latitude: Double) -> Double {
+        let sine = sin(latitude * Double.pi / 180)
+        let y = (0.5 - 0.25 * log((1 + sine) / (1 - sine)) / Double.pi) * worldSize
+        // Beyond the Mercator limit (or ±90°, where log gives ±inf): clamp to the world edge.
+        return y < 0 ? 0 : (y > worldSize ? worldSize : y)
+    }
+
+    @inlinable
+    public static func longitude(x: Double) -> Double {
+        var longitude = x / worldSize * 360 - 180
+        if longitude < -180 || longitude > 180 {
+            longitude -= 360 * ((longitude + 180) / 360).rounded(.down)
+        }
+        return longitude
+    }
+
+    @inlinable
+    public static func latitude(y: Double) -> Double {
+        let clamped = y < 0 ? 0 : (y > worldSize ? worldSize : y)
+        return atan(sinh(Double.pi * (1 - 2 * clamped / worldSize))) * 180 / Double.pi
+    }
+}

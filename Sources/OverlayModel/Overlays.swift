@@ -1,0 +1,109 @@
+/// Where an overlay is drawn relative to the map's own content (`MKOverlayLevel`).
+public enum OverlayLevel: String, Hashable, Sendable, CaseIterable {
+    case aboveRoads
+    case aboveLabels
+}
+
+/// A circle of `radius` meters around a center (`MKCircle`). GeoJSON and KML have no circles:
+/// see the conventions in DESIGN.md for how they are written.
+public struct Circle: Hashable, Sendable {
+    public var center: Coordinate
+    /// Radius in meters.
+    public var radius: Double
+
+    public init(center: Coordinate, radius: Double) {
+        self.center = center
+        self.radius = radius
+    }
+
+    /// The center as a map point.
+    public var centerPoint: MapPoint { MapPoint(center) }
+
+    /// The square of map points around the circle, using the Mercator scale at its center
+    /// (`MKCircle.boundingMapRect`).
+    public var boundingMapRect: MapRect {
+        let halfSide = radius * mapPointsPerMeter(atLatitude: center.latitude)
+        let center = centerPoint
+        return MapRect(x: center.x - halfSide, y: center.y - halfSide, width: 2 * halfSide, height: 2 * halfSide)
+    }
+}
+
+/// An open path of connected segments (`MKPolyline`).
+public struct Polyline: Hashable, Sendable {
+    public var vertices: VertexBuffer
+
+    public init(vertices: VertexBuffer) { self.vertices = vertices }
+    public init(coordinates: [Coordinate]) { self.init(vertices: VertexBuffer(coordinates: coordinates)) }
+
+    @inlinable public var points: [MapPoint] { vertices.points }
+    @inlinable public var coordinates: [Coordinate] { vertices.coordinates }
+    @inlinable public var pointCount: Int { vertices.count }
+    @inlinable public var boundingMapRect: MapRect { vertices.boundingMapRect }
+}
+
+/// A closed shape with optional holes (`MKPolygon`). The exterior ring is stored as given
+/// (closed, first vertex repeated last, when the source closed it); holes are polygons in
+/// `interiorPolygons`, without holes of their own.
+public struct Polygon: Hashable, Sendable {
+    /// The exterior ring.
+    public var vertices: VertexBuffer
+    /// Holes cut out of the exterior.
+    public var interiorPolygons: [Polygon]
+
+    public init(vertices: VertexBuffer, interiorPolygons: [Polygon] = []) {
+        self.vertices = vertices
+        self.interiorPolygons = interiorPolygons
+    }
+
+    public init(coordinates: [Coordinate], interiorPolygons: [Polygon] = []) {
+        self.init(vertices: VertexBuffer(coordinates: coordinates), interiorPolygons: interiorPolygons)
+    }
+
+    @inlinable public var points: [MapPoint] { vertices.points }
+    @inlinable public var coordinates: [Coordinate] { vertices.coordinates }
+    @inlinable public var pointCount: Int { vertices.count }
+    /// The exterior's bounds (holes lie inside it).
+    @inlinable public var boundingMapRect: MapRect { vertices.boundingMapRect }
+
+    /// Every ring: the exterior first, then each hole.
+    public var rings: [VertexBuffer] { [vertices] + interiorPolygons.map(\.vertices) }
+}
+
+/// Several polygons drawn as one overlay (`MKMultiPolygon`).
+public struct MultiPolygon: Hashable, Sendable {
+    public var polygons: [Polygon]
+
+    public init(_ polygons: [Polygon]) { self.polygons = polygons }
+
+    public var boundingMapRect: MapRect {
+        polygons.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
+    }
+}
+
+/// Several polylines drawn as one overlay (`MKMultiPolyline`).
+public struct MultiPolyline: Hashable, Sendable {
+    public var polylines: [Polyline]
+
+    public init(_ polylines: [Polyline]) { self.polylines = polylines }
+
+    public var boundingMapRect: MapRect {
+        polylines.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
+    }
+}
+
+/// A titled point on the map (`MKPointAnnotation`).
+public struct PointAnnotation: Hashable, Sendable {
+    public var coordinate: Coordinate
+    public var title: String?
+    public var subtitle: String?
+
+    public init(coordinate: Coordinate, title: String? = nil, subtitle: String? = nil) {
+        self.coordinate = coordinate
+        self.title = title
+        self.subtitle = subtitle
+    }
+
+    public var point: MapPoint { MapPoint(coordinate) }
+    /// A zero-size rect at the point.
+    public var boundingMapRect: MapRect { MapRect(origin: point, size: MapSize(width: 0, height: 0)) }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import OverlayKit
+import OverlayModel
+
+struct ConvertCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert overlays between GeoJSON, GeoJSONSeq, KML and KMZ.",
+        discussion: """
+            Formats come from --from/--to, else the file extensions, else the input's first bytes.
+            Output goes to a temporary file renamed into place when complete, so a failed run
+            never leaves a half-written file.
+            """
+    )
+
+    @OptionGroup var inputOptions: InputOptions
+
+    @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
+    var output: String?
+
+    @Option(help: "Output format: geojson, geojsonseq, kml, kmz (default: from -o's extension, else geojson).")
+    var to: FileFormat?
+
+    @Option(help: "Decimal places for coordinates (degrees).")
+    var precision: Int = 7
+
+    func validate() throws {
+        guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            var (_, reader) = try inputOptions.openReader()
+            let format = to ?? output.flatMap(FileFormat.init(pathExtensionOf:)) ?? .geojson
+            let byteOutput = try ByteOutput(path: output)
+            defer { byteOutput.abandon() }
+            var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
+            while let feature = try reader.next() {
+                reader.takeWarnings().forEach(Report.diagnostic)
+                try writer.write(feature)
+                writer.takeWarnings().forEach(Report.diagnostic)
+            }
+            reader.takeWarnings().forEach(Report.diagnostic)
+            if let geoJSON = reader as? GeoJSONReader, !geoJSON.collectionMembers.isEmpty {
+                if var geoJSONWriter = writer as? GeoJSONWriter {
+                    geoJSONWriter.collectionMembers = geoJSON.collectionMembers
+                    writer = geoJSONWriter
+                } else {
+                    Report.standardError("warning: convert.dropped-members: FeatureCollection members "
+                        + geoJSON.collectionMembers.keys.joined(separator: ", ") + " have no place in \(format.rawValue) and are not written\n")
+                }
+            }
+            try writer.finish()
+            writer.takeWarnings().forEach(Report.diagnostic)
+            try byteOutput.commit()
+        }
+    }
+}

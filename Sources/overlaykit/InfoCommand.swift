@@ -1,0 +1,30 @@
+import ArgumentParser
+import OverlayKit
+import OverlayModel
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Summarize overlays: counts per kind, vertices, extent, the zoom that fits, property keys."
+    )
+
+    @OptionGroup var inputOptions: InputOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        try runReportingErrors {
+            let (input, openedReader) = try inputOptions.openReader()
+            var reader = openedReader
+            var summary = DatasetSummary()
+            while let feature = try reader.next() {
+                summary.add(feature)
+            }
+            reader.takeWarnings().forEach(Report.diagnostic)
+            let output = try ByteOutput(path: nil)
+            try output.write(json ? InfoReport.json(summary, source: input.name) : InfoReport.text(summary, source: input.name))
+            try output.commit()
+        }
+    }
+}
