@@ -26,6 +26,7 @@ let package = Package(
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
         .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"]),
-        .testTarget(name: "OverlayKitCLITests", dependencies: ["OverlayKit"]),
+        // Runs the built `overlaykit` binary through real processes and pipes.
+        .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit"]),
     ]
 )

@@ -80,6 +80,13 @@ public final class ByteInput {
             bytesRead += count
             return count
         }
+        let count = try readFromSource(into: buffer)
+        bytesRead += count
+        return count
+    }
+
+    /// Reads from the file or memory, ignoring `pending`.
+    private func readFromSource(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if descriptor < 0 {
             let count = min(buffer.count, memory.count - memoryOffset)
             if count > 0 {
@@ -87,16 +94,12 @@ public final class ByteInput {
                     buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[memoryOffset..<memoryOffset + count]))
                 }
                 memoryOffset += count
-                bytesRead += count
             }
             return count
         }
         while true {
             let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 {
-                bytesRead += count
-                return count
-            }
+            if count >= 0 { return count }
             if errno == EINTR { continue }
             throw Diagnostic(.error, code: "io.read-failed",
                              message: "cannot read \(name ?? "standard input"): \(String(cString: strerror(errno)))")
@@ -108,9 +111,7 @@ public final class ByteInput {
     public func peek(_ count: Int) throws -> [UInt8] {
         while pending.count < count {
             var chunk = [UInt8](repeating: 0, count: count - pending.count)
-            let before = bytesRead
-            let got = try chunk.withUnsafeMutableBytes { try read(into: $0) }
-            bytesRead = before
+            let got = try chunk.withUnsafeMutableBytes { try readFromSource(into: $0) }
             if got == 0 { break }
             pending.append(contentsOf: chunk[0..<got])
         }

@@ -86,7 +86,7 @@ extension JSONScanner {
         if next == UInt8(ascii: "[") {
             if tree.leafDepth != 0 && level >= tree.leafDepth - 1 {
                 throw error("geojson.position-not-number", "a position must hold numbers, not arrays",
-                            extraPath: coordinatePath(indices))
+                            at: startOffset, extraPath: coordinatePath(indices))
             }
             var count = 0
             let start = lineColumn(at: startOffset)
@@ -149,7 +149,8 @@ extension JSONScanner {
         tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
     }
 
+    /// The pointer components below `coordinates` (which is already on `path`).
     func coordinatePath(_ indices: [Int]) -> [PathComponent] {
-        [.key("coordinates")] + indices.map { .index($0) }
+        indices.map { .index($0) }
     }
 }

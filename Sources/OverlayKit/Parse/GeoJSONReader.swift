@@ -36,6 +36,11 @@ public struct GeoJSONReader: FeatureReader {
         scanner = JSONScanner(input: input)
     }
 
+    /// A reader with a small initial window, so tests exercise tokens split across refills.
+    init(input: ByteInput, initialBufferSize: Int) {
+        scanner = JSONScanner(input: input, initialCapacity: initialBufferSize)
+    }
+
     /// Bytes consumed so far.
     public var bytesRead: Int { scanner.absolutePosition }
 

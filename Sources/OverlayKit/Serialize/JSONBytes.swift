@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// A growable byte buffer with the JSON writing primitives serializers share: escaped strings,
@@ -92,37 +97,58 @@ struct JSONBytes {
     /// that round-trip when the value has fewer decimals than that).
     @inline(__always)
     mutating func appendCoordinate(_ value: Double, decimals: Int) {
-        if decimals >= 0 && decimals <= 15 && abs(value) < 9e18 / JSONBytes.powersOfTen[decimals] {
-            let scale = JSONBytes.powersOfTen[decimals]
-            let scaled = Int64((value * scale).rounded())
-            if scaled == 0 {
-                bytes.append(UInt8(ascii: "0"))
-                return
-            }
-            if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
-            let magnitude = scaled.magnitude
-            let divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
-            appendDigits(magnitude / divisor)
-            var fraction = magnitude % divisor
-            guard fraction != 0 else { return }
-            var digits = decimals
-            while fraction % 10 == 0 {
-                fraction /= 10
-                digits -= 1
-            }
-            bytes.append(UInt8(ascii: "."))
-            // Leading zeros of the fraction.
-            var leading = digits - 1
-            var probe = fraction
-            while probe >= 10 {
-                probe /= 10
-                leading -= 1
-            }
-            for _ in 0..<leading { bytes.append(UInt8(ascii: "0")) }
-            appendDigits(fraction)
-        } else {
-            appendNumber(value)
+        // Exact integer arithmetic while value·10^decimals stays below 2^53; otherwise the
+        // general (slower) path.
+        guard decimals >= 0 && decimals <= 15, abs(value) * JSONBytes.powersOfTen[decimals] < 9_007_199_254_740_992 else {
+            appendRounded(value, decimals: decimals)
+            return
         }
+        let scaled = Int64((value * JSONBytes.powersOfTen[decimals]).rounded())
+        if scaled == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = scaled.magnitude
+        let divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
+        appendDigits(magnitude / divisor)
+        var fraction = magnitude % divisor
+        guard fraction != 0 else { return }
+        var digits = decimals
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        // Leading zeros of the fraction.
+        var leading = digits - 1
+        var probe = fraction
+        while probe >= 10 {
+            probe /= 10
+            leading -= 1
+        }
+        for _ in 0..<leading { bytes.append(UInt8(ascii: "0")) }
+        appendDigits(fraction)
+    }
+
+    /// The shortest round-trip text when it has at most `decimals` decimals, else the value
+    /// correctly rounded to `decimals` by the C library, trailing zeros trimmed.
+    private mutating func appendRounded(_ value: Double, decimals: Int) {
+        let shortest = value.description
+        if !value.isFinite || shortest.contains("e") == false,
+           let dot = shortest.firstIndex(of: "."), shortest.distance(from: dot, to: shortest.endIndex) - 1 <= decimals {
+            appendNumber(value)
+            return
+        }
+        var buffer = [CChar](repeating: 0, count: 400)
+        let count = Int(withVaList([Int32(decimals), value]) { vsnprintf(&buffer, 400, "%.*f", $0) })
+        var text = String(cString: buffer)
+        if count > 0 && text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        if text == "-0" { text = "0" }
+        appendRaw(text)
     }
 
     static let powersOfTen: [Double] = (0...15).map { exponent in

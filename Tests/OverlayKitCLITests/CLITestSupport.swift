@@ -1,0 +1,66 @@
+import Foundation
+import XCTest
+
+/// Runs the `overlaykit` binary built beside the tests, through real pipes.
+enum CLI {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The binary: `OVERLAYKIT_BINARY` when set, else the debug product of this package.
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["OVERLAYKIT_BINARY"] { return URL(fileURLWithPath: path) }
+        // The test bundle sits in the same build folder as the executable.
+        let bundleFolder = Bundle(for: BundleLocator.self).bundleURL.deletingLastPathComponent()
+        let candidate = bundleFolder.appendingPathComponent("overlaykit")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        return packageRoot.appendingPathComponent(".build/debug/overlaykit")
+    }
+
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs with arguments and optional standard input; waits for exit.
+    @discardableResult
+    static func run(_ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+        ignoreBrokenPipes()
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        if let currentDirectory { process.currentDirectoryURL = currentDirectory }
+        let input = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = error
+        try process.run()
+        // Feed stdin and drain both outputs concurrently so no pipe fills up and blocks.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = output.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = error.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Writing to a child that already exited must fail with EPIPE, not kill the test run.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A fresh temporary folder, removed at the end of the test.
+    static func temporaryFolder(_ testCase: XCTestCase) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        testCase.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+}
+
+private final class BundleLocator {}

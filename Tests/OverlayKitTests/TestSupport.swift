@@ -1,0 +1,56 @@
+import Foundation
+import XCTest
+@testable import OverlayKit
+import OverlayModel
+
+/// Paths shared by tests: the package root and the peer corpus beside it.
+enum TestPaths {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+
+    /// The corpus folder, or an XCTSkip naming where it was looked for.
+    static func corpusFolder(_ name: String) throws -> URL {
+        let folder = corpus.appendingPathComponent(name)
+        guard FileManager.default.fileExists(atPath: folder.path) else {
+            throw XCTSkip("skipped: corpus not found at \(folder.path)")
+        }
+        return folder
+    }
+}
+
+/// Reads every feature of a GeoJSON text, with warnings.
+func readGeoJSON(_ text: String, bufferSize: Int? = nil) throws -> (features: [Feature], warnings: [Diagnostic]) {
+    let input = ByteInput(string: text, name: "test.geojson")
+    var reader = bufferSize.map { GeoJSONReader(input: input, initialBufferSize: $0) } ?? GeoJSONReader(input: input)
+    var features: [Feature] = []
+    var warnings: [Diagnostic] = []
+    while let feature = try reader.next() {
+        features.append(feature)
+        warnings += reader.takeWarnings()
+    }
+    warnings += reader.takeWarnings()
+    return (features, warnings)
+}
+
+/// The diagnostic a GeoJSON text fails with.
+func geoJSONError(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Diagnostic? {
+    do {
+        _ = try readGeoJSON(text)
+        XCTFail("expected an error", file: file, line: line)
+        return nil
+    } catch let diagnostic as Diagnostic {
+        return diagnostic
+    } catch {
+        XCTFail("unexpected error \(error)", file: file, line: line)
+        return nil
+    }
+}
+
+/// Writes features with a GeoJSON writer into memory and returns the text.
+func writeGeoJSON(_ features: [Feature], sequence: Bool = false, precision: Int = 7) throws -> String {
+    let output = ByteOutput()
+    var writer = GeoJSONWriter(output: output, options: WriterOptions(precision: precision), sequence: sequence)
+    for feature in features { try writer.write(feature) }
+    try writer.finish()
+    return String(decoding: output.bytes, as: UTF8.self)
+}
