@@ -16,7 +16,9 @@ let package = Package(
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel"]),
+        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CCairo"]),
+        // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(
             name: "overlaykit",
