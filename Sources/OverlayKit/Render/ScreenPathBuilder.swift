@@ -108,8 +108,11 @@ struct ScreenPathBuilder {
     private func ring(_ vertices: VertexBuffer, xs: [Double], shift: Double, guardClip: GuardClip) -> [Double]? {
         let (run, bounds) = decimated(vertices, xs: xs, shift: shift, closed: true)
         if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { return nil }
-        let ring = guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3)
-            ? run : guardClip.clipRing(run)
+        if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
+            // A ring inside one or two pixels stays, as a dot: its stroke (caps) still shows.
+            return run.isEmpty ? nil : run
+        }
+        let ring = guardClip.clipRing(run)
         return ring.count >= 6 ? ring : nil
     }
 
@@ -149,6 +152,7 @@ struct ScreenPathBuilder {
     /// counterclockwise. O(n).
     private func oriented(_ ring: [Double], clockwise: Bool) -> [Double] {
         let count = ring.count / 2
+        guard count > 2 else { return ring }
         var twiceArea = 0.0
         var previousX = ring[2 * count - 2], previousY = ring[2 * count - 1]
         for index in 0..<count {
