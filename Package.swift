@@ -27,7 +27,7 @@ let package = Package(
         // A small program showing the library API (see Examples/LibraryAPI).
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
-        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"], exclude: ["Golden"]),
         .testTarget(name: "OverlayKitCLITests", dependencies: ["OverlayKit"]),
     ]
 )
