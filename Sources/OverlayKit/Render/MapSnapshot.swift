@@ -201,12 +201,17 @@ public struct MapSnapshot: Sendable {
     public func image() throws -> RasterImage { try CairoCanvas.image(scene) }
 }
 
-/// The name a feature shows as in SVG `<title>`: annotation title, `name` or `title`
-/// property, id, or its position in the file.
+/// The name a feature shows as in SVG `<title>`: annotation title, the first string among
+/// the `name`, `title`, `Name` and `NAME` properties (Natural Earth uses `NAME`), id, or its
+/// position in the file.
 enum FeatureTitle {
+    static let keys = ["name", "title", "Name", "NAME"]
+
     static func of(_ feature: Feature, number: Int) -> String {
         if case .annotation(let annotation) = feature.shape, let title = annotation.title { return title }
-        if let name = feature.properties?["name"]?.stringValue ?? feature.properties?["title"]?.stringValue { return name }
+        for key in keys {
+            if let name = feature.properties?[key]?.stringValue { return name }
+        }
         if let id = feature.id { return id.description }
         return "feature \(number)"
     }
