@@ -201,14 +201,17 @@ public struct MapSnapshot: Sendable {
     public func image() throws -> RasterImage { try CairoCanvas.image(scene) }
 }
 
-/// The name a feature shows as in SVG `<title>`: annotation title, the first string among
+/// The name a feature shows as in SVG `<title>`: annotation title (and subtitle), the first string among
 /// the `name`, `title`, `Name` and `NAME` properties (Natural Earth uses `NAME`), id, or its
 /// position in the file.
 enum FeatureTitle {
     static let keys = ["name", "title", "Name", "NAME"]
 
     static func of(_ feature: Feature, number: Int) -> String {
-        if case .annotation(let annotation) = feature.shape, let title = annotation.title { return title }
+        if case .annotation(let annotation) = feature.shape, let title = annotation.title {
+            // The subtitle is not drawn on the map; the tooltip keeps it.
+            return annotation.subtitle.map { "\(title) — \($0)" } ?? title
+        }
         for key in keys {
             if let name = feature.properties?[key]?.stringValue { return name }
         }
