@@ -16,7 +16,9 @@ let package = Package(
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel"]),
+        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CCairo"]),
+        // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(
             name: "overlaykit",
@@ -25,7 +27,7 @@ let package = Package(
         // A small program showing the library API (see Examples/LibraryAPI).
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
-        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"], exclude: ["Golden"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
         .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit"]),
     ]

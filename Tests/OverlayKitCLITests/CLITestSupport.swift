@@ -35,6 +35,10 @@ enum CLI {
         process.standardOutput = output
         process.standardError = error
         try process.run()
+        // A hung child must fail the test, not stall the suite.
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
+        defer { watchdog.cancel() }
         // Feed stdin and drain both outputs concurrently so no pipe fills up and blocks.
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()

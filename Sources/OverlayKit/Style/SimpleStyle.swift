@@ -18,7 +18,8 @@ public enum SimpleStyle {
         }
         style.strokeWidth = properties["stroke-width"]?.doubleValue
         if let fill = properties["fill"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
-            style.fillColor = fill.withOpacity(properties["fill-opacity"]?.doubleValue ?? fill.opacity)
+            // simplestyle-spec: fill-opacity defaults to 0.6.
+            style.fillColor = fill.withOpacity(properties["fill-opacity"]?.doubleValue ?? 0.6)
         } else if let opacity = properties["fill-opacity"]?.doubleValue {
             style.fillColor = RGBAColor(red: 0x55, green: 0x55, blue: 0x55).withOpacity(opacity)
         }
@@ -41,7 +42,7 @@ public enum SimpleStyle {
         if let width = style.strokeWidth { properties.append("stroke-width", .number(width)) }
         if let fill = style.fillColor, style.fill != false {
             properties.append("fill", .string(fill.hexRGB))
-            if fill.alpha != 255 { properties.append("fill-opacity", .number(rounded(fill.opacity))) }
+            properties.append("fill-opacity", .number(rounded(fill.opacity)))
         } else if style.fill == false {
             properties.append("fill-opacity", .number(0))
         }

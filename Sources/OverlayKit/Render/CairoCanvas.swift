@@ -1,0 +1,204 @@
+import CCairo
+import OverlayModel
+
+/// Paints a render scene with cairo (anti-aliased, with text) and reads and writes PNG. The
+/// only file that imports cairo: C types stay here.
+enum CairoCanvas {
+    /// The scene as PNG bytes.
+    static func png(_ scene: RenderScene) throws -> [UInt8] {
+        let surface = try draw(scene)
+        defer { cairo_surface_destroy(surface) }
+        let sink = ByteSink()
+        let status = cairo_surface_write_to_png_stream(surface, { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<ByteSink>.fromOpaque(closure).takeUnretainedValue()
+            sink.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        try check(status, "cairo_surface_write_to_png_stream")
+        return sink.bytes
+    }
+
+    /// The scene as pixels.
+    static func image(_ scene: RenderScene) throws -> RasterImage {
+        let surface = try draw(scene)
+        defer { cairo_surface_destroy(surface) }
+        return pixels(of: surface)
+    }
+
+    /// Decodes PNG bytes.
+    static func decodePNG(_ bytes: [UInt8]) throws -> RasterImage {
+        let source = ByteSource(bytes)
+        let surface = cairo_image_surface_create_from_png_stream({ closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            let source = Unmanaged<ByteSource>.fromOpaque(closure).takeUnretainedValue()
+            let count = Int(length)
+            guard source.offset + count <= source.bytes.count else { return CAIRO_STATUS_READ_ERROR }
+            source.bytes.withUnsafeBufferPointer { buffer in
+                data.update(from: buffer.baseAddress! + source.offset, count: count)
+            }
+            source.offset += count
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(source).toOpaque())
+        defer { cairo_surface_destroy(surface) }
+        let status = cairo_surface_status(surface)
+        guard let surface, status == CAIRO_STATUS_SUCCESS else {
+            throw Diagnostic(.error, code: "render.png-decode-failed",
+                             message: "cannot decode PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+        return pixels(of: surface)
+    }
+
+    // MARK: Drawing
+
+    private static func draw(_ scene: RenderScene) throws -> OpaquePointer {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.pixelWidth), Int32(scene.pixelHeight)) else {
+            throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_image_surface_create returned nothing")
+        }
+        do {
+            try check(cairo_surface_status(surface), "cairo_image_surface_create(\(scene.pixelWidth)×\(scene.pixelHeight))")
+            guard let context = cairo_create(surface) else {
+                throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_create returned nothing")
+            }
+            defer { cairo_destroy(context) }
+            // SVG's default, so the two outputs join lines alike.
+            cairo_set_miter_limit(context, 4)
+            if let background = scene.background {
+                setSource(context, background)
+                cairo_paint(context)
+            }
+            for layer in scene.layers {
+                for drawing in layer.drawings {
+                    for part in drawing.parts { draw(part, context) }
+                }
+            }
+            try check(cairo_status(context), "drawing")
+            cairo_surface_flush(surface)
+            return surface
+        } catch {
+            cairo_surface_destroy(surface)
+            throw error
+        }
+    }
+
+    private static func draw(_ part: DrawPart, _ context: OpaquePointer) {
+        cairo_new_path(context)
+        switch part {
+        case .path(let path, let fill, let fillRule, let stroke):
+            path.xy.withUnsafeBufferPointer { xy in
+                for index in 0..<path.starts.count {
+                    let range = path.subpath(index)
+                    cairo_move_to(context, xy[2 * range.lowerBound], xy[2 * range.lowerBound + 1])
+                    for point in range.dropFirst() { cairo_line_to(context, xy[2 * point], xy[2 * point + 1]) }
+                    if path.closed { cairo_close_path(context) }
+                }
+            }
+            if let fill {
+                cairo_set_fill_rule(context, fillRule == .evenodd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+                setSource(context, fill)
+                cairo_fill_preserve(context)
+            }
+            if let stroke { self.stroke(stroke, context) }
+        case .circle(let x, let y, let radius, let fill, let stroke):
+            cairo_arc(context, x, y, radius, 0, 2 * Double.pi)
+            cairo_close_path(context)
+            if let fill {
+                setSource(context, fill)
+                cairo_fill_preserve(context)
+            }
+            if let stroke { self.stroke(stroke, context) }
+        case .pin(let x, let y, let color, let size, let label, let labelColor, let fontSize):
+            func at(_ p: (Double, Double)) -> (Double, Double) { (x + p.0 * size, y + p.1 * size) }
+            let (l1, l2, l3) = (at(PinShape.leftCurve.0), at(PinShape.leftCurve.1), at(PinShape.leftCurve.2))
+            let (r1, r2, r3) = (at(PinShape.rightCurve.0), at(PinShape.rightCurve.1), at(PinShape.rightCurve.2))
+            cairo_move_to(context, x, y)
+            cairo_curve_to(context, l1.0, l1.1, l2.0, l2.1, l3.0, l3.1)
+            cairo_arc(context, x, y + PinShape.headY * size, PinShape.headRadius * size, Double.pi, 2 * Double.pi)
+            cairo_curve_to(context, r1.0, r1.1, r2.0, r2.1, r3.0, r3.1)
+            cairo_close_path(context)
+            setSource(context, color)
+            cairo_fill_preserve(context)
+            stroke(StrokePaint(color: PinShape.outline, width: size, dash: [], cap: .butt, join: .round), context)
+            cairo_arc(context, x, y + PinShape.headY * size, PinShape.dotRadius * size, 0, 2 * Double.pi)
+            cairo_set_source_rgba(context, 1, 1, 1, 1)
+            cairo_fill(context)
+            if let label, !label.isEmpty, fontSize > 0 {
+                cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+                cairo_set_font_size(context, fontSize)
+                cairo_move_to(context, x + PinShape.labelX * size, y + PinShape.headY * size + fontSize / 3)
+                // Control characters have no glyphs; drop them as the SVG writer does.
+                let printable = String(String.UnicodeScalarView(label.unicodeScalars.filter { $0.value >= 0x20 }))
+                printable.withCString { cairo_text_path(context, $0) }
+                stroke(StrokePaint(color: PinShape.halo, width: fontSize * PinShape.haloWidthPerFontSize,
+                                   dash: [], cap: .round, join: .round), context, keepPath: true)
+                setSource(context, labelColor)
+                cairo_fill(context)
+            }
+        }
+        cairo_new_path(context)
+    }
+
+    private static func stroke(_ stroke: StrokePaint, _ context: OpaquePointer, keepPath: Bool = false) {
+        setSource(context, stroke.color)
+        cairo_set_line_width(context, stroke.width)
+        cairo_set_line_cap(context, stroke.cap == .butt ? CAIRO_LINE_CAP_BUTT : stroke.cap == .round ? CAIRO_LINE_CAP_ROUND : CAIRO_LINE_CAP_SQUARE)
+        cairo_set_line_join(context, stroke.join == .miter ? CAIRO_LINE_JOIN_MITER : stroke.join == .round ? CAIRO_LINE_JOIN_ROUND : CAIRO_LINE_JOIN_BEVEL)
+        if stroke.dash.contains(where: { $0 > 0 }) {
+            // SVG repeats an odd-length pattern to make it even; cairo does the same.
+            stroke.dash.withUnsafeBufferPointer { cairo_set_dash(context, $0.baseAddress, Int32($0.count), 0) }
+        } else {
+            cairo_set_dash(context, nil, 0, 0)
+        }
+        if keepPath { cairo_stroke_preserve(context) } else { cairo_stroke(context) }
+    }
+
+    private static func setSource(_ context: OpaquePointer, _ color: RGBAColor) {
+        cairo_set_source_rgba(context, Double(color.red) / 255, Double(color.green) / 255,
+                              Double(color.blue) / 255, Double(color.alpha) / 255)
+    }
+
+    // MARK: Pixels
+
+    /// Converts cairo's premultiplied native-endian ARGB32 to straight RGBA bytes.
+    private static func pixels(of surface: OpaquePointer) -> RasterImage {
+        cairo_surface_flush(surface)
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let format = cairo_image_surface_get_format(surface)
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        guard let data = cairo_image_surface_get_data(surface) else { return RasterImage(width: width, height: height, rgba: rgba) }
+        for row in 0..<height {
+            let line = UnsafeRawPointer(data + row * stride).assumingMemoryBound(to: UInt32.self)
+            for column in 0..<width {
+                let value = line[column]
+                let alpha = format == CAIRO_FORMAT_RGB24 ? 255 : Int(value >> 24)
+                let offset = (row * width + column) * 4
+                rgba[offset + 3] = UInt8(alpha)
+                guard alpha > 0 else { continue }
+                for (channel, shift) in [(0, 16), (1, 8), (2, 0)] {
+                    let premultiplied = Int((value >> UInt32(shift)) & 0xff)
+                    rgba[offset + channel] = UInt8(min(255, (premultiplied * 255 + alpha / 2) / alpha))
+                }
+            }
+        }
+        return RasterImage(width: width, height: height, rgba: rgba)
+    }
+
+    private static func check(_ status: cairo_status_t, _ call: String) throws {
+        guard status != CAIRO_STATUS_SUCCESS else { return }
+        throw Diagnostic(.error, code: "render.cairo-failed",
+                         message: "\(call) failed: \(String(cString: cairo_status_to_string(status)))")
+    }
+}
+
+/// Collects PNG bytes from cairo's write callback.
+private final class ByteSink {
+    var bytes: [UInt8] = []
+}
+
+/// Feeds PNG bytes to cairo's read callback.
+private final class ByteSource {
+    let bytes: [UInt8]
+    var offset = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+}

@@ -1,0 +1,196 @@
+import OverlayModel
+
+/// Writes a render scene as SVG 1.1, directly as bytes: one `<g id="…">` per layer
+/// (`aboveRoads`, `aboveLabels`, `annotations`) and one `<g>` with a `<title>` per feature,
+/// so hovering in a browser names it. Coordinates are device pixels with two decimals; the
+/// document is `pixelWidth` × `pixelHeight` so it lines up with the PNG. O(path vertices).
+enum SVGWriter {
+    static func document(_ scene: RenderScene) -> [UInt8] {
+        var out = SVGBytes()
+        let width = scene.pixelWidth, height = scene.pixelHeight
+        out.text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+        out.text("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n")
+        if let background = scene.background, background.alpha > 0 {
+            out.text("<rect width=\"\(width)\" height=\"\(height)\"")
+            out.paint("fill", background)
+            out.text("/>\n")
+        }
+        for layer in scene.layers {
+            out.text("<g id=\"\(layer.name)\">\n")
+            for drawing in layer.drawings {
+                out.text("<g><title>")
+                out.escaped(drawing.title)
+                out.text("</title>\n")
+                for part in drawing.parts { write(part, to: &out) }
+                out.text("</g>\n")
+            }
+            out.text("</g>\n")
+        }
+        out.text("</svg>\n")
+        return out.bytes
+    }
+
+    private static func write(_ part: DrawPart, to out: inout SVGBytes) {
+        switch part {
+        case .path(let path, let fill, let fillRule, let stroke):
+            out.text("<path d=\"")
+            for index in 0..<path.starts.count {
+                let range = path.subpath(index)
+                for point in range {
+                    out.byte(point == range.lowerBound ? UInt8(ascii: "M") : UInt8(ascii: "L"))
+                    out.number(path.xy[2 * point])
+                    out.byte(UInt8(ascii: " "))
+                    out.number(path.xy[2 * point + 1])
+                }
+                if path.closed { out.byte(UInt8(ascii: "Z")) }
+            }
+            out.text("\"")
+            if let fill {
+                out.paint("fill", fill)
+                out.text(" fill-rule=\"\(fillRule.rawValue)\"")
+            } else {
+                out.text(" fill=\"none\"")
+            }
+            out.stroke(stroke)
+            out.text("/>\n")
+        case .circle(let x, let y, let radius, let fill, let stroke):
+            out.text("<circle cx=\"")
+            out.number(x)
+            out.text("\" cy=\"")
+            out.number(y)
+            out.text("\" r=\"")
+            out.number(radius)
+            out.text("\"")
+            if let fill { out.paint("fill", fill) } else { out.text(" fill=\"none\"") }
+            out.stroke(stroke)
+            out.text("/>\n")
+        case .pin(let x, let y, let color, let size, let label, let labelColor, let fontSize):
+            func point(_ p: (Double, Double)) {
+                out.number(x + p.0 * size)
+                out.byte(UInt8(ascii: " "))
+                out.number(y + p.1 * size)
+            }
+            let (l1, l2, l3) = PinShape.leftCurve, (r1, r2, r3) = PinShape.rightCurve
+            out.text("<path d=\"M")
+            point((0, 0))
+            out.text("C")
+            point(l1); out.byte(UInt8(ascii: " ")); point(l2); out.byte(UInt8(ascii: " ")); point(l3)
+            out.text("A")
+            out.number(PinShape.headRadius * size)
+            out.byte(UInt8(ascii: " "))
+            out.number(PinShape.headRadius * size)
+            out.text(" 0 0 1 ")
+            point((PinShape.headRadius, PinShape.headY))
+            out.text("C")
+            point(r1); out.byte(UInt8(ascii: " ")); point(r2); out.byte(UInt8(ascii: " ")); point(r3)
+            out.text("Z\"")
+            out.paint("fill", color)
+            out.stroke(StrokePaint(color: PinShape.outline, width: size, dash: [], cap: .butt, join: .round))
+            out.text("/>\n<circle cx=\"")
+            out.number(x)
+            out.text("\" cy=\"")
+            out.number(y + PinShape.headY * size)
+            out.text("\" r=\"")
+            out.number(PinShape.dotRadius * size)
+            out.text("\" fill=\"#ffffff\"/>\n")
+            if let label, !label.isEmpty, fontSize > 0 {
+                out.text("<text x=\"")
+                out.number(x + PinShape.labelX * size)
+                out.text("\" y=\"")
+                out.number(y + PinShape.headY * size + fontSize / 3)
+                out.text("\" font-family=\"sans-serif\" font-size=\"")
+                out.number(fontSize)
+                out.text("\"")
+                out.paint("fill", labelColor)
+                out.paint("stroke", PinShape.halo)
+                out.text(" stroke-width=\"")
+                out.number(fontSize * PinShape.haloWidthPerFontSize)
+                out.text("\" stroke-linejoin=\"round\" paint-order=\"stroke\">")
+                out.escaped(label)
+                out.text("</text>\n")
+            }
+        }
+    }
+}
+
+/// A byte buffer with the few SVG tokens the writer needs.
+private struct SVGBytes {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(1 << 16) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+    mutating func text(_ value: String) { bytes.append(contentsOf: value.utf8) }
+
+    /// A number with at most two decimals and no trailing zeros (device pixels: 1/100 px is
+    /// below anything a rasterizer shows).
+    mutating func number(_ value: Double) {
+        guard value.isFinite else { return byte(UInt8(ascii: "0")) }
+        var hundredths = Int64((value * 100).rounded())
+        if hundredths < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            hundredths = -hundredths
+        }
+        integer(hundredths / 100)
+        let fraction = Int(hundredths % 100)
+        if fraction != 0 {
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+            if fraction % 10 != 0 { bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
+        }
+    }
+
+    private mutating func integer(_ value: Int64) {
+        if value >= 10 { integer(value / 10) }
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// ` name="#rrggbb"` plus ` name-opacity="…"` when not opaque.
+    mutating func paint(_ name: String, _ color: RGBAColor) {
+        text(" \(name)=\"\(color.hexRGB)\"")
+        if color.alpha != 255 {
+            // Three decimals: 8-bit alpha needs them to come back the same.
+            let thousandths = Int((Double(color.alpha) / 255 * 1000).rounded())
+            text(" \(name)-opacity=\"" + (thousandths == 1000 ? "1" : "0.") )
+            if thousandths < 1000 {
+                for digit in [thousandths / 100, thousandths / 10 % 10, thousandths % 10] {
+                    byte(UInt8(ascii: "0") + UInt8(digit))
+                }
+            }
+            text("\"")
+        }
+    }
+
+    mutating func stroke(_ stroke: StrokePaint?) {
+        guard let stroke else { return }
+        paint("stroke", stroke.color)
+        text(" stroke-width=\"")
+        number(stroke.width)
+        text("\" stroke-linecap=\"\(stroke.cap.rawValue)\" stroke-linejoin=\"\(stroke.join.rawValue)\"")
+        if !stroke.dash.isEmpty && stroke.dash.contains(where: { $0 > 0 }) {
+            text(" stroke-dasharray=\"")
+            for (index, length) in stroke.dash.enumerated() {
+                if index > 0 { byte(UInt8(ascii: " ")) }
+                number(length)
+            }
+            text("\"")
+        }
+    }
+
+    /// Text content or attribute value with XML's special characters escaped and control
+    /// characters (not allowed in XML 1.0) left out.
+    mutating func escaped(_ value: String) {
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": text("&amp;")
+            case "<": text("&lt;")
+            case ">": text("&gt;")
+            case "\"": text("&quot;")
+            case "\t", "\n", "\r": text(" ")
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { continue }
+                text(String(scalar))
+            }
+        }
+    }
+}

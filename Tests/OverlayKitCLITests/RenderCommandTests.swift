@@ -1,0 +1,110 @@
+import XCTest
+import OverlayKit
+import OverlayModel
+
+/// Runs the built `overlaykit render` and checks outputs, messages and exit codes.
+final class RenderCommandTests: XCTestCase {
+    private static let packageRoot = CLI.packageRoot
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
+        let result = try CLI.run(arguments)
+        return (result.status, result.stdout, result.stderr)
+    }
+
+    private func write(_ text: String, _ name: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    private let square = #"{"type":"Feature","properties":{"name":"Sq"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[10,0],[10,10],[0,10],[0,0]]]}}"#
+
+    func testPNGHasTheRequestedSizeAndFitsTheData() throws {
+        let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("out.png").path
+        let result = try run(["render", input, "-o", output, "--size", "300x200", "--scale", "2",
+                              "--style", try write(##"{"rules":[{"style":{"fill":"#000000","stroke":"none"}}]}"##, "s.json")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("rendered 1 of 1 features, 600×400 px"), result.stderr)
+        let image = try RasterImage(png: Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+        XCTAssertEqual(image.width, 600)
+        XCTAssertEqual(image.height, 400)
+        // Fitted with 64-point padding: the square's height fills 400 − 2·128 px around the middle.
+        XCTAssertEqual(image.pixel(x: 300, y: 200), RGBAColor(red: 0, green: 0, blue: 0))
+        XCTAssertEqual(image.pixel(x: 300, y: 200 - 66), RGBAColor(red: 0, green: 0, blue: 0))
+        XCTAssertEqual(image.pixel(x: 300, y: 200 - 78), RGBAColor(red: 255, green: 255, blue: 255))
+    }
+
+    func testSVGToStandardOutput() throws {
+        let input = try write(square, "in.geojson")
+        let result = try run(["render", input, "-o", "-", "--format", "svg", "--center", "5,5", "--zoom", "4"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let svg = String(decoding: result.stdout, as: UTF8.self)
+        XCTAssertTrue(svg.contains("<title>Sq</title>"))
+        XCTAssertTrue(svg.contains("width=\"1024\" height=\"768\""))
+    }
+
+    func testBadInputFailsWithLocationAndWritesNothing() throws {
+        let input = try write(#"{"type":"FeatureCollection","features":[{"type":"Feature","geometry":{"type":"Polygon","coordinates":[[0,0]]}}]}"#, "bad.geojson")
+        let output = directory.appendingPathComponent("bad.png").path
+        let result = try run(["render", input, "-o", output])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("bad.geojson:1:"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains("bad.png") }
+        XCTAssertEqual(leftovers, [])
+    }
+
+    func testBadStyleSheetNamesTheSpot() throws {
+        let input = try write(square, "in.geojson")
+        let style = try write("{\n  \"rules\": [{\"style\": {\"fill\": \"grey\"}}]\n}", "bad-style.json")
+        let result = try run(["render", input, "-o", directory.appendingPathComponent("x.png").path, "--style", style])
+        XCTAssertEqual(result.status, 65)
+        XCTAssertTrue(result.stderr.contains("bad-style.json:2:32: error: style.bad-value: 'fill' must be a color"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("(/rules/0/style/fill)"), result.stderr)
+    }
+
+    func testUsageErrors() throws {
+        let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("u.png").path
+        for (arguments, message) in [
+            (["--size", "100"], "--size must be WIDTHxHEIGHT"),
+            (["--center", "10,10"], "--center and --zoom go together"),
+            (["--center", "95,10", "--zoom", "3"], "--center must be LAT,LON"),
+            (["--zoom", "3", "--center", "1,1", "--fit"], "--fit cannot be combined"),
+            (["--background", "blue"], "--background must be"),
+            (["--size", "9000x10", "--scale", "2"], "1…16384 pixels"),
+        ] {
+            let result = try run(["render", input, "-o", output] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+        let unknown = try run(["render", input, "-o", directory.appendingPathComponent("out.jpg").path])
+        XCTAssertEqual(unknown.status, 64)
+        XCTAssertTrue(unknown.stderr.contains("name it .png or .svg"), unknown.stderr)
+    }
+
+    func testRenderOfTheCountriesCorpusFile() throws {
+        let countries = Self.packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/corpus/real/ne_50m_admin_0_countries.geojson")
+        guard FileManager.default.fileExists(atPath: countries.path) else {
+            throw XCTSkip("corpus not found at \(countries.path)")
+        }
+        let output = directory.appendingPathComponent("countries.svg").path
+        let result = try run(["render", countries.path, "-o", output])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        XCTAssertTrue(svg.contains("<title>France</title>"))
+        XCTAssertTrue(svg.contains("<title>Fiji</title>"))
+        // Fitting the whole world: every country with area at this scale gets a mark.
+        XCTAssertTrue(result.stderr.contains("of 241 features"), result.stderr)
+    }
+}
