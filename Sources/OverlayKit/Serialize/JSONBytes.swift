@@ -142,7 +142,7 @@ struct JSONBytes {
         }
         var buffer = [CChar](repeating: 0, count: 400)
         let count = Int(withVaList([Int32(decimals), value]) { vsnprintf(&buffer, 400, "%.*f", $0) })
-        var text = String(cString: buffer)
+        var text = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if count > 0 && text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
