@@ -128,6 +128,9 @@ struct FilterCommand: ParsableCommand {
             defer { byteOutput.abandon() }
             var writer: (any FeatureWriter)? = count ? nil
                 : try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision ?? 7))
+            // A GeoJSON writer is kept as its concrete type: it takes copied bytes.
+            var geoJSONWriter = writer as? GeoJSONWriter
+            if geoJSONWriter != nil { writer = nil }
             var warnings = WarningLimiter()
             var meter = ProgressMeter(input: input, forced: progress)
             var matched = 0, skipped = 0
@@ -151,14 +154,19 @@ struct FilterCommand: ParsableCommand {
                     meter.tick(matched: matched)
                     guard filter.matches(feature) else { continue }
                     matched += 1
-                    guard writer != nil else { continue }
-                    let copied = try copiesBytes ? source.withLastFeatureBytes { bytes in
-                        try writer!.writeCopied(bytes, scratch: &line)
-                    } : nil
-                    if copied == nil {
-                        try writer!.write(keys.map { FeatureFilter.selecting($0, from: feature) } ?? feature)
+                    guard writer != nil || geoJSONWriter != nil else { continue }
+                    if copiesBytes, var copier = geoJSONWriter,
+                       try source.withLastFeatureBytes({ try writeCopied($0, to: &copier, scratch: &line) }) != nil {
+                        geoJSONWriter = copier
+                        continue
                     }
-                    writer!.takeWarnings().forEach { warnings.report($0, meter: &meter) }
+                    if geoJSONWriter != nil {
+                        try geoJSONWriter!.write(keys.map { FeatureFilter.selecting($0, from: feature) } ?? feature)
+                        geoJSONWriter!.takeWarnings().forEach { warnings.report($0, meter: &meter) }
+                    } else {
+                        try writer!.write(keys.map { FeatureFilter.selecting($0, from: feature) } ?? feature)
+                        writer!.takeWarnings().forEach { warnings.report($0, meter: &meter) }
+                    }
                 }
             } catch let diagnostic as Diagnostic {
                 // Stopped at a bad feature: what was already written stays whole (records end on
@@ -171,6 +179,8 @@ struct FilterCommand: ParsableCommand {
             meter.finish(matched: matched)
             if count {
                 try byteOutput.write("\(matched)\n")
+            } else if geoJSONWriter != nil {
+                try geoJSONWriter!.finish()
             } else {
                 try writer!.finish()
                 writer!.takeWarnings().forEach { warnings.report($0, meter: &meter) }
@@ -229,21 +239,16 @@ private enum FilterSource {
     }
 }
 
-private extension FeatureWriter {
-    /// Writes a feature's source bytes when this is a GeoJSON writer, without line breaks
-    /// (whitespace between JSON tokens; strings cannot hold raw ones). Returns nil otherwise.
-    mutating func writeCopied(_ bytes: UnsafeRawBufferPointer, scratch: inout [UInt8]) throws -> Bool? {
-        guard var geoJSON = self as? GeoJSONWriter else { return nil }
-        if bytes.contains(0x0A) || bytes.contains(0x0D) {
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: bytes.lazy.filter { $0 != 0x0A && $0 != 0x0D })
-            try scratch.withUnsafeBytes { try geoJSON.writeEncoded($0) }
-        } else {
-            try geoJSON.writeEncoded(bytes)
-        }
-        self = geoJSON as! Self
-        return true
+/// Copies a feature's source bytes into a GeoJSON writer without line breaks (whitespace
+/// between JSON tokens: strings cannot hold raw ones), so each stays one record.
+private func writeCopied(_ bytes: UnsafeRawBufferPointer, to writer: inout GeoJSONWriter, scratch: inout [UInt8]) throws {
+    guard let base = bytes.baseAddress, bytes.count > 0,
+          memchr(base, 0x0A, bytes.count) != nil || memchr(base, 0x0D, bytes.count) != nil else {
+        return try writer.writeEncoded(bytes)
     }
+    scratch.removeAll(keepingCapacity: true)
+    for byte in bytes where byte != 0x0A && byte != 0x0D { scratch.append(byte) }
+    try scratch.withUnsafeBytes { try writer.writeEncoded($0) }
 }
 
 /// Prints the first few warnings of each code and counts the rest, so a long stream of the

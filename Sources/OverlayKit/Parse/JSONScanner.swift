@@ -552,24 +552,29 @@ final class JSONScanner {
     }
 
     /// True when the bytes follow JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(__always)
     static func isNumber(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var index = 0
-        @inline(__always) func digit(_ i: Int) -> Bool { i < count && start[i] >= 0x30 && start[i] <= 0x39 }
-        if index < count && start[index] == UInt8(ascii: "-") { index += 1 }
-        guard digit(index) else { return false }
-        if start[index] == 0x30 { index += 1 } else { while digit(index) { index += 1 } }
-        if index < count && start[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digit(index) else { return false }
-            while digit(index) { index += 1 }
+        var p = start
+        let stop = start + count
+        if p < stop && p.pointee == UInt8(ascii: "-") { p += 1 }
+        guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+        if p.pointee == 0x30 {
+            p += 1
+        } else {
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
         }
-        if index < count && start[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < count && (start[index] == UInt8(ascii: "+") || start[index] == UInt8(ascii: "-")) { index += 1 }
-            guard digit(index) else { return false }
-            while digit(index) { index += 1 }
+        if p < stop && p.pointee == UInt8(ascii: ".") {
+            p += 1
+            guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
         }
-        return index == count
+        if p < stop && p.pointee | 0x20 == UInt8(ascii: "e") {
+            p += 1
+            if p < stop && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
+            guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
+        }
+        return p == stop
     }
 }
 
