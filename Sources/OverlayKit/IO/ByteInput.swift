@@ -109,6 +109,10 @@ public final class ByteInput {
         while pending.count < count {
             var chunk = [UInt8](repeating: 0, count: count - pending.count)
             let before = bytesRead
+            // Read past what is already pending (read(into:) would hand those bytes back).
+            let held = pending
+            pending = []
+            defer { pending = held + pending }
             let got = try chunk.withUnsafeMutableBytes { try read(into: $0) }
             bytesRead = before
             if got == 0 { break }
