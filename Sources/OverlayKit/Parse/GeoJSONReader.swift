@@ -28,8 +28,9 @@ public struct GeoJSONReader: FeatureReader {
     /// Keep the source bytes of each feature until the next call to `next()`, for
     /// `withLastFeatureBytes(_:)` (the window then holds the largest feature whole).
     public var keepsFeatureBytes = false
-    /// Skip `geometry` values after checking their JSON syntax, and hand out features without a
-    /// shape: for callers that only look at properties and copy the source bytes through.
+    /// Check each Feature's geometry (type, nesting, numbers) without building it, and hand out
+    /// features without a shape: for callers that only look at properties and copy the source
+    /// bytes through. Ring warnings (unclosed, too short) are not given in this mode.
     public var skipsGeometry = false
     /// Keep each feature's start so `resumeAfterError()` can skip a bad one.
     public var resumable = false
@@ -278,6 +279,8 @@ public struct GeoJSONReader: FeatureReader {
         var geometry: ParsedGeometry?
         var coordinates: CoordinateTree?
         var coordinatesOffset = 0
+        /// The coordinates were checked but not read (`skipsGeometry`).
+        var skimmed = false
         var geometries: [ParsedGeometry]?
         var sawFeatures = false
         var foreign = JSONObject()
@@ -326,17 +329,19 @@ public struct GeoJSONReader: FeatureReader {
                 return true
             case "coordinates" where context != .feature:
                 parts.coordinatesOffset = scanner.absolutePosition
-                try scanner.readCoordinates(into: &tree)
+                if skipsGeometry && context == .geometry, let depth = try scanner.skimCoordinates() {
+                    tree.removeAll()
+                    tree.leafDepth = depth
+                    parts.skimmed = true
+                } else {
+                    try scanner.readCoordinates(into: &tree)
+                }
                 parts.coordinates = tree
             case "geometries" where context != .feature:
                 parts.geometries = try readGeometryArray()
             case "geometry" where context != .geometry:
                 parts.hasGeometry = true
-                if skipsGeometry {
-                    try scanner.skipValue()
-                } else {
-                    parts.geometry = try readGeometryValue()
-                }
+                parts.geometry = try readGeometryValue()
             case "properties" where context != .geometry:
                 let offset = scanner.absolutePosition
                 let value = try scanner.readValue()
@@ -428,7 +433,7 @@ public struct GeoJSONReader: FeatureReader {
         }
         if let geometry = parts.geometry {
             feature.geometryMembers = geometry.members
-            feature.shape = geometry.shape.map { decorate($0, properties: feature.properties) }
+            feature.shape = skipsGeometry ? nil : geometry.shape.map { decorate($0, properties: feature.properties) }
         }
         return feature
     }
@@ -517,6 +522,7 @@ public struct GeoJSONReader: FeatureReader {
             throw scanner.error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
                                 at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
         }
+        if parts.skimmed { return ParsedGeometry(shape: nil, members: members) }
         var builder = ShapeBuilder(tree: tree)
         let shape: Shape
         switch type {

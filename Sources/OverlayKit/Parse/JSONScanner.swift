@@ -208,7 +208,7 @@ final class JSONScanner {
     /// Reads a number token; returns the pointer and length inside the window (valid until the
     /// next refill).
     @inline(__always)
-    private func numberToken() throws -> (start: Int, count: Int) {
+    func numberToken() throws -> (start: Int, count: Int) {
         mark = position
         while try position < end || refill() {
             let byte = bytes[position]
