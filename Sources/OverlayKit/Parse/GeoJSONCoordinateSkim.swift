@@ -51,13 +51,46 @@ extension JSONScanner {
                 afterComma = true
             default:
                 guard !afterValue, !arrayChildren, leafDepth == 0 || leafDepth == depth else { return nil }
-                let token = try numberToken()
-                guard token.count > 0, JSONScanner.isNumber(bytes + token.start, count: token.count) else { return nil }
+                if end - position >= 64, let after = JSONScanner.scanNumber(bytes + position, end: bytes + end) {
+                    position = after - bytes
+                } else {
+                    let token = try numberToken()
+                    guard token.count > 0, JSONScanner.isNumber(bytes + token.start, count: token.count) else { return nil }
+                }
                 numbers += 1
                 afterValue = true
                 afterComma = false
             }
         }
         return nil
+    }
+
+    /// Scans one number in JSON's grammar from `start`; returns where it ends, or nil when it
+    /// is not one, reaches `end`, or runs on into more number characters (then the caller's
+    /// slower path decides).
+    @inline(__always)
+    static func scanNumber(_ start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
+        var p = start
+        @inline(__always) func isDigit(_ q: UnsafeMutablePointer<UInt8>) -> Bool { q < end && q.pointee &- 0x30 < 10 }
+        if p.pointee == UInt8(ascii: "-") { p += 1 }
+        guard isDigit(p) else { return nil }
+        if p.pointee == 0x30 { p += 1 } else { repeat { p += 1 } while isDigit(p) }
+        if p < end && p.pointee == UInt8(ascii: ".") {
+            p += 1
+            guard isDigit(p) else { return nil }
+            repeat { p += 1 } while isDigit(p)
+        }
+        if p < end && p.pointee | 0x20 == UInt8(ascii: "e") {
+            p += 1
+            if p < end && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
+            guard isDigit(p) else { return nil }
+            repeat { p += 1 } while isDigit(p)
+        }
+        guard p < end else { return nil }
+        let next = p.pointee
+        if next &- 0x30 < 10 || next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next | 0x20 == UInt8(ascii: "e") {
+            return nil
+        }
+        return p
     }
 }
