@@ -124,7 +124,7 @@ struct FilterCommand: ParsableCommand {
                 source = .other(try FeatureIO.reader(for: input, format: inputFormat))
             }
 
-            let byteOutput = try ByteOutput(path: count ? nil : output)
+            let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
             var writer: (any FeatureWriter)? = count ? nil
                 : try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision ?? 7))

@@ -131,6 +131,15 @@ final class FilterCommandTests: XCTestCase {
         XCTAssertEqual((document?["features"] as? [Any])?.count, 2, "-o's .geojson extension makes a FeatureCollection")
     }
 
+    func testProgressGoesToStandardErrorOnly() throws {
+        let plain = try FilterCLI.run(["filter", "--type", "polygon"], stdin: Self.fixture)
+        let withProgress = try FilterCLI.run(["filter", "--type", "polygon", "--progress"], stdin: Self.fixture)
+        XCTAssertEqual(withProgress.status, 0)
+        XCTAssertEqual(withProgress.stdout, plain.stdout)
+        XCTAssertTrue(withProgress.stderr.contains("8 features, 3 matched"), withProgress.stderr)
+        XCTAssertTrue(withProgress.stderr.contains("MB/s"), withProgress.stderr)
+    }
+
     // MARK: Usage errors
 
     func testBadArgumentsAreUsageErrorsWithTheColumn() throws {
