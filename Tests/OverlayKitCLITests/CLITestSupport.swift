@@ -4,6 +4,7 @@ import XCTest
 /// Runs the `overlaykit` binary built beside the tests, through real pipes.
 enum CLI {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     /// The binary: `OVERLAYKIT_BINARY` when set, else the debug product of this package.
     static var binary: URL {
@@ -20,14 +21,21 @@ enum CLI {
         var stdout: Data
         var stderr: String
         var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
     }
 
     /// Runs with arguments and optional standard input; waits for exit.
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+        try runTool(binary, arguments, stdin: stdin, currentDirectory: currentDirectory)
+    }
+
+    /// Runs any executable (the tool or a peer such as ogr2ogr) the same way.
+    @discardableResult
+    static func runTool(_ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
         ignoreBrokenPipes()
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         let input = Pipe(), output = Pipe(), error = Pipe()
@@ -56,6 +64,22 @@ enum CLI {
     /// Writing to a child that already exited must fail with EPIPE, not kill the test run.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// An executable on PATH.
+    static func which(_ tool: String) -> URL? {
+        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(tool)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// VmHWM (peak resident memory) of a running process, in kB.
+    static func peakMemoryKilobytes(_ pid: Int32) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
     /// A fresh temporary folder, removed at the end of the test.

@@ -25,6 +25,29 @@ public struct GeoJSONReader: FeatureReader {
     private var featureIndex = 0
     private var topLevelIndex = -1
 
+    /// Keep the source bytes of each feature until the next call to `next()`, for
+    /// `withLastFeatureBytes(_:)` (the window then holds the largest feature whole).
+    public var keepsFeatureBytes = false
+    /// Check each Feature's geometry (type, nesting, numbers) without building it, and hand out
+    /// features without a shape: for callers that only look at properties and copy the source
+    /// bytes through. Ring warnings (unclosed, too short) are not given in this mode.
+    public var skipsGeometry = false
+    /// Keep each feature's start so `resumeAfterError()` can skip a bad one.
+    public var resumable = false
+    /// Absolute byte range of the last feature `next()` returned, when it was a Feature object.
+    private var lastFeatureRange: Range<Int>?
+    /// Where the record or feature being read started, for `resumeAfterError()`.
+    private var attempt: Attempt?
+    /// Every top-level value so far fit on one line: records resynchronize at newlines.
+    private var recordsAreLines = true
+
+    private struct Attempt {
+        var start: Int
+        /// True for a member of a FeatureCollection's `features`, false for a top-level value.
+        var inFeatures: Bool
+        var path: [JSONScanner.PathComponent]
+    }
+
     private enum State {
         case betweenValues
         case inCollection
@@ -50,6 +73,9 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     public mutating func next() throws -> Feature? {
+        lastFeatureRange = nil
+        scanner.retainFrom = nil
+        let keepsStart = keepsFeatureBytes || resumable
         while true {
             switch state {
             case .finished:
@@ -64,16 +90,21 @@ public struct GeoJSONReader: FeatureReader {
                 }
                 topLevelIndex += 1
                 scanner.path = topLevelIndex == 0 ? [] : [.index(topLevelIndex)]
+                let start = scanner.absolutePosition
+                if resumable { attempt = Attempt(start: start, inFeatures: false, path: scanner.path) }
+                if keepsStart { scanner.retainFrom = start }
                 guard byte == UInt8(ascii: "{") else {
                     throw scanner.unexpected(byte, expecting: "a GeoJSON object '{'")
                 }
-                let start = scanner.absolutePosition
                 scanner.position += 1
                 var parts = ObjectParts(startOffset: start)
                 collectionMembers = JSONObject()
                 let enteredFeatures = try readMembers(into: &parts, context: .topLevel)
                 collection = parts
                 if enteredFeatures {
+                    scanner.retainFrom = nil
+                    attempt = nil
+                    recordsAreLines = false
                     state = .inFeatures
                     featureIndex = 0
                     scanner.path.append(.key("features"))
@@ -82,20 +113,32 @@ public struct GeoJSONReader: FeatureReader {
                         try endFeatures()
                     }
                 } else {
-                    return try finishTopLevelObject()
+                    let end = scanner.absolutePosition
+                    if resumable && recordsAreLines {
+                        recordsAreLines = !scanner.windowBytes(from: start, to: end).contains(0x0A)
+                    }
+                    let feature = try finishTopLevelObject()
+                    attempt = nil
+                    if keepsFeatureBytes && collection.type == "Feature" { lastFeatureRange = start..<end }
+                    return feature
                 }
             case .inFeatures:
                 guard let byte = try scanner.peekSignificant() else {
                     throw scanner.error("json.unexpected-end", "input ended inside \"features\"")
                 }
+                let start = scanner.absolutePosition
+                if keepsStart { scanner.retainFrom = start }
+                if resumable { attempt = Attempt(start: start, inFeatures: true, path: scanner.path) }
                 guard byte == UInt8(ascii: "{") else {
                     throw scanner.error("geojson.feature-not-object", "every member of \"features\" must be a Feature object",
                                         extraPath: [.index(featureIndex)])
                 }
                 scanner.path.append(.index(featureIndex))
                 let feature = try readFeature()
+                if keepsFeatureBytes { lastFeatureRange = start..<scanner.absolutePosition }
                 scanner.path.removeLast()
                 featureIndex += 1
+                attempt = nil
                 if try !scanner.commaOrClose(UInt8(ascii: "]")) { try endFeatures() }
                 return feature
             case .inCollection:
@@ -161,6 +204,67 @@ public struct GeoJSONReader: FeatureReader {
         return try makeFeature(parts)
     }
 
+    // MARK: Source bytes and recovery
+
+    /// Calls `body` with the source bytes of the feature `next()` last returned (from its `{`
+    /// to its `}`), or returns nil when they were not kept: `keepsFeatureBytes` is off, or the
+    /// value was not a Feature object (a bare geometry). Valid until the next call to `next()`.
+    public func withLastFeatureBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
+        guard let range = lastFeatureRange else { return nil }
+        return try body(scanner.windowBytes(from: range.lowerBound, to: range.upperBound))
+    }
+
+    /// After `next()` threw, moves past the bad feature so reading can go on; needs `resumable`.
+    ///
+    /// A member of `features` is skipped as a JSON value, which works when the feature is
+    /// well-formed JSON (a bad geometry, a wrong type). A top-level record of a GeoJSON text
+    /// sequence is skipped up to the next RS when the input uses RS, else up to the next line
+    /// when every record so far was one line, else as a JSON value.
+    /// - Throws: `Diagnostic` `geojson.cannot-resume` when the next feature cannot be found
+    ///   reliably: a JSON syntax error inside a FeatureCollection (or in a multi-line record).
+    public mutating func resumeAfterError() throws {
+        precondition(resumable, "resumeAfterError() needs resumable = true before reading")
+        guard state != .finished else { return }
+        guard let failed = attempt else {
+            // Between features (a collection's own members) there is no feature to skip.
+            if try scanner.peekSignificant() == nil {
+                state = .finished
+                return
+            }
+            throw Diagnostic(.error, code: "geojson.cannot-resume",
+                             message: "cannot resume reading after an error outside any feature",
+                             location: scanner.currentLocation())
+        }
+        attempt = nil
+        lastFeatureRange = nil
+        scanner.seek(to: failed.start)
+        scanner.retainFrom = nil
+        scanner.path = failed.path
+        let cannotResume = Diagnostic(.error, code: "geojson.cannot-resume",
+            message: "cannot find where the next feature starts after a JSON syntax error"
+                + (failed.inFeatures ? " inside a FeatureCollection" : "") + "; nothing after it is read",
+            location: scanner.location(at: failed.start))
+        if failed.inFeatures {
+            do { try scanner.skipValue() } catch { throw cannotResume }
+            featureIndex += 1
+            do {
+                if try !scanner.commaOrClose(UInt8(ascii: "]")) { try endFeatures() }
+            } catch {
+                throw cannotResume
+            }
+            return
+        }
+        state = .betweenValues
+        if scanner.sawRecordSeparator {
+            scanner.position += 1
+            if try !scanner.skip(through: 0x1E) { state = .finished }
+        } else if recordsAreLines {
+            if try !scanner.skip(through: 0x0A) { state = .finished }
+        } else {
+            do { try scanner.skipValue() } catch { throw cannotResume }
+        }
+    }
+
     // MARK: Objects
 
     /// Where an object stands, which decides how its members are read.
@@ -180,6 +284,8 @@ public struct GeoJSONReader: FeatureReader {
         var geometry: ParsedGeometry?
         var coordinates: CoordinateTree?
         var coordinatesOffset = 0
+        /// The coordinates were checked but not read (`skipsGeometry`).
+        var skimmed = false
         var geometries: [ParsedGeometry]?
         var sawFeatures = false
         var foreign = JSONObject()
@@ -228,7 +334,13 @@ public struct GeoJSONReader: FeatureReader {
                 return true
             case "coordinates" where context != .feature:
                 parts.coordinatesOffset = scanner.absolutePosition
-                try scanner.readCoordinates(into: &tree)
+                if skipsGeometry && context == .geometry, let depth = try scanner.skimCoordinates() {
+                    tree.removeAll()
+                    tree.leafDepth = depth
+                    parts.skimmed = true
+                } else {
+                    try scanner.readCoordinates(into: &tree)
+                }
                 parts.coordinates = tree
             case "geometries" where context != .feature:
                 parts.geometries = try readGeometryArray()
@@ -326,7 +438,7 @@ public struct GeoJSONReader: FeatureReader {
         }
         if let geometry = parts.geometry {
             feature.geometryMembers = geometry.members
-            feature.shape = geometry.shape.map { decorate($0, properties: feature.properties) }
+            feature.shape = skipsGeometry ? nil : geometry.shape.map { decorate($0, properties: feature.properties) }
         }
         return feature
     }
@@ -415,6 +527,7 @@ public struct GeoJSONReader: FeatureReader {
             throw scanner.error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
                                 at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
         }
+        if parts.skimmed { return ParsedGeometry(shape: nil, members: members) }
         var builder = ShapeBuilder(tree: tree)
         let shape: Shape
         switch type {

@@ -23,6 +23,9 @@ final class JSONScanner {
     private var atEndOfInput = false
     /// While set, bytes from here on are kept through refills (a token being read).
     var mark: Int?
+    /// While set, bytes from this absolute offset on are kept through refills too: the reader
+    /// keeps the feature being read, to hand out its source bytes or to resume after an error.
+    var retainFrom: Int?
 
     // Line bookkeeping: newlines before absolute offset `countedTo` are counted.
     private var line = 1
@@ -58,7 +61,8 @@ final class JSONScanner {
 
     private func refill() throws -> Bool {
         if atEndOfInput { return false }
-        let keep = mark ?? position
+        var keep = mark ?? position
+        if let retainFrom { keep = min(keep, max(0, retainFrom - base)) }
         if keep > 0 {
             countLines(upTo: base + keep)
             if end > keep { memmove(bytes, bytes + keep, end - keep) }
@@ -163,10 +167,14 @@ final class JSONScanner {
     func peekSignificantSkippingRecordSeparators() throws -> UInt8? {
         while let byte = try peekSignificant() {
             if byte != 0x1E { return byte }
+            sawRecordSeparator = true
             position += 1
         }
         return nil
     }
+
+    /// True once an RS has been skipped: the input is an RFC 8142 text sequence.
+    private(set) var sawRecordSeparator = false
 
     /// Consumes `byte` after whitespace, or throws naming what was expected.
     @inline(__always)
@@ -200,7 +208,7 @@ final class JSONScanner {
     /// Reads a number token; returns the pointer and length inside the window (valid until the
     /// next refill).
     @inline(__always)
-    private func numberToken() throws -> (start: Int, count: Int) {
+    func numberToken() throws -> (start: Int, count: Int) {
         mark = position
         while try position < end || refill() {
             let byte = bytes[position]
@@ -425,9 +433,174 @@ final class JSONScanner {
         }
     }
 
-    /// Skips any value without building it.
+    /// The window bytes between two absolute offsets; both must still be in the window (see
+    /// `retainFrom`). Valid until the next refill.
+    func windowBytes(from start: Int, to stop: Int) -> UnsafeRawBufferPointer {
+        precondition(start >= base && stop <= base + end && start <= stop, "bytes no longer in the window")
+        return UnsafeRawBufferPointer(start: bytes + (start - base), count: stop - start)
+    }
+
+    /// Moves back (or forward) to an absolute offset still in the window.
+    func seek(to absolute: Int) {
+        precondition(absolute >= base && absolute <= base + end, "offset no longer in the window")
+        position = absolute - base
+    }
+
+    /// Advances to just after the next `byte` (e.g. a newline), or to the end of input.
+    /// Returns false when the input ended first.
+    func skip(through byte: UInt8) throws -> Bool {
+        while try position < end || refill() {
+            if let hit = memchr(bytes + position, Int32(byte), end - position) {
+                position = hit.assumingMemoryBound(to: UInt8.self) - bytes + 1
+                return true
+            }
+            position = end
+        }
+        return false
+    }
+
+    /// Skips any value without building it, checking its JSON syntax (strings are checked for
+    /// escapes, control characters and UTF-8; numbers against the JSON grammar). O(bytes), no
+    /// allocation for nesting up to 64 levels; nesting is limited to 512 like `readValue`.
     func skipValue() throws {
-        _ = try readValue()
+        // Open containers as bits (1 = object), so a deep value costs no allocation.
+        var stack = ContainerStack()
+        var expectingValue = true
+        while true {
+            if expectingValue {
+                guard let byte = try peekSignificant() else {
+                    throw error("json.unexpected-end", "input ended where a value was expected")
+                }
+                switch byte {
+                case UInt8(ascii: "{"):
+                    guard stack.depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+                    position += 1
+                    if try peekSignificant() == UInt8(ascii: "}") {
+                        position += 1
+                    } else {
+                        stack.push(object: true)
+                        try skipString()
+                        try expect(UInt8(ascii: ":"), "':' after an object key")
+                        continue
+                    }
+                case UInt8(ascii: "["):
+                    guard stack.depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+                    position += 1
+                    if try peekSignificant() == UInt8(ascii: "]") {
+                        position += 1
+                    } else {
+                        stack.push(object: false)
+                        continue
+                    }
+                case UInt8(ascii: "\""):
+                    try skipString()
+                case UInt8(ascii: "t"): try readLiteral("true")
+                case UInt8(ascii: "f"): try readLiteral("false")
+                case UInt8(ascii: "n"): try readLiteral("null")
+                default:
+                    let token = try numberToken()
+                    guard token.count > 0, JSONScanner.isNumber(bytes + token.start, count: token.count) else {
+                        throw invalidNumber(token)
+                    }
+                }
+                expectingValue = false
+            }
+            // After a value: done at the top, else ',' or the container's close.
+            guard stack.depth > 0 else { return }
+            let inObject = stack.topIsObject
+            if try commaOrClose(inObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                if inObject {
+                    try skipString()
+                    try expect(UInt8(ascii: ":"), "':' after an object key")
+                }
+                expectingValue = true
+            } else {
+                stack.pop()
+            }
+        }
+    }
+
+    /// Skips a string (the opening quote is next) with the checks `readString` makes.
+    private func skipString() throws {
+        let startOffset = absolutePosition
+        try expect(UInt8(ascii: "\""), "a string")
+        mark = position
+        defer { mark = nil }
+        var sawNonASCII = false
+        while true {
+            guard try position < end || refill() else {
+                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+            }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\\") {
+                // Escapes are rare: check this one by decoding it (the bytes are dropped).
+                position += 1
+                var decoded: [UInt8] = []
+                try readEscape(into: &decoded)
+                continue
+            }
+            if byte < 0x20 { throw error("json.control-character", "unescaped control character in a string") }
+            if byte >= 0x80 { sawNonASCII = true }
+            position += 1
+        }
+        if sawNonASCII,
+           String(validating: UnsafeBufferPointer(start: bytes + mark!, count: position - mark!), as: UTF8.self) == nil {
+            throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+        }
+        position += 1
+    }
+
+    /// True when the bytes follow JSON's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(__always)
+    static func isNumber(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var p = start
+        let stop = start + count
+        if p < stop && p.pointee == UInt8(ascii: "-") { p += 1 }
+        guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+        if p.pointee == 0x30 {
+            p += 1
+        } else {
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
+        }
+        if p < stop && p.pointee == UInt8(ascii: ".") {
+            p += 1
+            guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
+        }
+        if p < stop && p.pointee | 0x20 == UInt8(ascii: "e") {
+            p += 1
+            if p < stop && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
+            guard p < stop, p.pointee &- 0x30 < 10 else { return false }
+            repeat { p += 1 } while p < stop && p.pointee &- 0x30 < 10
+        }
+        return p == stop
+    }
+}
+
+/// Open JSON containers as a bit stack (1 = object), for skipping without allocating.
+private struct ContainerStack {
+    private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private(set) var depth = 0
+
+    @inline(__always)
+    mutating func push(object: Bool) {
+        let word = depth >> 6, bit = UInt64(1) << UInt64(depth & 63)
+        withUnsafeMutableBytes(of: &words) { raw in
+            let slots = raw.bindMemory(to: UInt64.self)
+            if object { slots[word] |= bit } else { slots[word] &= ~bit }
+        }
+        depth += 1
+    }
+
+    @inline(__always)
+    mutating func pop() { depth -= 1 }
+
+    var topIsObject: Bool {
+        let index = depth - 1
+        return withUnsafeBytes(of: words) { raw in
+            raw.bindMemory(to: UInt64.self)[index >> 6] & (UInt64(1) << UInt64(index & 63)) != 0
+        }
     }
 }
 

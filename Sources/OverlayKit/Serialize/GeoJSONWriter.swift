@@ -46,6 +46,21 @@ public struct GeoJSONWriter: FeatureWriter {
         try scratch.bytes.withUnsafeBytes { try output.write($0) }
     }
 
+    /// Writes one feature that is already GeoJSON (e.g. its source bytes, copied through): a
+    /// Feature object without line breaks, framed like `write(_:)` frames its own.
+    public mutating func writeEncoded(_ featureJSON: UnsafeRawBufferPointer) throws {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        if sequence {
+            if recordSeparator { scratch.append(0x1E) }
+        } else {
+            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n")
+        }
+        try scratch.bytes.withUnsafeBytes { try output.write($0) }
+        try output.write(featureJSON)
+        if sequence { try withUnsafeBytes(of: UInt8(ascii: "\n")) { try output.write($0) } }
+        count += 1
+    }
+
     public mutating func finish() throws {
         guard !finished else { return }
         finished = true

@@ -1,0 +1,196 @@
+import OverlayModel
+
+/// A `--where` predicate over a feature's properties, parsed once and evaluated per feature.
+///
+/// Grammar (lowest precedence first):
+///
+///     expression := and ('or' and)*
+///     and        := not ('and' not)*
+///     not        := 'not' not | '(' expression ')' | test
+///     test       := path ('==' | '!=' | '<' | '<=' | '>' | '>=') literal
+///                 | path 'in' '[' literal (',' literal)* ']'
+///                 | path 'exists'
+///                 | path '~' '/regex/flags'
+///     path       := name ('.' name)*        names in `backquotes` may hold any character
+///     literal    := number | 'string' | "string" | true | false | null
+///
+/// See `WhereEvaluator` for what each test means.
+public indirect enum WhereExpression: Hashable, Sendable {
+    public enum Comparison: String, Hashable, Sendable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
+
+    case and(WhereExpression, WhereExpression)
+    case or(WhereExpression, WhereExpression)
+    case not(WhereExpression)
+    case compare([String], Comparison, JSONValue)
+    case oneOf([String], [JSONValue])
+    case exists([String])
+    case matches([String], WhereRegex)
+
+    /// Parses an expression.
+    /// - Throws: `WhereSyntaxError` with the column where it went wrong.
+    public init(parsing source: String) throws(WhereSyntaxError) {
+        var lexer = WhereLexer(source)
+        var parser = WhereParser(source: source, tokens: try lexer.tokens())
+        self = try parser.parseAll()
+    }
+}
+
+/// A compiled `/pattern/flags` (Swift Regex syntax). Compared by its text.
+public final class WhereRegex: Hashable, @unchecked Sendable {
+    // Regex is immutable once built; matching does not mutate it.
+    public let pattern: String
+    public let flags: String
+    let regex: Regex<AnyRegexOutput>
+
+    init(pattern: String, flags: String) throws {
+        self.pattern = pattern
+        self.flags = flags
+        var options = ""
+        for flag in flags where "imsx".contains(flag) { options.append(flag) }
+        regex = try Regex(options.isEmpty ? pattern : "(?\(options))" + pattern)
+    }
+
+    /// True when the pattern matches somewhere in the text.
+    public func matches(_ text: String) -> Bool {
+        (try? regex.firstMatch(in: text)) != nil
+    }
+
+    public static func == (a: WhereRegex, b: WhereRegex) -> Bool { a.pattern == b.pattern && a.flags == b.flags }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+        hasher.combine(flags)
+    }
+}
+
+/// Recursive descent over the tokens; every error names the column of the token at fault.
+struct WhereParser {
+    let source: String
+    let tokens: [WhereToken]
+    private var index = 0
+
+    init(source: String, tokens: [WhereToken]) {
+        self.source = source
+        self.tokens = tokens
+    }
+
+    private var current: WhereToken { tokens[index] }
+
+    private func failure(_ message: String, at token: WhereToken? = nil) -> WhereSyntaxError {
+        WhereSyntaxError(expression: source, column: (token ?? current).column, message: message)
+    }
+
+    private func found(_ token: WhereToken) -> String {
+        token.kind == .end ? "the end of the expression" : "'\(token.text)'"
+    }
+
+    mutating func parseAll() throws(WhereSyntaxError) -> WhereExpression {
+        if current.kind == .end { throw failure("the expression is empty") }
+        let expression = try parseOr()
+        guard current.kind == .end else {
+            throw failure("expected 'and', 'or' or the end of the expression but found \(found(current))")
+        }
+        return expression
+    }
+
+    private mutating func parseOr() throws(WhereSyntaxError) -> WhereExpression {
+        var left = try parseAnd()
+        while current.kind == .keyword("or") {
+            index += 1
+            left = .or(left, try parseAnd())
+        }
+        return left
+    }
+
+    private mutating func parseAnd() throws(WhereSyntaxError) -> WhereExpression {
+        var left = try parseNot()
+        while current.kind == .keyword("and") {
+            index += 1
+            left = .and(left, try parseNot())
+        }
+        return left
+    }
+
+    private mutating func parseNot() throws(WhereSyntaxError) -> WhereExpression {
+        switch current.kind {
+        case .keyword("not"):
+            index += 1
+            return .not(try parseNot())
+        case .symbol("("):
+            let open = current
+            index += 1
+            let inner = try parseOr()
+            guard current.kind == .symbol(")") else {
+                throw failure("expected ')' to close the '(' at column \(open.column) but found \(found(current))")
+            }
+            index += 1
+            return inner
+        case .path(let path):
+            index += 1
+            return try parseTest(path)
+        default:
+            throw failure("expected a property name, 'not' or '(' but found \(found(current))")
+        }
+    }
+
+    private mutating func parseTest(_ path: [String]) throws(WhereSyntaxError) -> WhereExpression {
+        let operatorToken = current
+        switch operatorToken.kind {
+        case .symbol(let symbol) where WhereExpression.Comparison(rawValue: symbol) != nil:
+            index += 1
+            return .compare(path, WhereExpression.Comparison(rawValue: symbol)!, try parseLiteral(after: operatorToken))
+        case .keyword("in"):
+            index += 1
+            guard current.kind == .symbol("[") else { throw failure("expected '[' after 'in' but found \(found(current))") }
+            index += 1
+            var values: [JSONValue] = []
+            repeat {
+                if current.kind == .symbol("]") && values.isEmpty { break }
+                values.append(try parseLiteral(after: nil))
+                guard current.kind == .symbol(",") || current.kind == .symbol("]") else {
+                    throw failure("expected ',' or ']' in the list but found \(found(current))")
+                }
+                if current.kind == .symbol(",") { index += 1 } else { break }
+            } while true
+            index += 1  // ']'
+            return .oneOf(path, values)
+        case .keyword("exists"):
+            index += 1
+            return .exists(path)
+        case .symbol("~"):
+            index += 1
+            guard case .regex(let pattern, let flags) = current.kind else {
+                throw failure("expected a regular expression '/…/' after '~'")
+            }
+            let regexToken = current
+            index += 1
+            do {
+                return .matches(path, try WhereRegex(pattern: pattern, flags: flags))
+            } catch {
+                throw failure("invalid regular expression: \(error)", at: regexToken)
+            }
+        default:
+            throw failure("expected an operator (==, !=, <, <=, >, >=, in, exists, ~) after '\(path.joined(separator: "."))' but found \(found(operatorToken))")
+        }
+    }
+
+    private mutating func parseLiteral(after operatorToken: WhereToken?) throws(WhereSyntaxError) -> JSONValue {
+        let token = current
+        let value: JSONValue
+        switch token.kind {
+        case .number(let number): value = number
+        case .string(let text): value = .string(text)
+        case .keyword("true"): value = .bool(true)
+        case .keyword("false"): value = .bool(false)
+        case .keyword("null"): value = .null
+        case .path(let path):
+            throw failure("expected a value (number, 'string', true, false or null) but found '\(path.joined(separator: "."))'; quote text values")
+        default:
+            let after = operatorToken.map { " after '\($0.text)'" } ?? ""
+            throw failure("expected a value (number, 'string', true, false or null)\(after) but found \(found(token))")
+        }
+        index += 1
+        return value
+    }
+}
