@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -96,6 +97,24 @@ final class GeoJSONReaderTests: XCTestCase {
         guard case .polyline(let line)? = small[0].shape else { return XCTFail() }
         XCTAssertEqual(line.coordinates[0].longitude, Double("-123.456789012345"))
         XCTAssertEqual(line.coordinates[1].altitude, 300.25)
+    }
+
+    func testLocationsStayRightAfterTheWindowMoves() throws {
+        // The error about a feature is found at its end, many refills after its start.
+        let padding = (0..<50).map { "\"k\($0)\": \"\(String(repeating: "x", count: 40))\"" }.joined(separator: ",\n")
+        let text = "{\"type\":\"FeatureCollection\",\"features\":[\n  {\"properties\":{\n\(padding)},\n\"geometry\":null}]}"
+        let input = ByteInput(string: text, name: "big.geojson")
+        var reader = GeoJSONReader(input: input, initialBufferSize: 16)
+        XCTAssertThrowsError(try reader.next()) { error in
+            let diagnostic = error as? Diagnostic
+            XCTAssertEqual(diagnostic?.code, "geojson.missing-type")
+            XCTAssertEqual(diagnostic?.location?.line, 2)
+            XCTAssertEqual(diagnostic?.location?.column, 3)
+        }
+        let good = text.replacingOccurrences(of: "{\"properties\"", with: "{\"type\":\"Feature\",\"properties\"")
+        let features = try readGeoJSON(good, bufferSize: 16).features
+        XCTAssertEqual(features[0].location?.line, 2)
+        XCTAssertEqual(features[0].location?.column, 3)
     }
 
     func testNumbersParseExactlyAsDoubleString() throws {

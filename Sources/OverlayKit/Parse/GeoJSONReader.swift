@@ -21,7 +21,7 @@ public struct GeoJSONReader: FeatureReader {
     /// The members of the FeatureCollection being read, other than `type` and `features`
     /// (e.g. `name`, `crs`, `bbox`), in order.
     public private(set) var collectionMembers = JSONObject()
-    private var collection = ObjectParts()
+    private var collection = ObjectParts(start: JSONScanner.TextPosition(offset: 0, line: 1, column: 1))
     private var featureIndex = 0
     private var topLevelIndex = -1
 
@@ -96,8 +96,8 @@ public struct GeoJSONReader: FeatureReader {
                 guard byte == UInt8(ascii: "{") else {
                     throw scanner.unexpected(byte, expecting: "a GeoJSON object '{'")
                 }
+                var parts = ObjectParts(start: scanner.here())
                 scanner.position += 1
-                var parts = ObjectParts(startOffset: start)
                 collectionMembers = JSONObject()
                 let enteredFeatures = try readMembers(into: &parts, context: .topLevel)
                 collection = parts
@@ -164,13 +164,13 @@ public struct GeoJSONReader: FeatureReader {
         state = .betweenValues
         let parts = collection
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "GeoJSON object has no \"type\" member", at: parts.startOffset)
+            throw scanner.error("geojson.missing-type", "GeoJSON object has no \"type\" member", at: parts.start)
         }
         switch type {
         case "FeatureCollection":
             guard parts.sawFeatures else {
                 throw scanner.error("geojson.missing-member", "FeatureCollection has no \"features\" array",
-                                    at: parts.startOffset)
+                                    at: parts.start)
             }
             collectionMembers = parts.foreign
             if let id = parts.id { collectionMembers.append("id", id) }
@@ -181,25 +181,24 @@ public struct GeoJSONReader: FeatureReader {
         default:
             if parts.sawFeatures {
                 throw scanner.error("geojson.wrong-type", "an object with \"features\" must have type \"FeatureCollection\", not \"\(type)\"",
-                                    at: parts.typeOffset)
+                                    at: parts.typeOffset ?? parts.start)
             }
             let geometry = try makeGeometry(parts)
-            let location = scanner.location(at: parts.startOffset)
+            let location = parts.location(in: scanner)
             return Feature(properties: nil, shape: geometry.shape, geometryMembers: geometry.members, location: location)
         }
     }
 
     private mutating func readFeature() throws -> Feature {
-        let start = scanner.absolutePosition
+        var parts = ObjectParts(start: scanner.here())
         scanner.position += 1
-        var parts = ObjectParts(startOffset: start)
         _ = try readMembers(into: &parts, context: .feature)
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "Feature has no \"type\" member", at: start)
+            throw scanner.error("geojson.missing-type", "Feature has no \"type\" member", at: parts.start)
         }
         guard type == "Feature" else {
             throw scanner.error("geojson.wrong-type", "every member of \"features\" must have type \"Feature\", not \"\(type)\"",
-                                at: parts.typeOffset)
+                                at: parts.typeOffset ?? parts.start)
         }
         return try makeFeature(parts)
     }
@@ -274,22 +273,29 @@ public struct GeoJSONReader: FeatureReader {
 
     /// Everything an object's members said, kept until the object ends.
     private struct ObjectParts {
-        var startOffset = 0
+        var start: JSONScanner.TextPosition
         var type: String?
-        var typeOffset = 0
+        var typeOffset: JSONScanner.TextPosition?
         var id: JSONValue?
-        var idOffset = 0
+        var idOffset: JSONScanner.TextPosition?
         var properties: JSONValue?
         var hasGeometry = false
         var geometry: ParsedGeometry?
         var coordinates: CoordinateTree?
-        var coordinatesOffset = 0
+        var coordinatesOffset: JSONScanner.TextPosition?
         /// The coordinates were checked but not read (`skipsGeometry`).
         var skimmed = false
         var geometries: [ParsedGeometry]?
         var sawFeatures = false
         var foreign = JSONObject()
         var keysSeen: Set<String> = []
+
+        init(start: JSONScanner.TextPosition) { self.start = start }
+
+        /// Where the object starts, with the pointer of the value being read.
+        func location(in scanner: JSONScanner) -> SourceLocation {
+            SourceLocation(file: scanner.input.name, line: start.line, column: start.column, jsonPointer: scanner.pointer())
+        }
     }
 
     struct ParsedGeometry {
@@ -312,6 +318,7 @@ public struct GeoJSONReader: FeatureReader {
             let keyOffset = scanner.absolutePosition
             let key = try scanner.readKey()
             if !parts.keysSeen.insert(key).inserted {
+                // Rare: only now is the key's line and column needed (the key is still in the window).
                 warnings.append(scanner.warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
                                                 at: keyOffset, extraPath: [.key(key)]))
                 if key != "type" && key != "features" { parts.foreign[key] = nil }
@@ -320,7 +327,7 @@ public struct GeoJSONReader: FeatureReader {
             defer { scanner.path.removeLast() }
             switch key {
             case "type":
-                parts.typeOffset = scanner.absolutePosition
+                parts.typeOffset = scanner.here()
                 guard try scanner.peekSignificant() == UInt8(ascii: "\"") else {
                     throw scanner.error("geojson.type-not-string", "\"type\" must be a string")
                 }
@@ -333,7 +340,7 @@ public struct GeoJSONReader: FeatureReader {
                 parts.sawFeatures = true
                 return true
             case "coordinates" where context != .feature:
-                parts.coordinatesOffset = scanner.absolutePosition
+                parts.coordinatesOffset = scanner.here()
                 if skipsGeometry && context == .geometry, let depth = try scanner.skimCoordinates() {
                     tree.removeAll()
                     tree.leafDepth = depth
@@ -355,7 +362,7 @@ public struct GeoJSONReader: FeatureReader {
                 }
                 parts.properties = value
             case "id" where context != .geometry:
-                parts.idOffset = scanner.absolutePosition
+                parts.idOffset = scanner.here()
                 parts.id = try scanner.readValue()
             default:
                 parts.foreign.append(key, try scanner.readValue())
@@ -375,9 +382,8 @@ public struct GeoJSONReader: FeatureReader {
         guard byte == UInt8(ascii: "{") else {
             throw scanner.error("geojson.geometry-not-object", "\"geometry\" must be an object or null")
         }
-        let start = scanner.absolutePosition
+        var parts = ObjectParts(start: scanner.here())
         scanner.position += 1
-        var parts = ObjectParts(startOffset: start)
         _ = try readMembers(into: &parts, context: .geometry)
         return try makeGeometry(parts)
     }
@@ -407,7 +413,7 @@ public struct GeoJSONReader: FeatureReader {
     // MARK: Building the model
 
     private mutating func makeFeature(_ parts: ObjectParts) throws -> Feature {
-        var feature = Feature(shape: nil, location: scanner.location(at: parts.startOffset))
+        var feature = Feature(shape: nil, location: parts.location(in: scanner))
         feature.location?.jsonPointer = scanner.pointer()
         switch parts.id {
         case nil: break
@@ -416,17 +422,17 @@ public struct GeoJSONReader: FeatureReader {
         case .number(let value)?: feature.id = .number(value)
         case let other?:
             warnings.append(scanner.warning("geojson.invalid-id", "\"id\" must be a string or a number, not \(other.typeName); kept as a foreign member",
-                                            at: parts.idOffset, extraPath: [.key("id")]))
+                                            at: parts.idOffset ?? parts.start, extraPath: [.key("id")]))
             feature.foreignMembers.append("id", other)
         }
         feature.properties = parts.properties.map { $0.objectValue } ?? nil
         if !parts.hasGeometry {
             warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"geometry\" member; read as null",
-                                            at: parts.startOffset))
+                                            at: parts.start))
         }
         if parts.properties == nil {
             warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"properties\" member; read as null",
-                                            at: parts.startOffset))
+                                            at: parts.start))
         }
         feature.foreignMembers.members += parts.foreign.members
         if let coordinates = parts.coordinates {
@@ -434,7 +440,7 @@ public struct GeoJSONReader: FeatureReader {
         }
         if let geometries = parts.geometries, !geometries.isEmpty {
             warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a Feature has no meaning and is not kept",
-                                            at: parts.startOffset))
+                                            at: parts.start))
         }
         if let geometry = parts.geometry {
             feature.geometryMembers = geometry.members
@@ -472,18 +478,18 @@ public struct GeoJSONReader: FeatureReader {
 
     private mutating func makeGeometry(_ parts: ObjectParts) throws -> ParsedGeometry {
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "geometry has no \"type\" member", at: parts.startOffset)
+            throw scanner.error("geojson.missing-type", "geometry has no \"type\" member", at: parts.start)
         }
         var members = parts.foreign
         if let properties = parts.properties { members.append("properties", properties) }
         if let id = parts.id { members.append("id", id) }
         if parts.hasGeometry {
             warnings.append(scanner.warning("geojson.dropped-member", "\"geometry\" inside a \(type) has no meaning and is not kept",
-                                            at: parts.startOffset))
+                                            at: parts.start))
         }
         if type == "GeometryCollection" {
             guard let geometries = parts.geometries else {
-                throw scanner.error("geojson.missing-member", "GeometryCollection has no \"geometries\" array", at: parts.startOffset)
+                throw scanner.error("geojson.missing-member", "GeometryCollection has no \"geometries\" array", at: parts.start)
             }
             if let coordinates = parts.coordinates { members.append("coordinates", coordinates.jsonValue()) }
             let shapes = geometries.compactMap(\.shape)
@@ -497,35 +503,35 @@ public struct GeoJSONReader: FeatureReader {
         case "Polygon", "MultiLineString": expectedDepth = 3
         case "MultiPolygon": expectedDepth = 4
         case "Feature", "FeatureCollection":
-            throw scanner.error("geojson.wrong-type", "a \(type) cannot stand where a geometry is expected", at: parts.typeOffset)
+            throw scanner.error("geojson.wrong-type", "a \(type) cannot stand where a geometry is expected", at: parts.typeOffset ?? parts.start)
         default:
             let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
             let hint = known.first { $0.lowercased() == type.lowercased() }.map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw scanner.error("geojson.unknown-type", "unknown geometry type \"\(type)\"\(hint)", at: parts.typeOffset)
+            throw scanner.error("geojson.unknown-type", "unknown geometry type \"\(type)\"\(hint)", at: parts.typeOffset ?? parts.start)
         }
         if let geometries = parts.geometries {
             warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a \(type) has no meaning and is not kept",
-                                            at: parts.startOffset))
+                                            at: parts.start))
             _ = geometries
         }
         guard let tree = parts.coordinates else {
-            throw scanner.error("geojson.missing-member", "\(type) has no \"coordinates\" array", at: parts.startOffset)
+            throw scanner.error("geojson.missing-member", "\(type) has no \"coordinates\" array", at: parts.start)
         }
         if tree.droppedDimensions {
             warnings.append(scanner.warning("geojson.extra-dimensions",
                                             "positions with more than three numbers: only longitude, latitude and altitude are kept",
-                                            at: parts.coordinatesOffset, extraPath: [.key("coordinates")]))
+                                            at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")]))
         }
         if tree.leafDepth != 0 && tree.leafDepth != expectedDepth {
             let shapes = [1: "a position", 2: "an array of positions", 3: "an array of arrays of positions",
                           4: "an array of arrays of arrays of positions"]
             throw scanner.error("geojson.coordinates-depth",
                                 "\(type) coordinates must be \(shapes[expectedDepth]!), found \(shapes[tree.leafDepth] ?? "\(tree.leafDepth) levels")",
-                                at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
+                                at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")])
         }
         if tree.leafDepth == 0 && type == "Point" {
             throw scanner.error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
-                                at: parts.coordinatesOffset, extraPath: [.key("coordinates")])
+                                at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")])
         }
         if parts.skimmed { return ParsedGeometry(shape: nil, members: members) }
         var builder = ShapeBuilder(tree: tree)

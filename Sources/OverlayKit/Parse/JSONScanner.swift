@@ -118,6 +118,33 @@ final class JSONScanner {
     /// The location of the current position.
     func currentLocation() -> SourceLocation { location(at: absolutePosition) }
 
+    /// A place in the text, resolved to line and column when taken, so it stays right after
+    /// the window has moved past it (errors about an object are often found at its end).
+    struct TextPosition {
+        var offset: Int
+        var line: Int
+        var column: Int
+    }
+
+    /// The current position as a `TextPosition`.
+    func here() -> TextPosition {
+        let (line, column) = lineColumn(at: absolutePosition)
+        return TextPosition(offset: absolutePosition, line: line, column: column)
+    }
+
+    /// An error at a position taken earlier.
+    func error(_ code: String, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
+        Diagnostic(.error, code: code, message: message,
+                   location: SourceLocation(file: input.name, line: position.line, column: position.column,
+                                            jsonPointer: pointer(extraPath)))
+    }
+
+    func warning(_ code: String, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
+        var diagnostic = error(code, message, at: position, extraPath: extraPath)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
     /// The JSON Pointer of `path` plus `extra` components (RFC 6901 escaping).
     func pointer(_ extra: [PathComponent] = []) -> String {
         var text = ""
