@@ -179,14 +179,21 @@ final class JSONScanner {
     /// Skips JSON whitespace; returns the next byte without consuming it, or nil at the end.
     @inline(__always)
     func peekSignificant() throws -> UInt8? {
+        // Locals, not stored properties, in the loop: the compiler keeps them in registers.
         while true {
-            guard try position < end || refill() else { return nil }
-            let byte = bytes[position]
-            if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                position += 1
-            } else {
-                return byte
+            let window = bytes, limit = end
+            var cursor = position
+            while cursor < limit {
+                let byte = window[cursor]
+                if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                    cursor += 1
+                } else {
+                    position = cursor
+                    return byte
+                }
             }
+            position = cursor
+            guard try refill() else { return nil }
         }
     }
 
@@ -236,19 +243,27 @@ final class JSONScanner {
     /// next refill).
     @inline(__always)
     func numberToken() throws -> (start: Int, count: Int) {
-        mark = position
-        while try position < end || refill() {
-            let byte = bytes[position]
-            // Digits, '-', '+', '.', 'e', 'E'.
-            if (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x2E || byte == 0x2B || byte | 0x20 == 0x65 {
-                position += 1
-            } else {
-                break
+        var start = position
+        while true {
+            let window = bytes, limit = end
+            var cursor = position
+            while cursor < limit {
+                let byte = window[cursor]
+                // Digits, '-', '+', '.', 'e', 'E'.
+                guard byte &- 0x30 < 10 || byte == 0x2D || byte == 0x2E || byte == 0x2B || byte | 0x20 == 0x65 else {
+                    position = cursor
+                    return (start, cursor - start)
+                }
+                cursor += 1
             }
+            // The token may go on past the window: keep it through the refill.
+            position = cursor
+            mark = start
+            let more = try refill()
+            start = mark!
+            mark = nil
+            if !more { return (start, position - start) }
         }
-        let start = mark!
-        mark = nil
-        return (start, position - start)
     }
 
     /// Reads a JSON number as a Double, exactly as `Double(String)` would.
