@@ -518,7 +518,7 @@ final class KMLParserCore {
                 try xml.forEachChild { part in
                     if part == "value" { value = try xml.readText() } else { try xml.skipElement() }
                 }
-                properties[key] = .string(value ?? "")
+                properties.append(key, .string(value ?? ""))
             case "SchemaData":
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
@@ -533,7 +533,7 @@ final class KMLParserCore {
                         let line = xml.line
                         let key = xml.attribute("name") ?? ""
                         let text = try xml.readText()
-                        properties[key] = typedValue(text, field: fields?[key], key: key, line: line)
+                        properties.append(key, typedValue(text, field: fields?[key], key: key, line: line))
                     case "SimpleArrayData":
                         // Per-vertex values of a gx:Track, beside its times.
                         let key = xml.attribute("name") ?? ""
@@ -559,12 +559,13 @@ final class KMLParserCore {
 
     private func typedValue(_ text: String, field: (type: String, displayName: String?)?, key: String, line: Int) -> JSONValue {
         guard let field else { return .string(text) }
-        let trimmed = text.kmlTrimmed
+        var trimmed = text.kmlTrimmed
         switch field.type {
         case "int", "uint", "short", "ushort":
+            if !trimmed.isEmpty, let value = trimmed.withUTF8({ JSONNumberParser.parseInteger($0.baseAddress!, count: $0.count) }) { return .integer(value) }
             if let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) { return .integer(value) }
         case "float", "double":
-            if let value = Double(trimmed), value.isFinite { return .number(value) }
+            if !trimmed.isEmpty, let value = trimmed.withUTF8({ KMLCoordinates.number($0.baseAddress!, count: $0.count) }) { return .number(value) }
         case "bool":
             if let value = KMLStyleParser.bool(trimmed) { return .bool(value) }
         case "string":

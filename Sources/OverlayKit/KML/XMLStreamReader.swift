@@ -196,20 +196,24 @@ private final class Source {
     var firstError: Diagnostic?
     var warnings: [Diagnostic] = []
 
-    /// The most recent input bytes, `windowStart` being the offset of `window[0]`.
-    private var window: [UInt8] = []
-    private var windowStart = 0
-    /// Absolute offsets of the newlines inside the window.
-    private var newlines: [Int] = []
-    private var newlinesBeforeWindow = 0
-    private static let windowSize = 4 << 20
-
     let name: String?
 
     init(input: ByteInput, name: String?) {
         self.input = input
         self.name = name
     }
+
+    /// The most recent input, as the chunks libxml2 was handed (newest last), `windowStart`
+    /// being the absolute offset of the first byte of `chunks[0]`. Whole chunks are dropped
+    /// once the rest still covers `windowSize` bytes, so each byte is copied once.
+    private var chunks: [[UInt8]] = []
+    private var windowStart = 0
+    private var windowCount = 0
+    /// Absolute offsets of the newlines inside the window.
+    private var newlines: [Int] = []
+    private var newlinesHead = 0
+    private var newlinesBeforeWindow = 0
+    private static let windowSize = 4 << 20
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         do {
@@ -227,8 +231,9 @@ private final class Source {
 
     private func remember(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count > 0 else { return }
-        let base = windowStart + window.count
-        window.append(contentsOf: bytes)
+        let base = windowStart + windowCount
+        chunks.append(Array(bytes))
+        windowCount += bytes.count
         // memchr finds newlines at memory speed.
         var index = 0
         while index < bytes.count, let hit = memchr(bytes.baseAddress! + index, 0x0A, bytes.count - index) {
@@ -236,43 +241,61 @@ private final class Source {
             newlines.append(base + position)
             index = position + 1
         }
-        if window.count > 2 * Source.windowSize {
-            let drop = window.count - Source.windowSize
-            window.removeFirst(drop)
-            windowStart += drop
-            let dropped = newlines.firstIndex { $0 >= windowStart } ?? newlines.count
-            newlines.removeFirst(dropped)
-            newlinesBeforeWindow += dropped
+        while let first = chunks.first, windowCount - first.count >= Source.windowSize {
+            chunks.removeFirst()
+            windowCount -= first.count
+            windowStart += first.count
+            while newlinesHead < newlines.count && newlines[newlinesHead] < windowStart {
+                newlinesHead += 1
+                newlinesBeforeWindow += 1
+            }
+        }
+        if newlinesHead > 4096 && newlinesHead * 2 > newlines.count {
+            newlines.removeFirst(newlinesHead)
+            newlinesHead = 0
         }
     }
 
     /// The 1-based byte column of the first `needle` on `line` (after `anchor`, when given).
+    /// Diagnostics only: a byte-by-byte search of one line.
     func column(onLine line: Int, of needle: [UInt8], after anchor: [UInt8]?) -> Int? {
-        let startIndex = line - 2 - newlinesBeforeWindow  // the newline ending line-1
+        let index = newlinesHead + line - 2 - newlinesBeforeWindow  // the newline ending line-1
         let lineStart: Int
         if line == 1 && windowStart == 0 {
             lineStart = 0
-        } else if startIndex >= 0 && startIndex < newlines.count {
-            lineStart = newlines[startIndex] + 1
+        } else if index >= newlinesHead && index < newlines.count {
+            lineStart = newlines[index] + 1
         } else {
             return nil
         }
-        let lineEnd = startIndex + 1 < newlines.count ? newlines[startIndex + 1] : windowStart + window.count
-        var from = lineStart - windowStart
-        let to = lineEnd - windowStart
+        let lineEnd = index + 1 < newlines.count ? newlines[index + 1] : windowStart + windowCount
+        var from = lineStart
         if let anchor {
-            guard let found = find(anchor, from: from, to: to) else { return nil }
+            guard let found = find(anchor, from: from, to: lineEnd) else { return nil }
             from = found + anchor.count
         }
-        guard let found = find(needle, from: from, to: to) else { return nil }
-        return found - (lineStart - windowStart) + 1
+        guard let found = find(needle, from: from, to: lineEnd) else { return nil }
+        return found - lineStart + 1
     }
 
+    /// The absolute offset of the first `needle` in [from, to), walking the chunks once.
     private func find(_ needle: [UInt8], from: Int, to: Int) -> Int? {
-        guard !needle.isEmpty, from >= 0, to <= window.count, to - from >= needle.count else { return nil }
-        var index = from
-        while index + needle.count <= to {
-            if window[index] == needle[0] && window[index..<index + needle.count].elementsEqual(needle) { return index }
+        guard !needle.isEmpty, from >= windowStart, to <= windowStart + windowCount, to - from >= needle.count else { return nil }
+        // Copy just the searched range out of the chunks (one line: small).
+        var range: [UInt8] = []
+        range.reserveCapacity(to - from)
+        var chunkStart = windowStart
+        for chunk in chunks {
+            let chunkEnd = chunkStart + chunk.count
+            if chunkEnd > from && chunkStart < to {
+                range.append(contentsOf: chunk[max(from, chunkStart) - chunkStart..<min(to, chunkEnd) - chunkStart])
+            }
+            if chunkEnd >= to { break }
+            chunkStart = chunkEnd
+        }
+        var index = 0
+        while index + needle.count <= range.count {
+            if range[index] == needle[0] && range[index..<index + needle.count].elementsEqual(needle) { return from + index }
             index += 1
         }
         return nil
@@ -354,7 +377,16 @@ extension XMLStreamReader {
     func readText() throws -> String {
         guard kind == .element, !isEmptyElement else { return "" }
         let startDepth = depth
+        guard try read() else { return "" }
+        if kind == .endElement && depth == startDepth { return "" }
         var text = ""
+        if kind == .text {
+            // Usually one text node, then the end tag.
+            withValueBytes { text = String(decoding: $0, as: UTF8.self) }
+            guard try read() else { return text }
+            if kind == .endElement && depth == startDepth { return text }
+            if kind == .text { withValueBytes { text += String(decoding: $0, as: UTF8.self) } }
+        }
         while try read() {
             if kind == .endElement && depth == startDepth { return text }
             if kind == .text {
