@@ -171,6 +171,17 @@ final class KMLParserCore {
             let id = xml.attribute("id")
             let map = try styleParser().parseStyleMap()
             if let id { styles.define(map, id: id) } else { report("kml.unused-style", "a shared <StyleMap> without id can never be used; skipped", line: line, once: "StyleMap-without-id") }
+        case "CascadingStyle":
+            // Google Earth's newer shared style: <gx:CascadingStyle kml:id="…"><Style>…</Style>.
+            let line = xml.line
+            let id = xml.attribute("id") ?? xml.attribute("kml:id")
+            var style: Style?
+            try xml.forEachChild { child in
+                if child == "Style" { style = try styleParser().parseStyle() } else { try skipReported(child, in: "gx:CascadingStyle") }
+            }
+            if let id, let style { styles.define(style, id: id) } else if id == nil {
+                report("kml.unused-style", "a <gx:CascadingStyle> without id can never be used; skipped", line: line, once: "CascadingStyle-without-id")
+            }
         case "Schema":
             try parseSchema()
         default:
@@ -305,7 +316,9 @@ final class KMLParserCore {
         try xml.forEachChild { name in
             switch name {
             case "name", "description", "address", "phoneNumber":
-                properties[name] = .string(try xml.readText())
+                // An empty element says nothing (and togeojson leaves it out too).
+                let text = try xml.readText()
+                if !text.isEmpty { properties[name] = .string(text) }
             case "visibility":
                 let valueLine = xml.line
                 let text = try xml.readText()
@@ -653,7 +666,7 @@ final class KMLParserCore {
                 report("kml.empty-geometry", "<gx:Track> has no gx:coord; read without geometry", line: line)
                 return nil
             }
-            info.times = .array(times.map { .string($0) })
+            if !times.isEmpty { info.times = .array(times.map { .string($0) }) }
             return .polyline(Polyline(coordinates: coordinates))
         case "MultiTrack":
             var lines: [Polyline] = []
@@ -676,7 +689,12 @@ final class KMLParserCore {
                 report("kml.empty-geometry", "<gx:MultiTrack> has no track; read without geometry", line: line)
                 return nil
             }
-            info.times = .array(allTimes)
+            // One track is a polyline, as gx:Track is; several make a multi polyline.
+            if lines.count == 1 {
+                if case .array(let times)? = allTimes.first, !times.isEmpty { info.times = .array(times) }
+                return .polyline(lines[0])
+            }
+            if allTimes.contains(where: { $0 != .array([]) }) { info.times = .array(allTimes) }
             return .multiPolyline(MultiPolyline(lines))
         default:
             report("kml.ignored-element", "<\(xml.qualifiedName)> (a 3D model) is not an overlay and is not kept", line: line, once: "geometry:" + name)

@@ -36,13 +36,15 @@ final class XMLStreamReader {
     private(set) var localName = ""
     private(set) var depth = 0
     private(set) var isEmptyElement = false
+    /// True when the current text node is a CDATA section.
+    private(set) var isCDATA = false
 
     /// Opens a reader over the input.
     init(input: ByteInput, name: String? = nil) throws {
         fileName = name ?? input.name
         source = Source(input: input, name: name ?? input.name)
         sourceBox = Unmanaged.passRetained(source)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue | XML_PARSE_BIG_LINES.rawValue
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue
                             | XML_PARSE_COMPACT.rawValue)
         reader = xmlReaderForIO(xmlStreamRead, nil, sourceBox.toOpaque(), fileName ?? "stdin", nil, options)
         guard reader != nil else {
@@ -107,10 +109,15 @@ final class XMLStreamReader {
         case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
             kind = .endElement
             isEmptyElement = false
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-             Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
+        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
+             Int32(XML_READER_TYPE_WHITESPACE.rawValue):
             kind = .text
             isEmptyElement = false
+            isCDATA = false
+        case Int32(XML_READER_TYPE_CDATA.rawValue):
+            kind = .text
+            isEmptyElement = false
+            isCDATA = true
         case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
             kind = .entityReference
             isEmptyElement = false
@@ -372,28 +379,25 @@ extension XMLStreamReader {
         }
     }
 
-    /// The text inside the current element (all descendant text, CDATA included), leaving the
-    /// reader on its end tag.
+    /// The text inside the current element (all descendant text and CDATA), leaving the
+    /// reader on its end tag. When the element holds CDATA, whitespace-only text around it is
+    /// layout, not content, and is left out (`<description>\n  <![CDATA[…]]>\n</description>`).
     func readText() throws -> String {
         guard kind == .element, !isEmptyElement else { return "" }
         let startDepth = depth
         guard try read() else { return "" }
         if kind == .endElement && depth == startDepth { return "" }
-        var text = ""
-        if kind == .text {
-            // Usually one text node, then the end tag.
-            withValueBytes { text = String(decoding: $0, as: UTF8.self) }
-            guard try read() else { return text }
-            if kind == .endElement && depth == startDepth { return text }
-            if kind == .text { withValueBytes { text += String(decoding: $0, as: UTF8.self) } }
-        }
-        while try read() {
-            if kind == .endElement && depth == startDepth { return text }
+        var pieces: [(text: String, cdata: Bool)] = []
+        repeat {
+            if kind == .endElement && depth == startDepth { break }
             if kind == .text {
-                withValueBytes { text += String(decoding: $0, as: UTF8.self) }
+                let cdata = isCDATA
+                withValueBytes { pieces.append((String(decoding: $0, as: UTF8.self), cdata)) }
             }
-        }
-        return text
+        } while try read()
+        if pieces.count == 1 { return pieces[0].text }
+        let hasCDATA = pieces.contains { $0.cdata }
+        return pieces.filter { !hasCDATA || $0.cdata || !$0.text.allSatisfy(\.isWhitespace) }.map(\.text).joined()
     }
 
     /// Appends the text inside the current element to `buffer` as bytes (for the coordinates
