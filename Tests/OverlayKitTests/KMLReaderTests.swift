@@ -33,6 +33,26 @@ enum KMLTestSupport {
         return (features, warnings)
     }
 
+    /// The path of a program on PATH, if installed.
+    static func executable(_ name: String) -> String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs a program; returns its exit status and combined output.
+    static func run(_ path: String, _ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
     static func document(_ body: String, namespace: String = "http://www.opengis.net/kml/2.2") -> String {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"\(namespace)\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\n<Document>\n\(body)\n</Document>\n</kml>\n"
     }
