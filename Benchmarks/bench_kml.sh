@@ -5,6 +5,7 @@
 # Inputs, built into a temp dir from ../shared/corpus/real:
 #   land.kml       ogr2ogr -f KML of ne_10m_land.geojson (411k vertices)
 #   countries24.kml ogr2ogr -f KML of ne_50m_admin_0_countries.geojson, placemarks x24 (~100 MB)
+# Also times `overlaykit info` (the same parse, no GeoJSON written) against the floor.
 # Prints wall time, MB/s (input size / wall time), peak RSS (/usr/bin/time -v) and ratios.
 # Usage: Benchmarks/bench_kml.sh [runs]   (default 3 runs; the best wall time is kept)
 set -euo pipefail
@@ -58,17 +59,20 @@ for name in land countries24; do
     input="$work/$name.kml"
     mb=$(python3 -c "import os; print(os.path.getsize('$input') / 1e6)")
     read -r ours ours_rss < <(measure "$bin" convert "$input" -o "$work/out.geojson")
+    # Reading alone (no GeoJSON written): `info` parses every feature and sums them up.
+    read -r reading reading_rss < <(measure "$bin" info "$input")
     read -r floor floor_rss < <(measure xmllint --stream --noout "$input")
     read -r peer peer_rss < <(measure ogr2ogr -f GeoJSON "$work/out.geojson" "$input")
-    python3 - "$name" "$mb" "$ours" "$ours_rss" "$floor" "$floor_rss" "$peer" "$peer_rss" <<'EOF'
+    python3 - "$name" "$mb" "$ours" "$ours_rss" "$floor" "$floor_rss" "$peer" "$peer_rss" "$reading" "$reading_rss" <<'EOF'
 import sys
 name, mb = sys.argv[1], float(sys.argv[2])
-ours, ours_rss, floor, floor_rss, peer, peer_rss = map(float, sys.argv[3:])
+ours, ours_rss, floor, floor_rss, peer, peer_rss, reading, reading_rss = map(float, sys.argv[3:])
 def row(tool, seconds, rss, note):
     print(f"{name:<16} {mb:8.1f}  {tool:<22} {seconds:9.3f} {mb / seconds:9.1f} {rss / 1024:10.1f} {note:>12}")
 row("overlaykit convert", ours, ours_rss, "")
 row("ogr2ogr -f GeoJSON", peer, peer_rss, f"{peer / ours:.1f}x faster")
 row("xmllint --stream", floor, floor_rss, f"{ours / floor:.1f}x slower")
+row("overlaykit info (read)", reading, reading_rss, f"{reading / floor:.1f}x xmllint")
 EOF
 done
 echo "targets: >= 3x faster than ogr2ogr; within 2x of xmllint --stream; peak memory < 100 MB" >&2
