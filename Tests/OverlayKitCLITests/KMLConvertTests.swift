@@ -90,6 +90,22 @@ final class KMLConvertTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: kml), FileManager.default.contents(atPath: again), "deterministic bytes")
     }
 
+    /// GeoJSON now reads simplestyle into the feature's style; writing it back must not add
+    /// properties the input did not have (e.g. a default `stroke` beside a lone `stroke-opacity`).
+    func testSimplestyleRoundTripAddsNothing() throws {
+        let source = try file("style.geojson", """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"stroke-opacity":0.5,"stroke-width":2},"geometry":{"type":"Point","coordinates":[1,2]}}]}
+            """)
+        let expected = "{\"type\":\"Feature\",\"properties\":{\"stroke-opacity\":0.5,\"stroke-width\":2},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
+        let direct = try run(["convert", source])
+        XCTAssertTrue(direct.text.contains(expected), direct.text)
+        let kml = directory.appendingPathComponent("style.kml").path
+        XCTAssertEqual(try run(["convert", source, "-o", kml]).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: kml, encoding: .utf8).contains("<LineStyle><color>80555555</color><width>2.0</width></LineStyle>"))
+        let back = try run(["convert", kml])
+        XCTAssertTrue(back.text.contains(expected), back.text)
+    }
+
     func testKMZOutAndIn() throws {
         let source = try file("in.geojson", Self.geojson)
         let kmz = directory.appendingPathComponent("out.kmz").path
