@@ -11,12 +11,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CCairo"]),
+        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"]),
+        // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/XMLStreamReader.swift imports it.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // The command-line tool: glue over OverlayKit.

@@ -1,0 +1,8 @@
+// The parts of libxml2 OverlayKit uses: the streaming text reader and its error reports.
+#include <libxml/xmlversion.h>
+// Debian's libxml2 is built with ICU, whose headers clash with the ICU copy inside Swift's
+// Foundation when both are in one module. OverlayKit never uses libxml2's ICU encoders.
+#undef LIBXML_ICU_ENABLED
+#include <libxml/xmlreader.h>
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
