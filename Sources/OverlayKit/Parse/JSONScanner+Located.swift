@@ -56,6 +56,19 @@ struct LocatedJSON {
         return (Int(node.first)..<Int(node.first + node.count)).map { Int(children[$0]) }
     }
 
+    /// The number of children of an object or array (0 for other values). O(1).
+    @inline(__always)
+    func childCount(_ index: Int) -> Int {
+        let node = nodes[index]
+        return node.kind == .object || node.kind == .array ? Int(node.count) : 0
+    }
+
+    /// The `position`-th child of an object or array. O(1), no allocation.
+    @inline(__always)
+    func child(_ index: Int, _ position: Int) -> Int {
+        Int(children[Int(nodes[index].first) + position])
+    }
+
     var stringCount: Int { strings.count }
 
     /// The members of an object as (key, node), in document order, duplicates included.
@@ -195,14 +208,14 @@ extension JSONScanner {
             } else {
                 var count = 0
                 repeat {
-                    path.append(.index(count))
+                    // No per-element path bookkeeping here (the hot loop for coordinates): a
+                    // syntax error inside an array names the array's member.
                     let child: Int
                     if let next = try peekSignificant(), next == UInt8(ascii: "-") || (next >= 0x30 && next <= 0x39) {
                         child = Int(arena.add(try readLocatedNumber(line: line, column: column)))
                     } else {
                         child = try readLocatedValue(into: &arena, depth: depth + 1)
                     }
-                    path.removeLast()
                     arena.push(child: Int32(child), key: -1)
                     count += 1
                 } while try commaOrCloseAfterValue(UInt8(ascii: "]"))
@@ -247,8 +260,14 @@ extension JSONScanner {
 
     /// `commaOrClose`, but a syntax error names the end of the value just read, where the
     /// missing separator belongs, when that spot can still be located.
+    @inline(__always)
     func commaOrCloseAfterValue(_ close: UInt8) throws -> Bool {
         let valueEnd = absolutePosition
+        if let next = try peekSignificant() {
+            if next == UInt8(ascii: ",") { position += 1; return true }
+            if next == close { position += 1; return false }
+        }
+        // Locate the end of the value before the error locates the current position.
         let known = lineColumnIfKnown(at: valueEnd)
         do {
             return try commaOrClose(close)

@@ -320,44 +320,51 @@ struct GeoJSONStructureCheck {
                    at: line)
             return .problem
         }
-        let elements = json.elements(node)
+        let count = json.childCount(node)
         var verdict = Verdict.sound
         if depth == 1 && kind == .ring {
-            if let last = elements.last, json.kind(last) != .array {
+            if count > 0, json.kind(json.child(node, count - 1)) != .array {
+                let last = json.child(node, count - 1)
                 report(.error, "geojson.coordinates-too-shallow",
                        "a \(json.typeName(last)) was found where a coordinate array should have been: it needs to be nested more deeply",
                        at: node)
                 return .tooShallow
             }
-            if elements.count < 4 {
+            if count < 4 {
                 report(.error, "geojson.ring-too-short",
-                       "a linear ring needs four or more positions, found \(elements.count)", at: node)
+                       "a linear ring needs four or more positions, found \(count)", at: node)
                 verdict = .problem
             }
-            if let first = elements.first, let last = elements.last, !samePosition(first, last) {
+            if count > 0, !samePosition(json.child(node, 0), json.child(node, count - 1)) {
                 report(.error, "geojson.ring-not-closed",
                        "the first and last positions of a linear ring must be the same", at: node)
                 verdict = .problem
             }
-        } else if depth == 1 && kind == .line && elements.count < 2 {
-            report(.error, "geojson.line-too-short", "a line needs two or more positions, found \(elements.count)", at: node)
+        } else if depth == 1 && kind == .line && count < 2 {
+            report(.error, "geojson.line-too-short", "a line needs two or more positions, found \(count)", at: node)
             return .problem
         }
-        for (index, element) in elements.enumerated() {
-            let elementVerdict = within(String(index)) { check in
-                check.checkPositionArray(element, kind: kind, depth: depth - 1,
-                                         line: check.json.kind(element) == .array || check.json.kind(element) == .object
-                                            ? element : line)
-            }
+        for index in 0..<count {
+            let element = json.child(node, index)
+            let elementKind = json.kind(element)
+            let elementLine = elementKind == .array || elementKind == .object ? element : line
+            // The path component is only needed when something is reported below.
+            path.append(String(index))
+            let elementVerdict = checkPositionArray(element, kind: kind, depth: depth - 1, line: elementLine)
+            path.removeLast()
             verdict = max(verdict, elementVerdict)
         }
         return verdict
     }
 
     private func samePosition(_ a: Int, _ b: Int) -> Bool {
-        let first = json.elements(a), second = json.elements(b)
-        guard first.count == second.count else { return false }
-        return zip(first, second).allSatisfy { json.kind($0) == json.kind($1) && json[$0].number == json[$1].number }
+        let count = json.childCount(a)
+        guard json.kind(a) == .array, json.kind(b) == .array, count == json.childCount(b) else { return false }
+        for index in 0..<count {
+            let x = json.child(a, index), y = json.child(b, index)
+            guard json.kind(x) == json.kind(y) && json[x].number == json[y].number else { return false }
+        }
+        return true
     }
 
     /// Checks one position; true when it is 2 or 3 numbers within range.
@@ -368,22 +375,28 @@ struct GeoJSONStructureCheck {
                    at: line)
             return false
         }
-        let elements = json.elements(node)
-        if elements.count < 2 {
-            report(.error, "geojson.position-too-short", "a position must have 2 or more elements, found \(elements.count)", at: node)
+        let count = json.childCount(node)
+        if count < 2 {
+            report(.error, "geojson.position-too-short", "a position must have 2 or more elements, found \(count)", at: node)
             return false
         }
-        if elements.count > 3 {
+        if count > 3 {
             report(.warning, "geojson.position-too-long",
-                   "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(elements.count)", at: node)
+                   "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: node)
         }
-        if elements.contains(where: { json.kind($0) != .number }) {
-            report(.error, "geojson.position-not-number", "each element in a position must be a number", at: node)
-            return false
+        var finite = true
+        for index in 0..<count {
+            let number = json[json.child(node, index)]
+            guard number.kind == .number else {
+                report(.error, "geojson.position-not-number", "each element in a position must be a number", at: node)
+                return false
+            }
+            if !number.number.isFinite { finite = false }
         }
-        let longitude = json[elements[0]].number, latitude = json[elements[1]].number
+        let longitudeNode = json[json.child(node, 0)], latitudeNode = json[json.child(node, 1)]
+        let longitude = longitudeNode.number, latitude = latitudeNode.number
         var sound = true
-        if !longitude.isFinite || !latitude.isFinite || elements.dropFirst(2).contains(where: { !json[$0].number.isFinite }) {
+        if !finite {
             report(.error, "geometry.non-finite", "a position holds a number too large to represent", at: node)
             return false
         }
@@ -399,7 +412,7 @@ struct GeoJSONStructureCheck {
             outOfRange.count += 1
             if latitude < -90 || latitude > 90 { sound = false }
         }
-        if elements.prefix(2).contains(where: { Int(json[$0].count) > PrecisionTally.maximumDecimals }) {
+        if Int(longitudeNode.count) > PrecisionTally.maximumDecimals || Int(latitudeNode.count) > PrecisionTally.maximumDecimals {
             precision.count += 1
             if precision.count <= PrecisionTally.reportedLimit {
                 report(.info, "geojson.precision",
@@ -430,15 +443,20 @@ struct GeoJSONStructureCheck {
     }
 
     private func isClockwiseOnSphere(_ ring: Int) -> Bool {
-        let positions = json.elements(ring).filter { json.kind($0) == .array && json.elements($0).count >= 2 }
+        let count = json.childCount(ring)
+        guard count > 2 else { return true }
+        let radians = Double.pi / 180
         var area = 0.0
-        if positions.count > 2 {
-            let radians = Double.pi / 180
-            for index in 0..<positions.count - 1 {
-                let p1 = json.elements(positions[index]), p2 = json.elements(positions[index + 1])
-                area += (json[p2[0]].number - json[p1[0]].number) * radians
-                    * (2 + sin(json[p1[1]].number * radians) + sin(json[p2[1]].number * radians))
+        var previous: (longitude: Double, sine: Double)?
+        for index in 0..<count {
+            let position = json.child(ring, index)
+            guard json.kind(position) == .array, json.childCount(position) >= 2 else { continue }
+            let longitude = json[json.child(position, 0)].number
+            let sine = sin(json[json.child(position, 1)].number * radians)
+            if let previous {
+                area += (longitude - previous.longitude) * radians * (2 + previous.sine + sine)
             }
+            previous = (longitude, sine)
         }
         return area >= 0
     }
@@ -451,9 +469,10 @@ struct GeoJSONStructureCheck {
         for _ in 1..<depth { runs = runs.flatMap { json.kind($0) == .array ? json.elements($0) : [] } }
         for run in runs where json.kind(run) == .array {
             var previous: Double?
-            for position in json.elements(run) {
-                guard json.kind(position) == .array, let first = json.elements(position).first,
-                      let longitude = json.number(first) else { previous = nil; continue }
+            for index in 0..<json.childCount(run) {
+                let position = json.child(run, index)
+                guard json.kind(position) == .array, json.childCount(position) > 0,
+                      let longitude = json.number(json.child(position, 0)) else { previous = nil; continue }
                 if let previous, abs(longitude - previous) > 180 {
                     report(.warning, "geojson.antimeridian",
                            "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
@@ -474,11 +493,12 @@ struct GeoJSONStructureCheck {
         // depth: 1 line, 2 multi-line, 3 polygon, 4 multipolygon (levels above the numbers).
         func buffer(_ run: Int) -> [Coordinate] {
             var list: [Coordinate] = []
-            let elements = json.elements(run)
-            list.reserveCapacity(elements.count)
-            for position in elements {
-                let numbers = json.elements(position)
-                list.append(Coordinate(latitude: json[numbers[1]].number, longitude: json[numbers[0]].number))
+            let count = json.childCount(run)
+            list.reserveCapacity(count)
+            for index in 0..<count {
+                let position = json.child(run, index)
+                list.append(Coordinate(latitude: json[json.child(position, 1)].number,
+                                       longitude: json[json.child(position, 0)].number))
             }
             return list
         }

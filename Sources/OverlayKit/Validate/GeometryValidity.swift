@@ -70,7 +70,18 @@ public enum GeometryValidity {
         }
         guard !rings.isEmpty else { return findings }
         let result = RingSweep.sweep(rings)
+        // One finding per pair of rings (or per ring, for self-intersection), first place named.
+        var contactsPerPair: [Int64: Int] = [:]
+        var firstContacts: [RingSweep.Contact] = []
         for contact in result.contacts {
+            let key = Int64(min(contact.first.ring, contact.second.ring)) << 32 | Int64(max(contact.first.ring, contact.second.ring))
+            contactsPerPair[key, default: 0] += 1
+            if contactsPerPair[key] == 1 { firstContacts.append(contact) }
+        }
+        for contact in firstContacts {
+            let key = Int64(min(contact.first.ring, contact.second.ring)) << 32 | Int64(max(contact.first.ring, contact.second.ring))
+            let more = contactsPerPair[key, default: 1] - 1
+            let also = more == 0 ? "" : " (and at least \(more) more place\(more == 1 ? "" : "s"))"
             let a = rings[contact.first.ring], b = rings[contact.second.ring]
             // Report at the later part, whose repair is usually the one needed.
             let (first, second) = (a.polygon, a.ringIndex) <= (b.polygon, b.ringIndex)
@@ -95,7 +106,7 @@ public enum GeometryValidity {
                 code = "geometry.parts-cross"
                 message = "polygons \(ringA.polygon) and \(ringB.polygon) of the multipolygon \(contact.kind == .overlap ? "overlap along an edge" : "cross") \(place)"
             }
-            findings.append(Finding(severity: .error, code: code, message: message, polygon: ringB.polygon,
+            findings.append(Finding(severity: .error, code: code, message: message + also, polygon: ringB.polygon,
                                     ring: ringB.ringIndex, vertex: ringB.sourceIndices[second.vertex]))
         }
         guard let parents = result.parents else { return findings }
@@ -159,9 +170,7 @@ public enum GeometryValidity {
         indices.reserveCapacity(coordinates.count)
         var repeats = 0
         var firstRepeat: Int?
-        var end = coordinates.count
-        if minimum == 3, end > 1, coordinates[0] == coordinates[end - 1] { end -= 1 }
-        for index in 0..<end {
+        for index in coordinates.indices {
             let coordinate = coordinates[index]
             guard coordinate.latitude.isFinite && coordinate.longitude.isFinite else {
                 findings.append(nonFinite(polygon: polygon, ring: ring, vertex: index))

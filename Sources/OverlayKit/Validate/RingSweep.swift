@@ -1,15 +1,19 @@
 import OverlayModel
 
-/// One plane sweep over the rings of a polygon or multipolygon in map points (Shamos–Hoey):
-/// finds where rings cross, overlap or touch themselves, and, when nothing crosses, which
-/// ring directly contains which. O(n log n) for n segments (plus the contacts reported).
+/// One plane sweep over the rings of a polygon or multipolygon (Shamos–Hoey): finds where
+/// rings cross, overlap or touch themselves, and, when nothing crosses, which ring directly
+/// contains which. O(n log n) for n segments.
 ///
-/// Segments run left to right; events are their endpoints in (x, y) order. Each new segment is
-/// tested only against its neighbours in the status tree, and the two segments that become
-/// neighbours when one leaves are tested against each other: if any two segments meet, some
-/// such pair meets first. Every contact is confirmed by an exact segment test, so a reported
-/// contact is always real. After a crossing the order can no longer be trusted, so
-/// containment is only computed for sweeps that found no crossing.
+/// Segments run left to right; events are their endpoints in (x, y) order, removals first. A
+/// new segment is tested only against its neighbours in the status tree, and the two segments
+/// that become neighbours when one leaves are tested against each other: if any two segments
+/// meet, some such pair meets first. Every contact is confirmed by an exact segment test, so a
+/// reported contact is always real; after a crossing the order can no longer be trusted, so
+/// later crossings may go unreported and containment is only computed when nothing crossed.
+///
+/// Containment comes from the same sweep: when a ring's leftmost vertex is reached, the
+/// nearest segment of another ring below it either has that ring's interior above it (the
+/// ring is inside) or not (the ring shares that ring's parent).
 struct RingSweep {
     /// A ring to sweep: closed implicitly (the last vertex connects to the first), no two
     /// consecutive vertices equal, at least three vertices.
@@ -36,12 +40,20 @@ struct RingSweep {
         var right: MapPoint
         var ring: Int32
         var vertex: Int32
-        /// True when the ring runs from `left` to `right` (used for the side the interior is on).
+        /// True when the ring runs from `left` to `right` (tells the side its interior is on).
         var runsRight: Bool
     }
 
-    /// The result: contacts (at most `contactLimit`) and, when none crossed, the parent of
-    /// every ring (the innermost ring containing it), as positions in `rings`.
+    /// A vertex event, kept with its point so sorting touches one flat array.
+    private struct Event {
+        var x: Double
+        var y: Double
+        /// The segment that starts at this vertex (in ring order).
+        var code: Int32
+    }
+
+    /// Contacts (at most `contactLimit`) and, when none crossed, the parent of every ring (the
+    /// innermost ring containing it), as positions in `rings`.
     struct Result {
         var contacts: [Contact] = []
         var parents: [Int?]?
@@ -49,12 +61,32 @@ struct RingSweep {
 
     static let contactLimit = 50
 
+    private let ringSizes: [Int32]
+    private var segments: [Segment] = []
+    private var ringArea: [Double] = []
+    private var tree: SweepStatusTree
+    private var result = Result()
+    private var crossed = false
+    private var reportedPairs = Set<Int64>()
+    private var parents: [Int?]
+    private var parentKnown: [Bool]
+    /// The lowest segment leaving each ring's first (leftmost) vertex.
+    private var startSegment: [Int]
+
     static func sweep(_ rings: [Ring]) -> Result {
+        var sweep = RingSweep(rings)
+        sweep.run()
+        return sweep.result
+    }
+
+    private init(_ rings: [Ring]) {
+        ringSizes = rings.map { Int32($0.points.count) }
+        parents = [Int?](repeating: nil, count: rings.count)
+        parentKnown = [Bool](repeating: false, count: rings.count)
+        startSegment = [Int](repeating: -1, count: rings.count)
         var segments: [Segment] = []
-        var ringArea: [Double] = []
-        var firstSegment: [Int] = []
+        segments.reserveCapacity(rings.reduce(0) { $0 + $1.points.count })
         for (ringPosition, ring) in rings.enumerated() {
-            firstSegment.append(segments.count)
             let points = ring.points
             var area = 0.0
             for index in points.indices {
@@ -66,115 +98,57 @@ struct RingSweep {
             }
             ringArea.append(area)
         }
-        firstSegment.append(segments.count)
+        self.segments = segments
+        tree = SweepStatusTree(capacity: segments.count)
+    }
 
-        // Events: (segment, isStart); sorted by point, removals before insertions, then ring.
-        var events: [Int32] = []  // 2*segment + (1 for start)
-        events.reserveCapacity(segments.count * 2)
-        for index in segments.indices {
-            events.append(Int32(index * 2))
-            events.append(Int32(index * 2 + 1))
-        }
-        func point(_ event: Int32) -> MapPoint {
-            let segment = segments[Int(event >> 1)]
-            return event & 1 == 1 ? segment.left : segment.right
+    private mutating func run() {
+        // One event per vertex (half as many to sort as segment endpoints): at a vertex, each
+        // of its two segments either ends (removed) or starts (inserted).
+        var events: [Event] = []
+        events.reserveCapacity(segments.count)
+        for (index, segment) in segments.enumerated() {
+            let start = segment.runsRight ? segment.left : segment.right
+            events.append(Event(x: start.x, y: start.y, code: Int32(index)))
         }
         events.sort { a, b in
-            let p = point(a), q = point(b)
-            if p.x != q.x { return p.x < q.x }
-            if p.y != q.y { return p.y < q.y }
-            if a & 1 != b & 1 { return a & 1 == 0 }
-            return a < b
+            if a.x != b.x { return a.x < b.x }
+            if a.y != b.y { return a.y < b.y }
+            return a.code < b.code
         }
-
-        var result = Result()
-        var tree = SweepStatusTree(capacity: segments.count)
-        var crossed = false
-        var reportedPairs = Set<Int64>()
-        var firstEventSeen = [Bool](repeating: false, count: rings.count)
-        var parents = [Int?](repeating: nil, count: rings.count)
-        var parentKnown = [Bool](repeating: false, count: rings.count)
         var startingRings: [Int] = []
-
-        func isAdjacent(_ a: Segment, _ b: Segment) -> Bool {
-            guard a.ring == b.ring else { return false }
-            let count = Int32(rings[Int(a.ring)].points.count)
-            let d = abs(a.vertex - b.vertex)
-            return d == 1 || d == count - 1
-        }
-
-        func test(_ i: Int, _ j: Int) {
-            guard result.contacts.count < contactLimit else { return }
-            let a = segments[i], b = segments[j]
-            guard let (kind, at) = meet(a, b, adjacent: isAdjacent(a, b)) else { return }
-            let sameRing = a.ring == b.ring
-            // Different rings may touch at a point (OGC allows it); anything more is reported.
-            if !sameRing && kind == .touch { return }
-            let key = Int64(min(i, j)) << 32 | Int64(max(i, j))
-            guard reportedPairs.insert(key).inserted else { return }
-            crossed = true
-            result.contacts.append(Contact(kind: kind, first: (Int(a.ring), Int(a.vertex)),
-                                           second: (Int(b.ring), Int(b.vertex)), point: at))
-        }
-
-        // Segments starting at each ring's first (lexicographically smallest) vertex.
-        var startSegments = [[Int]](repeating: [], count: rings.count)
-
-        func parent(of ring: Int) -> Int? {
-            if parentKnown[ring] { return parents[ring] }
-            parentKnown[ring] = true
-            // The lower of the ring's two segments at its first vertex, then the nearest
-            // segment of another ring below it (vertical ones have no side to ask).
-            guard var lowest = startSegments[ring].first else { return nil }
-            for id in startSegments[ring].dropFirst() {
-                let a = segments[lowest], b = segments[id]
-                if orient(a.left, a.right, b.right) < 0 { lowest = id }
-            }
-            var below = tree.below(lowest)
-            while let candidate = below,
-                  Int(segments[candidate].ring) == ring || segments[candidate].left.x == segments[candidate].right.x {
-                below = tree.below(candidate)
-            }
-            guard let found = below else { return nil }
-            let other = Int(segments[found].ring)
-            let interiorAbove = segments[found].runsRight == (ringArea[other] > 0)
-            parents[ring] = interiorAbove ? other : parent(of: other)
-            return parents[ring]
-        }
-
+        var seen = [Bool](repeating: false, count: ringSizes.count)
+        var inserts: [Int] = []
         var index = 0
         while index < events.count {
-            let groupPoint = point(events[index])
+            let x = events[index].x, y = events[index].y
             var end = index
-            while end < events.count && point(events[end]) == groupPoint { end += 1 }
-            startingRings.removeAll(keepingCapacity: true)
+            while end < events.count && events[end].x == x && events[end].y == y { end += 1 }
+            // Removals first, so a ring's consecutive segments never meet in the tree.
+            inserts.removeAll(keepingCapacity: true)
             for event in events[index..<end] {
-                let id = Int(event >> 1)
-                if event & 1 == 0 {
-                    let below = tree.below(id), above = tree.above(id)
-                    tree.remove(id)
-                    if let below, let above { test(below, above) }
-                } else {
-                    let segment = segments[id]
-                    let ring = Int(segment.ring)
-                    if !firstEventSeen[ring] {
-                        firstEventSeen[ring] = true
-                        startingRings.append(ring)
-                    }
-                    if startingRings.last == ring || startingRings.contains(ring) { startSegments[ring].append(id) }
-                    tree.insert(id) { existing in
-                        let other = segments[existing]
-                        let side = orient(other.left, other.right, segment.left)
-                        if side != 0 { return side > 0 }
-                        // The new segment starts on `other`: order by direction, and check them.
-                        test(id, existing)
-                        let turn = orient(other.left, other.right, segment.right)
-                        if turn != 0 { return turn > 0 }
-                        return id > existing
-                    }
-                    if let below = tree.below(id) { test(below, id) }
-                    if let above = tree.above(id) { test(id, above) }
+                let next = Int(event.code)
+                let previous = previousSegment(next)
+                endOrQueue(previous, x, y, &inserts)
+                endOrQueue(next, x, y, &inserts)
+            }
+            startingRings.removeAll(keepingCapacity: true)
+            for id in inserts {
+                let ring = Int(segments[id].ring)
+                if !seen[ring] {
+                    seen[ring] = true
+                    startingRings.append(ring)
                 }
+                insert(id)
+                if startingRings.last == ring || startingRings.contains(ring) {
+                    // Keep the lower of the ring's two segments leaving its first vertex.
+                    let current = startSegment[ring]
+                    if current < 0 || RingSweep.orient(segments[current].left, segments[current].right, segments[id].right) < 0 {
+                        startSegment[ring] = id
+                    }
+                }
+                if let below = tree.below(id) { test(below, id) }
+                if let above = tree.above(id) { test(id, above) }
             }
             if !crossed {
                 for ring in startingRings { _ = parent(of: ring) }
@@ -182,11 +156,83 @@ struct RingSweep {
             index = end
         }
         if !crossed { result.parents = parents }
-        return result
     }
 
-    /// Twice the signed area of (a, b, c): positive when c lies above the line a→b for a→b
-    /// running right (to larger y).
+    /// Removes a segment whose right end is (x, y), testing the neighbours it separated, or
+    /// queues it for insertion (its left end is here).
+    @inline(__always)
+    private mutating func endOrQueue(_ id: Int, _ x: Double, _ y: Double, _ inserts: inout [Int]) {
+        let right = segments[id].right
+        if right.x == x && right.y == y {
+            let below = tree.below(id), above = tree.above(id)
+            tree.remove(id)
+            if let below, let above { test(below, above) }
+        } else {
+            inserts.append(id)
+        }
+    }
+
+    /// The segment ending at the vertex where segment `id` starts (rings are cyclic).
+    @inline(__always)
+    private func previousSegment(_ id: Int) -> Int {
+        let vertex = Int(segments[id].vertex)
+        return vertex > 0 ? id - 1 : id + Int(ringSizes[Int(segments[id].ring)]) - 1
+    }
+
+    /// Inserts a segment at its left endpoint: above a segment when its start is above that
+    /// segment's line; when it starts on the line, by which side it heads to.
+    private mutating func insert(_ id: Int) {
+        let segment = segments[id]
+        segments.withUnsafeBufferPointer { all in
+            tree.insert(id) { existing in
+                let other = all[existing]
+                let side = RingSweep.orient(other.left, other.right, segment.left)
+                if side != 0 { return side > 0 }
+                let turn = RingSweep.orient(other.left, other.right, segment.right)
+                if turn != 0 { return turn > 0 }
+                return id > existing
+            }
+        }
+    }
+
+    private func isAdjacent(_ a: Segment, _ b: Segment) -> Bool {
+        guard a.ring == b.ring else { return false }
+        let d = abs(a.vertex - b.vertex)
+        return d == 1 || d == ringSizes[Int(a.ring)] - 1
+    }
+
+    private mutating func test(_ i: Int, _ j: Int) {
+        guard result.contacts.count < RingSweep.contactLimit else { return }
+        let a = segments[i], b = segments[j]
+        guard let (kind, at) = RingSweep.meet(a, b, adjacent: isAdjacent(a, b)) else { return }
+        // Different rings may touch at a point (OGC allows it); anything more is reported.
+        if a.ring != b.ring && kind == .touch { return }
+        guard reportedPairs.insert(Int64(min(i, j)) << 32 | Int64(max(i, j))).inserted else { return }
+        crossed = true
+        result.contacts.append(Contact(kind: kind, first: (Int(a.ring), Int(a.vertex)),
+                                       second: (Int(b.ring), Int(b.vertex)), point: at))
+    }
+
+    /// The innermost ring containing `ring`, from the nearest segment of another ring below
+    /// the ring's first vertex (vertical segments have no side to ask and are passed over).
+    private mutating func parent(of ring: Int) -> Int? {
+        if parentKnown[ring] { return parents[ring] }
+        parentKnown[ring] = true
+        guard startSegment[ring] >= 0 else { return nil }
+        var below = tree.below(startSegment[ring])
+        while let candidate = below,
+              Int(segments[candidate].ring) == ring || segments[candidate].left.x == segments[candidate].right.x {
+            below = tree.below(candidate)
+        }
+        guard let found = below else { return nil }
+        let other = Int(segments[found].ring)
+        let interiorAbove = segments[found].runsRight == (ringArea[other] > 0)
+        parents[ring] = interiorAbove ? other : parent(of: other)
+        return parents[ring]
+    }
+
+    /// Twice the signed area of (a, b, c): positive when c lies on the side of larger y of the
+    /// line a→b, for a→b running toward larger x.
     @inline(__always)
     static func orient(_ a: MapPoint, _ b: MapPoint, _ c: MapPoint) -> Double {
         (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
@@ -196,9 +242,8 @@ struct RingSweep {
     /// vertex, so only an overlap beyond it counts for them.
     fileprivate static func meet(_ a: Segment, _ b: Segment, adjacent: Bool) -> (Contact.Kind, MapPoint)? {
         let o1 = orient(a.left, a.right, b.left), o2 = orient(a.left, a.right, b.right)
-        let o3 = orient(b.left, b.right, a.left), o4 = orient(b.left, b.right, a.right)
         if o1 == 0 && o2 == 0 {
-            // Collinear: overlapping when their projections share more than a point.
+            // Collinear: overlapping when their extents share more than a point.
             let useX = a.left.x != a.right.x || b.left.x != b.right.x
             let (a0, a1, b0, b1) = useX ? (a.left.x, a.right.x, b.left.x, b.right.x) : (a.left.y, a.right.y, b.left.y, b.right.y)
             let low = max(a0, b0), high = min(a1, b1)
@@ -207,6 +252,7 @@ struct RingSweep {
             return nil
         }
         if adjacent { return nil }
+        let o3 = orient(b.left, b.right, a.left), o4 = orient(b.left, b.right, a.right)
         if ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)) {
             let t = o3 / (o3 - o4)
             return (.cross, MapPoint(x: a.left.x + t * (a.right.x - a.left.x), y: a.left.y + t * (a.right.y - a.left.y)))

@@ -6,130 +6,140 @@
 /// they never re-evaluate geometry. Insert, remove, predecessor and successor are O(log n)
 /// expected; priorities come from a fixed-seed generator so runs are reproducible.
 struct SweepStatusTree {
-    private var left: [Int32]
-    private var right: [Int32]
-    private var parent: [Int32]
-    private var priority: [UInt32]
+    /// Links and heap priority of one segment, together so one cache line serves a visit.
+    private struct Node {
+        var left: Int32 = -1
+        var right: Int32 = -1
+        var parent: Int32 = -1
+        var priority: UInt32 = 0
+    }
+
+    private var nodes: [Node]
     private var root: Int32 = -1
     private var seed: UInt32 = 0x9E37_79B9
 
     /// A tree able to hold segment ids `0..<capacity`.
     init(capacity: Int) {
-        left = [Int32](repeating: -1, count: capacity)
-        right = left
-        parent = left
-        priority = [UInt32](repeating: 0, count: capacity)
+        nodes = [Node](repeating: Node(), count: capacity)
     }
 
     var isEmpty: Bool { root < 0 }
 
     /// Inserts `id`; `isAbove(existing)` tells whether the new segment lies above `existing`.
     mutating func insert(_ id: Int, isAbove: (Int) -> Bool) {
-        let node = Int32(id)
         seed ^= seed << 13
         seed ^= seed >> 17
         seed ^= seed << 5
-        priority[id] = seed
-        left[id] = -1
-        right[id] = -1
-        var current = root
-        var above = false
-        var last: Int32 = -1
-        while current >= 0 {
-            last = current
-            above = isAbove(Int(current))
-            current = above ? right[Int(current)] : left[Int(current)]
-        }
-        parent[id] = last
-        if last < 0 {
-            root = node
-            return
-        }
-        if above { right[Int(last)] = node } else { left[Int(last)] = node }
-        while parent[id] >= 0 && priority[Int(parent[id])] > priority[id] {
-            rotateUp(node)
+        let priority = seed
+        let node = Int32(id)
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            nodes[id] = Node(priority: priority)
+            var current = root
+            var above = false
+            var last: Int32 = -1
+            while current >= 0 {
+                last = current
+                above = isAbove(Int(current))
+                current = above ? nodes[Int(current)].right : nodes[Int(current)].left
+            }
+            nodes[id].parent = last
+            if last < 0 {
+                root = node
+                return
+            }
+            if above { nodes[Int(last)].right = node } else { nodes[Int(last)].left = node }
+            while nodes[id].parent >= 0 && nodes[Int(nodes[id].parent)].priority > priority {
+                SweepStatusTree.rotateUp(node, in: nodes, root: &root)
+            }
         }
     }
 
     /// Removes `id`, which must be in the tree.
     mutating func remove(_ id: Int) {
         let node = Int32(id)
-        while left[id] >= 0 || right[id] >= 0 {
-            let child: Int32
-            if left[id] < 0 {
-                child = right[id]
-            } else if right[id] < 0 {
-                child = left[id]
-            } else {
-                child = priority[Int(left[id])] < priority[Int(right[id])] ? left[id] : right[id]
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            while nodes[id].left >= 0 || nodes[id].right >= 0 {
+                let left = nodes[id].left, right = nodes[id].right
+                let child: Int32
+                if left < 0 {
+                    child = right
+                } else if right < 0 {
+                    child = left
+                } else {
+                    child = nodes[Int(left)].priority < nodes[Int(right)].priority ? left : right
+                }
+                SweepStatusTree.rotateUp(child, in: nodes, root: &root)
             }
-            rotateUp(child)
+            let up = nodes[id].parent
+            if up < 0 {
+                root = -1
+            } else if nodes[Int(up)].left == node {
+                nodes[Int(up)].left = -1
+            } else {
+                nodes[Int(up)].right = -1
+            }
+            nodes[id].parent = -1
         }
-        let up = parent[id]
-        if up < 0 {
-            root = -1
-        } else if left[Int(up)] == node {
-            left[Int(up)] = -1
-        } else {
-            right[Int(up)] = -1
-        }
-        parent[id] = -1
     }
 
     /// The segment directly below `id`, or nil.
     func below(_ id: Int) -> Int? {
-        var node = Int32(id)
-        if left[id] >= 0 {
-            node = left[id]
-            while right[Int(node)] >= 0 { node = right[Int(node)] }
-            return Int(node)
+        nodes.withUnsafeBufferPointer { nodes in
+            var node = Int32(id)
+            if nodes[id].left >= 0 {
+                node = nodes[id].left
+                while nodes[Int(node)].right >= 0 { node = nodes[Int(node)].right }
+                return Int(node)
+            }
+            while nodes[Int(node)].parent >= 0 {
+                let up = nodes[Int(node)].parent
+                if nodes[Int(up)].right == node { return Int(up) }
+                node = up
+            }
+            return nil
         }
-        while parent[Int(node)] >= 0 {
-            let up = parent[Int(node)]
-            if right[Int(up)] == node { return Int(up) }
-            node = up
-        }
-        return nil
     }
 
     /// The segment directly above `id`, or nil.
     func above(_ id: Int) -> Int? {
-        var node = Int32(id)
-        if right[id] >= 0 {
-            node = right[id]
-            while left[Int(node)] >= 0 { node = left[Int(node)] }
-            return Int(node)
+        nodes.withUnsafeBufferPointer { nodes in
+            var node = Int32(id)
+            if nodes[id].right >= 0 {
+                node = nodes[id].right
+                while nodes[Int(node)].left >= 0 { node = nodes[Int(node)].left }
+                return Int(node)
+            }
+            while nodes[Int(node)].parent >= 0 {
+                let up = nodes[Int(node)].parent
+                if nodes[Int(up)].left == node { return Int(up) }
+                node = up
+            }
+            return nil
         }
-        while parent[Int(node)] >= 0 {
-            let up = parent[Int(node)]
-            if left[Int(up)] == node { return Int(up) }
-            node = up
-        }
-        return nil
     }
 
-    /// Lifts `node` above its parent, keeping in-order sequence.
-    private mutating func rotateUp(_ node: Int32) {
+    /// Lifts `node` above its parent, keeping the in-order sequence.
+    private static func rotateUp(_ node: Int32, in nodes: UnsafeMutableBufferPointer<Node>, root: inout Int32) {
         let x = Int(node)
-        let p = Int(parent[x])
-        let grand = parent[p]
-        if left[p] == node {
-            left[p] = right[x]
-            if right[x] >= 0 { parent[Int(right[x])] = Int32(p) }
-            right[x] = Int32(p)
+        let p = Int(nodes[x].parent)
+        let grand = nodes[p].parent
+        if nodes[p].left == node {
+            nodes[p].left = nodes[x].right
+            if nodes[x].right >= 0 { nodes[Int(nodes[x].right)].parent = Int32(p) }
+            nodes[x].right = Int32(p)
         } else {
-            right[p] = left[x]
-            if left[x] >= 0 { parent[Int(left[x])] = Int32(p) }
-            left[x] = Int32(p)
+            nodes[p].right = nodes[x].left
+            if nodes[x].left >= 0 { nodes[Int(nodes[x].left)].parent = Int32(p) }
+            nodes[x].left = Int32(p)
         }
-        parent[p] = node
-        parent[x] = grand
+        nodes[p].parent = node
+        nodes[x].parent = grand
         if grand < 0 {
             root = node
-        } else if left[Int(grand)] == Int32(p) {
-            left[Int(grand)] = node
+        } else if nodes[Int(grand)].left == Int32(p) {
+            nodes[Int(grand)].left = node
         } else {
-            right[Int(grand)] = node
+            nodes[Int(grand)].right = node
         }
     }
 }
