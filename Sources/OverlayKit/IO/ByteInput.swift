@@ -80,6 +80,11 @@ public final class ByteInput {
             bytesRead += count
             return count
         }
+        return try readSource(into: buffer)
+    }
+
+    /// Reads from the file, pipe or memory itself, past any peeked bytes.
+    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if descriptor < 0 {
             let count = min(buffer.count, memory.count - memoryOffset)
             if count > 0 {
@@ -109,7 +114,8 @@ public final class ByteInput {
         while pending.count < count {
             var chunk = [UInt8](repeating: 0, count: count - pending.count)
             let before = bytesRead
-            let got = try chunk.withUnsafeMutableBytes { try read(into: $0) }
+            // From the source: `read(into:)` would hand back the pending bytes themselves.
+            let got = try chunk.withUnsafeMutableBytes { try readSource(into: $0) }
             bytesRead = before
             if got == 0 { break }
             pending.append(contentsOf: chunk[0..<got])
