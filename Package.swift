@@ -11,12 +11,15 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel"]),
+        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "ZIPFoundation"]),
+        // libxml2's streaming reader, for KML (Debian: libxml2-dev).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(
             name: "overlaykit",

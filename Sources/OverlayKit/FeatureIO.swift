@@ -22,6 +22,10 @@ public enum FeatureIO {
         switch format {
         case .geojson, .geojsonseq:
             return GeoJSONReader(input: input)
+        case .kml:
+            return try KMLReader(input: input)
+        case .kmz:
+            return try KMZ.reader(for: input)
         default:
             throw Diagnostic(.error, code: "input.unsupported-format",
                              message: "\(format.rawValue) cannot be read as features")
@@ -36,6 +40,8 @@ public enum FeatureIO {
             return GeoJSONWriter(output: output, options: options, sequence: false)
         case .geojsonseq:
             return GeoJSONWriter(output: output, options: options, sequence: true)
+        case .kml, .kmz:
+            return try KMLWriter(output: output, options: options, kmz: format == .kmz)
         default:
             throw Diagnostic(.error, code: "output.unsupported-format",
                              message: "features cannot be written as \(format.rawValue) by this command")

@@ -35,6 +35,11 @@ struct ConvertCommand: ParsableCommand {
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
+            // A KMZ's embedded files (icons, images) go into a KMZ written from it.
+            if let kml = reader as? KMLReader, var kmlWriter = writer as? KMLWriter {
+                kmlWriter.resources = kml.resources
+                writer = kmlWriter
+            }
             while let feature = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
                 try writer.write(feature)

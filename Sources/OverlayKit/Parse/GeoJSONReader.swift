@@ -303,6 +303,7 @@ public struct GeoJSONReader: FeatureReader {
             feature.foreignMembers.append("id", other)
         }
         feature.properties = parts.properties.map { $0.objectValue } ?? nil
+        feature.style = SimpleStyle.style(from: feature.properties)
         if !parts.hasGeometry {
             warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"geometry\" member; read as null",
                                             at: parts.startOffset))

@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// The KML `coordinates` tokenizer: `lon,lat[,alt]` tuples separated by any whitespace.
+///
+/// Byte-level over the text node, one pass, numbers parsed in place with `JSONNumberParser`
+/// (exact and fast); forms JSON rejects but KML writers produce (`+1.5`, `.5`, `5.`, `01`) go
+/// through a checked fallback. Spaces after (or before) a comma stay inside the tuple. A
+/// malformed tuple is skipped whole and reported with its byte offset, so it never shifts
+/// the values of the tuples around it. O(n) in the text length.
+enum KMLCoordinates {
+    /// A tuple that could not be read, or was read with a loss.
+    struct Problem: Equatable {
+        /// Byte offset of the tuple in the text.
+        var offset: Int
+        /// The tuple as written (at most 60 bytes).
+        var text: String
+        var message: String
+        /// True when the tuple was dropped; false when it was kept (e.g. extra numbers ignored).
+        var dropped: Bool
+    }
+
+    /// Appends the tuples of `text` to `coordinates` and the problems to `problems`.
+    static func parse(_ text: UnsafeBufferPointer<UInt8>, into coordinates: inout [Coordinate],
+                      problems: inout [Problem]) {
+        guard let base = text.baseAddress else { return }
+        let count = text.count
+        var index = 0
+        var values: (Double, Double, Double) = (0, 0, 0)
+        while true {
+            while index < count && isSpace(base[index]) { index += 1 }
+            guard index < count else { return }
+            let tupleStart = index
+            var valueCount = 0
+            var bad: String?
+            // One tuple: numbers joined by commas (whitespace allowed around a comma).
+            while true {
+                let tokenStart = index
+                while index < count && base[index] != UInt8(ascii: ",") && !isSpace(base[index]) { index += 1 }
+                let tokenCount = index - tokenStart
+                if tokenCount == 0 {
+                    bad = bad ?? "an empty number"
+                } else if let value = number(base + tokenStart, count: tokenCount) {
+                    switch valueCount {
+                    case 0: values.0 = value
+                    case 1: values.1 = value
+                    case 2: values.2 = value
+                    default: break
+                    }
+                    valueCount += 1
+                } else {
+                    bad = bad ?? "'\(String(decoding: UnsafeBufferPointer(start: base + tokenStart, count: min(tokenCount, 40)), as: UTF8.self))' is not a number"
+                }
+                // A comma continues the tuple, even after whitespace ("1 , 2").
+                var probe = index
+                while probe < count && isSpace(base[probe]) { probe += 1 }
+                guard probe < count && base[probe] == UInt8(ascii: ",") else { break }
+                index = probe + 1
+                while index < count && isSpace(base[index]) { index += 1 }
+                if index >= count || base[index] == UInt8(ascii: ",") {
+                    if index < count { continue }
+                    bad = bad ?? "it ends with a comma"
+                    break
+                }
+            }
+            let tupleText = { String(decoding: UnsafeBufferPointer(start: base + tupleStart, count: min(index - tupleStart, 60)), as: UTF8.self) }
+            if let bad {
+                problems.append(Problem(offset: tupleStart, text: tupleText(), message: "malformed coordinate tuple: \(bad)", dropped: true))
+            } else if valueCount < 2 {
+                problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                        message: "malformed coordinate tuple: needs longitude and latitude, has \(valueCount) number",
+                                        dropped: true))
+            } else {
+                coordinates.append(Coordinate(latitude: values.1, longitude: values.0, altitude: valueCount >= 3 ? values.2 : nil))
+                if valueCount > 3 {
+                    problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                            message: "coordinate tuple has \(valueCount) numbers; only longitude, latitude and altitude are kept",
+                                            dropped: false))
+                }
+            }
+        }
+    }
+
+    /// Numbers separated by whitespace (`gx:coord`: "lon lat alt"); nil if any is not a number.
+    static func parseSpaceSeparated(_ text: UnsafeBufferPointer<UInt8>) -> [Double]? {
+        guard let base = text.baseAddress else { return [] }
+        var result: [Double] = []
+        var index = 0
+        while true {
+            while index < text.count && isSpace(base[index]) { index += 1 }
+            guard index < text.count else { return result }
+            let start = index
+            while index < text.count && !isSpace(base[index]) { index += 1 }
+            guard let value = number(base + start, count: index - start) else { return nil }
+            result.append(value)
+        }
+    }
+
+    @inline(__always)
+    static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// One number: JSON's grammar on the fast path, else KML's looser forms (leading `+`,
+    /// leading or trailing `.`, leading zeros), checked so that `nan`, `inf` and hex are refused.
+    @inline(__always)
+    static func number(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
+        if let value = JSONNumberParser.parse(start, count: count) { return value }
+        return looseNumber(start, count: count)
+    }
+
+    private static func looseNumber(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
+        var digits = 0
+        for index in 0..<count {
+            switch start[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"): break
+            default: return nil
+            }
+        }
+        guard digits > 0, count < 400 else { return nil }
+        var text = String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self)
+        if text.hasPrefix("+") { text.removeFirst() }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,71 @@
+@testable import OverlayKit
+import OverlayModel
+import XCTest
+
+final class KMLCoordinatesTests: XCTestCase {
+    private func parse(_ text: String) -> ([Coordinate], [KMLCoordinates.Problem]) {
+        var coordinates: [Coordinate] = []
+        var problems: [KMLCoordinates.Problem] = []
+        Array(text.utf8).withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
+        return (coordinates, problems)
+    }
+
+    private func c(_ longitude: Double, _ latitude: Double, _ altitude: Double? = nil) -> Coordinate {
+        Coordinate(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
+
+    func testWhitespaceBetweenTuplesAndOptionalAltitude() {
+        let (coordinates, problems) = parse("\n\t -122.08,37.42,0\r\n-122.1,37.5\t\t 1,2,3   ")
+        XCTAssertEqual(coordinates, [c(-122.08, 37.42, 0), c(-122.1, 37.5), c(1, 2, 3)])
+        XCTAssertEqual(problems, [])
+    }
+
+    func testSpacesAroundCommasStayInTheTuple() {
+        let (coordinates, problems) = parse("1, 2, 3 4 ,5\n6,\n7")
+        XCTAssertEqual(coordinates, [c(1, 2, 3), c(4, 5), c(6, 7)])
+        XCTAssertEqual(problems, [])
+    }
+
+    func testLooseNumberFormsKMLWritersUse() {
+        let (coordinates, problems) = parse("+1.5,-.5 5.,01 1e2,2E-1,+3")
+        XCTAssertEqual(coordinates, [c(1.5, -0.5), c(5, 1), c(100, 0.2, 3)])
+        XCTAssertEqual(problems, [])
+    }
+
+    func testExactNumbers() {
+        let (coordinates, _) = parse("-122.0822035425683,37.42228990140251")
+        XCTAssertEqual(coordinates.first?.longitude, Double("-122.0822035425683"))
+        XCTAssertEqual(coordinates.first?.latitude, Double("37.42228990140251"))
+    }
+
+    func testMalformedTuplesAreSkippedWholeAndReportedAtTheirOffset() {
+        let text = "1,2 3,x,4 nan,1 5,6 7 8,9, 0x10,1 inf,2 10,11"
+        let (coordinates, problems) = parse(text)
+        XCTAssertEqual(coordinates, [c(1, 2), c(5, 6), c(10, 11)])
+        XCTAssertEqual(problems.map(\.offset), [4, 10, 20, 22, 34])
+        XCTAssertTrue(problems.allSatisfy(\.dropped))
+        XCTAssertEqual(problems[0].text, "3,x,4")
+        XCTAssertTrue(problems[0].message.contains("'x' is not a number"), problems[0].message)
+        XCTAssertTrue(problems[2].message.contains("has 1 number"), problems[2].message)
+        XCTAssertTrue(problems[3].message.contains("'0x10' is not a number"), "a space after a comma stays in the tuple: \(problems[3].message)")
+        XCTAssertTrue(parse("1,2 3,4,").1.first?.message.contains("ends with a comma") == true)
+    }
+
+    func testExtraNumbersAreKeptWithAWarning() {
+        let (coordinates, problems) = parse("1,2,3,4")
+        XCTAssertEqual(coordinates, [c(1, 2, 3)])
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertFalse(problems[0].dropped)
+    }
+
+    func testEmptyText() {
+        XCTAssertEqual(parse("").0, [])
+        XCTAssertEqual(parse("   \n ").0, [])
+        XCTAssertEqual(parse("   \n ").1, [])
+    }
+
+    func testSpaceSeparatedTrackCoordinates() {
+        XCTAssertEqual(Array("-122.2 37.3 156".utf8).withUnsafeBufferPointer { KMLCoordinates.parseSpaceSeparated($0) }, [-122.2, 37.3, 156])
+        XCTAssertNil(Array("1 two".utf8).withUnsafeBufferPointer { KMLCoordinates.parseSpaceSeparated($0) })
+    }
+}
