@@ -223,6 +223,46 @@ final class ValidateCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, "expected \(expectValid ? "valid" : "invalid"): \(result.stdout)\(result.stderr)")
     }
 
+    /// Files written by `overlaykit convert --to kml` validate clean against the OGC KML 2.2
+    /// schema (libxml2's XSD validator, offline copy of the schema).
+    func testConvertedKMLValidatesAgainstOGCSchema() throws {
+        let schema = Self.corpus.appendingPathComponent("schemas/kml22-offline/ogckml22.xsd").path
+        guard FileManager.default.fileExists(atPath: schema) else { throw XCTSkip("corpus not found at \(schema)") }
+        let source = try write("mixed.geojson", """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":7,"properties":{"name":"Pin","stroke":"#ff0000","n":3,"ok":true},"geometry":{"type":"Point","coordinates":[2.35,48.85,30]}},
+        {"type":"Feature","properties":{"radius":500},"geometry":{"type":"Point","coordinates":[10,50]}},
+        {"type":"Feature","properties":{"fill":"#00ff00"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[4,0],[4,4],[0,4],[0,0]],[[1,1],[1,2],[2,2],[2,1],[1,1]]]}},
+        {"type":"Feature","properties":null,"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]}},
+        {"type":"Feature","properties":{},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[1,1]},{"type":"LineString","coordinates":[[0,0],[1,0]]}]}},
+        {"type":"Feature","properties":{},"geometry":null}
+        ]}
+        """)
+        let kml = folder.appendingPathComponent("mixed.kml").path
+        let converted = try run(Self.binary, ["convert", source, "-o", kml])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        let result = try validate(["--schema", schema, kml])
+        XCTAssertEqual(result.status, 0, result.stdout)
+        XCTAssertFalse(result.stdout.contains("kml.schema"), result.stdout)
+
+        // A real file: every province converts to schema-valid KML (the one invalid ring stays invalid).
+        let provinces = Self.corpus.appendingPathComponent("real/ne_50m_admin_1_states_provinces.geojson").path
+        let provincesKML = folder.appendingPathComponent("provinces.kml").path
+        XCTAssertEqual(try run(Self.binary, ["convert", provinces, "-o", provincesKML]).status, 0)
+        let real = try validate(["--schema", schema, "--format", "json", provincesKML])
+        let report = try JSONSerialization.jsonObject(with: Data(real.stdout.utf8)) as! [String: Any]
+        let findings = (report["files"] as! [[String: Any]])[0]["findings"] as! [[String: Any]]
+        XCTAssertEqual(findings.compactMap { $0["code"] as? String }, ["geometry.self-intersection"])
+
+        // And a schema violation is reported with its line, exit 1.
+        let bad = try write("bad.kml", "<kml xmlns=\"http://www.opengis.net/kml/2.2\">\n<Placemark><Point><coordinates>1,2</coordinates></Point><name>x</name></Placemark></kml>")
+        let failing = try validate(["--schema", schema, bad])
+        XCTAssertEqual(failing.status, 1)
+        XCTAssertTrue(failing.stdout.contains("\(bad):2:"), failing.stdout)
+        XCTAssertTrue(failing.stdout.contains("error: kml.schema: Element '{http://www.opengis.net/kml/2.2}name': This element is not expected."),
+                      failing.stdout)
+    }
+
     /// A real file: the one invalid province in Natural Earth 1:50m (shapely agrees:
     /// "Ring Self-intersection[-47.3019712562314 -16.0391817490219]").
     func testNaturalEarthProvincesHaveOneSelfIntersection() throws {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// What validating one input found.
@@ -44,6 +49,12 @@ public enum Validator {
     /// Validates one input. Format: the one given, else the file extension, else the content.
     public static func validate(_ input: ByteInput, format: FileFormat? = nil,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationResult {
+        validate(input, format: format, options: options, filePath: nil)
+    }
+
+    /// `filePath`: where the input lives when it is a file (lets the XSD pass stream it again).
+    private static func validate(_ input: ByteInput, format: FileFormat?, options: ValidationOptions,
+                                 filePath: String?) -> ValidationResult {
         let detected: FileFormat
         do {
             detected = try FeatureIO.detectFormat(of: input, given: format)
@@ -58,6 +69,10 @@ public enum Validator {
             case .geojson, .geojsonseq:
                 findings = try GeoJSONValidator(input: input, sequence: detected == .geojsonseq,
                                             checksGeometry: options.checksGeometry).validate()
+            case .kml:
+                findings = try validateKML(input, filePath: filePath, options: options)
+            case .kmz:
+                findings = try validateKMZ(input, options: options)
             default:
                 return ValidationResult(file: input.name, format: detected, findings: [
                     Diagnostic(.error, code: "input.unsupported-format", message: "\(detected.rawValue) files cannot be validated",
@@ -78,7 +93,7 @@ public enum Validator {
     public static func validate(path: String, format: FileFormat? = nil,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationResult {
         do {
-            return validate(try ByteInput(path: path), format: format, options: options)
+            return validate(try ByteInput(path: path), format: format, options: options, filePath: path == "-" ? nil : path)
         } catch let diagnostic as Diagnostic {
             return ValidationResult(file: path == "-" ? nil : path, format: nil, findings: [diagnostic], isUnreadable: true)
         } catch {
@@ -86,6 +101,54 @@ public enum Validator {
                                     findings: [Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(error)")],
                                     isUnreadable: true)
         }
+    }
+
+    /// KML: the streaming checks, then (with `--schema`) libxml2's XSD validation. A file is
+    /// read twice for the schema (streamed both times); standard input is held in memory.
+    private static func validateKML(_ input: ByteInput, filePath: String?, options: ValidationOptions) throws -> [Diagnostic] {
+        guard let schemaPath = options.schemaPath else {
+            return try KMLValidator(input: input, checksGeometry: options.checksGeometry).validate()
+        }
+        guard access(schemaPath, R_OK) == 0 else {
+            throw Diagnostic(.error, code: "kml.schema-unreadable",
+                             message: "cannot read the XML Schema \(schemaPath): \(String(cString: strerror(errno)))")
+        }
+        if let path = filePath {
+            var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry).validate()
+            // A document that is not well-formed has already said so; the XSD would only repeat it.
+            if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
+                findings += try XMLStreamReader.schemaViolations(path: path, bytes: nil, displayName: path, schemaPath: schemaPath)
+            }
+            return findings
+        }
+        let bytes = try input.readAll()
+        var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry).validate()
+        if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
+            findings += try XMLStreamReader.schemaViolations(path: nil, bytes: bytes, displayName: input.name, schemaPath: schemaPath)
+        }
+        return findings
+    }
+
+    /// KMZ: its main KML read through the KML reader (its warnings are findings) and the
+    /// geometry of every feature checked. The element-level KML checks need the KML text;
+    /// unzip the KMZ and validate its doc.kml for those.
+    private static func validateKMZ(_ input: ByteInput, options: ValidationOptions) throws -> [Diagnostic] {
+        var reader = try KMZ.reader(for: input)
+        var findings: [Diagnostic] = []
+        do {
+            while let feature = try reader.next() {
+                findings += reader.takeWarnings()
+                guard options.checksGeometry, let shape = feature.shape else { continue }
+                for finding in GeometryValidity.check(shape) {
+                    findings.append(Diagnostic(finding.severity, code: finding.code, message: finding.message,
+                                               location: feature.location))
+                }
+            }
+        } catch let diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
+            findings.append(diagnostic)
+        }
+        findings += reader.takeWarnings()
+        return findings
     }
 
     private static func unreadable(_ input: ByteInput, _ reason: String) -> Diagnostic {
