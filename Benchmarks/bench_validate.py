@@ -4,13 +4,15 @@
 Inputs: ../shared/corpus/real/ne_10m_land.geojson (18 MB, 411k vertices) and an 8x copy
 (the features repeated 8 times in one FeatureCollection, written to a temporary folder).
 
-Columns (best of --runs wall-clock times; MB/s = input size / time):
+Columns: best of --runs wall-clock times and CPU times (user + system; for the commands, of
+the child process; for shapely, of this process). The machine may be shared, so CPU time is
+the steadier measure; MB/s and the ratio use it. MB/s = input size / CPU time.
   overlaykit validate     full check: JSON + GeoJSON structure + geometry validity
   ... --no-geometry       structure only
   ogrinfo -al -so         GDAL opens and summarizes the file (parse, no validity)
   shapely is_valid        GEOS validity alone over the same geometries, already parsed
                           (json.load + shape() are NOT timed: this is the target to beat)
-Ratio = peer time / overlaykit validate time (> 1 means overlaykit is faster).
+Ratio = peer CPU time / overlaykit validate CPU time (> 1 means overlaykit is faster).
 
 Usage: Benchmarks/bench_validate.py [--runs N] [--skip-build]
 Needs: swift, python3 with shapely, gdal-bin (ogrinfo); missing peers are reported as such.
@@ -18,6 +20,7 @@ Needs: swift, python3 with shapely, gdal-bin (ogrinfo); missing peers are report
 import argparse
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -29,13 +32,17 @@ CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus", "real")
 SOURCE = os.path.join(CORPUS, "ne_10m_land.geojson")
 
 
-def best_of(runs, fn):
-    times = []
+def best_of(runs, fn, child=True):
+    """(best wall seconds, best CPU seconds) over `runs` calls of fn."""
+    walls, cpus = [], []
     for _ in range(runs):
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN if child else resource.RUSAGE_SELF)
         start = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN if child else resource.RUSAGE_SELF)
+        cpus.append((after.ru_utime - usage.ru_utime) + (after.ru_stime - usage.ru_stime))
+    return min(walls), min(cpus)
 
 
 def run_quiet(command):
@@ -77,7 +84,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="overlaykit-bench-")
     try:
         files = [SOURCE, make_copies(SOURCE, 8, folder)]
-        print(f"{'file':<26} {'tool':<30} {'time s':>8} {'MB/s':>8} {'ratio':>7}")
+        print(f"{'file':<26} {'tool':<34} {'wall s':>7} {'CPU s':>7} {'MB/s':>7} {'ratio':>6}")
         for path in files:
             size_mb = os.path.getsize(path) / 1e6
             name = os.path.basename(path)
@@ -97,16 +104,17 @@ def main():
                     geometries = [shape(f["geometry"]) for f in json.load(handle)["features"]]
                 verdicts = []
                 rows.append(("shapely is_valid (parsed)",
-                             best_of(args.runs, lambda: verdicts.append([g.is_valid for g in geometries]))))
+                             best_of(args.runs, lambda: verdicts.append([g.is_valid for g in geometries]), child=False)))
                 invalid = sum(1 for v in verdicts[-1] if not v)
                 rows.append((f"  ({invalid} of {len(geometries)} invalid per shapely)", None))
             else:
                 rows.append(("shapely is_valid (not installed)", None))
-            for tool, seconds in rows:
-                if seconds is None:
-                    print(f"{name:<26} {tool:<30}")
+            for tool, times in rows:
+                if times is None:
+                    print(f"{name:<26} {tool:<34}")
                     continue
-                print(f"{name:<26} {tool:<30} {seconds:>8.3f} {size_mb / seconds:>8.1f} {seconds / ours:>7.2f}")
+                wall, cpu = times
+                print(f"{name:<26} {tool:<34} {wall:>7.3f} {cpu:>7.3f} {size_mb / cpu:>7.1f} {cpu / ours[1]:>6.2f}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

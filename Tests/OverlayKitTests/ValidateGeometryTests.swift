@@ -55,6 +55,19 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square), ring(hole), ring(again)]])), ["geometry.duplicate-ring"])
     }
 
+    func testHolePassingThroughTheShellAtAVertexIsACrossing() {
+        // The hole's vertex (10, 5) lies on the shell's right edge and the hole goes outside:
+        // the rings only meet at points, yet they cross there.
+        let through = [(8.0, 4.0), (10.0, 5.0), (12.0, 4.0), (12.0, 6.0), (10.0, 5.0), (8.0, 6.0), (8.0, 4.0)]
+        XCTAssertTrue(codes(GeometryValidity.checkPolygons([[ring(square), ring(through)]])).contains("geometry.hole-crosses-shell"))
+        // A hole touching the shell from inside at that same point is fine.
+        let touching = [(8.0, 4.0), (10.0, 5.0), (8.0, 6.0), (8.0, 4.0)]
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square), ring(touching)]])), [])
+        // A diamond hole whose right vertex is exactly on the shell edge, crossing nothing.
+        let diamond = [(10.0, 5.0), (9.0, 6.0), (8.0, 5.0), (9.0, 4.0), (10.0, 5.0)]
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square), ring(diamond)]])), [])
+    }
+
     func testMultipolygonPartsCrossingNestedAndIslandInALake() {
         let shifted = square.map { ($0.0 + 5, $0.1 + 5) }
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square)], [ring(shifted)]])), ["geometry.parts-cross"])

@@ -35,6 +35,8 @@ struct GeoJSONStructureCheck {
         static let maximumDecimals = 6
         var count = 0
         var firstUnreported: SourceLocation?
+        /// Set with `firstUnreported`; a plain flag keeps the per-position test free of copies.
+        var hasUnreported = false
     }
 
     static let geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
@@ -418,7 +420,8 @@ struct GeoJSONStructureCheck {
                 report(.info, "geojson.precision",
                        "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
                        at: node)
-            } else if precision.firstUnreported == nil {
+            } else if !precision.hasUnreported {
+                precision.hasUnreported = true
                 precision.firstUnreported = location(node)
             }
         }

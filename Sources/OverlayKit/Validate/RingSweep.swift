@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// One plane sweep over the rings of a polygon or multipolygon (Shamos–Hoey): finds where
@@ -124,6 +129,21 @@ struct RingSweep {
             let x = events[index].x, y = events[index].y
             var end = index
             while end < events.count && events[end].x == x && events[end].y == y { end += 1 }
+            // The common case: one vertex alone at this point, where the ring passes through
+            // (one segment arrives, one leaves). The leaving segment takes the arriving one's
+            // place in the order; only its two neighbours need testing.
+            if end == index + 1 {
+                let next = Int(events[index].code)
+                let previous = previousSegment(next)
+                let arrives = segments[previous].right, leaves = segments[next].left
+                if arrives.x == x && arrives.y == y && leaves.x == x && leaves.y == y {
+                    tree.replace(previous, with: next)
+                    if let below = tree.below(next) { test(below, next) }
+                    if let above = tree.above(next) { test(next, above) }
+                    index = end
+                    continue
+                }
+            }
             // Removals first, so a ring's consecutive segments never meet in the tree.
             inserts.removeAll(keepingCapacity: true)
             for event in events[index..<end] {
@@ -204,13 +224,58 @@ struct RingSweep {
     private mutating func test(_ i: Int, _ j: Int) {
         guard result.contacts.count < RingSweep.contactLimit else { return }
         let a = segments[i], b = segments[j]
-        guard let (kind, at) = RingSweep.meet(a, b, adjacent: isAdjacent(a, b)) else { return }
-        // Different rings may touch at a point (OGC allows it); anything more is reported.
-        if a.ring != b.ring && kind == .touch { return }
+        guard let (found, at) = RingSweep.meet(a, b, adjacent: isAdjacent(a, b)) else { return }
+        var kind = found
+        // Different rings may touch at a point (OGC allows it), but not pass through each other
+        // there; anything more is reported.
+        if a.ring != b.ring && kind == .touch {
+            guard passesThrough(at, i, j) else { return }
+            kind = .cross
+        }
         guard reportedPairs.insert(Int64(min(i, j)) << 32 | Int64(max(i, j))).inserted else { return }
         crossed = true
         result.contacts.append(Contact(kind: kind, first: (Int(a.ring), Int(a.vertex)),
                                        second: (Int(b.ring), Int(b.vertex)), point: at))
+    }
+
+    /// The points on either side of `p` along the ring of segment `id`: the segment's ends when
+    /// `p` is inside it, else the far ends of the two segments meeting at that vertex.
+    private func neighbours(of p: MapPoint, along id: Int) -> (MapPoint, MapPoint) {
+        let segment = segments[id]
+        let start = segment.runsRight ? segment.left : segment.right
+        let end = segment.runsRight ? segment.right : segment.left
+        if p == start {
+            let previous = segments[previousSegment(id)]
+            return (previous.runsRight ? previous.left : previous.right, end)
+        }
+        if p == end {
+            let nextID = Int(segment.vertex) + 1 == Int(ringSizes[Int(segment.ring)]) ? id - Int(segment.vertex) : id + 1
+            let next = segments[nextID]
+            return (start, next.runsRight ? next.right : next.left)
+        }
+        return (start, end)
+    }
+
+    /// Whether the rings of segments `i` and `j`, which meet at the single point `p`, cross
+    /// there (one ring's two sides at `p` lie in different angular sectors of the other's)
+    /// rather than touch. Collinear sides are left to the overlap test.
+    private func passesThrough(_ p: MapPoint, _ i: Int, _ j: Int) -> Bool {
+        let (a1, a2) = neighbours(of: p, along: i)
+        let (b1, b2) = neighbours(of: p, along: j)
+        func angle(_ q: MapPoint) -> Double {
+            let value = atan2(q.y - p.y, q.x - p.x)
+            return value < 0 ? value + 2 * Double.pi : value
+        }
+        let start = angle(a1), stop = angle(a2)
+        let sweep = stop >= start ? stop - start : stop - start + 2 * Double.pi
+        func inside(_ q: MapPoint) -> Bool? {
+            let turned = angle(q) - start
+            let offset = turned < 0 ? turned + 2 * Double.pi : turned
+            if offset == 0 || offset == sweep { return nil }
+            return offset < sweep
+        }
+        guard let first = inside(b1), let second = inside(b2) else { return false }
+        return first != second
     }
 
     /// The innermost ring containing `ring`, from the nearest segment of another ring below

@@ -82,6 +82,26 @@ struct SweepStatusTree {
         }
     }
 
+    /// Puts `new` where `old` is, in the same place in the order (a ring passing through a
+    /// vertex: the segment leaving it takes the place of the one arriving). O(1).
+    mutating func replace(_ old: Int, with new: Int) {
+        nodes.withUnsafeMutableBufferPointer { nodes in
+            let node = nodes[old]
+            nodes[new] = node
+            let newID = Int32(new)
+            if node.parent < 0 {
+                root = newID
+            } else if nodes[Int(node.parent)].left == Int32(old) {
+                nodes[Int(node.parent)].left = newID
+            } else {
+                nodes[Int(node.parent)].right = newID
+            }
+            if node.left >= 0 { nodes[Int(node.left)].parent = newID }
+            if node.right >= 0 { nodes[Int(node.right)].parent = newID }
+            nodes[old] = Node()
+        }
+    }
+
     /// The segment directly below `id`, or nil.
     func below(_ id: Int) -> Int? {
         nodes.withUnsafeBufferPointer { nodes in
