@@ -387,15 +387,24 @@ extension XMLStreamReader {
         let startDepth = depth
         guard try read() else { return "" }
         if kind == .endElement && depth == startDepth { return "" }
+        // Usually one text node then the end tag: no array for that case.
+        var first: (text: String, cdata: Bool)?
         var pieces: [(text: String, cdata: Bool)] = []
         repeat {
             if kind == .endElement && depth == startDepth { break }
             if kind == .text {
                 let cdata = isCDATA
-                withValueBytes { pieces.append((String(decoding: $0, as: UTF8.self), cdata)) }
+                withValueBytes { bytes in
+                    let piece = (String(decoding: bytes, as: UTF8.self), cdata)
+                    if first == nil && pieces.isEmpty { first = piece } else {
+                        if let pending = first { pieces.append(pending); first = nil }
+                        pieces.append(piece)
+                    }
+                }
             }
         } while try read()
-        if pieces.count == 1 { return pieces[0].text }
+        if let first { return first.text }
+        if pieces.isEmpty { return "" }
         let hasCDATA = pieces.contains { $0.cdata }
         return pieces.filter { !hasCDATA || $0.cdata || !$0.text.allSatisfy(\.isWhitespace) }.map(\.text).joined()
     }

@@ -87,7 +87,8 @@ public struct GeoJSONWriter: FeatureWriter {
             if properties == nil { properties = JSONObject() }
             properties!["radius"] = .number(circle.radius)
         }
-        if let style = feature.style {
+        // A style read from these very properties (GeoJSON in) is already expressed by them.
+        if let style = feature.style, SimpleStyle.style(from: properties) != style {
             for member in SimpleStyle.properties(for: style) where properties?[member.key] == nil {
                 if properties == nil { properties = JSONObject() }
                 properties!.append(member.key, member.value)
