@@ -35,14 +35,16 @@ struct LocatedJSON {
     var keys: [Int32] = []
     var strings: [String] = []
     /// Children of containers still open, before they are copied into `children`.
-    private var pending: [(child: Int32, key: Int32)] = []
+    private var pendingChildren: [Int32] = []
+    private var pendingKeys: [Int32] = []
 
     mutating func removeAll() {
         nodes.removeAll(keepingCapacity: true)
         children.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
         strings.removeAll(keepingCapacity: true)
-        pending.removeAll(keepingCapacity: true)
+        pendingChildren.removeAll(keepingCapacity: true)
+        pendingKeys.removeAll(keepingCapacity: true)
     }
 
     subscript(index: Int) -> Node { nodes[index] }
@@ -144,19 +146,23 @@ struct LocatedJSON {
         return Int32(nodes.count - 1)
     }
 
-    fileprivate mutating func push(child: Int32, key: Int32) { pending.append((child, key)) }
+    @inline(__always)
+    fileprivate mutating func push(child: Int32, key: Int32) {
+        pendingChildren.append(child)
+        pendingKeys.append(key)
+    }
 
-    fileprivate var pendingCount: Int { pending.count }
+    fileprivate var pendingCount: Int { pendingChildren.count }
 
     /// Moves the pending children from `mark` on into the container `index`.
     fileprivate mutating func close(_ index: Int32, from mark: Int) {
         nodes[Int(index)].first = Int32(children.count)
-        nodes[Int(index)].count = Int32(pending.count - mark)
-        for slot in mark..<pending.count {
-            children.append(pending[slot].child)
-            keys.append(pending[slot].key)
-        }
-        pending.removeSubrange(mark...)
+        nodes[Int(index)].count = Int32(pendingChildren.count - mark)
+        // Block copies: this runs once per array, and coordinates are mostly arrays.
+        children.append(contentsOf: pendingChildren[mark...])
+        keys.append(contentsOf: pendingKeys[mark...])
+        pendingChildren.removeSubrange(mark...)
+        pendingKeys.removeSubrange(mark...)
     }
 }
 
