@@ -3,19 +3,7 @@ import XCTest
 
 /// `overlaykit convert` with KML and KMZ, run as the built binary.
 final class KMLConvertTests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// The `overlaykit` product beside the test bundle (or in the package's .build/debug).
-    static func binary() throws -> URL {
-        let candidates = [
-            Bundle(for: KMLConvertTests.self).bundleURL.deletingLastPathComponent().appendingPathComponent("overlaykit"),
-            packageRoot.appendingPathComponent(".build/debug/overlaykit"),
-        ]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw XCTSkip("overlaykit binary not built (looked at \(candidates.map(\.path)))")
-        }
-        return found
-    }
+    static let packageRoot = CLI.packageRoot
 
     struct Result {
         var status: Int32
@@ -25,20 +13,8 @@ final class KMLConvertTests: XCTestCase {
     }
 
     func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        let result = try CLI.run(arguments, stdin: stdin)
+        return Result(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     private var directory: URL!

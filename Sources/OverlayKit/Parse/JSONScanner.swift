@@ -115,6 +115,14 @@ final class JSONScanner {
         return (line, max(1, absolute - lineStart + 1))
     }
 
+    /// Line and column of an earlier offset when its line is still known: it must not lie
+    /// before the last offset located or counted past. Used to place an error at the end of
+    /// the previous token (e.g. the missing ',' after a value) rather than at the next one.
+    func lineColumnIfKnown(at absolute: Int) -> (line: Int, column: Int)? {
+        guard absolute >= countedTo, absolute >= base, absolute <= base + end else { return nil }
+        return lineColumn(at: absolute)
+    }
+
     /// The location of the current position.
     func currentLocation() -> SourceLocation { location(at: absolutePosition) }
 
@@ -288,7 +296,7 @@ final class JSONScanner {
         throw invalidNumber(token)
     }
 
-    private func invalidNumber(_ token: (start: Int, count: Int)) -> Diagnostic {
+    func invalidNumber(_ token: (start: Int, count: Int)) -> Diagnostic {
         if token.count == 0 {
             let byte = position < end ? bytes[position] : 0
             return unexpected(byte, expecting: "a value")
@@ -414,7 +422,7 @@ final class JSONScanner {
     }
 
     /// Consumes a literal (`true`, `false`, `null`) whose first byte is next.
-    private func readLiteral(_ literal: StaticString) throws {
+    func readLiteral(_ literal: StaticString) throws {
         let start = absolutePosition
         for index in 0..<literal.utf8CodeUnitCount {
             guard try ensure(), bytes[position] == literal.utf8Start[index] else {

@@ -1,0 +1,555 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// The structural rules of GeoJSON, checked on a located value: everything mapbox/geojsonhint
+/// checks (type names and their case, required and forbidden members, positions, rings, lines,
+/// bbox, id, GeometryCollections, duplicate members, the right-hand rule, excess precision),
+/// plus RFC 7946 advice (`crs`, more than three numbers per position, coordinates out of range,
+/// geometry crossing the antimeridian without being cut).
+///
+/// Problems are reported on the line where geojsonhint reports them: the line where the object
+/// or array at fault starts. Polygons and lines that are structurally sound are handed to
+/// `GeometryValidity` in map points. O(values) apart from the geometry pass.
+struct GeoJSONStructureCheck {
+    /// The arena the values live in.
+    let json: LocatedJSON
+    let file: String?
+    /// JSON Pointer components above the value being checked (e.g. `features`, `12`).
+    var path: [String]
+    var findings: [Diagnostic] = []
+    /// Shared across the whole file so precision advice is capped per file.
+    var precision: PrecisionTally
+    /// Positions out of range in the geometry being checked: how many, and the first.
+    private var outOfRange: (count: Int, first: (node: Int, message: String)?) = (0, nil)
+    /// Whether sound lines and polygons also get the geometry-validity pass.
+    var checksGeometry = true
+
+    /// Counts excess-precision positions so only the first few are reported one by one.
+    struct PrecisionTally {
+        static let reportedLimit = 10
+        /// Digits after the decimal point beyond which a degree value is finer than ~10 cm.
+        static let maximumDecimals = 6
+        var count = 0
+        var firstUnreported: SourceLocation?
+        /// Set with `firstUnreported`; a plain flag keeps the per-position test free of copies.
+        var hasUnreported = false
+    }
+
+    static let geometryTypes = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon",
+                                "GeometryCollection"]
+    static let allTypes = geometryTypes + ["Feature", "FeatureCollection"]
+
+    init(json: LocatedJSON, file: String?, path: [String], precision: PrecisionTally) {
+        self.json = json
+        self.file = file
+        self.path = path
+        self.precision = precision
+    }
+
+    // MARK: Reporting
+
+    private func location(_ node: Int, _ extra: [String] = []) -> SourceLocation {
+        SourceLocation(file: file, line: Int(json[node].line), column: Int(json[node].column),
+                       jsonPointer: JSONPointer.make(path + extra))
+    }
+
+    private mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at node: Int,
+                                 _ extra: [String] = []) {
+        findings.append(Diagnostic(severity, code: code, message: message, location: location(node, extra)))
+    }
+
+    private mutating func within<T>(_ component: String, _ body: (inout Self) -> T) -> T {
+        path.append(component)
+        defer { path.removeLast() }
+        return body(&self)
+    }
+
+    // MARK: Objects
+
+    /// Checks any GeoJSON object (the root, a feature's geometry, a GeometryCollection member).
+    mutating func checkObject(_ node: Int) {
+        guard json.kind(node) == .object else {
+            report(.error, "geojson.root-not-object", "the root of a GeoJSON text must be an object, not \(json.typeName(node))",
+                   at: node)
+            return
+        }
+        checkDuplicates(node)
+        guard let type = requiredMember(node, "type", .string) else { return }
+        let name = json.string(type)!
+        guard Self.allTypes.contains(name) else {
+            if let expected = Self.allTypes.first(where: { $0.lowercased() == name.lowercased() }) {
+                report(.error, "geojson.type-case", "expected \(expected) but got \(name): type names are case sensitive",
+                       at: node, ["type"])
+            } else {
+                report(.error, "geojson.unknown-type", "the type \(name) is unknown", at: node, ["type"])
+            }
+            return
+        }
+        switch name {
+        case "FeatureCollection": checkFeatureCollection(node)
+        case "Feature": checkFeature(node)
+        case "GeometryCollection": checkGeometryCollection(node)
+        default: checkGeometry(node, type: name)
+        }
+    }
+
+    /// Reports members that appear more than once (parsers disagree on which one counts).
+    mutating func checkDuplicates(_ node: Int) {
+        let members = json.members(node)
+        guard members.count > 1 else { return }
+        var seen = Set<String>()
+        var reported = Set<String>()
+        for member in members where !seen.insert(member.key).inserted && reported.insert(member.key).inserted {
+            report(.error, "geojson.duplicate-member",
+                   "member \"\(member.key)\" appears more than once, so parsers disagree on its value", at: node, [member.key])
+        }
+    }
+
+    enum Expected { case string, array, object }
+
+    /// The member's node when present and of the expected kind; otherwise reports it.
+    /// `object` accepts null as well (a Feature's `properties` and `geometry`).
+    private mutating func requiredMember(_ node: Int, _ name: String, _ expected: Expected) -> Int? {
+        guard let value = json.member(node, name) else {
+            report(.error, "geojson.missing-member", "\"\(name)\" member required", at: node)
+            return nil
+        }
+        let kind = json.kind(value)
+        let ok: Bool
+        switch expected {
+        case .string: ok = kind == .string
+        case .array: ok = kind == .array
+        case .object: ok = kind == .object || kind == .null
+        }
+        if !ok {
+            let wanted = expected == .string ? "a string" : expected == .array ? "an array" : "an object"
+            report(.error, "geojson.member-type", "\"\(name)\" member should be \(wanted), but is \(json.typeName(value)) instead",
+                   at: node, [name])
+            return nil
+        }
+        return value
+    }
+
+    private mutating func forbid(_ node: Int, _ names: [String], in what: String) {
+        for name in names where json.member(node, name) != nil {
+            report(.error, "geojson.forbidden-member", "\(what) object cannot contain a \"\(name)\" member", at: node, [name])
+        }
+    }
+
+    /// RFC 7946 §4: `crs` was removed; the only coordinate system is WGS 84 longitude/latitude.
+    private mutating func checkCRS(_ node: Int) {
+        guard let crs = json.member(node, "crs"), json.kind(crs) != .null else { return }
+        var isDefault = false
+        if let properties = json.member(crs, "properties"), let name = json.member(properties, "name"),
+           let text = json.string(name) {
+            isDefault = text == "urn:ogc:def:crs:OGC:1.3:CRS84"
+        }
+        report(.warning, "geojson.crs",
+               isDefault ? "old-style \"crs\" member names the default (CRS84) and should be removed"
+                         : "old-style \"crs\" member is not part of RFC 7946; coordinates are read as WGS 84 anyway",
+               at: node, ["crs"])
+    }
+
+    private mutating func checkBBox(_ node: Int) {
+        guard let bbox = json.member(node, "bbox"), json.kind(bbox) != .null else { return }
+        guard json.kind(bbox) == .array else {
+            report(.error, "geojson.bbox-not-array", "bbox member must be an array of numbers, but is \(json.typeName(bbox))",
+                   at: node, ["bbox"])
+            return
+        }
+        let elements = json.elements(bbox)
+        if elements.contains(where: { json.kind($0) != .number }) {
+            report(.error, "geojson.bbox-not-number", "each element in a bbox member must be a number", at: bbox, ["bbox"])
+        }
+        if elements.count != 4 && elements.count != 6 {
+            report(.error, "geojson.bbox-length",
+                   "bbox must contain 4 elements (for 2D) or 6 elements (for 3D), found \(elements.count)", at: bbox, ["bbox"])
+        } else if !elements.contains(where: { json.kind($0) != .number }) {
+            let half = elements.count / 2
+            let south = json.number(elements[1])!, north = json.number(elements[half + 1])!
+            if south > north {
+                report(.error, "geojson.bbox-order", "bbox south edge \(south) is north of its north edge \(north)",
+                       at: bbox, ["bbox"])
+            }
+        }
+    }
+
+    mutating func checkFeatureCollection(_ node: Int) {
+        checkCRS(node)
+        checkBBox(node)
+        forbid(node, ["properties", "coordinates"], in: "FeatureCollection")
+        guard let features = requiredMember(node, "features", .array) else { return }
+        within("features") { check in
+            check.checkFeatureArray(features, collection: node)
+        }
+    }
+
+    /// Checks the members of a `features` array already held in the arena.
+    mutating func checkFeatureArray(_ features: Int, collection: Int) {
+        let elements = json.elements(features)
+        if elements.contains(where: { json.kind($0) != .object }) {
+            report(.error, "geojson.feature-not-object", "every feature must be an object", at: collection, [])
+            return
+        }
+        for (index, feature) in elements.enumerated() {
+            within(String(index)) { check in
+                check.checkDuplicates(feature)
+                check.checkFeature(feature)
+            }
+        }
+    }
+
+    /// Checks one Feature (also each member of a FeatureCollection's `features`).
+    mutating func checkFeature(_ node: Int) {
+        checkCRS(node)
+        checkBBox(node)
+        if let id = json.member(node, "id"), json.kind(id) != .string && json.kind(id) != .number {
+            report(.error, "geojson.id-type", "Feature \"id\" member must have a string or number value, not \(json.typeName(id))",
+                   at: node, ["id"])
+        }
+        forbid(node, ["features", "coordinates"], in: "Feature")
+        let type = json.member(node, "type").flatMap { json.string($0) }
+        if type != "Feature" {
+            report(.error, "geojson.feature-type", "members of \"features\" must have \"type\": \"Feature\"", at: node, ["type"])
+        }
+        _ = requiredMember(node, "properties", .object)
+        guard let geometry = requiredMember(node, "geometry", .object), json.kind(geometry) == .object else { return }
+        within("geometry") { check in
+            check.checkObject(geometry)
+            check.expectGeometry(geometry)
+        }
+    }
+
+    /// A Feature's geometry must be a geometry, not a Feature or FeatureCollection.
+    private mutating func expectGeometry(_ node: Int) {
+        if let type = json.member(node, "type").flatMap({ json.string($0) }), type == "Feature" || type == "FeatureCollection" {
+            report(.error, "geojson.not-a-geometry", "a \(type) cannot stand where a geometry is expected", at: node, ["type"])
+        }
+    }
+
+    mutating func checkGeometryCollection(_ node: Int) {
+        checkCRS(node)
+        checkBBox(node)
+        guard let geometries = requiredMember(node, "geometries", .array) else { return }
+        let elements = json.elements(geometries)
+        if elements.contains(where: { json.kind($0) != .object }) {
+            report(.error, "geojson.geometry-not-object",
+                   "the geometries array in a GeometryCollection must contain only geometry objects", at: node, ["geometries"])
+        }
+        if elements.count == 1 {
+            report(.warning, "geojson.collection-single",
+                   "a GeometryCollection with a single geometry should be that geometry or a multi-part geometry",
+                   at: geometries, ["geometries"])
+        }
+        for (index, element) in elements.enumerated() where json.kind(element) == .object {
+            if json.member(element, "type").flatMap({ json.string($0) }) == "GeometryCollection" {
+                report(.warning, "geojson.collection-nested", "GeometryCollections should not nest (RFC 7946 §3.1.8)",
+                       at: geometries, ["geometries", String(index)])
+            }
+            within("geometries") { check in
+                check.within(String(index)) { inner in
+                    inner.checkObject(element)
+                    inner.expectGeometry(element)
+                }
+            }
+        }
+    }
+
+    // MARK: Geometries and coordinates
+
+    private mutating func checkGeometry(_ node: Int, type: String) {
+        checkCRS(node)
+        checkBBox(node)
+        forbid(node, ["properties", "geometry", "features"], in: "geometry")
+        guard let coordinates = requiredMember(node, "coordinates", .array) else { return }
+        outOfRange = (0, nil)
+        defer { reportOutOfRange() }
+        within("coordinates") { check in
+            switch type {
+            case "Point":
+                check.checkPosition(coordinates, line: coordinates)
+            case "MultiPoint":
+                _ = check.checkPositionArray(coordinates, kind: .none, depth: 1, line: coordinates)
+            case "LineString":
+                if check.checkPositionArray(coordinates, kind: .line, depth: 1, line: coordinates) == .sound {
+                    check.checkGeometryValidity(node, coordinates, depth: 1)
+                }
+            case "MultiLineString":
+                if check.checkPositionArray(coordinates, kind: .line, depth: 2, line: coordinates) == .sound {
+                    check.checkGeometryValidity(node, coordinates, depth: 2)
+                }
+            case "Polygon":
+                let verdict = check.checkPositionArray(coordinates, kind: .ring, depth: 2, line: coordinates)
+                if verdict != .tooShallow { check.checkRightHandRule(node, coordinates, depth: 2) }
+                if verdict == .sound { check.checkGeometryValidity(node, coordinates, depth: 3) }
+            default:  // MultiPolygon
+                let verdict = check.checkPositionArray(coordinates, kind: .ring, depth: 3, line: coordinates)
+                if verdict != .tooShallow { check.checkRightHandRule(node, coordinates, depth: 3) }
+                if verdict == .sound { check.checkGeometryValidity(node, coordinates, depth: 4) }
+            }
+            check.checkAntimeridian(coordinates, depth: type == "Point" ? 0 : type == "MultiPoint" || type == "LineString" ? 1
+                                    : type == "MultiPolygon" ? 3 : 2, type: type)
+        }
+    }
+
+    private mutating func reportOutOfRange() {
+        guard let (node, message) = outOfRange.first else { return }
+        let more = outOfRange.count > 1 ? "; \(outOfRange.count) positions of this geometry are out of range" : ""
+        // The pointer of the first offender is not kept; the line and column name it.
+        report(.warning, "geojson.coordinate-range", message + more, at: node, ["coordinates"])
+        outOfRange = (0, nil)
+    }
+
+    enum RunKind { case none, line, ring }
+
+    /// What a coordinates check found: nothing wrong, a problem, or numbers where arrays belong
+    /// (which stops geojsonhint's right-hand-rule check).
+    enum Verdict: Comparable { case sound, problem, tooShallow }
+
+    /// Walks nested coordinate arrays `depth` levels above the positions, as geojsonhint does,
+    /// reporting each problem at the line of the innermost array that starts on a line.
+    private mutating func checkPositionArray(_ node: Int, kind: RunKind, depth: Int, line: Int) -> Verdict {
+        if depth == 0 {
+            return checkPosition(node, line: line) ? .sound : .problem
+        }
+        guard json.kind(node) == .array else {
+            report(.error, "geojson.coordinates-too-shallow",
+                   "a \(json.typeName(node)) was found where a coordinate array should have been: it needs to be nested more deeply",
+                   at: line)
+            return .problem
+        }
+        let count = json.childCount(node)
+        var verdict = Verdict.sound
+        if depth == 1 && kind == .ring {
+            if count > 0, json.kind(json.child(node, count - 1)) != .array {
+                let last = json.child(node, count - 1)
+                report(.error, "geojson.coordinates-too-shallow",
+                       "a \(json.typeName(last)) was found where a coordinate array should have been: it needs to be nested more deeply",
+                       at: node)
+                return .tooShallow
+            }
+            if count < 4 {
+                report(.error, "geojson.ring-too-short",
+                       "a linear ring needs four or more positions, found \(count)", at: node)
+                verdict = .problem
+            }
+            if count > 0, !samePosition(json.child(node, 0), json.child(node, count - 1)) {
+                report(.error, "geojson.ring-not-closed",
+                       "the first and last positions of a linear ring must be the same", at: node)
+                verdict = .problem
+            }
+        } else if depth == 1 && kind == .line && count < 2 {
+            report(.error, "geojson.line-too-short", "a line needs two or more positions, found \(count)", at: node)
+            return .problem
+        }
+        for index in 0..<count {
+            let element = json.child(node, index)
+            let elementKind = json.kind(element)
+            let elementLine = elementKind == .array || elementKind == .object ? element : line
+            // The path component is only needed when something is reported below.
+            path.append(String(index))
+            let elementVerdict = checkPositionArray(element, kind: kind, depth: depth - 1, line: elementLine)
+            path.removeLast()
+            verdict = max(verdict, elementVerdict)
+        }
+        return verdict
+    }
+
+    private func samePosition(_ a: Int, _ b: Int) -> Bool {
+        let count = json.childCount(a)
+        guard json.kind(a) == .array, json.kind(b) == .array, count == json.childCount(b) else { return false }
+        for index in 0..<count {
+            let x = json.child(a, index), y = json.child(b, index)
+            guard json.kind(x) == json.kind(y) && json[x].number == json[y].number else { return false }
+        }
+        return true
+    }
+
+    /// Checks one position; true when it is 2 or 3 numbers within range.
+    @discardableResult
+    private mutating func checkPosition(_ node: Int, line: Int) -> Bool {
+        guard json.kind(node) == .array else {
+            report(.error, "geojson.position-not-array", "a position should be an array, is a \(json.typeName(node)) instead",
+                   at: line)
+            return false
+        }
+        let count = json.childCount(node)
+        if count < 2 {
+            report(.error, "geojson.position-too-short", "a position must have 2 or more elements, found \(count)", at: node)
+            return false
+        }
+        if count > 3 {
+            report(.warning, "geojson.position-too-long",
+                   "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: node)
+        }
+        var finite = true
+        for index in 0..<count {
+            let number = json[json.child(node, index)]
+            guard number.kind == .number else {
+                report(.error, "geojson.position-not-number", "each element in a position must be a number", at: node)
+                return false
+            }
+            if !number.number.isFinite { finite = false }
+        }
+        let longitudeNode = json[json.child(node, 0)], latitudeNode = json[json.child(node, 1)]
+        let longitude = longitudeNode.number, latitude = latitudeNode.number
+        var sound = true
+        if !finite {
+            report(.error, "geometry.non-finite", "a position holds a number too large to represent", at: node)
+            return false
+        }
+        if latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 {
+            // One warning per geometry (a swapped or projected file would otherwise flood the
+            // report). Latitudes beyond ±90° have no place on the map, so geometry validity is
+            // not judged for them; longitudes a little past ±180° still have one.
+            if outOfRange.count == 0 {
+                outOfRange.first = (node, latitude < -90 || latitude > 90
+                    ? "latitude \(latitude) is outside -90…90 (is the position [latitude, longitude], or projected?)"
+                    : "longitude \(longitude) is outside -180…180")
+            }
+            outOfRange.count += 1
+            if latitude < -90 || latitude > 90 { sound = false }
+        }
+        if Int(longitudeNode.count) > PrecisionTally.maximumDecimals || Int(latitudeNode.count) > PrecisionTally.maximumDecimals {
+            precision.count += 1
+            if precision.count <= PrecisionTally.reportedLimit {
+                report(.info, "geojson.precision",
+                       "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
+                       at: node)
+            } else if !precision.hasUnreported {
+                precision.hasUnreported = true
+                precision.firstUnreported = location(node)
+            }
+        }
+        return sound
+    }
+
+    /// geojsonhint's right-hand-rule check (RFC 7946 §3.1.6): exterior rings counterclockwise,
+    /// holes clockwise, by the sign of the ring's area on the sphere.
+    private mutating func checkRightHandRule(_ node: Int, _ coordinates: Int, depth: Int) {
+        let polygons = depth == 2 ? [coordinates] : json.elements(coordinates)
+        for polygon in polygons where json.kind(polygon) == .array {
+            for (index, ring) in json.elements(polygon).enumerated() where json.kind(ring) == .array {
+                let clockwise = isClockwiseOnSphere(ring)
+                if clockwise == (index == 0) {
+                    report(.warning, "geojson.right-hand-rule",
+                           "polygons should follow the right-hand rule: exterior rings counterclockwise, holes clockwise",
+                           at: node)
+                    return
+                }
+            }
+        }
+    }
+
+    private func isClockwiseOnSphere(_ ring: Int) -> Bool {
+        let count = json.childCount(ring)
+        guard count > 2 else { return true }
+        let radians = Double.pi / 180
+        var area = 0.0
+        var previous: (longitude: Double, sine: Double)?
+        for index in 0..<count {
+            let position = json.child(ring, index)
+            guard json.kind(position) == .array, json.childCount(position) >= 2 else { continue }
+            let longitude = json[json.child(position, 0)].number
+            let sine = sin(json[json.child(position, 1)].number * radians)
+            if let previous {
+                area += (longitude - previous.longitude) * radians * (2 + previous.sine + sine)
+            }
+            previous = (longitude, sine)
+        }
+        return area >= 0
+    }
+
+    /// RFC 7946 §3.1.9: geometry that crosses the antimeridian should be cut in two. A segment
+    /// spanning more than 180° of longitude is taken as such a crossing.
+    private mutating func checkAntimeridian(_ coordinates: Int, depth: Int, type: String) {
+        guard depth >= 1, type != "MultiPoint" else { return }
+        var runs = [coordinates]
+        for _ in 1..<depth { runs = runs.flatMap { json.kind($0) == .array ? json.elements($0) : [] } }
+        for run in runs where json.kind(run) == .array {
+            var previous: Double?
+            for index in 0..<json.childCount(run) {
+                let position = json.child(run, index)
+                guard json.kind(position) == .array, json.childCount(position) > 0,
+                      let longitude = json.number(json.child(position, 0)) else { previous = nil; continue }
+                if let previous, abs(longitude - previous) > 180 {
+                    report(.warning, "geojson.antimeridian",
+                           "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
+                           at: run)
+                    return
+                }
+                previous = longitude
+            }
+        }
+    }
+
+    // MARK: Geometry validity
+
+    /// Hands sound polygons and lines to `GeometryValidity` in map points and reports what it
+    /// finds at the ring or line it names.
+    private mutating func checkGeometryValidity(_ node: Int, _ coordinates: Int, depth: Int) {
+        guard checksGeometry else { return }
+        // depth: 1 line, 2 multi-line, 3 polygon, 4 multipolygon (levels above the numbers).
+        func buffer(_ run: Int) -> [Coordinate] {
+            var list: [Coordinate] = []
+            let count = json.childCount(run)
+            list.reserveCapacity(count)
+            for index in 0..<count {
+                let position = json.child(run, index)
+                list.append(Coordinate(latitude: json[json.child(position, 1)].number,
+                                       longitude: json[json.child(position, 0)].number))
+            }
+            return list
+        }
+        switch depth {
+        case 1, 2:
+            let lines = depth == 1 ? [coordinates] : json.elements(coordinates)
+            for (index, line) in lines.enumerated() {
+                for finding in GeometryValidity.checkLine(buffer(line)) {
+                    let components = depth == 1 ? [] : [String(index)]
+                    record(finding, run: line, components: components)
+                }
+            }
+        default:
+            let polygonNodes = depth == 3 ? [coordinates] : json.elements(coordinates)
+            let polygons = polygonNodes.map { json.elements($0).map(buffer) }
+            for finding in GeometryValidity.checkPolygons(polygons) {
+                let polygonNode = polygonNodes[finding.polygon]
+                let ringNode = json.elements(polygonNode)[finding.ring]
+                let components = (depth == 3 ? [] : [String(finding.polygon)]) + [String(finding.ring)]
+                record(finding, run: ringNode, components: components)
+            }
+        }
+    }
+
+    private mutating func record(_ finding: GeometryValidity.Finding, run: Int, components: [String]) {
+        var extra = components
+        var node = run
+        if let vertex = finding.vertex {
+            extra.append(String(vertex))
+            let elements = json.elements(run)
+            if vertex < elements.count { node = elements[vertex] }
+        }
+        report(finding.severity, finding.code, finding.message, at: node, extra)
+    }
+}
+
+/// RFC 6901 JSON Pointers from path components.
+enum JSONPointer {
+    /// The pointer, or nil for the root (whose pointer, "", says nothing to a reader).
+    static func make(_ components: [String]) -> String? {
+        guard !components.isEmpty else { return nil }
+        var text = ""
+        for component in components {
+            text += "/"
+            for character in component {
+                text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
+            }
+        }
+        return text
+    }
+}

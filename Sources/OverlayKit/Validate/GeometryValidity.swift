@@ -1,0 +1,263 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// Geometry validity of lines and polygons in map points, the plane overlays are drawn in:
+/// non-finite values, repeated consecutive points, too few points, ring self-intersection,
+/// holes outside their shell, nested holes, holes crossing the shell or each other, duplicate
+/// rings, and parts of a multipolygon that cross or lie inside one another.
+///
+/// Works on source coordinates (or the `VertexBuffer`s of any reader's features, GeoJSON or
+/// KML). The plane is MapKit's map points, with two changes so that distinct positions stay
+/// distinct: longitudes are not wrapped (a ring reaching 180.0000001° stays whole), and
+/// latitudes beyond the Mercator limit (±85.05°, e.g. Antarctica's coast down to −90°)
+/// continue linearly past the world's edge instead of clamping onto it. One `RingSweep` per
+/// polygon or multipolygon: O(n log n) in its vertex count. Rings may be closed or not (the
+/// last vertex always connects to the first); ring length and closure themselves are format
+/// rules and are checked by the format's structure checks.
+public enum GeometryValidity {
+    /// One problem, placed by part: the polygon (0 for a single polygon or line), the ring
+    /// within it (0 for a line or shell), and the vertex when one is to blame.
+    public struct Finding: Hashable, Sendable {
+        public var severity: Diagnostic.Severity
+        public var code: String
+        public var message: String
+        public var polygon: Int
+        public var ring: Int
+        public var vertex: Int?
+    }
+
+    /// Checks a line: finite values, repeated consecutive points, at least two distinct points.
+    public static func checkLine(_ line: VertexBuffer) -> [Finding] { checkLine(line.coordinates) }
+
+    /// Checks polygons given as vertex buffers (exterior ring first, then holes).
+    public static func checkPolygons(_ polygons: [[VertexBuffer]]) -> [Finding] {
+        checkPolygons(polygons.map { $0.map(\.coordinates) })
+    }
+
+    /// Checks a line given as coordinates.
+    public static func checkLine(_ line: [Coordinate]) -> [Finding] {
+        var findings: [Finding] = []
+        _ = distinctRun(line, polygon: 0, ring: 0, minimum: 2, what: "a line", into: &findings)
+        return findings
+    }
+
+    /// Checks polygons given as rings (exterior first, then holes); several polygons are
+    /// checked together as the parts of one multipolygon.
+    public static func checkPolygons(_ polygons: [[[Coordinate]]]) -> [Finding] {
+        var findings: [Finding] = []
+        var rings: [RingSweep.Ring] = []
+        var seen: [RingKey: [Int]] = [:]
+        for (polygonIndex, polygon) in polygons.enumerated() {
+            for (ringIndex, ring) in polygon.enumerated() {
+                guard let run = distinctRun(ring, polygon: polygonIndex, ring: ringIndex, minimum: 3,
+                                            what: "a ring", into: &findings) else { continue }
+                let key = RingKey(run.points)
+                if let twin = seen[key]?.first(where: { RingKey.same(rings[$0].points, run.points) }) {
+                    let other = rings[twin]
+                    findings.append(Finding(severity: .error, code: "geometry.duplicate-ring",
+                                            message: "this ring repeats ring \(describe(other.polygon, other.ringIndex, polygons.count))",
+                                            polygon: polygonIndex, ring: ringIndex, vertex: nil))
+                    continue
+                }
+                seen[key, default: []].append(rings.count)
+                rings.append(RingSweep.Ring(points: run.points, sourceIndices: run.indices, polygon: polygonIndex,
+                                            ringIndex: ringIndex))
+            }
+        }
+        guard !rings.isEmpty else { return findings }
+        let result = RingSweep.sweep(rings)
+        // One finding per pair of rings (or per ring, for self-intersection), first place named.
+        var contactsPerPair: [Int64: Int] = [:]
+        var firstContacts: [RingSweep.Contact] = []
+        for contact in result.contacts {
+            let key = Int64(min(contact.first.ring, contact.second.ring)) << 32 | Int64(max(contact.first.ring, contact.second.ring))
+            contactsPerPair[key, default: 0] += 1
+            if contactsPerPair[key] == 1 { firstContacts.append(contact) }
+        }
+        for contact in firstContacts {
+            let key = Int64(min(contact.first.ring, contact.second.ring)) << 32 | Int64(max(contact.first.ring, contact.second.ring))
+            let more = contactsPerPair[key, default: 1] - 1
+            let also = more == 0 ? "" : " (and at least \(more) more place\(more == 1 ? "" : "s"))"
+            let a = rings[contact.first.ring], b = rings[contact.second.ring]
+            // Report at the later part, whose repair is usually the one needed.
+            let (first, second) = (a.polygon, a.ringIndex) <= (b.polygon, b.ringIndex)
+                ? (contact.first, contact.second) : (contact.second, contact.first)
+            let ringA = rings[first.ring], ringB = rings[second.ring]
+            let at = Coordinate(contact.point)
+            let place = "near \(format(at.longitude)), \(format(at.latitude))"
+            let code: String
+            let message: String
+            if first.ring == second.ring {
+                code = "geometry.self-intersection"
+                message = "the ring \(contact.kind == .cross ? "crosses" : contact.kind == .overlap ? "runs back over" : "touches") itself \(place)"
+            } else if ringA.polygon == ringB.polygon {
+                if ringA.ringIndex == 0 {
+                    code = "geometry.hole-crosses-shell"
+                    message = "hole \(ringB.ringIndex) \(contact.kind == .overlap ? "overlaps" : "crosses") the exterior ring \(place)"
+                } else {
+                    code = "geometry.holes-cross"
+                    message = "holes \(ringA.ringIndex) and \(ringB.ringIndex) \(contact.kind == .overlap ? "overlap" : "cross") \(place)"
+                }
+            } else {
+                code = "geometry.parts-cross"
+                message = "polygons \(ringA.polygon) and \(ringB.polygon) of the multipolygon \(contact.kind == .overlap ? "overlap along an edge" : "cross") \(place)"
+            }
+            findings.append(Finding(severity: .error, code: code, message: message + also, polygon: ringB.polygon,
+                                    ring: ringB.ringIndex, vertex: ringB.sourceIndices[second.vertex]))
+        }
+        guard let parents = result.parents else { return findings }
+        for (position, ring) in rings.enumerated() {
+            let parent = parents[position].map { rings[$0] }
+            if ring.ringIndex > 0 {
+                if let parent, parent.polygon == ring.polygon, parent.ringIndex == 0 { continue }
+                if let parent, parent.polygon == ring.polygon {
+                    findings.append(Finding(severity: .error, code: "geometry.nested-holes",
+                                            message: "hole \(ring.ringIndex) lies inside hole \(parent.ringIndex)",
+                                            polygon: ring.polygon, ring: ring.ringIndex, vertex: nil))
+                } else {
+                    findings.append(Finding(severity: .error, code: "geometry.hole-outside-shell",
+                                            message: "hole \(ring.ringIndex) lies outside the exterior ring",
+                                            polygon: ring.polygon, ring: ring.ringIndex, vertex: nil))
+                }
+            } else if let parent, parent.ringIndex == 0 {
+                findings.append(Finding(severity: .error, code: "geometry.parts-nested",
+                                        message: "polygon \(ring.polygon) of the multipolygon lies inside polygon \(parent.polygon)",
+                                        polygon: ring.polygon, ring: 0, vertex: nil))
+            }
+        }
+        return findings
+    }
+
+    /// Checks the geometry of any shape (KML features and other readers' output): polylines
+    /// and polygons as above, collections member by member. Findings of collection members
+    /// carry the member index in `polygon`.
+    public static func check(_ shape: Shape) -> [Finding] {
+        switch shape {
+        case .annotation(let annotation):
+            let c = annotation.coordinate
+            return c.latitude.isFinite && c.longitude.isFinite ? [] : [nonFinite(polygon: 0, ring: 0, vertex: 0)]
+        case .circle(let circle):
+            return circle.radius.isFinite && circle.radius > 0 ? []
+                : [Finding(severity: .error, code: "geometry.circle-radius", message: "a circle's radius must be a positive number",
+                           polygon: 0, ring: 0, vertex: nil)]
+        case .polyline(let polyline): return checkLine(polyline.vertices)
+        case .multiPolyline(let multi):
+            return multi.polylines.enumerated().flatMap { index, line in
+                checkLine(line.vertices).map { var f = $0; f.polygon = index; return f }
+            }
+        case .polygon(let polygon): return checkPolygons([polygon.rings])
+        case .multiPolygon(let multi): return checkPolygons(multi.polygons.map(\.rings))
+        case .collection(let collection):
+            return collection.members.enumerated().flatMap { index, member in
+                check(member).map { var f = $0; f.polygon = index; return f }
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The ring or line without consecutive repeats (and without the closing vertex), with
+    /// each kept vertex's source index; nil (after reporting) when too few points remain.
+    private static func distinctRun(_ coordinates: [Coordinate], polygon: Int, ring: Int, minimum: Int, what: String,
+                                    into findings: inout [Finding]) -> (points: [MapPoint], indices: [Int])? {
+        var points: [MapPoint] = []
+        var indices: [Int] = []
+        points.reserveCapacity(coordinates.count)
+        indices.reserveCapacity(coordinates.count)
+        var repeats = 0
+        var firstRepeat: Int?
+        for index in coordinates.indices {
+            let coordinate = coordinates[index]
+            guard coordinate.latitude.isFinite && coordinate.longitude.isFinite else {
+                findings.append(nonFinite(polygon: polygon, ring: ring, vertex: index))
+                return nil
+            }
+            if index > 0 && coordinate.latitude == coordinates[index - 1].latitude
+                && coordinate.longitude == coordinates[index - 1].longitude {
+                repeats += 1
+                if firstRepeat == nil { firstRepeat = index }
+                continue
+            }
+            let point = planePoint(coordinate)
+            if let last = points.last, last == point { continue }
+            points.append(point)
+            indices.append(index)
+        }
+        if points.count > 1 && minimum == 3 && points[0] == points[points.count - 1] {
+            points.removeLast()
+            indices.removeLast()
+        }
+        if let firstRepeat {
+            findings.append(Finding(severity: .warning, code: "geometry.repeated-point",
+                                    message: repeats == 1 ? "a position repeats the one before it"
+                                        : "\(repeats) positions repeat the one before them (first here)",
+                                    polygon: polygon, ring: ring, vertex: firstRepeat))
+        }
+        guard points.count >= minimum else {
+            findings.append(Finding(severity: .error, code: "geometry.too-few-points",
+                                    message: "\(what) needs at least \(minimum) distinct points, found \(points.count)",
+                                    polygon: polygon, ring: ring, vertex: nil))
+            return nil
+        }
+        return (points, indices)
+    }
+
+    /// A position in the validity plane: map points, longitudes unwrapped, latitudes beyond the
+    /// Mercator limit continued linearly (with the projection's slope at the limit).
+    @inline(__always)
+    static func planePoint(_ coordinate: Coordinate) -> MapPoint {
+        let world = MapProjection.worldSize
+        let x = (coordinate.longitude / 360 + 0.5) * world
+        let limit = MapProjection.maximumLatitude
+        if abs(coordinate.latitude) < limit { return MapPoint(x: x, y: MapProjection.y(latitude: coordinate.latitude)) }
+        let slope = world / 360 / cos(limit * Double.pi / 180)
+        let excess = (abs(coordinate.latitude) - limit) * slope
+        return MapPoint(x: x, y: coordinate.latitude > 0 ? -excess : world + excess)
+    }
+
+    private static func nonFinite(polygon: Int, ring: Int, vertex: Int) -> Finding {
+        Finding(severity: .error, code: "geometry.non-finite", message: "a coordinate is not a finite number",
+                polygon: polygon, ring: ring, vertex: vertex)
+    }
+
+    private static func describe(_ polygon: Int, _ ring: Int, _ polygonCount: Int) -> String {
+        polygonCount > 1 ? "\(ring) of polygon \(polygon)" : "\(ring)"
+    }
+
+    private static func format(_ value: Double) -> String {
+        let scaled = (value * 1_000_000).rounded() / 1_000_000
+        return "\(scaled)"
+    }
+
+    /// A cheap fingerprint of a ring that does not depend on where it starts or which way it
+    /// runs: vertex count, smallest vertex, and the smaller of that vertex's two neighbours.
+    private struct RingKey: Hashable {
+        var count: Int
+        var lowest: MapPoint
+        var neighbour: MapPoint
+
+        init(_ points: [MapPoint]) {
+            var lowestIndex = 0
+            for index in points.indices where RingKey.less(points[index], points[lowestIndex]) { lowestIndex = index }
+            let before = points[(lowestIndex + points.count - 1) % points.count]
+            let after = points[(lowestIndex + 1) % points.count]
+            count = points.count
+            lowest = points[lowestIndex]
+            neighbour = RingKey.less(before, after) ? before : after
+        }
+
+        static func less(_ a: MapPoint, _ b: MapPoint) -> Bool { a.x < b.x || (a.x == b.x && a.y < b.y) }
+
+        /// Whether two rings have the same vertices in the same cyclic order, either way round.
+        static func same(_ a: [MapPoint], _ b: [MapPoint]) -> Bool {
+            guard a.count == b.count, let start = b.firstIndex(of: a[0]) else { return false }
+            let n = a.count
+            if (0..<n).allSatisfy({ a[$0] == b[(start + $0) % n] }) { return true }
+            return (0..<n).allSatisfy { a[$0] == b[(start - $0 + n) % n] }
+        }
+    }
+}

@@ -1,0 +1,487 @@
+import OverlayModel
+
+/// Validates a KML document in one streaming pass over libxml2's reader: well-formedness
+/// (libxml2's line and column), structure (unknown or misplaced elements, required children),
+/// coordinate syntax and range, ring closure and length, StyleMap pairs, `styleUrl` targets,
+/// `SimpleData` values against their `SimpleField` types, `gx:Track` when/coord counts,
+/// `TimeSpan` order, and geometry validity of polygons and lines in map points.
+///
+/// Every finding carries the line, a column where one can be found, and the element path
+/// (`/kml/Document/Folder[2]/Placemark[5]/Polygon`). References (`styleUrl`, `schemaUrl`) are
+/// resolved at the end, so their targets may come anywhere in the document. Memory: the open
+/// elements, the ids seen and the references to check, not the document.
+struct KMLValidator {
+    let input: ByteInput
+    var checksGeometry = true
+
+    /// One open element.
+    private struct Frame {
+        var name: String
+        var qualifiedName: String
+        var path: String
+        var line: Int
+        /// Content not checked (free-form or foreign elements).
+        var opaque: Bool
+        var childCounts: [String: Int] = [:]
+        /// Captured text, for elements whose value is checked.
+        var text: [UInt8]?
+        var attributes: [String: String] = [:]
+        /// Values of simple children (key, begin, end), trimmed.
+        var values: [String: String] = [:]
+        var coordinates: [Coordinate]?
+        var coordinatesLine = 0
+        var coordinatesPath = ""
+        /// Rings of a Polygon (outer first), or the ring of a boundary element.
+        var rings: [(coordinates: [Coordinate], line: Int, path: String)] = []
+        var hasOuter = false
+        /// Pairs of a StyleMap: key, and whether it names a style.
+        var pairs: [(key: String?, hasStyle: Bool, line: Int, path: String)] = []
+        var fields: [String: String] = [:]
+    }
+
+    private struct Reference {
+        var target: String
+        var location: SourceLocation
+    }
+
+    private struct SimpleDataUse {
+        var schema: String?
+        var field: String?
+        var value: String
+        var location: SourceLocation
+    }
+
+    /// Elements whose text is read.
+    private static let textElements: Set<String> = [
+        "coordinates", "key", "styleUrl", "begin", "end", "when", "gx:coord", "SimpleData",
+    ]
+
+    func validate() throws -> [Diagnostic] {
+        var walk = Walk(xml: try XMLStreamReader(input: input), checksGeometry: checksGeometry)
+        do {
+            try walk.run()
+        } catch var diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
+            if diagnostic.code == "kml.xml-syntax" { diagnostic.message = "not well-formed XML: " + diagnostic.message }
+            walk.findings.append(diagnostic)
+            return walk.findings
+        }
+        walk.resolveReferences()
+        return walk.findings
+    }
+
+    /// The state of one pass.
+    private struct Walk {
+        let xml: XMLStreamReader
+        let checksGeometry: Bool
+        var findings: [Diagnostic] = []
+        var stack: [Frame] = []
+        var styleIDs: Set<String> = []
+        var styleReferences: [Reference] = []
+        var schemas: [String: [String: String]] = [:]
+        var simpleData: [SimpleDataUse] = []
+        var sawRoot = false
+        /// How often each kind of repetitive warning was seen (only the first few are listed).
+        var repeats: [String: (count: Int, first: SourceLocation?)] = [:]
+        static let repeatLimit = 5
+
+        /// Counts one more occurrence; true while it should still be listed.
+        mutating func counted(_ key: String) -> Bool {
+            var entry = repeats[key] ?? (0, nil)
+            entry.count += 1
+            repeats[key] = entry
+            return entry.count <= Self.repeatLimit
+        }
+
+        init(xml: XMLStreamReader, checksGeometry: Bool) {
+            self.xml = xml
+            self.checksGeometry = checksGeometry
+        }
+
+        mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, line: Int,
+                             path: String, needle: String? = nil) {
+            findings.append(Diagnostic(severity, code: code, message: message,
+                                       location: xml.location(line: line, needle: needle, kmlPath: path)))
+        }
+
+        mutating func run() throws {
+            while try xml.read() {
+                switch xml.kind {
+                case .element:
+                    open()
+                    if xml.isEmptyElement { close() }
+                case .endElement:
+                    close()
+                case .text:
+                    if stack.last?.text != nil {
+                        xml.withValueBytes { stack[stack.count - 1].text!.append(contentsOf: $0) }
+                    }
+                default:
+                    break
+                }
+            }
+            findings += xml.takeParserWarnings()
+            for (key, entry) in repeats.sorted(by: { $0.key < $1.key }) where entry.count > Self.repeatLimit {
+                let what = key.split(separator: " ")
+                let element = what.count > 1 ? "<\(what[1])>" : key
+                findings.append(Diagnostic(.info, code: what.first == "unknown" ? "kml.unknown-element" : "kml.misplaced-element",
+                                           message: "\(entry.count - Self.repeatLimit) more \(element) elements like the ones above are not listed",
+                                           location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
+            }
+            if !sawRoot {
+                findings.append(Diagnostic(.error, code: "kml.no-root", message: "the document has no root element",
+                                           location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
+            }
+        }
+
+        private mutating func open() {
+            let qualified = xml.qualifiedName
+            let known = KMLElementRules.name(local: xml.localName, namespace: xml.namespaceURI)
+            let name = known ?? qualified
+            var index = 1
+            if !stack.isEmpty {
+                index = stack[stack.count - 1].childCounts[name, default: 0] + 1
+                stack[stack.count - 1].childCounts[name] = index
+            }
+            let path = (stack.last?.path ?? "") + "/" + qualified + (index > 1 ? "[\(index)]" : "")
+            let line = xml.line
+            var opaque = known == nil || KMLElementRules.opaque.contains(name)
+            if let parent = stack.last {
+                if parent.opaque {
+                    opaque = true
+                } else if known != nil {
+                    if !KMLElementRules.known.contains(name) {
+                        if counted("unknown " + qualified) {
+                            report(.warning, "kml.unknown-element", "<\(qualified)> is not a KML 2.2 element; it is ignored",
+                                   line: line, path: path, needle: "<" + qualified)
+                        }
+                        opaque = true
+                    } else if let allowed = KMLElementRules.children[parent.name], !allowed.contains(name) {
+                        if counted("misplaced \(qualified) \(parent.qualifiedName)") {
+                            report(.warning, "kml.misplaced-element", "<\(qualified)> does not belong inside <\(parent.qualifiedName)>",
+                                   line: line, path: path, needle: "<" + qualified)
+                        }
+                        opaque = true
+                    }
+                }
+            } else {
+                sawRoot = true
+                if name != "kml" {
+                    report(.error, "kml.root", "the root element is <\(qualified)>, not <kml>", line: line, path: path,
+                           needle: "<" + qualified)
+                } else if known == nil {
+                    report(.warning, "kml.namespace", "<kml> is in namespace \(xml.namespaceURI ?? ""), which is not KML's; read as KML 2.2",
+                           line: line, path: path, needle: "<" + qualified)
+                }
+            }
+            var frame = Frame(name: name, qualifiedName: qualified, path: path, line: line, opaque: opaque && name != "kml")
+            if !frame.opaque && KMLValidator.textElements.contains(name) { frame.text = [] }
+            for attribute in ["id", "name", "type", "schemaUrl"] {
+                if let value = xml.attribute(attribute) { frame.attributes[attribute] = value }
+            }
+            if name == "gx:CascadingStyle", let id = xml.attribute("kml:id") ?? frame.attributes["id"] { styleIDs.insert(id) }
+            if (name == "Style" || name == "StyleMap"), let id = frame.attributes["id"] { styleIDs.insert(id) }
+            stack.append(frame)
+        }
+
+        private mutating func close() {
+            guard var frame = stack.popLast() else { return }
+            defer { frame.text = nil }
+            guard !frame.opaque else { return }
+            for required in KMLElementRules.required[frame.name] ?? [] where frame.childCounts[required] == nil {
+                report(.error, "kml.missing-child", "<\(frame.qualifiedName)> needs a <\(required)>", line: frame.line,
+                       path: frame.path, needle: "<" + frame.qualifiedName)
+            }
+            let text = frame.text.map { String(decoding: $0, as: UTF8.self).kmlValidatorTrimmed } ?? ""
+            switch frame.name {
+            case "coordinates":
+                closeCoordinates(frame)
+            case "key", "begin", "end":
+                setParentValue(frame.name, text)
+            case "when":
+                if KMLTime(text) == nil {
+                    report(.warning, "kml.time-syntax", "'\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+            case "styleUrl":
+                setParentValue("styleUrl", text)
+                if text.hasPrefix("#") {
+                    styleReferences.append(Reference(target: String(text.dropFirst()),
+                                                     location: xml.location(line: frame.line, needle: "<" + frame.qualifiedName,
+                                                                            kmlPath: frame.path)))
+                }
+            case "gx:coord":
+                closeTrackCoordinate(frame, text: text)
+            case "LinearRing":
+                closeRing(frame)
+            case "outerBoundaryIs", "innerBoundaryIs":
+                if (frame.childCounts["LinearRing"] ?? 0) > 1 {
+                    report(.error, "kml.boundary-rings", "<\(frame.qualifiedName)> holds one LinearRing, found \(frame.childCounts["LinearRing"]!)",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+                if let ring = frame.rings.first, !stack.isEmpty, stack[stack.count - 1].name == "Polygon" {
+                    if frame.name == "outerBoundaryIs" {
+                        stack[stack.count - 1].rings.insert(ring, at: 0)
+                        stack[stack.count - 1].hasOuter = true
+                    } else {
+                        stack[stack.count - 1].rings.append(ring)
+                    }
+                }
+            case "Polygon":
+                if checksGeometry && frame.hasOuter { checkPolygon(frame) }
+            case "LineString":
+                if let coordinates = frame.coordinates {
+                    if coordinates.count < 2 {
+                        report(.error, "kml.line-too-short", "a LineString needs two or more positions, found \(coordinates.count)",
+                               line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
+                    } else if checksGeometry {
+                        for finding in GeometryValidity.checkLine(coordinates) {
+                            reportGeometry(finding, line: frame.coordinatesLine, path: frame.coordinatesPath)
+                        }
+                    }
+                }
+            case "Point":
+                if let coordinates = frame.coordinates, coordinates.count != 1 {
+                    report(.error, "kml.point-coordinates", "a Point has exactly one position, found \(coordinates.count)",
+                           line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
+                }
+            case "Pair":
+                if !stack.isEmpty {
+                    let hasStyle = frame.childCounts["Style"] != nil || !(frame.values["styleUrl"] ?? "").isEmpty
+                    stack[stack.count - 1].pairs.append((frame.values["key"], hasStyle, frame.line, frame.path))
+                }
+            case "StyleMap":
+                closeStyleMap(frame)
+            case "TimeSpan", "gx:TimeSpan":
+                closeTimeSpan(frame)
+            case "gx:Track":
+                let whens = frame.childCounts["when"] ?? 0, coords = frame.childCounts["gx:coord"] ?? 0
+                if whens != coords {
+                    report(.error, "kml.track-count-mismatch",
+                           "gx:Track has \(whens) <when> and \(coords) <gx:coord>; they pair up one to one",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+            case "SimpleField":
+                if !stack.isEmpty, let name = frame.attributes["name"] {
+                    stack[stack.count - 1].fields[name] = frame.attributes["type"] ?? "string"
+                }
+                if frame.attributes["name"] == nil || frame.attributes["type"] == nil {
+                    report(.error, "kml.missing-attribute", "<SimpleField> needs name and type attributes",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+            case "Schema":
+                if let id = frame.attributes["id"] { schemas[id] = frame.fields }
+                if let name = frame.attributes["name"], schemas[name] == nil { schemas["name:" + name] = frame.fields }
+            case "SimpleData":
+                let schema = stack.last.flatMap { $0.attributes["schemaUrl"] }
+                simpleData.append(SimpleDataUse(schema: schema, field: frame.attributes["name"], value: text,
+                                                location: xml.location(line: frame.line, needle: "<" + frame.qualifiedName,
+                                                                       kmlPath: frame.path)))
+            default:
+                break
+            }
+        }
+
+        private mutating func setParentValue(_ name: String, _ value: String) {
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].values[name] = value
+        }
+
+        private mutating func closeCoordinates(_ frame: Frame) {
+            var coordinates: [Coordinate] = []
+            var problems: [KMLCoordinates.Problem] = []
+            let bytes = frame.text ?? []
+            bytes.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
+            for problem in problems.prefix(100) {
+                findings.append(Diagnostic(problem.dropped ? .error : .warning,
+                                           code: problem.dropped ? "kml.coordinate-syntax" : "kml.coordinate-extra",
+                                           message: "\(problem.message) ('\(problem.text)')",
+                                           location: location(ofTextOffset: problem.offset, in: bytes, frame: frame)))
+            }
+            if problems.count > 100 {
+                report(.error, "kml.coordinate-syntax", "\(problems.count - 100) more malformed tuples in this element",
+                       line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+            }
+            var outOfRange = 0
+            for coordinate in coordinates where !coordinate.isValid {
+                outOfRange += 1
+                if outOfRange == 1 {
+                    let latitudeBad = !(coordinate.latitude >= -90 && coordinate.latitude <= 90)
+                    report(latitudeBad ? .error : .warning, "kml.coordinate-range",
+                           latitudeBad ? "latitude \(coordinate.latitude) is outside -90…90 (is the tuple latitude,longitude? KML is longitude,latitude)"
+                                       : "longitude \(coordinate.longitude) is outside -180…180",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+            }
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].coordinates = coordinates
+            stack[stack.count - 1].coordinatesLine = frame.line
+            stack[stack.count - 1].coordinatesPath = frame.path
+        }
+
+        /// The line and column of a byte offset inside a `coordinates` text.
+        private func location(ofTextOffset offset: Int, in text: [UInt8], frame: Frame) -> SourceLocation {
+            var newlines = 0
+            var lastNewline = -1
+            for index in 0..<min(offset, text.count) where text[index] == 0x0A {
+                newlines += 1
+                lastNewline = index
+            }
+            if newlines > 0 {
+                return SourceLocation(file: xml.fileName, line: frame.line + newlines, column: offset - lastNewline, kmlPath: frame.path)
+            }
+            return xml.location(line: frame.line, needle: ">", after: frame.qualifiedName, offset: 1 + offset, kmlPath: frame.path)
+        }
+
+        private mutating func closeTrackCoordinate(_ frame: Frame, text: String) {
+            let values = Array(text.utf8).withUnsafeBufferPointer { KMLCoordinates.parseSpaceSeparated($0) }
+            guard let values, values.count == 2 || values.count == 3 else {
+                report(.error, "kml.coordinate-syntax", "gx:coord '\(text.prefix(60))' is not 'longitude latitude [altitude]'",
+                       line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                return
+            }
+            if !(values[1] >= -90 && values[1] <= 90) {
+                report(.error, "kml.coordinate-range", "latitude \(values[1]) is outside -90…90", line: frame.line, path: frame.path,
+                       needle: "<" + frame.qualifiedName)
+            } else if !(values[0] >= -180 && values[0] <= 180) {
+                report(.warning, "kml.coordinate-range", "longitude \(values[0]) is outside -180…180", line: frame.line,
+                       path: frame.path, needle: "<" + frame.qualifiedName)
+            }
+        }
+
+        private mutating func closeRing(_ frame: Frame) {
+            guard let coordinates = frame.coordinates else { return }
+            if coordinates.count < 4 {
+                report(.error, "kml.ring-too-short", "a LinearRing needs four or more positions (the last repeating the first), found \(coordinates.count)",
+                       line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
+            } else if let first = coordinates.first, let last = coordinates.last,
+                      first.latitude != last.latitude || first.longitude != last.longitude {
+                report(.warning, "kml.ring-not-closed", "a LinearRing must end where it starts; readers close it by repeating the first position",
+                       line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
+            }
+            guard !stack.isEmpty else { return }
+            stack[stack.count - 1].rings.append((coordinates, frame.coordinatesLine, frame.coordinatesPath))
+        }
+
+        private mutating func checkPolygon(_ frame: Frame) {
+            let rings = frame.rings
+            guard rings.allSatisfy({ $0.coordinates.count >= 3 }) else { return }
+            for finding in GeometryValidity.checkPolygons([rings.map(\.coordinates)]) {
+                let ring = rings[min(finding.ring, rings.count - 1)]
+                let vertex = finding.vertex.map { " (position \($0 + 1) of the ring)" } ?? ""
+                findings.append(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
+                                           location: xml.location(line: ring.line, needle: "<coordinates", kmlPath: ring.path)))
+            }
+        }
+
+        private mutating func reportGeometry(_ finding: GeometryValidity.Finding, line: Int, path: String) {
+            let vertex = finding.vertex.map { " (position \($0 + 1))" } ?? ""
+            findings.append(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
+                                       location: xml.location(line: line, needle: "<coordinates", kmlPath: path)))
+        }
+
+        private mutating func closeStyleMap(_ frame: Frame) {
+            let keys = frame.pairs.map { $0.key ?? "" }
+            for pair in frame.pairs {
+                if let key = pair.key, key != "normal" && key != "highlight" {
+                    report(.error, "kml.stylemap-pair", "Pair key '\(key)' is neither 'normal' nor 'highlight'", line: pair.line,
+                           path: pair.path, needle: "<Pair")
+                }
+                if !pair.hasStyle {
+                    report(.error, "kml.stylemap-pair", "Pair has neither a <styleUrl> nor a <Style>", line: pair.line, path: pair.path,
+                           needle: "<Pair")
+                }
+            }
+            for key in ["normal", "highlight"] {
+                let count = keys.filter { $0 == key }.count
+                if count != 1 {
+                    report(.error, "kml.stylemap-pair",
+                           "StyleMap needs exactly one '\(key)' Pair, found \(count)", line: frame.line, path: frame.path,
+                           needle: "<" + frame.qualifiedName)
+                }
+            }
+        }
+
+        private mutating func closeTimeSpan(_ frame: Frame) {
+            var times: [String: KMLTime] = [:]
+            for part in ["begin", "end"] {
+                guard let text = frame.values[part] else { continue }
+                if let time = KMLTime(text) {
+                    times[part] = time
+                } else {
+                    report(.warning, "kml.time-syntax", "<\(part)> '\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+            }
+            if let begin = times["begin"], let end = times["end"], begin.start >= end.end {
+                report(.error, "kml.timespan-order", "TimeSpan begins (\(frame.values["begin"]!)) after it ends (\(frame.values["end"]!))",
+                       line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+            }
+        }
+
+        /// Checks what could only be checked once everything was read: style and schema
+        /// references and typed ExtendedData values.
+        mutating func resolveReferences() {
+            for reference in styleReferences where !styleIDs.contains(reference.target) {
+                findings.append(Diagnostic(.error, code: "kml.style-url-missing",
+                                           message: "styleUrl #\(reference.target) names no Style or StyleMap in this document",
+                                           location: reference.location))
+            }
+            for use in simpleData {
+                guard let schemaURL = use.schema else { continue }
+                guard schemaURL.hasPrefix("#") else { continue }  // another file's schema: not checked
+                let id = String(schemaURL.dropFirst())
+                guard let fields = schemas[id] ?? schemas["name:" + id] else {
+                    findings.append(Diagnostic(.error, code: "kml.schema-url-missing",
+                                               message: "schemaUrl \(schemaURL) names no Schema in this document", location: use.location))
+                    continue
+                }
+                guard let field = use.field else {
+                    findings.append(Diagnostic(.error, code: "kml.missing-attribute", message: "<SimpleData> needs a name attribute",
+                                               location: use.location))
+                    continue
+                }
+                guard let type = fields[field] else {
+                    findings.append(Diagnostic(.warning, code: "kml.simple-data-unknown-field",
+                                               message: "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)", location: use.location))
+                    continue
+                }
+                if !KMLValidator.value(use.value, fits: type) {
+                    findings.append(Diagnostic(.error, code: "kml.simple-data-type",
+                                               message: "SimpleData '\(field)' value '\(use.value.prefix(40))' is not a valid \(type)",
+                                               location: use.location))
+                }
+            }
+        }
+    }
+
+    /// Whether a SimpleData value fits its SimpleField type (KML 2.2 §9.8.2).
+    static func value(_ value: String, fits type: String) -> Bool {
+        switch type {
+        case "int", "short", "uint", "ushort":
+            guard let number = Int64(value.hasPrefix("+") ? String(value.dropFirst()) : value) else { return value.isEmpty }
+            switch type {
+            case "int": return number >= Int64(Int32.min) && number <= Int64(Int32.max)
+            case "short": return number >= Int64(Int16.min) && number <= Int64(Int16.max)
+            case "uint": return number >= 0 && number <= Int64(UInt32.max)
+            default: return number >= 0 && number <= Int64(UInt16.max)
+            }
+        case "float", "double":
+            if value.isEmpty || ["INF", "-INF", "NaN"].contains(value) { return true }
+            // xsd:double's lexical form: no hex, no "inf"/"nan" spellings Double(String) takes.
+            return value.utf8.allSatisfy { "0123456789+-.eE".utf8.contains($0) } && Double(value) != nil
+        case "bool":
+            return ["0", "1", "true", "false", ""].contains(value)
+        default:
+            return true
+        }
+    }
+}
+
+private extension String {
+    var kmlValidatorTrimmed: String {
+        var text = Substring(self)
+        while let first = text.first, first.isWhitespace { text.removeFirst() }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        return String(text)
+    }
+}
