@@ -58,6 +58,18 @@ final class KMLCoordinatesTests: XCTestCase {
         XCTAssertFalse(problems[0].dropped)
     }
 
+    /// Tuples the one-pass fast path must hand back to the general path: the result is the
+    /// general path's, with nothing shifted and every problem at its offset.
+    func testFastPathHandsUnusualTuplesToTheGeneralPath() {
+        let (coordinates, problems) = parse("1,2 ,3 4,5,6,7 01,2 8,9x 1e1,-0 -1.5,2.25,-0.0\t3,4, 5 6,7,")
+        XCTAssertEqual(coordinates, [c(1, 2, 3), c(4, 5, 6), c(1, 2), c(10, -0.0), c(-1.5, 2.25, -0.0), c(3, 4, 5)])
+        XCTAssertEqual(problems.map(\.offset), [7, 20, 54])
+        XCTAssertEqual(problems.map(\.dropped), [false, true, true])
+        XCTAssertEqual(problems[1].text, "8,9x")
+        XCTAssertTrue(problems[2].message.contains("ends with a comma"), problems[2].message)
+        XCTAssertEqual(coordinates[3].latitude.sign, .minus)
+    }
+
     func testEmptyText() {
         XCTAssertEqual(parse("").0, [])
         XCTAssertEqual(parse("   \n ").0, [])

@@ -31,9 +31,41 @@ enum KMLCoordinates {
         let count = text.count
         var index = 0
         var values: (Double, Double, Double) = (0, 0, 0)
+        let end = base + count
         while true {
             while index < count && isSpace(base[index]) { index += 1 }
             guard index < count else { return }
+            // Fast path for the usual tuple, `lon,lat[,alt]` of JSON-style numbers then
+            // whitespace or the end: each number is parsed and delimited in one pass. Anything
+            // else (spaces around commas, KML's looser numbers, errors) is read again from the
+            // tuple's start by the general path below, so both agree on every input.
+            if let longitude = JSONNumberParser.parsePrefix(base + index, end: end),
+               longitude.end < end, longitude.end.pointee == UInt8(ascii: ","),
+               let latitude = JSONNumberParser.parsePrefix(longitude.end + 1, end: end) {
+                var stop = latitude.end
+                var altitude: Double?
+                var valid = true
+                if stop < end && stop.pointee == UInt8(ascii: ",") {
+                    if let third = JSONNumberParser.parsePrefix(stop + 1, end: end) {
+                        altitude = third.value
+                        stop = third.end
+                    } else {
+                        valid = false
+                    }
+                }
+                if valid {
+                    var next = stop - base
+                    if next == count || isSpace(base[next]) {
+                        // A comma after whitespace would continue this tuple ("1,2 ,3").
+                        while next < count && isSpace(base[next]) { next += 1 }
+                        if next == count || base[next] != UInt8(ascii: ",") {
+                            coordinates.append(Coordinate(latitude: latitude.value, longitude: longitude.value, altitude: altitude))
+                            index = next
+                            continue
+                        }
+                    }
+                }
+            }
             let tupleStart = index
             var valueCount = 0
             var bad: String?

@@ -291,14 +291,22 @@ private final class Source {
         // Copy just the searched range out of the chunks (one line: small).
         var range: [UInt8] = []
         range.reserveCapacity(to - from)
-        var chunkStart = windowStart
-        for chunk in chunks {
-            let chunkEnd = chunkStart + chunk.count
+        // The line is recent: find its first chunk walking back from the newest (the window
+        // holds about a thousand chunks; features ask for their column one by one).
+        var chunk = chunks.count - 1
+        var chunkStart = windowStart + windowCount - chunks[chunk].count
+        while chunkStart > from && chunk > 0 {
+            chunk -= 1
+            chunkStart -= chunks[chunk].count
+        }
+        while chunk < chunks.count {
+            let chunkEnd = chunkStart + chunks[chunk].count
             if chunkEnd > from && chunkStart < to {
-                range.append(contentsOf: chunk[max(from, chunkStart) - chunkStart..<min(to, chunkEnd) - chunkStart])
+                range.append(contentsOf: chunks[chunk][max(from, chunkStart) - chunkStart..<min(to, chunkEnd) - chunkStart])
             }
             if chunkEnd >= to { break }
             chunkStart = chunkEnd
+            chunk += 1
         }
         var index = 0
         while index + needle.count <= range.count {

@@ -26,7 +26,17 @@ public enum JSONNumberParser {
     ///   text is not a valid JSON number (`01`, `-`, `1.`, `.5`, `1e`, `+1`, `NaN`, …).
     @inlinable
     public static func parse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
-        let end = start + count
+        guard let (value, stop) = parsePrefix(start, end: start + count), stop == start + count else { return nil }
+        return value
+    }
+
+    /// Parses the JSON number at the start of `start ..< end` and returns it with the position
+    /// just after it, leaving the caller to check what follows (a tokenizer can then parse and
+    /// find the number's end in one pass). `nil` when the text does not begin with a valid JSON
+    /// number (`01` is not one: a leading zero may not be followed by a digit).
+    @inlinable @inline(__always)
+    public static func parsePrefix(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
+        -> (value: Double, end: UnsafePointer<UInt8>)? {
         var p = start
         guard p < end else { return nil }
         let negative = p.pointee == UInt8(ascii: "-")
@@ -132,11 +142,9 @@ public enum JSONNumberParser {
             }
             exponent += exponentNegative ? -e : e
         }
-        guard p == end else { return nil }
-
         let sign: UInt64 = negative ? 1 << 63 : 0
         if mantissa == 0 {
-            return Double(bitPattern: sign)  // 0, -0, 0e999, -0.000e-5
+            return (Double(bitPattern: sign), p)  // 0, -0, 0e999, -0.000e-5
         }
 
         // Clinger: both operands are exact doubles, so one IEEE operation rounds correctly.
@@ -145,7 +153,7 @@ public enum JSONNumberParser {
             let scaled = exponent < 0
                 ? m / exactPowerOfTen(-exponent)
                 : m * exactPowerOfTen(exponent)
-            return negative ? -scaled : scaled
+            return (negative ? -scaled : scaled, p)
         }
 
         // Eisel–Lemire is always exact for a complete <= 19-digit mantissa.
@@ -153,9 +161,9 @@ public enum JSONNumberParser {
         // If digits were dropped the true value lies in (mantissa, mantissa+1) * 10^exponent;
         // when both ends round to the same double, so does everything in between.
         if !truncated || bits == eiselLemireOutlined(mantissa &+ 1, exponent) {
-            return Double(bitPattern: bits | sign)
+            return (Double(bitPattern: bits | sign), p)
         }
-        return slowPath(start, count: count)
+        return slowPath(start, count: p - start).map { ($0, p) }
     }
 
     /// Parses an integer literal (`-?(0|[1-9][0-9]*)`: no fraction, no exponent).

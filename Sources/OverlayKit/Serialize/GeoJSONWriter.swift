@@ -174,23 +174,18 @@ public struct GeoJSONWriter: FeatureWriter {
 
     @inline(__always)
     private mutating func appendPosition(_ coordinate: Coordinate) {
-        scratch.append(UInt8(ascii: "["))
-        scratch.appendCoordinate(coordinate.longitude, decimals: options.precision)
-        scratch.append(UInt8(ascii: ","))
-        scratch.appendCoordinate(coordinate.latitude, decimals: options.precision)
-        if let altitude = coordinate.altitude {
-            scratch.append(UInt8(ascii: ","))
-            scratch.appendCoordinate(altitude, decimals: options.precision)
-        }
-        scratch.append(UInt8(ascii: "]"))
+        scratch.appendPosition(coordinate, scale: JSONBytes.CoordinateScale(decimals: options.precision))
     }
 
     private mutating func appendPositions(_ coordinates: [Coordinate], reversed: Bool = false) {
+        let scale = JSONBytes.CoordinateScale(decimals: options.precision)
         scratch.append(UInt8(ascii: "["))
-        let count = coordinates.count
-        for index in 0..<count {
-            if index > 0 { scratch.append(UInt8(ascii: ",")) }
-            appendPosition(coordinates[reversed ? count - 1 - index : index])
+        coordinates.withUnsafeBufferPointer { coordinates in
+            let count = coordinates.count
+            for index in 0..<count {
+                if index > 0 { scratch.append(UInt8(ascii: ",")) }
+                scratch.appendPosition(coordinates[reversed ? count - 1 - index : index], scale: scale)
+            }
         }
         scratch.append(UInt8(ascii: "]"))
     }

@@ -78,7 +78,8 @@ struct JSONBytes {
                 value /= 10
                 count += 1
             } while value != 0
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...]))
+            // A typed buffer: appending it is one copy (a raw buffer would go byte by byte).
+            bytes.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress!.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count))
         }
     }
 
@@ -97,38 +98,130 @@ struct JSONBytes {
     /// that round-trip when the value has fewer decimals than that).
     @inline(__always)
     mutating func appendCoordinate(_ value: Double, decimals: Int) {
-        // Exact integer arithmetic while value·10^decimals stays below 2^53; otherwise the
-        // general (slower) path.
-        guard decimals >= 0 && decimals <= 15, abs(value) * JSONBytes.powersOfTen[decimals] < 9_007_199_254_740_992 else {
-            appendRounded(value, decimals: decimals)
-            return
+        let scale = CoordinateScale(decimals: decimals)
+        var buffer: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes of scratch
+        let written = withUnsafeMutableBytes(of: &buffer) { raw -> Bool in
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            guard let count = JSONBytes.formatCoordinate(value, scale: scale, into: out) else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
+            return true
         }
-        let scaled = Int64((value * JSONBytes.powersOfTen[decimals]).rounded())
+        if !written { appendRounded(value, decimals: decimals) }
+    }
+
+    /// `[longitude,latitude]` or `[longitude,latitude,altitude]`, each number as
+    /// `appendCoordinate` writes it. Formatted on the stack and appended with one copy: this is
+    /// the inner loop of every geometry written.
+    @inline(__always)
+    mutating func appendPosition(_ coordinate: Coordinate, scale: CoordinateScale) {
+        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  // 80 bytes: 3 numbers of at most 19 bytes, 4 marks
+        let written = withUnsafeMutableBytes(of: &buffer) { raw -> Bool in
+            let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            out[0] = UInt8(ascii: "[")
+            var count = 1
+            guard let longitude = JSONBytes.formatCoordinate(coordinate.longitude, scale: scale, into: out + count) else { return false }
+            count += longitude
+            out[count] = UInt8(ascii: ",")
+            count += 1
+            guard let latitude = JSONBytes.formatCoordinate(coordinate.latitude, scale: scale, into: out + count) else { return false }
+            count += latitude
+            if let altitude = coordinate.altitude {
+                out[count] = UInt8(ascii: ",")
+                count += 1
+                guard let length = JSONBytes.formatCoordinate(altitude, scale: scale, into: out + count) else { return false }
+                count += length
+            }
+            out[count] = UInt8(ascii: "]")
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count + 1))
+            return true
+        }
+        guard !written else { return }
+        // A number needs the general path: write the position number by number.
+        append(UInt8(ascii: "["))
+        appendCoordinate(coordinate.longitude, decimals: scale.decimals)
+        append(UInt8(ascii: ","))
+        appendCoordinate(coordinate.latitude, decimals: scale.decimals)
+        if let altitude = coordinate.altitude {
+            append(UInt8(ascii: ","))
+            appendCoordinate(altitude, decimals: scale.decimals)
+        }
+        append(UInt8(ascii: "]"))
+    }
+
+    /// The powers of ten for writing coordinates with `decimals` decimals, looked up once per
+    /// geometry rather than once per number.
+    struct CoordinateScale {
+        let decimals: Int
+        /// 10^decimals, or 0 when `decimals` is outside 0...15 (every number takes the general path).
+        let factor: Double
+        let divisor: UInt64
+
+        init(decimals: Int) {
+            self.decimals = decimals
+            if decimals >= 0 && decimals <= 15 {
+                factor = JSONBytes.powersOfTen[decimals]
+                divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
+            } else {
+                factor = 0
+                divisor = 1
+            }
+        }
+    }
+
+    /// Writes `value` rounded to `scale.decimals` decimals, trailing zeros trimmed, into `out`
+    /// (room for 19 bytes) and returns the byte count; nil when the value needs the general
+    /// path (not finite, or value·10^decimals not below 2^53 so integer arithmetic is not exact).
+    @inline(__always)
+    static func formatCoordinate(_ value: Double, scale: CoordinateScale, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard abs(value) * scale.factor < 9_007_199_254_740_992, scale.factor != 0 else { return nil }
+        // Rounded half away from zero, as `.rounded()` but without the libm call: below 2^53
+        // the integer part is exact and so is the remainder.
+        let product = value * scale.factor
+        var scaled = Int64(product)
+        let remainder = product - Double(scaled)
+        if remainder >= 0.5 { scaled += 1 } else if remainder <= -0.5 { scaled -= 1 }
         if scaled == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
+            out[0] = UInt8(ascii: "0")
+            return 1
         }
-        if scaled < 0 { bytes.append(UInt8(ascii: "-")) }
+        var count = 0
+        if scaled < 0 {
+            out[0] = UInt8(ascii: "-")
+            count = 1
+        }
         let magnitude = scaled.magnitude
-        let divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
-        appendDigits(magnitude / divisor)
-        var fraction = magnitude % divisor
-        guard fraction != 0 else { return }
-        var digits = decimals
+        var integer = magnitude / scale.divisor
+        var fraction = magnitude % scale.divisor
+        // Integer digits, written backwards from their last position.
+        var integerDigits = 1
+        var probe = integer
+        while probe >= 10 {
+            probe /= 10
+            integerDigits += 1
+        }
+        var position = count + integerDigits
+        repeat {
+            position -= 1
+            out[position] = UInt8(truncatingIfNeeded: integer % 10) &+ 0x30
+            integer /= 10
+        } while integer != 0
+        count += integerDigits
+        guard fraction != 0 else { return count }
+        var digits = scale.decimals
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
         }
-        bytes.append(UInt8(ascii: "."))
-        // Leading zeros of the fraction.
-        var leading = digits - 1
-        var probe = fraction
-        while probe >= 10 {
-            probe /= 10
-            leading -= 1
+        out[count] = UInt8(ascii: ".")
+        // Exactly `digits` fraction digits, backwards: leading zeros come out by themselves.
+        position = count + 1 + digits
+        for _ in 0..<digits {
+            position -= 1
+            out[position] = UInt8(truncatingIfNeeded: fraction % 10) &+ 0x30
+            fraction /= 10
         }
-        for _ in 0..<leading { bytes.append(UInt8(ascii: "0")) }
-        appendDigits(fraction)
+        return count + 1 + digits
     }
 
     /// The shortest round-trip text when it has at most `decimals` decimals, else the value
