@@ -296,4 +296,95 @@ final class GeoJSONVTTests: XCTestCase {
         }
         for (name, reason) in Self.intentionalDifferences.sorted(by: { $0.key < $1.key }) { print("  \(name): \(reason)") }
     }
+
+    func inlineCases() throws -> (TileJSON, URL) {
+        let url = try tileCorpusURL("geojson-vt/inline-cases.json")
+        return (try TileJSON.parse(String(contentsOf: url, encoding: .utf8)), url.deletingLastPathComponent())
+    }
+
+    func inputText(_ input: TileJSON, directory: URL) throws -> String {
+        if let path = input.string { return try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8) }
+        return input.text
+    }
+
+    func intValue(_ json: TileJSON?) -> Int { json?.number.map { Int($0.rounded(.down)) } ?? Int(json?.string ?? "") ?? 0 }
+
+    /// test-get-tile.js: drill-down below the index, buffer edges, clipping on the boundary.
+    func testGetTileDrillDownCases() throws {
+        let (cases, directory) = try inlineCases()
+        var checked = 0, matched = 0
+        for testCase in cases["getTile"]?.array ?? [] {
+            var options = tileOptions(testCase["options"])
+            options.keepRingsValid = false
+            let index = try TileIndex(features: tileReadFeatures(inputText(testCase["input"]!, directory: directory)), options: options)
+            for call in testCase["calls"]?.array ?? [] {
+                let (z, x, y) = (intValue(call["z"]), intValue(call["x"]), intValue(call["y"]))
+                let tile = index.tile(z: z, x: x, y: y)
+                let expected: TileJSON?
+                if let features = call["expectedFeatures"] {
+                    expected = features.string != nil ? try TileJSON.parse(inputText(features, directory: directory)) : features
+                } else {
+                    expected = nil
+                }
+                checked += 1
+                let ours = tile.map { TileJSON.array($0.features.map(TileJSON.init)) }
+                if ours == expected { matched += 1 }
+                XCTAssertEqual(ours, expected, "\(testCase["name"]!.text) getTile(\(z), \(x), \(y))")
+            }
+            if let total = testCase["afterCalls"]?["indexTotalTilesGenerated"]?.number {
+                XCTAssertEqual(index.builtTiles.count, Int(total), "tiles generated after the calls")
+            }
+        }
+        print("geojson-vt inline getTile cases: \(matched) of \(checked) tiles match")
+    }
+
+    /// Empty input, null geometry and empty coordinates give no tiles; an unknown type throws.
+    func testEmptyAndInvalidInputs() throws {
+        let (cases, directory) = try inlineCases()
+        for testCase in cases["fullTiling_emptyResults"]?.array ?? [] {
+            let text = try inputText(testCase["input"]!, directory: directory)
+            if testCase["expected"]?.string != nil {
+                XCTAssertThrowsError(try TileIndex(features: tileReadFeatures(text)), "\(text) should not parse")
+                continue
+            }
+            let index = try TileIndex(features: tileReadFeatures(text), options: tileOptions(testCase["options"]))
+            XCTAssertEqual(index.builtTiles, [], "\(testCase["input"]!.text)")
+        }
+    }
+
+    /// test-multi-world.js: points one world east or west land on the world's edge (x 1 or 0
+    /// in geojson-vt's unit square; 4096 or 0 in tile units).
+    func testMultiWorldPoints() throws {
+        let (cases, _) = try inlineCases()
+        for testCase in cases["multiWorld"]?["cases"]?.array ?? [] {
+            let index = try TileIndex(features: tileReadFeatures(testCase["input"]!.text))
+            let tile = try XCTUnwrap(index.tile(z: 0, x: 0, y: 0))
+            let expected = testCase["expectedZ0Feature0XY"].map { [$0] } ?? testCase["expectedZ0FeaturesXY"]!.array!
+            XCTAssertEqual(tile.features.count, expected.count)
+            for (feature, xy) in zip(tile.features, expected) {
+                let unit = xy.array!.map { $0.number! * 4096 }
+                XCTAssertEqual(feature.rings.first.map { [Double($0[0].x), Double($0[0].y)] }, unit)
+            }
+        }
+    }
+
+    /// test-simplify.js: the importance pass plus a threshold keeps exactly the expected points.
+    func testDouglasPeuckerImportanceCase() throws {
+        let (cases, _) = try inlineCases()
+        let dp = try XCTUnwrap(cases["douglasPeucker"])
+        let points: [[Double]] = dp["points"]!.array!.map { point in point.array!.map { $0.number! } }
+        var flat = [Double]()
+        for point in points { flat += [point[0], point[1], 0] }
+        flat[2] = ProjectedFeature.keep
+        flat[flat.count - 1] = ProjectedFeature.keep
+        DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: dp["sqTolerance"]!.number!)
+        let threshold = dp["keepIfImportanceGreaterThan"]!.number!
+        var kept = [[Double]]()
+        for index in stride(from: 0, to: flat.count, by: 3) where flat[index + 2] > threshold {
+            kept.append([flat[index], flat[index + 1]])
+        }
+        let expected: [[Double]] = dp["expectedKept"]!.array!.map { point in point.array!.map { $0.number! } }
+        XCTAssertEqual(kept, expected)
+        print("geojson-vt Douglas-Peucker case: \(kept.count) of \(points.count) points kept, expected \(expected.count)")
+    }
 }
