@@ -15,6 +15,7 @@ struct OverlayKitCommand: ParsableCommand {
         subcommands: [
             ConvertCommand.self,
             InfoCommand.self,
+            TileCommand.self,
         ]
     )
 
