@@ -14,6 +14,7 @@ struct ConvertCommand: ParsableCommand {
     )
 
     @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var geometry: GeometryOptions
 
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
@@ -35,8 +36,10 @@ struct ConvertCommand: ParsableCommand {
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
-            while let feature = try reader.next() {
+            var transform = try geometry.makeTransform()
+            while let read = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
+                guard let feature = transform.apply(read) else { continue }
                 try writer.write(feature)
                 writer.takeWarnings().forEach(Report.diagnostic)
             }
@@ -53,6 +56,7 @@ struct ConvertCommand: ParsableCommand {
             try writer.finish()
             writer.takeWarnings().forEach(Report.diagnostic)
             try byteOutput.commit()
+            transform.summary.map { Report.standardError($0 + "\n") }
         }
     }
 }
