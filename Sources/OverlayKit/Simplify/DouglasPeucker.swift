@@ -9,12 +9,18 @@ public enum DouglasPeucker {
     ///
     /// Ties pick the pivot nearest the middle, which bounds the depth on degenerate input.
     /// O(n log n) typical, O(n²) worst case; iterative, so long lines cannot overflow the stack.
+    ///
+    /// - Parameter monotone: false stores each pivot's own distance, as geojson-vt does (tiles
+    ///   use this to match it exactly); a coarser threshold then can keep a pivot whose parent
+    ///   it drops, and the result may stray beyond that tolerance. true caps each pivot at its
+    ///   parent's importance, so a threshold gives exactly Douglas-Peucker at that tolerance and
+    ///   every dropped vertex stays within it.
     public static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int,
-                                         squaredTolerance: Double) {
+                                         squaredTolerance: Double, monotone: Bool = false) {
         guard last - first > 1 else { return }
         coordinates.withUnsafeMutableBufferPointer { buffer in
-            var stack: [(Int, Int)] = [(first * 3, last * 3)]
-            while let (first, last) = stack.popLast() {
+            var stack: [(Int, Int, Double)] = [(first * 3, last * 3, .infinity)]
+            while let (first, last, cap) = stack.popLast() {
                 var maxSquaredDistance = squaredTolerance
                 // Buffer offsets, not vertex numbers: matches geojson-vt's tie-break exactly.
                 let mid = first + ((last - first) >> 1)
@@ -39,9 +45,10 @@ public enum DouglasPeucker {
                     i += 3
                 }
                 if maxSquaredDistance > squaredTolerance {
-                    if index - first > 3 { stack.append((first, index)) }
-                    buffer[index + 2] = maxSquaredDistance
-                    if last - index > 3 { stack.append((index, last)) }
+                    let importance = monotone ? min(maxSquaredDistance, cap) : maxSquaredDistance
+                    if index - first > 3 { stack.append((first, index, importance)) }
+                    buffer[index + 2] = importance
+                    if last - index > 3 { stack.append((index, last, importance)) }
                 }
             }
         }

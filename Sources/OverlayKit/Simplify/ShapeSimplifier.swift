@@ -68,7 +68,7 @@ public struct ShapeSimplifier: Sendable {
         guard !points.isEmpty else { return [] }
         switch algorithm {
         case .douglasPeucker:
-            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0)
+            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0, monotone: true)
         case .visvalingamWhyatt:
             VisvalingamWhyatt.computeImportance(&flat, first: 0, last: points.count - 1)
         }

@@ -116,7 +116,7 @@ public struct MVTEncoder: Sendable {
 
     /// The command stream of one feature; empty when nothing drawable is left (a line of one
     /// point, a ring of fewer than three).
-    static func geometry(_ feature: TileFeature) -> [UInt32] {
+    public static func geometry(_ feature: TileFeature) -> [UInt32] {
         var commands = [UInt32]()
         commands.reserveCapacity(feature.xy.count + 2 * feature.ringLengths.count)
         var cursorX: Int64 = 0, cursorY: Int64 = 0
