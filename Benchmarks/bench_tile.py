@@ -32,13 +32,17 @@ def count_files(directory, suffix):
     return total, size
 
 
-def timed(command, runs, prepare=None):
+def timed(command, runs, prepare=None, timeout=None):
+    """Median wall time of `runs` runs; (None, None) when a run exceeds `timeout` seconds."""
     times = []
     for _ in range(runs):
         if prepare:
             prepare()
         start = time.perf_counter()
-        result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, None
         elapsed = time.perf_counter() - start
         if result.returncode != 0:
             raise RuntimeError("%s failed (%d): %s" % (command[0], result.returncode, result.stderr.decode()[-500:]))
@@ -50,6 +54,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--skip-slow", action="store_true", help="skip ogr2ogr and geojson2vt")
+    parser.add_argument("--timeout", type=float, default=300,
+                        help="seconds before a single-run peer (ogr2ogr, geojson2vt) is stopped and reported as '>'")
     parser.add_argument("files", nargs="*")
     args = parser.parse_args()
     files = args.files or [os.path.join(CORPUS, "ne_10m_land.geojson"),
@@ -86,19 +92,21 @@ def main():
             if not args.skip_slow:
                 if shutil.which("ogr2ogr"):
                     seconds, _ = timed(["ogr2ogr", "-f", "MVT", out, path, "-dsco", "MINZOOM=0",
-                                        "-dsco", "MAXZOOM=%d" % MAX_ZOOM], 1, clean)
-                    results["ogr2ogr -f MVT"] = (seconds, *count_files(out, ".pbf"))
+                                        "-dsco", "MAXZOOM=%d" % MAX_ZOOM], 1, clean, args.timeout)
+                    results["ogr2ogr -f MVT"] = (seconds, *count_files(out, ".pbf")) if seconds else (None, 0, 0)
                 else:
                     print("skipped ogr2ogr: not on PATH (apt-get install gdal-bin)")
                 probe = subprocess.run([sys.executable, "-c", "import geojson2vt"], stderr=subprocess.DEVNULL)
                 if probe.returncode == 0:
-                    seconds, result = timed([sys.executable, "-c", GEOJSON2VT_SCRIPT, path], 1)
-                    results["geojson2vt (in memory)"] = (seconds, int(result.stdout.decode().strip() or 0), 0)
+                    seconds, result = timed([sys.executable, "-c", GEOJSON2VT_SCRIPT, path], 1, None, args.timeout)
+                    tiles = int(result.stdout.decode().strip() or 0) if result else 0
+                    results["geojson2vt (in memory)"] = (seconds, tiles, 0)
                 else:
                     print("skipped geojson2vt: python module missing (pip install geojson2vt)")
             base = results["overlaykit tile"][0]
             for tool, (seconds, tiles, size) in results.items():
-                rows.append((name, tool, seconds, megabytes / seconds, tiles, size, seconds / base))
+                rows.append((name, tool, seconds, megabytes, tiles, size, base))
+            clean()
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -108,8 +116,13 @@ def main():
     header = "%-36s %-24s %9s %8s %8s %11s %8s" % ("input", "tool", "seconds", "MB/s", "tiles", "bytes", "ratio")
     print(header)
     print("-" * len(header))
-    for name, tool, seconds, rate, tiles, size, ratio in rows:
-        print("%-36s %-24s %9.2f %8.2f %8d %11s %7.2fx" % (name, tool, seconds, rate, tiles, size or "-", ratio))
+    for name, tool, seconds, megabytes, tiles, size, base in rows:
+        if seconds is None:
+            print("%-36s %-24s %9s %8s %8s %11s %8s" % (name, tool, ">%d" % args.timeout, "-", "-", "-",
+                                                        ">%.0fx" % (args.timeout / base)))
+        else:
+            print("%-36s %-24s %9.2f %8.2f %8d %11s %7.2fx" % (name, tool, seconds, megabytes / seconds, tiles,
+                                                              size or "-", seconds / base))
 
 
 if __name__ == "__main__":

@@ -184,6 +184,7 @@ func tileOptions(_ json: TileJSON?, base: TileOptions = TileOptions()) -> TileOp
         case "buffer": options.buffer = Int(value.number!)
         case "promoteId": options.promoteID = value.string
         case "generateId": options.generateID = value == .bool(true)
+        case "lineMetrics": options.lineMetrics = value == .bool(true)
         default: break
         }
     }
@@ -205,8 +206,6 @@ final class GeoJSONVTTests: XCTestCase {
         "droppedDegenerateRings": "a ring has < 4 points or zero area even at full detail (a clipping "
             + "sliver); we drop it and count it (geojson-vt writes it)",
         "droppedDegenerateLines": "a line clipped to a single point; we drop it (MVT needs 2)",
-        "lineMetrics": "geojson-vt's lineMetrics option (mapbox_clip_start/end tags) is not "
-            + "implemented; dateline-metrics-tiles.json is not compared",
     ]
 
     struct Case {
@@ -227,6 +226,7 @@ final class GeoJSONVTTests: XCTestCase {
             Case(input: "us-states.json", expected: "us-states-tiles.json",
                  options: options { $0.indexMaxZoom = 7; $0.indexMaxPoints = 200 }),
             Case(input: "dateline.json", expected: "dateline-tiles.json", options: options { _ in }),
+            Case(input: "dateline.json", expected: "dateline-metrics-tiles.json", options: options { $0.lineMetrics = true }),
             Case(input: "feature.json", expected: "feature-tiles.json", options: options { _ in }),
             Case(input: "collection.json", expected: "collection-tiles.json", options: options { _ in }),
             Case(input: "single-geom.json", expected: "single-geom-tiles.json", options: options { _ in }),
@@ -280,7 +280,6 @@ final class GeoJSONVTTests: XCTestCase {
             XCTAssertEqual(matching, total, "\(testCase.expected):\n" + mismatches.prefix(5).joined(separator: "\n"))
             XCTAssertTrue(mismatches.isEmpty, mismatches.prefix(5).joined(separator: "\n"))
         }
-        print("not compared: dateline-metrics-tiles.json — \(Self.intentionalDifferences["lineMetrics"]!)")
     }
 
     func testFixturesDifferOnlyByRingRepairByDefault() throws {

@@ -27,6 +27,10 @@ public enum AxisClip {
                 continue
             }
             if max < k1 || min >= k2 { continue }
+            if feature.metrics != nil && feature.type == .line {
+                clipped += clipWithMetrics(feature, k1, k2, axis: axis, intersectionValue: intersectionValue)
+                continue
+            }
             if let result = clip(feature, k1, k2, axis: axis, intersectionValue: intersectionValue) {
                 clipped.append(result)
             }
@@ -125,5 +129,63 @@ public enum AxisClip {
             out.append(out[sliceStart + 2])
         }
         finishSlice()
+    }
+
+    /// Clips a line that carries `LineMetrics`: every piece becomes its own feature whose start
+    /// and end say where it lies along the source line (geojson-vt's `lineMetrics`). A piece
+    /// that begins at a clip line starts where the line crosses it; one that ends there ends
+    /// at the crossing; otherwise it keeps the source's start or end.
+    public static func clipWithMetrics(_ feature: ProjectedFeature, _ k1: Double, _ k2: Double, axis: Int,
+                                       intersectionValue: Double = ProjectedFeature.keep) -> [ProjectedFeature] {
+        guard let metrics = feature.metrics, let ring = feature.rings.first else { return [] }
+        let geometry = feature.coordinates
+        var pieces = [ProjectedFeature]()
+        var slice = [Double]()
+        var start = metrics.start
+        var length = metrics.start
+        func finish(end: Double) {
+            guard !slice.isEmpty else { return }
+            let piece = ProjectedRing(start: 0, count: slice.count / 3, size: ring.size, isOuter: false)
+            pieces.append(ProjectedFeature(type: .line, coordinates: slice, rings: [piece], source: feature.source,
+                                           metrics: LineMetrics(start: start, end: end, size: metrics.size)))
+            slice = []
+            start = metrics.start
+        }
+        func intersect(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ k: Double) -> Double {
+            let t: Double
+            if axis == 0 {
+                t = (k - ax) / (bx - ax)
+                slice += [k, ay + (by - ay) * t, intersectionValue]
+            } else {
+                t = (k - ay) / (by - ay)
+                slice += [ax + (bx - ax) * t, k, intersectionValue]
+            }
+            return t
+        }
+        let first = ring.start * 3, last = (ring.start + ring.count - 1) * 3
+        var index = first
+        while index < last {
+            let ax = geometry[index], ay = geometry[index + 1], az = geometry[index + 2]
+            let bx = geometry[index + 3], by = geometry[index + 4]
+            let a = axis == 0 ? ax : ay, b = axis == 0 ? bx : by
+            let segment = ((ax - bx) * (ax - bx) + (ay - by) * (ay - by)).squareRoot()
+            var exitT: Double?
+            if a < k1 {
+                if b >= k1 { start = length + segment * intersect(ax, ay, bx, by, k1) }
+            } else if a > k2 {
+                if b <= k2 { start = length + segment * intersect(ax, ay, bx, by, k2) }
+            } else {
+                slice += [ax, ay, az]
+            }
+            if b < k1 && a >= k1 { exitT = intersect(ax, ay, bx, by, k1) }
+            if b > k2 && a <= k2 { exitT = intersect(ax, ay, bx, by, k2) }
+            if let exitT { finish(end: length + segment * exitT) }
+            length += segment
+            index += 3
+        }
+        let a = geometry[last + axis]
+        if a >= k1 && a <= k2 { slice += geometry[last..<last + 3] }
+        finish(end: metrics.end)
+        return pieces
     }
 }

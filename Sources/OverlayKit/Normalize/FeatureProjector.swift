@@ -18,10 +18,13 @@ public struct FeatureProjector: Sendable {
     public var squaredTolerance: Double
     /// Largest distance (map points) between a circle and the ring that stands for it.
     public var circleTolerance: Double
+    /// Give each line its own feature with `LineMetrics` (geojson-vt's `lineMetrics`).
+    public var lineMetrics: Bool
 
-    public init(squaredTolerance: Double, circleTolerance: Double) {
+    public init(squaredTolerance: Double, circleTolerance: Double, lineMetrics: Bool = false) {
         self.squaredTolerance = squaredTolerance
         self.circleTolerance = circleTolerance
+        self.lineMetrics = lineMetrics
     }
 
     /// The projected x of a longitude, unwrapped (see the type's documentation).
@@ -78,6 +81,16 @@ public struct FeatureProjector: Sendable {
     }
 
     private func appendLines(_ lines: [VertexBuffer], source: Int, into features: inout [ProjectedFeature]) {
+        if lineMetrics {
+            for line in lines {
+                var coordinates = [Double](), rings = [ProjectedRing]()
+                appendRing(projected(line), into: &coordinates, rings: &rings, isPolygon: false, isOuter: false)
+                guard let ring = rings.first else { continue }
+                features.append(ProjectedFeature(type: .line, coordinates: coordinates, rings: rings, source: source,
+                                                 metrics: LineMetrics(start: 0, end: ring.size, size: ring.size)))
+            }
+            return
+        }
         var coordinates = [Double]()
         coordinates.reserveCapacity(lines.reduce(0) { $0 + $1.count } * 3)
         var rings = [ProjectedRing]()

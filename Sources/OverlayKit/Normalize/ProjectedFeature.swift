@@ -30,6 +30,20 @@ public struct ProjectedRing: Hashable, Sendable {
     }
 }
 
+/// Where a line (or a clipped piece of it) lies along its source line, for geojson-vt's
+/// `lineMetrics`: start and end as distances from the source's first point, and its length.
+public struct LineMetrics: Hashable, Sendable {
+    public var start: Double
+    public var end: Double
+    public var size: Double
+
+    public init(start: Double, end: Double, size: Double) {
+        self.start = start
+        self.end = end
+        self.size = size
+    }
+}
+
 /// A feature projected once into a flat buffer of `[x, y, importance]` triples in map points,
 /// as geojson-vt keeps them: every later stage (wrap, clip, per-zoom simplification) reads and
 /// writes these buffers and never goes back to coordinates.
@@ -52,8 +66,13 @@ public struct ProjectedFeature: Hashable, Sendable {
     public var maxY: Double
     /// Index of the feature's id and properties in the owner's attribute table.
     public var source: Int
+    /// Set on single lines when line metrics are asked for; clipping then makes every piece
+    /// its own feature with its own start and end.
+    public var metrics: LineMetrics?
 
-    public init(type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int) {
+    public init(type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int,
+                metrics: LineMetrics? = nil) {
+        self.metrics = metrics
         self.type = type
         self.coordinates = coordinates
         self.rings = rings

@@ -118,8 +118,14 @@ enum TileBuilder {
                 }
             }
             guard !lengths.isEmpty else { return nil }
-            return TileFeature(type: feature.type, xy: xy, ringLengths: lengths,
-                               id: attributes.id, properties: attributes.properties)
+            var properties = attributes.properties
+            if let metrics = feature.metrics, feature.type == .line {
+                var withMetrics = properties ?? JSONObject()
+                withMetrics["mapbox_clip_start"] = .number(metrics.start / metrics.size)
+                withMetrics["mapbox_clip_end"] = .number(metrics.end / metrics.size)
+                properties = withMetrics
+            }
+            return TileFeature(type: feature.type, xy: xy, ringLengths: lengths, id: attributes.id, properties: properties)
         }
 
         /// The ring's vertices whose importance beats `threshold`, as map-point pairs.

@@ -20,6 +20,10 @@ public struct TileOptions: Hashable, Sendable {
     public var promoteID: String?
     /// Number features by their position in the input (geojson-vt's `generateId`).
     public var generateID = false
+    /// Give every line (multi-lines are split) `mapbox_clip_start` / `mapbox_clip_end`
+    /// properties: where its piece in a tile starts and ends along the whole line, 0…1
+    /// (geojson-vt's `lineMetrics`).
+    public var lineMetrics = false
     /// Keep polygon rings valid after simplification: fall back to less simplification when a
     /// ring would have fewer than 4 points or a new self-crossing, and drop rings that are
     /// degenerate even at full detail (and the holes of a dropped exterior). Off reproduces

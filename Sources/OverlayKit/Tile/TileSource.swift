@@ -32,7 +32,8 @@ public struct TileSource: Sendable {
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
         let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
-        let projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance)
+        let projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance,
+                                        lineMetrics: options.lineMetrics)
         var attributes = [TileAttributes]()
         attributes.reserveCapacity(input.count)
         var projected = [ProjectedFeature]()
