@@ -14,6 +14,7 @@ struct ConvertCommand: ParsableCommand {
     )
 
     @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var geometry: GeometryOptions
 
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
@@ -40,8 +41,10 @@ struct ConvertCommand: ParsableCommand {
                 kmlWriter.resources = kml.resources
                 writer = kmlWriter
             }
-            while let feature = try reader.next() {
+            var transform = try geometry.makeTransform()
+            while let read = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
+                guard let feature = transform.apply(read) else { continue }
                 try writer.write(feature)
                 writer.takeWarnings().forEach(Report.diagnostic)
             }
@@ -58,6 +61,7 @@ struct ConvertCommand: ParsableCommand {
             try writer.finish()
             writer.takeWarnings().forEach(Report.diagnostic)
             try byteOutput.commit()
+            transform.summary.map { Report.standardError($0 + "\n") }
         }
     }
 }

@@ -17,6 +17,7 @@ struct OverlayKitCommand: ParsableCommand {
             InfoCommand.self,
             ValidateCommand.self,
             FilterCommand.self,
+            TileCommand.self,
             RenderCommand.self,
         ]
     )

@@ -1,0 +1,244 @@
+import OverlayModel
+
+/// A feature's id and properties, kept once per input feature and shared by its tiles.
+public struct TileAttributes: Hashable, Sendable {
+    public var id: JSONValue?
+    public var properties: JSONObject?
+
+    public init(id: JSONValue?, properties: JSONObject?) {
+        self.id = id
+        self.properties = properties
+    }
+}
+
+/// Builds one tile from the features clipped to it (geojson-vt's `createTile` + `transform`):
+/// a threshold filter on the stored importance simplifies each ring for the zoom, rings and
+/// lines below the tolerance are dropped (and counted), polygon rings are wound for MVT, and
+/// map points become integer tile units.
+enum TileBuilder {
+    /// The bounds of a tile's features in map points (geojson-vt's `tile.minX` …), used to
+    /// accept or reject all of them at once when clipping the children.
+    struct Bounds {
+        var minX = 2 * MapProjection.worldSize
+        var minY = MapProjection.worldSize
+        var maxX = -MapProjection.worldSize
+        var maxY = 0.0
+    }
+
+    static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
+                      attributes: [TileAttributes]) -> (VectorTile, Bounds) {
+        var builder = Builder(tile: tile, options: options)
+        var bounds = Bounds()
+        var output = [TileFeature]()
+        output.reserveCapacity(features.count)
+        for feature in features {
+            bounds.minX = min(bounds.minX, feature.minX)
+            bounds.minY = min(bounds.minY, feature.minY)
+            bounds.maxX = max(bounds.maxX, feature.maxX)
+            bounds.maxY = max(bounds.maxY, feature.maxY)
+            if let result = builder.add(feature, attributes: attributes[feature.source]) {
+                output.append(result)
+            } else {
+                builder.statistics.droppedFeatures += 1
+            }
+        }
+        builder.statistics.features = output.count
+        let vectorTile = VectorTile(id: tile, extent: options.extent, features: output, statistics: builder.statistics,
+                                    sourcePointCount: builder.sourcePoints, pointCount: builder.keptPoints)
+        return (vectorTile, bounds)
+    }
+
+    /// Per-tile state: the zoom's tolerance and the transform to tile units.
+    private struct Builder {
+        let options: TileOptions
+        /// Tolerance in map points at this zoom; 0 at maxZoom (full detail).
+        let tolerance: Double
+        let squaredTolerance: Double
+        /// 2^(z − 28): map points to tiles at this zoom, exactly (a power of two).
+        let scale: Double
+        let tileX: Double, tileY: Double, extent: Double
+        var statistics = TileStatistics()
+        var sourcePoints = 0
+        var keptPoints = 0
+
+        init(tile: TileID, options: TileOptions) {
+            self.options = options
+            // Computed in world units first, then scaled by 2^28: equal to geojson-vt's values
+            // times the world size, bit for bit.
+            tolerance = tile.z == options.maxZoom
+                ? 0 : options.tolerance / (Double(1 << tile.z) * Double(options.extent)) * MapProjection.worldSize
+            squaredTolerance = tolerance * tolerance
+            scale = Double(sign: .plus, exponent: tile.z - 28, significand: 1)
+            tileX = Double(tile.x)
+            tileY = Double(tile.y)
+            extent = Double(options.extent)
+        }
+
+        /// JavaScript's Math.round (halves toward +∞), which geojson-vt's integers come from.
+        @inline(__always)
+        func round(_ value: Double) -> Int32 {
+            let floor = value.rounded(.down)
+            return Int32(value - floor >= 0.5 ? floor + 1 : floor)
+        }
+
+        @inline(__always)
+        func transformX(_ x: Double) -> Int32 { round(extent * (x * scale - tileX)) }
+        @inline(__always)
+        func transformY(_ y: Double) -> Int32 { round(extent * (y * scale - tileY)) }
+
+        mutating func add(_ feature: ProjectedFeature, attributes: TileAttributes) -> TileFeature? {
+            let geometry = feature.coordinates
+            var xy = [Int32]()
+            var lengths = [Int]()
+            switch feature.type {
+            case .point:
+                let count = feature.vertexCount
+                xy.reserveCapacity(count * 2)
+                var index = 0
+                while index < geometry.count {
+                    xy.append(transformX(geometry[index]))
+                    xy.append(transformY(geometry[index + 1]))
+                    index += 3
+                }
+                sourcePoints += count
+                keptPoints += count
+                lengths.append(count)
+            case .line:
+                for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
+            case .polygon:
+                var exteriorDropped = false
+                for ring in feature.rings {
+                    if ring.isOuter { exteriorDropped = false }
+                    if options.keepRingsValid && exteriorDropped && !ring.isOuter {
+                        sourcePoints += ring.count
+                        statistics.droppedDegenerateRings += 1
+                        continue
+                    }
+                    if !addRing(geometry, ring, into: &xy, lengths: &lengths), ring.isOuter { exteriorDropped = true }
+                }
+            }
+            guard !lengths.isEmpty else { return nil }
+            var properties = attributes.properties
+            if let metrics = feature.metrics, feature.type == .line {
+                var withMetrics = properties ?? JSONObject()
+                withMetrics["mapbox_clip_start"] = .number(metrics.start / metrics.size)
+                withMetrics["mapbox_clip_end"] = .number(metrics.end / metrics.size)
+                properties = withMetrics
+            }
+            return TileFeature(type: feature.type, xy: xy, ringLengths: lengths, id: attributes.id, properties: properties)
+        }
+
+        /// The ring's vertices whose importance beats `threshold`, as map-point pairs.
+        private func filtered(_ geometry: [Double], _ ring: ProjectedRing, threshold: Double) -> [Double] {
+            var pairs = [Double]()
+            pairs.reserveCapacity(ring.count * 2)
+            var index = ring.start * 3
+            let end = (ring.start + ring.count) * 3
+            while index < end {
+                if threshold == 0 || geometry[index + 2] > threshold {
+                    pairs.append(geometry[index])
+                    pairs.append(geometry[index + 1])
+                }
+                index += 3
+            }
+            return pairs
+        }
+
+        private mutating func addLine(_ geometry: [Double], _ ring: ProjectedRing, into xy: inout [Int32],
+                                      lengths: inout [Int]) {
+            sourcePoints += ring.count
+            if tolerance > 0 && ring.size < tolerance {
+                statistics.droppedTinyLines += 1
+                return
+            }
+            let pairs = filtered(geometry, ring, threshold: squaredTolerance)
+            if options.keepRingsValid && pairs.count < 4 {
+                statistics.droppedDegenerateLines += 1
+                return
+            }
+            append(pairs, into: &xy, lengths: &lengths)
+        }
+
+        /// Adds one polygon ring; false when it was dropped.
+        private mutating func addRing(_ geometry: [Double], _ ring: ProjectedRing, into xy: inout [Int32],
+                                      lengths: inout [Int]) -> Bool {
+            sourcePoints += ring.count
+            if tolerance > 0 && ring.size < squaredTolerance {
+                statistics.droppedTinyRings += 1
+                return false
+            }
+            var threshold = squaredTolerance
+            var pairs = wound(filtered(geometry, ring, threshold: threshold), outer: ring.isOuter)
+            if options.keepRingsValid {
+                // Simplify less (a quarter of the squared tolerance, i.e. half the distance, per
+                // step) until the ring has 4 points and no crossing the full ring lacks.
+                var attempt = pairs
+                var tileRing = transformed(attempt)
+                var steps = 0
+                while true {
+                    let tooShort = tileRing.count < 8 || RingValidity.doubleArea(tileRing) == 0
+                    let crossing = !tooShort && RingValidity.hasProperSelfIntersection(tileRing)
+                    if !tooShort && !crossing {
+                        if steps > 0 { statistics.repairedRings += 1 }
+                        pairs = attempt
+                        break
+                    }
+                    if threshold == 0 || (crossing && steps == 4) {
+                        if tooShort {
+                            statistics.droppedDegenerateRings += 1
+                            return false
+                        }
+                        statistics.selfCrossingRings += 1
+                        // Keep the ring as first simplified, unless that one was too short.
+                        if pairs.count < 8 { pairs = attempt }
+                        break
+                    }
+                    steps += 1
+                    threshold = steps >= 8 ? 0 : threshold / 4
+                    attempt = wound(filtered(geometry, ring, threshold: threshold), outer: ring.isOuter)
+                    tileRing = transformed(attempt)
+                }
+            }
+            append(pairs, into: &xy, lengths: &lengths)
+            return true
+        }
+
+        /// The ring wound clockwise (exterior) or counterclockwise (hole) with y down.
+        private func wound(_ pairs: [Double], outer: Bool) -> [Double] {
+            let area = RingValidity.doubleArea(pairs)
+            guard (area > 0) == outer else { return pairs }
+            var reversed = [Double]()
+            reversed.reserveCapacity(pairs.count)
+            var index = pairs.count - 2
+            while index >= 0 {
+                reversed.append(pairs[index])
+                reversed.append(pairs[index + 1])
+                index -= 2
+            }
+            return reversed
+        }
+
+        private func transformed(_ pairs: [Double]) -> [Double] {
+            var result = [Double]()
+            result.reserveCapacity(pairs.count)
+            var index = 0
+            while index < pairs.count {
+                result.append(Double(transformX(pairs[index])))
+                result.append(Double(transformY(pairs[index + 1])))
+                index += 2
+            }
+            return result
+        }
+
+        private mutating func append(_ pairs: [Double], into xy: inout [Int32], lengths: inout [Int]) {
+            var index = 0
+            while index < pairs.count {
+                xy.append(transformX(pairs[index]))
+                xy.append(transformY(pairs[index + 1]))
+                index += 2
+            }
+            lengths.append(pairs.count / 2)
+            keptPoints += pairs.count / 2
+        }
+    }
+}

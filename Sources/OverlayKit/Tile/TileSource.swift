@@ -1,0 +1,110 @@
+import OverlayModel
+
+/// Features prepared once for tiling: projected into flat buffers with importance, wrapped
+/// across the antimeridian, with ids and properties in a table the tiles share.
+///
+/// Tiling needs every feature in memory (any tile may need any feature); the flat buffers keep
+/// that to three doubles per vertex plus the attribute table.
+public struct TileSource: Sendable {
+    /// What the input held that cannot be tiled, so nothing disappears unexplained.
+    public struct InputCounts: Hashable, Sendable {
+        /// Features read.
+        public var features = 0
+        /// Features with a null geometry.
+        public var withoutGeometry = 0
+        /// Features whose geometry has no positions.
+        public var withoutPositions = 0
+    }
+
+    public let options: TileOptions
+    /// Id and properties of every input feature, by input position.
+    public let attributes: [TileAttributes]
+    /// The projected, wrapped features (a geometry collection gives several).
+    public let features: [ProjectedFeature]
+    public let inputCounts: InputCounts
+    /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
+    public let boundingMapRect: MapRect
+
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
+    public init(features input: [Feature], options: TileOptions) throws {
+        try options.validate()
+        self.options = options
+        let world = MapProjection.worldSize
+        let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
+        let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
+        let projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance,
+                                        lineMetrics: options.lineMetrics)
+        var attributes = [TileAttributes]()
+        attributes.reserveCapacity(input.count)
+        var projected = [ProjectedFeature]()
+        projected.reserveCapacity(input.count)
+        var counts = InputCounts()
+        for (index, feature) in input.enumerated() {
+            counts.features += 1
+            let id: JSONValue?
+            if let key = options.promoteID {
+                let value = feature.properties?[key]
+                id = value == .null ? nil : value
+            } else if options.generateID {
+                id = .integer(Int64(index))
+            } else {
+                id = feature.id.map(JSONValue.init(featureID:))
+            }
+            attributes.append(TileAttributes(id: id, properties: feature.properties))
+            guard let shape = feature.shape else {
+                counts.withoutGeometry += 1
+                continue
+            }
+            if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
+        }
+        var bounds = MapRect.null
+        for feature in projected {
+            bounds = bounds.union(MapRect(x: feature.minX, y: feature.minY,
+                                          width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
+        }
+        self.attributes = attributes
+        self.inputCounts = counts
+        self.boundingMapRect = bounds
+        self.features = AntimeridianWrap.wrap(projected, buffer: Double(options.buffer) / Double(options.extent))
+    }
+
+    /// Clips a tile's features into its four children with the buffer (geojson-vt's split):
+    /// x first, then y, each with `AxisClip`. Returns top-left, bottom-left, top-right,
+    /// bottom-right; empty where nothing reaches a child.
+    static func split(_ features: [ProjectedFeature], tile: TileID, bounds: TileBuilder.Bounds,
+                      options: TileOptions) -> [[ProjectedFeature]] {
+        let world = MapProjection.worldSize
+        let z2 = Double(1 << tile.z), x = Double(tile.x), y = Double(tile.y)
+        let k1 = 0.5 * Double(options.buffer) / Double(options.extent)
+        let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
+        // Lines in tile units, divided by 2^z, then scaled to map points: exact, like geojson-vt.
+        func line(_ value: Double) -> Double { value / z2 * world }
+        let left = AxisClip.clip(features, line(x - k1), line(x + k3), axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
+        let right = AxisClip.clip(features, line(x + k2), line(x + k4), axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
+        func vertical(_ part: [ProjectedFeature]?) -> ([ProjectedFeature], [ProjectedFeature]) {
+            guard let part else { return ([], []) }
+            return (AxisClip.clip(part, line(y - k1), line(y + k3), axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [],
+                    AxisClip.clip(part, line(y + k2), line(y + k4), axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [])
+        }
+        let (topLeft, bottomLeft) = vertical(left)
+        let (topRight, bottomRight) = vertical(right)
+        return [topLeft, bottomLeft, topRight, bottomRight]
+    }
+
+    /// The children of a tile in `split`'s order.
+    static func children(of tile: TileID) -> [TileID] {
+        [TileID(z: tile.z + 1, x: 2 * tile.x, y: 2 * tile.y), TileID(z: tile.z + 1, x: 2 * tile.x, y: 2 * tile.y + 1),
+         TileID(z: tile.z + 1, x: 2 * tile.x + 1, y: 2 * tile.y), TileID(z: tile.z + 1, x: 2 * tile.x + 1, y: 2 * tile.y + 1)]
+    }
+}
+
+extension JSONValue {
+    /// A feature id as a JSON value.
+    public init(featureID: FeatureID) {
+        switch featureID {
+        case .string(let text): self = .string(text)
+        case .integer(let value): self = .integer(value)
+        case .number(let value): self = .number(value)
+        }
+    }
+}

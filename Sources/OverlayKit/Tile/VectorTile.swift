@@ -1,0 +1,82 @@
+import OverlayModel
+
+/// One feature of a tile, geometry in integer tile units (0…extent, plus the buffer).
+public struct TileFeature: Hashable, Sendable {
+    public var type: TileGeometryType
+    /// x, y pairs of every ring, line or point, one after another.
+    public var xy: [Int32]
+    /// The number of points in each ring (polygons: exteriors clockwise, holes counterclockwise
+    /// with y down, each closed), line, or, for points, one run with all of them.
+    public var ringLengths: [Int]
+    /// The feature's id (or the promoted property, or its input position).
+    public var id: JSONValue?
+    /// The feature's properties; nil when the source had none.
+    public var properties: JSONObject?
+
+    public init(type: TileGeometryType, xy: [Int32], ringLengths: [Int], id: JSONValue?, properties: JSONObject?) {
+        self.type = type
+        self.xy = xy
+        self.ringLengths = ringLengths
+        self.id = id
+        self.properties = properties
+    }
+
+    /// The geometry as nested points, `[ring][point] = (x, y)`, for tests and small callers.
+    public var rings: [[(x: Int32, y: Int32)]] {
+        var result = [[(x: Int32, y: Int32)]]()
+        var index = 0
+        for length in ringLengths {
+            result.append((0..<length).map { (xy[2 * (index + $0)], xy[2 * (index + $0) + 1]) })
+            index += length
+        }
+        return result
+    }
+}
+
+/// What building one tile left out or changed, so every dropped ring can be explained.
+public struct TileStatistics: Hashable, Sendable {
+    /// Features written.
+    public var features = 0
+    /// Features in the tile's input that lost every part to the rules below.
+    public var droppedFeatures = 0
+    /// Polygon rings whose area is below tolerance² (geojson-vt drops them too).
+    public var droppedTinyRings = 0
+    /// Lines shorter than the tolerance (geojson-vt drops them too).
+    public var droppedTinyLines = 0
+    /// Rings with fewer than 4 points or no area even at full detail, and holes of dropped
+    /// exteriors (only with `keepRingsValid`).
+    public var droppedDegenerateRings = 0
+    /// Lines left with a single point.
+    public var droppedDegenerateLines = 0
+    /// Rings simplified less than asked because the asked-for ring had fewer than 4 points or a
+    /// self-crossing.
+    public var repairedRings = 0
+    /// Rings that still cross themselves at the least simplification tried (the crossing comes
+    /// from the input, clipping or rounding to the tile grid); kept as simplified.
+    public var selfCrossingRings = 0
+
+    public init() {}
+
+    public static func += (a: inout TileStatistics, b: TileStatistics) {
+        a.features += b.features
+        a.droppedFeatures += b.droppedFeatures
+        a.droppedTinyRings += b.droppedTinyRings
+        a.droppedTinyLines += b.droppedTinyLines
+        a.droppedDegenerateRings += b.droppedDegenerateRings
+        a.droppedDegenerateLines += b.droppedDegenerateLines
+        a.repairedRings += b.repairedRings
+        a.selfCrossingRings += b.selfCrossingRings
+    }
+}
+
+/// One tile's features, ready to encode.
+public struct VectorTile: Sendable {
+    public var id: TileID
+    public var extent: Int
+    public var features: [TileFeature]
+    public var statistics: TileStatistics
+    /// Source points the tile's input held (geojson-vt's `numPoints`), dropped ones included.
+    public var sourcePointCount: Int
+    /// Points written.
+    public var pointCount: Int
+}

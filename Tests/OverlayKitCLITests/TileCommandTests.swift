@@ -1,0 +1,121 @@
+import Foundation
+import XCTest
+
+/// Runs the built `overlaykit tile` and `convert --clip/--zoom` on small fixtures.
+final class TileCommandTests: XCTestCase {
+    var temporary: URL!
+
+    override func setUpWithError() throws {
+        temporary = FileManager.default.temporaryDirectory.appendingPathComponent("tile-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        if let temporary { try? FileManager.default.removeItem(at: temporary) }
+    }
+
+    @discardableResult
+    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try CLI.run(arguments)
+        return (result.status, result.stdoutText, result.stderr)
+    }
+
+    /// A square around (10°E, 10°N), a line, a point with a null property, and a tiny island.
+    let fixture = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":1,"properties":{"name":"square","n":2},"geometry":{"type":"Polygon","coordinates":[[[5,5],[15,5],[15,15],[5,15],[5,5]]]}},
+        {"type":"Feature","id":2,"properties":{"name":"line"},"geometry":{"type":"LineString","coordinates":[[-20,0],[20,1]]}},
+        {"type":"Feature","id":"p","properties":{"name":"point","empty":null},"geometry":{"type":"Point","coordinates":[10,10]}},
+        {"type":"Feature","properties":{"name":"islet"},"geometry":{"type":"Polygon","coordinates":[[[40,40],[40.0001,40],[40.0001,40.0001],[40,40]]]}},
+        {"type":"Feature","properties":{"name":"nothing"},"geometry":null}
+        ]}
+        """
+
+    func testTileWritesMVTPyramidWithMetadata() throws {
+        let input = temporary.appendingPathComponent("places.geojson")
+        try fixture.write(to: input, atomically: true, encoding: .utf8)
+        let output = temporary.appendingPathComponent("tiles")
+        let result = try run(["tile", input.path, "-o", output.path, "--min-zoom", "0", "--max-zoom", "4"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        // Counted per tile copy: the point is in one tile per zoom, 5 zooms.
+        XCTAssertTrue(result.stderr.contains("mvt.null-value: 5"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("mvt.id-not-integer: 5"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 features without geometry"), result.stderr)
+        for path in ["0/0/0.mvt", "1/1/0.mvt", "4/8/7.mvt", "metadata.json"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), path)
+        }
+        // Tiles no feature reaches are not written.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("4/0/0.mvt").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("4/8/12.mvt").path))
+        let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("metadata.json"))) as! [String: Any]
+        XCTAssertEqual(metadata["maxzoom"] as? Int, 4)
+        XCTAssertEqual((metadata["layers"] as? [[String: Any]])?.first?["id"] as? String, "places")
+        let zooms = try XCTUnwrap(metadata["zooms"] as? [[String: Any]])
+        XCTAssertEqual(zooms.count, 5)
+        // The islet is smaller than the tolerance below zoom 4 and is dropped there, counted.
+        XCTAssertGreaterThan(zooms[0]["droppedTinyRings"] as? Int ?? 0, 0)
+        XCTAssertGreaterThan(zooms[0]["droppedFeatures"] as? Int ?? 0, 0)
+        let input2 = metadata["input"] as? [String: Any]
+        XCTAssertEqual(input2?["withoutGeometry"] as? Int, 1)
+        let written = zooms.reduce(0) { $0 + ($1["tiles"] as? Int ?? 0) }
+        let files = FileManager.default.enumerator(atPath: output.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".mvt") }
+        XCTAssertEqual(files.count, written)
+    }
+
+    func testTileGeoJSONFormatAndNonEmptyDirectory() throws {
+        let input = temporary.appendingPathComponent("places.geojson")
+        try fixture.write(to: input, atomically: true, encoding: .utf8)
+        let output = temporary.appendingPathComponent("tiles")
+        var result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "2", "--format", "geojson", "--layer", "x"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let tile = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("2/2/1.geojson"))) as! [String: Any]
+        let features = try XCTUnwrap(tile["features"] as? [[String: Any]])
+        let names = features.compactMap { ($0["properties"] as? [String: Any])?["name"] as? String }
+        XCTAssertEqual(Set(names), ["square", "point", "line"])
+        let square = try XCTUnwrap(features.first { ($0["properties"] as? [String: Any])?["name"] as? String == "square" })
+        let ring = ((square["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first ?? []
+        XCTAssertEqual(ring.first, ring.last)
+        XCTAssertTrue(ring.allSatisfy { abs($0[0] - 5) < 0.01 || abs($0[0] - 15) < 0.01 }, "corners stay at 5°/15° within a tile unit")
+        result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "2"])
+        XCTAssertEqual(result.status, 74, "a non-empty directory needs --force")
+        XCTAssertTrue(result.stderr.contains("--force"), result.stderr)
+        result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "30"])
+        XCTAssertEqual(result.status, 64)
+    }
+
+    func testTileRejectsBadInputWithoutWritingTiles() throws {
+        let input = temporary.appendingPathComponent("bad.geojson")
+        try "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":{\"type\":\"Pologon\"}}]}"
+            .write(to: input, atomically: true, encoding: .utf8)
+        let output = temporary.appendingPathComponent("tiles")
+        let result = try run(["tile", input.path, "-o", output.path])
+        XCTAssertEqual(result.status, 65, result.stderr)
+        XCTAssertTrue(result.stderr.contains("bad.geojson:"), result.stderr)
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        XCTAssertEqual(files, [], "no tiles, no metadata for bad input")
+    }
+
+    func testConvertClipAndZoom() throws {
+        let input = temporary.appendingPathComponent("places.geojson")
+        try fixture.write(to: input, atomically: true, encoding: .utf8)
+        var result = try run(["convert", input.path, "--clip", "0,0,10,10"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let clipped = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        let features = clipped["features"] as! [[String: Any]]
+        XCTAssertEqual(features.compactMap { ($0["properties"] as? [String: Any])?["name"] as? String }, ["square", "line", "point", "nothing"])
+        let ring = ((features[0]["geometry"] as! [String: Any])["coordinates"] as! [[[Double]]])[0]
+        XCTAssertEqual(Set(ring.map { "\($0[0].rounded()),\($0[1].rounded())" }), ["5.0,5.0", "10.0,5.0", "10.0,10.0", "5.0,10.0"])
+        XCTAssertTrue(result.stderr.contains("1 shapes outside the rect"), result.stderr)
+
+        result = try run(["convert", input.path, "--zoom", "2", "--tolerance", "2", "--algorithm", "vw"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("1 rings and 0 lines smaller than the tolerance dropped"), result.stderr)
+        let simplified = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        XCTAssertEqual((simplified["features"] as! [Any]).count, 4, "the islet is gone, counted")
+
+        result = try run(["convert", input.path, "--clip", "10,0,0,10"])
+        XCTAssertEqual(result.status, 64)
+        result = try run(["convert", input.path, "--tolerance", "2"])
+        XCTAssertEqual(result.status, 64, "--tolerance needs --zoom")
+    }
+}

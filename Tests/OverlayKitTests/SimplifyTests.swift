@@ -1,0 +1,114 @@
+import XCTest
+import OverlayKit
+import OverlayModel
+
+final class SimplifyTests: XCTestCase {
+    /// Distance from a point to a polyline (map points).
+    func distance(_ point: MapPoint, to line: [MapPoint]) -> Double {
+        var best = Double.infinity
+        for index in line.indices.dropFirst() {
+            let a = line[index - 1], b = line[index]
+            best = min(best, DouglasPeucker.squaredSegmentDistance(point.x, point.y, a.x, a.y, b.x, b.y).squareRoot())
+        }
+        return line.count == 1 ? ((point.x - line[0].x) * (point.x - line[0].x) + (point.y - line[0].y) * (point.y - line[0].y)).squareRoot() : best
+    }
+
+    /// Property: Douglas-Peucker output has no more vertices than its input, is a subset of it,
+    /// and stays within the tolerance of it (Hausdorff distance in map points).
+    func testDouglasPeuckerStaysWithinTolerance() {
+        var random = TileTestRandom(state: 7)
+        for trial in 0..<200 {
+            var point = MapPoint(x: 1e8, y: 1e8)
+            let line = (0..<Int(random.next(2...400))).map { _ -> MapPoint in
+                point.x += random.next(-500...1000)
+                point.y += random.next(-800...800)
+                return point
+            }
+            let zoom = Double(trial % 12) + 4
+            let simplifier = ShapeSimplifier(screenPoints: random.next(0.2...4), zoom: zoom)
+            var counts = ShapeSimplifier.Counts()
+            let input = Polyline(vertices: VertexBuffer(points: line))
+            guard case .polyline(let output)? = simplifier.simplify(.polyline(input), counts: &counts) else {
+                XCTAssertEqual(counts.droppedLines, 1, "only a line shorter than the tolerance may vanish")
+                continue
+            }
+            XCTAssertLessThanOrEqual(output.pointCount, input.pointCount)
+            XCTAssertTrue(Set(output.points.map { "\($0.x),\($0.y)" }).isSubset(of: Set(line.map { "\($0.x),\($0.y)" })))
+            let hausdorff = line.map { distance($0, to: output.points) }.max() ?? 0
+            XCTAssertLessThanOrEqual(hausdorff, simplifier.tolerance * (1 + 1e-12), "trial \(trial)")
+            XCTAssertEqual(output.points.first, line.first)
+            XCTAssertEqual(output.points.last, line.last)
+        }
+    }
+
+    /// Property: simplified rings (either algorithm) stay closed with ≥ 4 points, gain no
+    /// self-crossing, and have no more vertices than their input.
+    func testSimplifiedRingsStayValid() {
+        var random = TileTestRandom(state: 99)
+        var repaired = 0
+        for trial in 0..<300 {
+            let ring = tileStarRing(&random, center: Coordinate(latitude: 10, longitude: 10), radius: random.next(0.01...5),
+                                    count: Int(random.next(4...300)))
+            for algorithm in ShapeSimplifier.Algorithm.allCases {
+                let simplifier = ShapeSimplifier(screenPoints: random.next(0.5...8), zoom: Double(trial % 10), algorithm: algorithm)
+                var counts = ShapeSimplifier.Counts()
+                let input = Polygon(coordinates: ring)
+                guard case .polygon(let output)? = simplifier.simplify(.polygon(input), counts: &counts) else {
+                    XCTAssertEqual(counts.droppedRings, 1)
+                    XCTAssertLessThan(abs(input.vertices.signedDoubleArea) / 2, simplifier.tolerance * simplifier.tolerance)
+                    continue
+                }
+                repaired += counts.repairedRings
+                XCTAssertGreaterThanOrEqual(output.pointCount, 4)
+                XCTAssertLessThanOrEqual(output.pointCount, input.pointCount)
+                XCTAssertEqual(output.points.first, output.points.last)
+                XCTAssertFalse(RingValidity.hasProperSelfIntersection(output.points.flatMap { [$0.x, $0.y] }),
+                               "trial \(trial) \(algorithm): new self-crossing")
+            }
+        }
+        print("simplify property test: \(repaired) rings needed less simplification to stay valid")
+    }
+
+    func testZoomToleranceIsScreenPointsTimesTwoToTwentyMinusZoom() {
+        XCTAssertEqual(ShapeSimplifier(screenPoints: 1, zoom: 20).tolerance, 1)
+        XCTAssertEqual(ShapeSimplifier(screenPoints: 3, zoom: 0).tolerance, 3 * 1_048_576)
+        XCTAssertEqual(ShapeSimplifier(screenPoints: 2, zoom: 12).tolerance, 512)
+    }
+
+    func testTinyRingsAndShortLinesAreDroppedAndCounted() {
+        let simplifier = ShapeSimplifier(tolerance: 10)
+        var counts = ShapeSimplifier.Counts()
+        let tiny = VertexBuffer(points: [MapPoint(x: 0, y: 0), MapPoint(x: 5, y: 0), MapPoint(x: 5, y: 5), MapPoint(x: 0, y: 0)])
+        let big = VertexBuffer(points: [MapPoint(x: 0, y: 0), MapPoint(x: 100, y: 0), MapPoint(x: 100, y: 100),
+                                        MapPoint(x: 50, y: 101), MapPoint(x: 0, y: 100), MapPoint(x: 0, y: 0)])
+        let polygon = Polygon(vertices: big, interiorPolygons: [Polygon(vertices: tiny)])
+        guard case .polygon(let output)? = simplifier.simplify(.polygon(polygon), counts: &counts) else { return XCTFail() }
+        XCTAssertTrue(output.interiorPolygons.isEmpty)
+        XCTAssertEqual(output.pointCount, 5, "the vertex 1 point off the edge goes, the corners stay")
+        XCTAssertNil(simplifier.simplify(.polyline(Polyline(vertices: VertexBuffer(points: [MapPoint(x: 0, y: 0), MapPoint(x: 3, y: 4)]))),
+                                         counts: &counts))
+        XCTAssertEqual(counts.droppedRings, 1)
+        XCTAssertEqual(counts.droppedLines, 1)
+    }
+
+    /// A ring that plain Douglas-Peucker would reduce to a triangle-less sliver keeps 4 points.
+    func testRingNeverFallsBelowFourPoints() {
+        // A thin long diamond: at a large tolerance DP keeps only the two far ends.
+        let points = [MapPoint(x: 0, y: 0), MapPoint(x: 500, y: 12), MapPoint(x: 1000, y: 0), MapPoint(x: 500, y: -12), MapPoint(x: 0, y: 0)]
+        var counts = ShapeSimplifier.Counts()
+        let simplifier = ShapeSimplifier(tolerance: 100)
+        guard case .polygon(let output)? = simplifier.simplify(.polygon(Polygon(vertices: VertexBuffer(points: points))), counts: &counts)
+        else { return XCTFail("area 24000 ≥ 100², the ring stays") }
+        XCTAssertGreaterThanOrEqual(output.pointCount, 4)
+        XCTAssertEqual(counts.repairedRings, 1)
+    }
+
+    func testVisvalingamRemovesSmallestTrianglesFirst() {
+        var flat: [Double] = [0, 0, 0, 1, 0.1, 0, 2, 0, 0, 3, 5, 0, 4, 0, 0]
+        VisvalingamWhyatt.computeImportance(&flat, first: 0, last: 4)
+        let areas = [flat[5], flat[8], flat[11]]
+        XCTAssertEqual(areas[0], 0.1, accuracy: 1e-12, "the near-collinear vertex goes first")
+        XCTAssertLessThan(areas[0], areas[1])
+        XCTAssertLessThanOrEqual(areas[1], areas[2])
+    }
+}
