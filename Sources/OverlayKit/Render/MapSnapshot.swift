@@ -62,6 +62,7 @@ public struct SnapshotBuilder {
     public let options: RenderOptions
     private var paths: ScreenPathBuilder
     private var scene: RenderScene
+    private let simplifier: ShapeSimplifier
     /// Features seen, for default titles.
     public private(set) var featureCount = 0
     /// Features with at least one mark on screen.
@@ -73,6 +74,7 @@ public struct SnapshotBuilder {
         let transform = ScreenTransform(camera: camera, pixelWidth: options.pixelWidth,
                                         pixelHeight: options.pixelHeight, scale: options.scale)
         paths = ScreenPathBuilder(transform: transform)
+        simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4)
         scene = RenderScene(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight,
                             background: options.background,
                             layers: [.init(name: OverlayLevel.aboveRoads.rawValue),
@@ -83,10 +85,11 @@ public struct SnapshotBuilder {
     /// Styles and draws one feature (file order is drawing order within its layer).
     public mutating func add(_ feature: Feature) {
         featureCount += 1
-        guard let shape = feature.shape else { return }
-        // Douglas–Peucker simplification at the render zoom (Simplify/, from the tiling work)
-        // plugs in here: simplify `shape` with a tolerance of a fraction of a device pixel,
-        // i.e. Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale map points.
+        guard let original = feature.shape else { return }
+        // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
+        // pixel: invisible at this zoom, and a 100 MB file draws only what shows.
+        var counts = ShapeSimplifier.Counts()
+        guard let shape = simplifier.simplify(original, counts: &counts) else { return }
         let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
         var overlays = [DrawPart](), annotations = [DrawPart]()
         draw(shape, style: style, overlays: &overlays, annotations: &annotations)
