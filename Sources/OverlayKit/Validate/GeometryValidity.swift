@@ -69,7 +69,9 @@ public enum GeometryValidity {
             }
         }
         guard !rings.isEmpty else { return findings }
-        let result = RingSweep.sweep(rings)
+        // Rings that meet nowhere need no sweep; the chain check proves it in near-linear time.
+        let result = MonotoneChainCheck.parents(of: rings).map { RingSweep.Result(contacts: [], parents: $0) }
+            ?? RingSweep.sweep(rings)
         // One finding per pair of rings (or per ring, for self-intersection), first place named.
         var contactsPerPair: [Int64: Int] = [:]
         var firstContacts: [RingSweep.Contact] = []
