@@ -32,6 +32,8 @@ struct MonotoneChainCheck {
     private var ringFirst: [Int32] = []
     private var ringSizes: [Int32] = []
     private var chains: [Chain] = []
+    /// Where each ring's chains start in `chains` (one more entry: the end).
+    private var ringChains: [Int32] = []
     /// Segment tests and candidate checks still allowed before giving the work to the sweep.
     private var budget: Int
 
@@ -56,6 +58,7 @@ struct MonotoneChainCheck {
         ringSizes.reserveCapacity(rings.count)
         for (position, ring) in rings.enumerated() {
             ringFirst.append(Int32(segments.count))
+            ringChains.append(Int32(chains.count))
             ringSizes.append(Int32(ring.points.count))
             ring.points.withUnsafeBufferPointer { points in
                 let n = points.count
@@ -87,6 +90,7 @@ struct MonotoneChainCheck {
                 chains.append(chain)
             }
         }
+        ringChains.append(Int32(chains.count))
     }
 
     // MARK: Contacts
@@ -201,13 +205,10 @@ struct MonotoneChainCheck {
         boxes.reserveCapacity(rings.count)
         var areas: [Double] = []
         areas.reserveCapacity(rings.count)
-        var chainIndex = 0
         for (position, ring) in rings.enumerated() {
             var box = (minX: Double.infinity, maxX: -Double.infinity, minY: Double.infinity, maxY: -Double.infinity)
-            while chainIndex < chains.count && Int(segments[Int(chains[chainIndex].first)].ring) == position {
-                let chain = chains[chainIndex]
+            for chain in chains[Int(ringChains[position])..<Int(ringChains[position + 1])] {
                 box = (min(box.minX, chain.minX), max(box.maxX, chain.maxX), min(box.minY, chain.minY), max(box.maxY, chain.maxY))
-                chainIndex += 1
             }
             boxes.append(box)
             var area = 0.0
@@ -234,9 +235,7 @@ struct MonotoneChainCheck {
                 guard outer.minX <= box.minX && box.maxX <= outer.maxX && outer.minY <= box.minY && box.maxY <= outer.maxY else {
                     continue
                 }
-                budget -= rings[other].points.count
-                if budget < 0 { return nil }
-                guard let inside = Self.contains(rings[other].points, point) else { return nil }
+                guard let inside = contains(other, point) else { return nil }
                 guard inside else { continue }
                 if let current = best {
                     // Nested rings that meet nowhere differ in area; too close to call is left to the sweep.
@@ -253,26 +252,30 @@ struct MonotoneChainCheck {
         return parents
     }
 
-    /// Whether `point` lies inside the ring, by the crossings of a ray toward larger x; nil when
-    /// the point lies on the line of an edge it reaches (a case for the sweep).
-    private static func contains(_ ring: [MapPoint], _ point: MapPoint) -> Bool? {
-        ring.withUnsafeBufferPointer { points in
-            var inside = false
-            let n = points.count
-            var a = points[n - 1]
-            for index in 0..<n {
-                let b = points[index]
+    /// Whether `point` lies inside ring `ring`, by the crossings of a ray toward larger x; nil
+    /// when the point lies on the line of an edge it reaches (a case for the sweep), or the
+    /// budget is spent. Only chains spanning the point's y and reaching right of it are walked.
+    private mutating func contains(_ ring: Int, _ point: MapPoint) -> Bool? {
+        var inside = false
+        let first = Int(ringChains[ring]), stop = Int(ringChains[ring + 1])
+        budget -= stop - first
+        for chain in chains[first..<stop] where chain.minY <= point.y && point.y <= chain.maxY && point.x <= chain.maxX {
+            budget -= Int(chain.count)
+            for id in Int(chain.first)..<Int(chain.first + chain.count) {
+                let segment = segments[id]
+                // Ring order: a → b.
+                let a = segment.runsRight ? segment.left : segment.right
+                let b = segment.runsRight ? segment.right : segment.left
                 if (a.y > point.y) != (b.y > point.y) {
                     let side = RingSweep.orient(a, b, point)
                     if side == 0 { return nil }
                     // Upward edges have the point on their left (side > 0) when the ray crosses them.
                     if (side > 0) == (b.y > a.y) { inside.toggle() }
-                } else if a.y == point.y && b.y == point.y && min(a.x, b.x) <= point.x && point.x <= max(a.x, b.x) {
+                } else if a.y == point.y && b.y == point.y && segment.left.x <= point.x && point.x <= segment.right.x {
                     return nil
                 }
-                a = b
             }
-            return inside
         }
+        return budget < 0 ? nil : inside
     }
 }
