@@ -189,7 +189,7 @@ final class ValidateGeometryTests: XCTestCase {
 
     func testSweepFindsAContactExactlyWhenBruteForceDoes() {
         var random = Random(state: 42)
-        var withContact = 0, without = 0
+        var withContact = 0, without = 0, fastAnswers = 0
         for round in 0..<3000 {
             let ringCount = 1 + random.next(3)
             var rings: [[MapPoint]] = []
@@ -205,9 +205,18 @@ final class ValidateGeometryTests: XCTestCase {
             let expected = bruteForceHasContact(rings)
             if expected { withContact += 1 } else { without += 1 }
             XCTAssertEqual(!swept.contacts.isEmpty, expected, "round \(round): \(rings)")
+            // The chain check answers only for rings meeting nowhere, and then as the sweep does.
+            if let fast = MonotoneChainCheck.parents(of: rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: 0, ringIndex: $0.offset)
+            }) {
+                fastAnswers += 1
+                XCTAssertFalse(expected, "round \(round): chain check missed a contact in \(rings)")
+                XCTAssertEqual(fast, swept.parents ?? [], "round \(round): \(rings)")
+            }
             if swept.contacts.isEmpty != !expected { return }
         }
-        print("sweep vs brute force: \(withContact) ring sets with contacts, \(without) without, all agree")
+        print("sweep vs brute force: \(withContact) ring sets with contacts, \(without) without (\(fastAnswers) decided by the chain check), all agree")
+        XCTAssertGreaterThan(fastAnswers, 100)
         XCTAssertGreaterThan(without, 100)
         XCTAssertGreaterThan(withContact, 100)
     }
@@ -237,7 +246,7 @@ final class ValidateGeometryTests: XCTestCase {
 
     func testSweepContainmentMatchesRayCasting() {
         var random = Random(state: 7)
-        var checked = 0, nestedSeen = 0
+        var checked = 0, nestedSeen = 0, fastAnswers = 0
         for round in 0..<4000 {
             // Diamonds and triangles of assorted sizes, so some nest and some stand apart.
             var rings: [[MapPoint]] = []
@@ -261,6 +270,13 @@ final class ValidateGeometryTests: XCTestCase {
                 XCTFail("round \(round): no containment computed for a ring set without contacts")
                 return
             }
+            let fast = MonotoneChainCheck.parents(of: rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: 0, ringIndex: $0.offset)
+            })
+            if let fast {
+                fastAnswers += 1
+                XCTAssertEqual(fast, parents, "round \(round): chain check containment differs from the sweep's in \(rings)")
+            }
             for (index, ring) in rings.enumerated() {
                 let containing = rings.indices.filter { $0 != index && contains(rings[$0], ring[0]) }
                 let expected = containing.min { area(rings[$0]) < area(rings[$1]) }
@@ -272,5 +288,56 @@ final class ValidateGeometryTests: XCTestCase {
         print("sweep containment vs ray casting: \(checked) ring sets, \(nestedSeen) nested rings, all agree")
         XCTAssertGreaterThan(checked, 500)
         XCTAssertGreaterThan(nestedSeen, 100)
+        XCTAssertGreaterThan(fastAnswers, 400)
+    }
+
+    /// Long wiggly rings (many monotone chains, holes and islands among them): the chain check
+    /// agrees with the sweep when nothing meets, and leaves every crossing to the sweep.
+    func testChainCheckAgreesWithTheSweepOnLongRings() {
+        var random = Random(state: 99)
+        func wiggly(cx: Double, cy: Double, radius: Double, count: Int, clockwise: Bool) -> [MapPoint] {
+            var points: [MapPoint] = []
+            for k in 0..<count {
+                let angle = Double(k) / Double(count) * 2 * Double.pi * (clockwise ? -1 : 1)
+                // Coastline-like: broad bays plus a little noise, so chains have assorted lengths.
+                let r = radius * (1 + 0.08 * sin(7 * angle) + 0.004 * Double(random.next(1000)) / 1000)
+                points.append(MapPoint(x: cx + r * cos(angle), y: cy + r * sin(angle)))
+            }
+            return points
+        }
+        var decided = 0, crossings = 0
+        for round in 0..<60 {
+            var rings = [wiggly(cx: 0, cy: 0, radius: 1000, count: 3000, clockwise: false)]
+            for h in 0..<(1 + random.next(12)) {
+                let angle = Double(h) * 0.5, distance = Double(100 + random.next(500))
+                rings.append(wiggly(cx: distance * cos(angle), cy: distance * sin(angle), radius: Double(5 + random.next(40)),
+                                    count: 50 + random.next(300), clockwise: true))
+            }
+            // An island next door, sometimes a crossing spike.
+            rings.append(wiggly(cx: 2500, cy: 0, radius: 300, count: 500, clockwise: false))
+            if round % 3 == 0 {
+                let k = random.next(3000)
+                rings[0][k] = MapPoint(x: -rings[0][k].x * 3, y: -rings[0][k].y * 3)
+            }
+            let swept = RingSweep.sweep(rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: 0, ringIndex: $0.offset)
+            })
+            let fast = MonotoneChainCheck.parents(of: rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: 0, ringIndex: $0.offset)
+            })
+            if swept.contacts.isEmpty {
+                // Nil (leave it to the sweep) is allowed; an answer must be the sweep's.
+                if let fast {
+                    XCTAssertEqual(fast, swept.parents, "round \(round)")
+                    decided += 1
+                }
+            } else {
+                XCTAssertNil(fast, "round \(round): the chain check missed \(swept.contacts.count) contacts")
+                crossings += 1
+            }
+        }
+        XCTAssertGreaterThan(decided, 10)
+        XCTAssertGreaterThan(crossings, 10)
+        print("chain check on long rings: \(decided) decided like the sweep, \(crossings) crossings left to it")
     }
 }

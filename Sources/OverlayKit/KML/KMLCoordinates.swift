@@ -39,14 +39,17 @@ enum KMLCoordinates {
             // whitespace or the end: each number is parsed and delimited in one pass. Anything
             // else (spaces around commas, KML's looser numbers, errors) is read again from the
             // tuple's start by the general path below, so both agree on every input.
-            if let longitude = JSONNumberParser.parsePrefix(base + index, end: end),
-               longitude.end < end, longitude.end.pointee == UInt8(ascii: ","),
-               let latitude = JSONNumberParser.parsePrefix(longitude.end + 1, end: end) {
+            // A number and where it stops; nil unless a delimiter follows within the text.
+            func delimitedNumber(at start: UnsafePointer<UInt8>) -> (value: Double, end: UnsafePointer<UInt8>)? {
+                JSONNumberParser.parsePrefix(start, end: end).map { ($0.value, start + $0.length) }
+            }
+            if let longitude = delimitedNumber(at: base + index), longitude.end.pointee == UInt8(ascii: ","),
+               let latitude = delimitedNumber(at: longitude.end + 1) {
                 var stop = latitude.end
                 var altitude: Double?
                 var valid = true
                 if stop < end && stop.pointee == UInt8(ascii: ",") {
-                    if let third = JSONNumberParser.parsePrefix(stop + 1, end: end) {
+                    if let third = delimitedNumber(at: stop + 1) {
                         altitude = third.value
                         stop = third.end
                     } else {

@@ -26,18 +26,30 @@ public enum JSONNumberParser {
     ///   text is not a valid JSON number (`01`, `-`, `1.`, `.5`, `1e`, `+1`, `NaN`, …).
     @inlinable
     public static func parse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
-        guard let (value, stop) = parsePrefix(start, end: start + count), stop == start + count else { return nil }
-        return value
+        parse(start, end: start + count, prefix: false)?.value
     }
 
-    /// Parses the JSON number at the start of `start ..< end` and returns it with the position
-    /// just after it, leaving the caller to check what follows (a tokenizer can then parse and
-    /// find the number's end in one pass). `nil` when the text does not begin with a valid JSON
-    /// number (`01` is not one: a leading zero may not be followed by a digit).
+    /// Parses the JSON number at `start`, which runs on to other text before `end` (a
+    /// delimiter: whitespace, `,`, `]`, …), in the same single pass that finds where it stops.
+    ///
+    /// - Returns: the value (as `parse` gives it for those bytes), the number's length and how
+    ///   many digits follow its decimal point; nil when the text is no JSON number, or when
+    ///   the number reaches `end` or runs on into characters numbers are made of (`1.2.3`,
+    ///   `1-2`): the caller then tokenizes it the slow way and reports it exactly.
+    @inlinable
+    static func parsePrefix(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
+        -> (value: Double, length: Int, fractionDigits: Int)? {
+        guard let found = parse(start, end: end, prefix: true) else { return nil }
+        return (found.value, found.stop - start, found.fractionDigits)
+    }
+
+    /// The one number parser behind `parse` (the bytes hold exactly one number) and
+    /// `parsePrefix` (a number followed by a delimiter).
     @inlinable @inline(__always)
-    public static func parsePrefix(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
-        -> (value: Double, end: UnsafePointer<UInt8>)? {
+    static func parse(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>, prefix: Bool)
+        -> (value: Double, stop: UnsafePointer<UInt8>, fractionDigits: Int)? {
         var p = start
+        var fractionDigits = 0
         guard p < end else { return nil }
         let negative = p.pointee == UInt8(ascii: "-")
         if negative {
@@ -115,6 +127,7 @@ public enum JSONNumberParser {
                 p += 1
             }
             guard p != fractionStart else { return nil }  // "1." or "1.e5"
+            fractionDigits = p - fractionStart
         }
 
         // Exponent: [eE] [+-]? [0-9]+  (leading zeros allowed)
@@ -142,9 +155,21 @@ public enum JSONNumberParser {
             }
             exponent += exponentNegative ? -e : e
         }
+        if prefix {
+            // A delimiter must follow, within the bytes at hand.
+            guard p < end else { return nil }
+            let next = p.pointee
+            if next &- 48 < 10 || next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+")
+                || next | 0x20 == UInt8(ascii: "e") {
+                return nil
+            }
+        } else {
+            guard p == end else { return nil }
+        }
+
         let sign: UInt64 = negative ? 1 << 63 : 0
         if mantissa == 0 {
-            return (Double(bitPattern: sign), p)  // 0, -0, 0e999, -0.000e-5
+            return (Double(bitPattern: sign), p, fractionDigits)  // 0, -0, 0e999, -0.000e-5
         }
 
         // Clinger: both operands are exact doubles, so one IEEE operation rounds correctly.
@@ -153,7 +178,7 @@ public enum JSONNumberParser {
             let scaled = exponent < 0
                 ? m / exactPowerOfTen(-exponent)
                 : m * exactPowerOfTen(exponent)
-            return (negative ? -scaled : scaled, p)
+            return (negative ? -scaled : scaled, p, fractionDigits)
         }
 
         // Eisel–Lemire is always exact for a complete <= 19-digit mantissa.
@@ -161,9 +186,9 @@ public enum JSONNumberParser {
         // If digits were dropped the true value lies in (mantissa, mantissa+1) * 10^exponent;
         // when both ends round to the same double, so does everything in between.
         if !truncated || bits == eiselLemireOutlined(mantissa &+ 1, exponent) {
-            return (Double(bitPattern: bits | sign), p)
+            return (Double(bitPattern: bits | sign), p, fractionDigits)
         }
-        return slowPath(start, count: p - start).map { ($0, p) }
+        return slowPath(start, count: p - start).map { ($0, p, fractionDigits) }
     }
 
     /// Parses an integer literal (`-?(0|[1-9][0-9]*)`: no fraction, no exponent).

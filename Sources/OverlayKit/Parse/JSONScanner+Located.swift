@@ -154,6 +154,15 @@ struct LocatedJSON {
 
     fileprivate var pendingCount: Int { pendingChildren.count }
 
+    /// Turns children already placed from `first` on back into pending ones (an array that
+    /// turned out to hold more than numbers).
+    fileprivate mutating func movePending(from first: Int) {
+        pendingChildren.append(contentsOf: children[first...])
+        pendingKeys.append(contentsOf: keys[first...])
+        children.removeSubrange(first...)
+        keys.removeSubrange(first...)
+    }
+
     /// Moves the pending children from `mark` on into the container `index`.
     fileprivate mutating func close(_ index: Int32, from mark: Int) {
         nodes[Int(index)].first = Int32(children.count)
@@ -209,10 +218,13 @@ extension JSONScanner {
             node.kind = .array
             let index = arena.add(node)
             let mark = arena.pendingCount
+            // While the array holds only numbers (positions, the bulk of GeoJSON), no container
+            // can close inside it, so its children go straight to their final place.
+            var direct = true
+            let firstChild = arena.children.count
             if try peekSignificant() == UInt8(ascii: "]") {
                 position += 1
             } else {
-                var count = 0
                 repeat {
                     // No per-element path bookkeeping here (the hot loop for coordinates): a
                     // syntax error inside an array names the array's member.
@@ -220,13 +232,26 @@ extension JSONScanner {
                     if let next = try peekSignificant(), next == UInt8(ascii: "-") || (next >= 0x30 && next <= 0x39) {
                         child = Int(arena.add(try readLocatedNumber(line: line, column: column)))
                     } else {
+                        if direct {
+                            arena.movePending(from: firstChild)
+                            direct = false
+                        }
                         child = try readLocatedValue(into: &arena, depth: depth + 1)
                     }
-                    arena.push(child: Int32(child), key: -1)
-                    count += 1
+                    if direct {
+                        arena.children.append(Int32(child))
+                        arena.keys.append(-1)
+                    } else {
+                        arena.push(child: Int32(child), key: -1)
+                    }
                 } while try commaOrCloseAfterValue(UInt8(ascii: "]"))
             }
-            arena.close(index, from: mark)
+            if direct {
+                arena.nodes[Int(index)].first = Int32(firstChild)
+                arena.nodes[Int(index)].count = Int32(arena.children.count - firstChild)
+            } else {
+                arena.close(index, from: mark)
+            }
             return Int(index)
         case UInt8(ascii: "t"):
             try readLiteral("true")
@@ -249,6 +274,13 @@ extension JSONScanner {
     /// excess-precision advice), located at the given line.
     @inline(__always)
     private func readLocatedNumber(line: Int, column: Int) throws -> LocatedJSON.Node {
+        // The common case: scanned, parsed and its decimals counted in one pass. Anything
+        // unusual (the window's end, a malformed number) takes the tokenizing path below.
+        if let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end) {
+            position += found.length
+            return LocatedJSON.Node(kind: .number, line: Int32(line), column: Int32(column), count: Int32(found.fractionDigits),
+                                    number: found.value)
+        }
         let token = try numberToken()
         guard token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) else {
             throw invalidNumber(token)

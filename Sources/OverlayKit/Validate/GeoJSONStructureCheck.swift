@@ -52,9 +52,13 @@ struct GeoJSONStructureCheck {
 
     // MARK: Reporting
 
+    /// Array indices below `path` while coordinates are walked, kept as numbers: they become
+    /// pointer text only when something is reported.
+    private var indexPath: [Int] = []
+
     private func location(_ node: Int, _ extra: [String] = []) -> SourceLocation {
         SourceLocation(file: file, line: Int(json[node].line), column: Int(json[node].column),
-                       jsonPointer: JSONPointer.make(path + extra))
+                       jsonPointer: JSONPointer.make(path + indexPath.map(String.init) + extra))
     }
 
     private mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at node: Int,
@@ -350,10 +354,9 @@ struct GeoJSONStructureCheck {
             let element = json.child(node, index)
             let elementKind = json.kind(element)
             let elementLine = elementKind == .array || elementKind == .object ? element : line
-            // The path component is only needed when something is reported below.
-            path.append(String(index))
+            indexPath.append(index)
             let elementVerdict = checkPositionArray(element, kind: kind, depth: depth - 1, line: elementLine)
-            path.removeLast()
+            indexPath.removeLast()
             verdict = max(verdict, elementVerdict)
         }
         return verdict

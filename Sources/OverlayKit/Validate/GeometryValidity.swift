@@ -14,8 +14,9 @@ import OverlayModel
 /// KML). The plane is MapKit's map points, with two changes so that distinct positions stay
 /// distinct: longitudes are not wrapped (a ring reaching 180.0000001° stays whole), and
 /// latitudes beyond the Mercator limit (±85.05°, e.g. Antarctica's coast down to −90°)
-/// continue linearly past the world's edge instead of clamping onto it. One `RingSweep` per
-/// polygon or multipolygon: O(n log n) in its vertex count. Rings may be closed or not (the
+/// continue linearly past the world's edge instead of clamping onto it. Per polygon or
+/// multipolygon, `MonotoneChainCheck` clears rings that meet nowhere, else one `RingSweep`
+/// names the contacts: O(n log n) in its vertex count either way. Rings may be closed or not (the
 /// last vertex always connects to the first); ring length and closure themselves are format
 /// rules and are checked by the format's structure checks.
 public enum GeometryValidity {
@@ -69,7 +70,9 @@ public enum GeometryValidity {
             }
         }
         guard !rings.isEmpty else { return findings }
-        let result = RingSweep.sweep(rings)
+        // Rings that meet nowhere need no sweep; the chain check proves it in near-linear time.
+        let result = MonotoneChainCheck.parents(of: rings).map { RingSweep.Result(contacts: [], parents: $0) }
+            ?? RingSweep.sweep(rings)
         // One finding per pair of rings (or per ring, for self-intersection), first place named.
         var contactsPerPair: [Int64: Int] = [:]
         var firstContacts: [RingSweep.Contact] = []

@@ -40,7 +40,7 @@ struct RingSweep {
         var point: MapPoint
     }
 
-    fileprivate struct Segment {
+    struct Segment {
         var left: MapPoint
         var right: MapPoint
         var ring: Int32
@@ -305,7 +305,7 @@ struct RingSweep {
 
     /// Whether two segments meet, and how; adjacent segments of a ring may share their common
     /// vertex, so only an overlap beyond it counts for them.
-    fileprivate static func meet(_ a: Segment, _ b: Segment, adjacent: Bool) -> (Contact.Kind, MapPoint)? {
+    static func meet(_ a: Segment, _ b: Segment, adjacent: Bool) -> (Contact.Kind, MapPoint)? {
         let o1 = orient(a.left, a.right, b.left), o2 = orient(a.left, a.right, b.right)
         if o1 == 0 && o2 == 0 {
             // Collinear: overlapping when their extents share more than a point.
