@@ -746,7 +746,8 @@ final class KMLParserCore {
                 for problem in problems.prefix(100) {
                     warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : "kml.extra-coordinates",
                                                message: "\(problem.message) ('\(problem.text)')" + (problem.dropped ? "; tuple skipped, the others keep their values" : ""),
-                                               location: location(ofTextOffset: problem.offset, elementLine: line)))
+                                               location: xml.location(ofTextOffset: problem.offset, in: textBuffer, elementLine: line,
+                                                                          elementName: "coordinates")))
                 }
                 if problems.count > 100 {
                     report("kml.bad-coordinate", "\(problems.count - 100) more coordinate problems in this element not listed", line: line)
@@ -758,20 +759,6 @@ final class KMLParserCore {
             }
         }
         return coordinates
-    }
-
-    /// The line and column of a byte offset inside the current `coordinates` text.
-    private func location(ofTextOffset offset: Int, elementLine: Int) -> SourceLocation {
-        var newlines = 0
-        var lastNewline = -1
-        for index in 0..<min(offset, textBuffer.count) where textBuffer[index] == 0x0A {
-            newlines += 1
-            lastNewline = index
-        }
-        if newlines > 0 {
-            return SourceLocation(file: xml.fileName, line: elementLine + newlines, column: offset - lastNewline)
-        }
-        return xml.location(line: elementLine, needle: ">", after: "coordinates", offset: 1 + offset)
     }
 
     /// `gx:Track`: `when` times and `gx:coord` positions ("lon lat alt"), pairwise.

@@ -295,7 +295,8 @@ struct KMLValidator {
                 findings.append(Diagnostic(problem.dropped ? .error : .warning,
                                            code: problem.dropped ? "kml.coordinate-syntax" : "kml.coordinate-extra",
                                            message: "\(problem.message) ('\(problem.text)')",
-                                           location: location(ofTextOffset: problem.offset, in: bytes, frame: frame)))
+                                           location: xml.location(ofTextOffset: problem.offset, in: bytes, elementLine: frame.line,
+                                                                         elementName: frame.qualifiedName, kmlPath: frame.path)))
             }
             if problems.count > 100 {
                 report(.error, "kml.coordinate-syntax", "\(problems.count - 100) more malformed tuples in this element",
@@ -316,20 +317,6 @@ struct KMLValidator {
             stack[stack.count - 1].coordinates = coordinates
             stack[stack.count - 1].coordinatesLine = frame.line
             stack[stack.count - 1].coordinatesPath = frame.path
-        }
-
-        /// The line and column of a byte offset inside a `coordinates` text.
-        private func location(ofTextOffset offset: Int, in text: [UInt8], frame: Frame) -> SourceLocation {
-            var newlines = 0
-            var lastNewline = -1
-            for index in 0..<min(offset, text.count) where text[index] == 0x0A {
-                newlines += 1
-                lastNewline = index
-            }
-            if newlines > 0 {
-                return SourceLocation(file: xml.fileName, line: frame.line + newlines, column: offset - lastNewline, kmlPath: frame.path)
-            }
-            return xml.location(line: frame.line, needle: ">", after: frame.qualifiedName, offset: 1 + offset, kmlPath: frame.path)
         }
 
         private mutating func closeTrackCoordinate(_ frame: Frame, text: String) {
