@@ -21,6 +21,11 @@ import OverlayModel
 /// The nodes are the ones libxml2's `xmlTextReader` would give for the same bytes: adjacent
 /// character data is one text node (a CDATA section its own), `<a/>` is one element with
 /// `isEmptyElement` and no end tag, an element's line is the line its start tag ends on.
+///
+/// The per-node state here and in `Source` is `@exclusivity(unchecked)`: it is touched for
+/// every node and every SAX callback, and nothing ever holds an access to it across a call
+/// that could touch it again (the callbacks run inside `feed()`, between nodes), so the
+/// runtime's dynamic exclusivity checks only cost time (~10% of a KML conversion).
 final class XMLStreamReader {
     /// The kinds of node the KML reader cares about.
     enum NodeKind {
@@ -34,26 +39,26 @@ final class XMLStreamReader {
     let fileName: String?
     /// Local names by libxml2's interned pointer: names come from the parser's dictionary, so
     /// the same name is the same pointer and converting it to a String happens once.
-    private var nameCache: [UnsafeRawPointer: String] = [:]
-    private var namespaceCache: [UnsafeRawPointer: String] = [:]
-    private var qualifiedCache: [QualifiedKey: String] = [:]
+    @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
     /// The input chunk handed to the parser.
-    private var chunk: [UInt8]
+    @exclusivity(unchecked) private var chunk: [UInt8]
     private static let chunkSize = 64 << 10
     /// The index of the next event to hand out in `source.events`.
-    private var cursor = 0
+    @exclusivity(unchecked) private var cursor = 0
     /// Element nesting of the nodes handed out so far.
-    private var level = 0
-    private var parserDone = false
+    @exclusivity(unchecked) private var level = 0
+    @exclusivity(unchecked) private var parserDone = false
 
     /// The current node, after `read()` returned true.
-    private(set) var kind = NodeKind.other
-    private(set) var localName = ""
-    private(set) var depth = 0
-    private(set) var isEmptyElement = false
+    @exclusivity(unchecked) private(set) var kind = NodeKind.other
+    @exclusivity(unchecked) private(set) var localName = ""
+    @exclusivity(unchecked) private(set) var depth = 0
+    @exclusivity(unchecked) private(set) var isEmptyElement = false
     /// True when the current text node is a CDATA section.
-    private(set) var isCDATA = false
-    private var current = SAXEvent(kind: .other, isEmpty: false, isCDATA: false, line: 1, name: nil, prefix: nil, uri: nil,
+    @exclusivity(unchecked) private(set) var isCDATA = false
+    @exclusivity(unchecked) private var current = SAXEvent(kind: .other, isEmpty: false, isCDATA: false, line: 1, name: nil, prefix: nil, uri: nil,
                                    start: 0, count: 0)
 
     /// Opens a reader over the input.
@@ -185,11 +190,11 @@ final class XMLStreamReader {
         case .element:
             depth = level
             if !current.isEmpty { level += 1 }
-            localName = cachedName(current.name, in: &nameCache) ?? ""
+            localName = internedName(current.name)
         case .endElement:
             level -= 1
             depth = level
-            localName = cachedName(current.name, in: &nameCache) ?? ""
+            localName = internedName(current.name)
         case .entityReference:
             depth = level
             localName = current.name.map { String(cString: $0) } ?? ""
@@ -207,6 +212,23 @@ final class XMLStreamReader {
         cache[key] = name
         return name
     }
+
+    /// The local name for an interned pointer: a small direct-mapped table in front of
+    /// `nameCache` (a document uses a few dozen names; hashing each node's name costs more).
+    private func internedName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        let key = UnsafeRawPointer(pointer)
+        let slot = (Int(bitPattern: key) >> 3) & (Self.slotCount - 1)
+        if slotKeys[slot] == key { return slotNames[slot] }
+        let name = cachedName(pointer, in: &nameCache) ?? ""
+        slotKeys[slot] = key
+        slotNames[slot] = name
+        return name
+    }
+
+    private static let slotCount = 256
+    @exclusivity(unchecked) private var slotKeys = [UnsafeRawPointer?](repeating: nil, count: XMLStreamReader.slotCount)
+    @exclusivity(unchecked) private var slotNames = [String](repeating: "", count: XMLStreamReader.slotCount)
 
     /// The current node's namespace URI, if any.
     var namespaceURI: String? {
@@ -227,27 +249,29 @@ final class XMLStreamReader {
     /// An attribute of the current element by its name: unprefixed names match attributes in
     /// no namespace, `prefix:name` matches the attribute written with that prefix.
     func attribute(_ name: String) -> String? {
-        guard kind == .element else { return nil }
-        let wantedPrefix: Substring?
-        let wantedLocal: Substring
-        if let colon = name.firstIndex(of: ":") {
-            wantedPrefix = name[..<colon]
-            wantedLocal = name[name.index(after: colon)...]
-        } else {
-            wantedPrefix = nil
-            wantedLocal = name[...]
-        }
-        for index in current.start..<current.start + current.count {
-            let attribute = source.attributes[index]
-            guard let local = cachedName(attribute.name, in: &nameCache), local[...] == wantedLocal else { continue }
-            if let wantedPrefix {
-                guard let prefix = attribute.prefix, String(cString: prefix)[...] == wantedPrefix else { continue }
-            } else if attribute.uri != nil {
-                continue
+        guard kind == .element, current.count > 0 else { return nil }
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            let colon = wanted.firstIndex(of: 0x3A)
+            let local = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+            for index in current.start..<current.start + current.count {
+                let attribute = source.attributes[index]
+                guard let attributeName = attribute.name, Self.equal(attributeName, local) else { continue }
+                if let colon {
+                    guard let prefix = attribute.prefix, Self.equal(prefix, UnsafeBufferPointer(rebasing: wanted[..<colon])) else { continue }
+                } else if attribute.uri != nil {
+                    continue
+                }
+                return source.attributeValue(attribute)
             }
-            return source.attributeValue(attribute)
+            return nil
         }
-        return nil
+    }
+
+    /// True when the NUL-terminated `name` is exactly `bytes`.
+    private static func equal(_ name: UnsafePointer<xmlChar>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<bytes.count where name[index] != bytes[index] { return false }
+        return name[bytes.count] == 0
     }
 
     /// Calls `body` with the current text node's UTF-8 bytes (valid only during the call).
@@ -319,32 +343,32 @@ private struct SAXAttribute {
 /// tagged with the event it came before (so they surface in document order).
 private final class Source {
     let input: ByteInput
-    var failure: Diagnostic?
+    @exclusivity(unchecked) var failure: Diagnostic?
     /// The event index (counted from the start of the document) before which `failure` is thrown.
-    var failureEvent = Int.max
-    var firstError: Diagnostic?
-    var firstErrorEvent = Int.max
-    var warnings: [Diagnostic] = []
-    private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
+    @exclusivity(unchecked) var failureEvent = Int.max
+    @exclusivity(unchecked) var firstError: Diagnostic?
+    @exclusivity(unchecked) var firstErrorEvent = Int.max
+    @exclusivity(unchecked) var warnings: [Diagnostic] = []
+    @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
 
     let name: String?
     /// The parser whose events are the document's (libxml2 also parses entity values in
     /// nested contexts that share these callbacks).
-    var parser: xmlParserCtxtPtr?
+    @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
 
     /// Events not yet handed out (and the current one); `eventBase` is the document-wide index
     /// of `events[0]`.
-    var events: [SAXEvent] = []
-    var eventBase = 0
+    @exclusivity(unchecked) var events: [SAXEvent] = []
+    @exclusivity(unchecked) var eventBase = 0
     /// Text of the queued text events, and the values of the queued elements' attributes.
-    var text: [UInt8] = []
-    var attributes: [SAXAttribute] = []
+    @exclusivity(unchecked) var text: [UInt8] = []
+    @exclusivity(unchecked) var attributes: [SAXAttribute] = []
     /// True while the last event is text that more character data may extend.
-    var textRunOpen = false
+    @exclusivity(unchecked) var textRunOpen = false
     /// True right after the start of an element written `<a/>`: its end is not an event.
-    private var pendingEmpty = false
+    @exclusivity(unchecked) private var pendingEmpty = false
     /// The lines of the open elements' start tags (an end tag reports its start's line).
-    private var lineStack: [Int] = []
+    @exclusivity(unchecked) private var lineStack: [Int] = []
 
     init(input: ByteInput, name: String?) {
         self.input = input
@@ -466,13 +490,13 @@ private final class Source {
     /// The most recent input, as the chunks libxml2 was handed (newest last), `windowStart`
     /// being the absolute offset of the first byte of `chunks[0]`. Whole chunks are dropped
     /// once the rest still covers `windowSize` bytes, so each byte is copied once.
-    private var chunks: [[UInt8]] = []
-    private var windowStart = 0
-    private var windowCount = 0
+    @exclusivity(unchecked) private var chunks: [[UInt8]] = []
+    @exclusivity(unchecked) private var windowStart = 0
+    @exclusivity(unchecked) private var windowCount = 0
     /// Absolute offsets of the newlines inside the window.
-    private var newlines: [Int] = []
-    private var newlinesHead = 0
-    private var newlinesBeforeWindow = 0
+    @exclusivity(unchecked) private var newlines: [Int] = []
+    @exclusivity(unchecked) private var newlinesHead = 0
+    @exclusivity(unchecked) private var newlinesBeforeWindow = 0
     private static let windowSize = 4 << 20
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
