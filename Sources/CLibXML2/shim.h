@@ -1,4 +1,5 @@
-// The parts of libxml2 OverlayKit uses: the streaming text reader and its error reports.
+// The parts of libxml2 OverlayKit uses: the SAX2 push parser, its error reports and the XML
+// Schema validator.
 #include <libxml/xmlversion.h>
 // Debian's libxml2 is built with ICU, whose headers clash with the ICU copy inside Swift's
 // Foundation when both are in one module. OverlayKit never uses libxml2's ICU encoders.

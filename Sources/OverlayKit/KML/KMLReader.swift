@@ -3,8 +3,8 @@ import OverlayModel
 /// Streams features out of KML (2.2, 2.1, 2.0, Google's `earth.google.com` namespaces, `gx:`
 /// extensions, or no namespace at all), one `Placemark` (or overlay) at a time.
 ///
-/// Parsing is libxml2's streaming `xmlTextReader` (see `XMLStreamReader`), so memory is
-/// bounded by the largest placemark, not the file.
+/// Parsing is libxml2's SAX2 push parser fed a chunk at a time (see `XMLStreamReader`), so
+/// memory is bounded by the largest placemark, not the file.
 ///
 /// Mapping to the model: `Point` → `PointAnnotation` (title = name, subtitle = description);
 /// `LineString` and bare `LinearRing` → `Polyline`; `Polygon` → `Polygon` with

@@ -6,128 +6,200 @@ import Darwin
 import CLibXML2
 import OverlayModel
 
-/// The one file that talks to libxml2: thin wrappers over its streaming `xmlTextReader`, so
-/// no C type leaves this file.
+/// The one file that talks to libxml2: a streaming pull reader built on libxml2's SAX2 push
+/// parser, so no C type leaves this file.
 ///
-/// Bytes are pulled from a `ByteInput` through `xmlReaderForIO`; the reader keeps only the
-/// current node and its ancestors, so memory is bounded by the largest text node, not the
-/// file. Security: `XML_PARSE_NONET` (never touch the network), no `XML_PARSE_NOENT` (entities
-/// are not substituted), no `XML_PARSE_DTDLOAD` (no external DTD), and libxml2's own limits on
-/// entity amplification stay on (no `XML_PARSE_HUGE`). Any entity reference left in content is
-/// an error here: KML needs none, and an unexpanded one would silently lose text.
+/// Bytes are read from a `ByteInput` a chunk at a time and pushed into the parser
+/// (`xmlParseChunk`); its SAX2 callbacks queue the chunk's events (elements, text runs, …),
+/// which `read()` then hands out one by one. Memory is bounded by one chunk's events plus the
+/// largest text node, not the file. Security: `XML_PARSE_NONET` (never touch the network), no
+/// `XML_PARSE_NOENT` (entities are not substituted), no `XML_PARSE_DTDLOAD` (no external DTD),
+/// and libxml2's own limits on entity amplification stay on (no `XML_PARSE_HUGE`). Any entity
+/// reference left in content is an error here: KML needs none, and an unexpanded one would
+/// silently lose text.
+///
+/// The nodes are the ones libxml2's `xmlTextReader` would give for the same bytes: adjacent
+/// character data is one text node (a CDATA section its own), `<a/>` is one element with
+/// `isEmptyElement` and no end tag, an element's line is the line its start tag ends on.
+///
+/// The per-node state here and in `Source` is `@exclusivity(unchecked)`: it is touched for
+/// every node and every SAX callback, and nothing ever holds an access to it across a call
+/// that could touch it again (the callbacks run inside `feed()`, between nodes), so the
+/// runtime's dynamic exclusivity checks only cost time (~10% of a KML conversion).
 final class XMLStreamReader {
     /// The kinds of node the KML reader cares about.
     enum NodeKind {
         case element, endElement, text, entityReference, other
     }
 
-    private var reader: OpaquePointer?
     private let source: Source
     private var sourceBox: Unmanaged<Source>
+    private let parser: xmlParserCtxtPtr
     /// The file name for diagnostics.
     let fileName: String?
     /// Local names by libxml2's interned pointer: names come from the parser's dictionary, so
     /// the same name is the same pointer and converting it to a String happens once.
-    private var nameCache: [UnsafeRawPointer: String] = [:]
-    private var namespaceCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
+    /// The input chunk handed to the parser.
+    @exclusivity(unchecked) private var chunk: [UInt8]
+    private static let chunkSize = 64 << 10
+    /// The index of the next event to hand out in `source.events`.
+    @exclusivity(unchecked) private var cursor = 0
+    /// Element nesting of the nodes handed out so far.
+    @exclusivity(unchecked) private var level = 0
+    @exclusivity(unchecked) private var parserDone = false
 
     /// The current node, after `read()` returned true.
-    private(set) var kind = NodeKind.other
-    private(set) var localName = ""
-    private(set) var depth = 0
-    private(set) var isEmptyElement = false
+    @exclusivity(unchecked) private(set) var kind = NodeKind.other
+    @exclusivity(unchecked) private(set) var localName = ""
+    @exclusivity(unchecked) private(set) var depth = 0
+    @exclusivity(unchecked) private(set) var isEmptyElement = false
     /// True when the current text node is a CDATA section.
-    private(set) var isCDATA = false
+    @exclusivity(unchecked) private(set) var isCDATA = false
+    @exclusivity(unchecked) private var current = SAXEvent(kind: .other, isEmpty: false, isCDATA: false, line: 1, name: nil, prefix: nil, uri: nil,
+                                   start: 0, count: 0)
 
     /// Opens a reader over the input.
     init(input: ByteInput, name: String? = nil) throws {
-        fileName = name ?? input.name
-        source = Source(input: input, name: name ?? input.name)
+        let fileName = name ?? input.name
+        self.fileName = fileName
+        let source = Source(input: input, name: fileName)
+        self.source = source
         sourceBox = Unmanaged.passRetained(source)
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue
-                            | XML_PARSE_COMPACT.rawValue)
-        reader = xmlReaderForIO(xmlStreamRead, nil, sourceBox.toOpaque(), fileName ?? "stdin", nil, options)
-        guard reader != nil else {
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        // The first bytes let libxml2 detect the encoding; the rest of the chunk follows.
+        let first = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let head = max(0, min(first, 4))
+        let created = chunk.withUnsafeBytes { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: head) {
+                xmlCreatePushParserCtxt(nil, nil, head > 0 ? $0 : nil, Int32(head), fileName ?? "stdin")
+            }
+        }
+        self.chunk = chunk
+        guard let created else {
             sourceBox.release()
-            throw Diagnostic(.error, code: "kml.reader-failed", message: "xmlReaderForIO could not start a reader",
+            throw Diagnostic(.error, code: "kml.reader-failed", message: "xmlCreatePushParserCtxt could not start a parser",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
-        xmlTextReaderSetStructuredErrorHandler(reader, xmlStreamError, sourceBox.toOpaque())
+        parser = created
+        source.parser = created
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_COMPACT.rawValue)
+        xmlCtxtUseOptions(parser, options)
+        parser.pointee._private = sourceBox.toOpaque()
+        let sax = parser.pointee.sax!
+        // Only the document callbacks are ours; the DTD ones stay libxml2's (entity
+        // declarations must be known for entity references to be recognized and refused).
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
+        sax.pointee.startElementNs = saxStartElement
+        sax.pointee.endElementNs = saxEndElement
+        sax.pointee.characters = saxCharacters
+        sax.pointee.ignorableWhitespace = saxCharacters
+        sax.pointee.cdataBlock = saxCDATA
+        sax.pointee.reference = saxReference
+        sax.pointee.comment = saxComment
+        sax.pointee.processingInstruction = saxProcessingInstruction
+        sax.pointee.serror = xmlStreamError
+        if first < 0 {
+            parserDone = true
+        } else if first > head {
+            push(from: head, count: first - head, terminate: false)
+        } else if first == 0 {
+            push(from: 0, count: 0, terminate: true)
+        }
     }
 
     deinit {
-        if let reader { xmlFreeTextReader(reader) }
+        if let document = parser.pointee.myDoc {
+            xmlFreeDoc(document)
+            parser.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(parser)
         sourceBox.release()
+    }
+
+    /// Pushes `count` bytes of `chunk` from `offset` into the parser.
+    private func push(from offset: Int, count: Int, terminate: Bool) {
+        let status = chunk.withUnsafeBytes { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                xmlParseChunk(parser, count > 0 ? $0 + offset : nil, Int32(count), terminate ? 1 : 0)
+            }
+        }
+        if status != 0 && source.firstError == nil {
+            source.firstError = Diagnostic(.error, code: "kml.xml-syntax", message: "the XML parser stopped (xmlParseChunk failed)",
+                                           location: location(line: Int(parser.pointee.input?.pointee.line ?? 1),
+                                                              column: Int(parser.pointee.input?.pointee.col ?? 1)))
+            source.firstErrorEvent = source.eventBase + source.events.count
+        }
+        if terminate || status != 0 || parser.pointee.instate == XML_PARSER_EOF { parserDone = true }
+    }
+
+    /// Reads the next chunk into the parser, keeping only the events not yet handed out.
+    private func feed() {
+        source.compact(keepingFrom: cursor)
+        cursor = 0
+        let count = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        if count < 0 {
+            parserDone = true
+            source.failureEvent = source.eventBase + source.events.count
+        } else {
+            push(from: 0, count: count, terminate: count == 0)
+        }
     }
 
     /// Moves to the next node. Returns false at the end of the document.
     /// - Throws: `Diagnostic` `kml.xml-syntax` (with line and column) for malformed XML, a
     ///   rejected entity, or a read error of the input.
     func read() throws -> Bool {
-        let status = xmlTextReaderRead(reader)
-        if let failure = source.failure { throw failure }
-        if let error = source.firstError { throw error }
-        guard status == 1 else {
-            if status < 0 {
-                throw Diagnostic(.error, code: "kml.xml-syntax", message: "the XML parser stopped (xmlTextReaderRead failed)",
-                                 location: location(line: xmlTextReaderGetParserLineNumber(reader).asInt,
-                                                    column: xmlTextReaderGetParserColumnNumber(reader).asInt))
+        while true {
+            let absolute = source.eventBase + cursor
+            source.releaseWarnings(upTo: absolute)
+            if let failure = source.failure, absolute >= source.failureEvent { throw failure }
+            if let error = source.firstError, absolute >= source.firstErrorEvent { throw error }
+            if cursor < source.events.count {
+                // A text run at the end of the queue may go on in the next chunk.
+                if cursor == source.events.count - 1 && source.textRunOpen && !parserDone {
+                    feed()
+                    continue
+                }
+                current = source.events[cursor]
+                cursor += 1
+                load()
+                if kind == .entityReference {
+                    throw Diagnostic(.error, code: "kml.entity-reference",
+                                     message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
+                                     location: location(line: line, needle: "&\(localName);"))
+                }
+                return true
             }
-            return false
+            if parserDone {
+                source.releaseWarnings(upTo: Int.max)
+                return false
+            }
+            feed()
         }
-        loadNode()
-        if kind == .entityReference {
-            throw Diagnostic(.error, code: "kml.entity-reference",
-                             message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
-                             location: location(line: line, needle: "&\(localName);"))
-        }
-        return true
     }
 
-    /// Skips the current element's subtree (`xmlTextReaderNext`) and reads the node after it.
-    func skipSubtree() throws -> Bool {
-        let status = xmlTextReaderNext(reader)
-        if let failure = source.failure { throw failure }
-        if let error = source.firstError { throw error }
-        guard status == 1 else {
-            if status < 0 {
-                throw Diagnostic(.error, code: "kml.xml-syntax", message: "the XML parser stopped (xmlTextReaderNext failed)",
-                                 location: location(line: xmlTextReaderGetParserLineNumber(reader).asInt, column: 1))
-            }
-            return false
-        }
-        loadNode()
-        return true
-    }
-
-    private func loadNode() {
-        depth = Int(xmlTextReaderDepth(reader))
-        switch xmlTextReaderNodeType(reader) {
-        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-            kind = .element
-            isEmptyElement = xmlTextReaderIsEmptyElement(reader) == 1
-        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-            kind = .endElement
-            isEmptyElement = false
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue),
-             Int32(XML_READER_TYPE_WHITESPACE.rawValue):
-            kind = .text
-            isEmptyElement = false
-            isCDATA = false
-        case Int32(XML_READER_TYPE_CDATA.rawValue):
-            kind = .text
-            isEmptyElement = false
-            isCDATA = true
-        case Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue):
-            kind = .entityReference
-            isEmptyElement = false
-        default:
-            kind = .other
-            isEmptyElement = false
-        }
-        if kind == .element || kind == .endElement || kind == .entityReference {
-            localName = cachedName(xmlTextReaderConstLocalName(reader), in: &nameCache) ?? ""
-        } else {
+    private func load() {
+        kind = current.kind
+        isEmptyElement = current.isEmpty
+        isCDATA = current.isCDATA
+        switch kind {
+        case .element:
+            depth = level
+            if !current.isEmpty { level += 1 }
+            localName = internedName(current.name)
+        case .endElement:
+            level -= 1
+            depth = level
+            localName = internedName(current.name)
+        case .entityReference:
+            depth = level
+            localName = current.name.map { String(cString: $0) } ?? ""
+        case .text, .other:
+            depth = level
             localName = ""
         }
     }
@@ -141,36 +213,78 @@ final class XMLStreamReader {
         return name
     }
 
+    /// The local name for an interned pointer: a small direct-mapped table in front of
+    /// `nameCache` (a document uses a few dozen names; hashing each node's name costs more).
+    private func internedName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        let key = UnsafeRawPointer(pointer)
+        let slot = (Int(bitPattern: key) >> 3) & (Self.slotCount - 1)
+        if slotKeys[slot] == key { return slotNames[slot] }
+        let name = cachedName(pointer, in: &nameCache) ?? ""
+        slotKeys[slot] = key
+        slotNames[slot] = name
+        return name
+    }
+
+    private static let slotCount = 256
+    @exclusivity(unchecked) private var slotKeys = [UnsafeRawPointer?](repeating: nil, count: XMLStreamReader.slotCount)
+    @exclusivity(unchecked) private var slotNames = [String](repeating: "", count: XMLStreamReader.slotCount)
+
     /// The current node's namespace URI, if any.
     var namespaceURI: String? {
-        cachedName(xmlTextReaderConstNamespaceUri(reader), in: &namespaceCache)
+        guard kind == .element || kind == .endElement else { return nil }
+        return cachedName(current.uri, in: &namespaceCache)
     }
 
     /// The qualified name as written (`gx:Track`).
     var qualifiedName: String {
-        guard let name = xmlTextReaderConstName(reader) else { return localName }
-        return String(cString: name)
+        guard kind == .element || kind == .endElement, let prefix = current.prefix, let name = current.name else { return localName }
+        let key = QualifiedKey(prefix: UnsafeRawPointer(prefix), name: UnsafeRawPointer(name))
+        if let qualified = qualifiedCache[key] { return qualified }
+        let qualified = String(cString: prefix) + ":" + localName
+        qualifiedCache[key] = qualified
+        return qualified
     }
 
-    /// An attribute of the current element by its (unprefixed) name.
+    /// An attribute of the current element by its name: unprefixed names match attributes in
+    /// no namespace, `prefix:name` matches the attribute written with that prefix.
     func attribute(_ name: String) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
-        defer { free(value) }  // xmlFree is free unless an allocator was installed; none is
-        return String(cString: value)
+        guard kind == .element, current.count > 0 else { return nil }
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            let colon = wanted.firstIndex(of: 0x3A)
+            let local = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+            for index in current.start..<current.start + current.count {
+                let attribute = source.attributes[index]
+                guard let attributeName = attribute.name, Self.equal(attributeName, local) else { continue }
+                if let colon {
+                    guard let prefix = attribute.prefix, Self.equal(prefix, UnsafeBufferPointer(rebasing: wanted[..<colon])) else { continue }
+                } else if attribute.uri != nil {
+                    continue
+                }
+                return source.attributeValue(attribute)
+            }
+            return nil
+        }
+    }
+
+    /// True when the NUL-terminated `name` is exactly `bytes`.
+    private static func equal(_ name: UnsafePointer<xmlChar>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<bytes.count where name[index] != bytes[index] { return false }
+        return name[bytes.count] == 0
     }
 
     /// Calls `body` with the current text node's UTF-8 bytes (valid only during the call).
     func withValueBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        guard let value = xmlTextReaderConstValue(reader) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try body(UnsafeBufferPointer(start: value, count: strlen(value)))
+        guard kind == .text, current.count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try source.text.withUnsafeBufferPointer { buffer in
+            try body(UnsafeBufferPointer(rebasing: buffer[current.start..<current.start + current.count]))
+        }
     }
 
-    /// The line of the current node (for an element: the line its start tag ends on), 1-based.
-    var line: Int {
-        guard let node = xmlTextReaderCurrentNode(reader) else { return xmlTextReaderGetParserLineNumber(reader).asInt }
-        let line = Int(xmlGetLineNo(node))
-        return line > 0 ? line : xmlTextReaderGetParserLineNumber(reader).asInt
-    }
+    /// The line of the current node (for an element and its end tag: the line its start tag
+    /// ends on; for text: the line its first characters were read on), 1-based.
+    var line: Int { max(current.line, 1) }
 
     /// A location for diagnostics at `line`; the column is where `needle` first appears on that
     /// line in the recent input (1 when the line has left the window or the needle is absent).
@@ -187,39 +301,202 @@ final class XMLStreamReader {
         SourceLocation(file: fileName, line: max(line, 1), column: max(column, 1))
     }
 
-    /// Warnings libxml2 reported (e.g. namespace problems), since the last call.
+    /// Warnings libxml2 reported (e.g. namespace problems) up to the current node, since the
+    /// last call.
     func takeParserWarnings() -> [Diagnostic] {
         defer { source.warnings.removeAll() }
         return source.warnings
     }
 }
 
+private struct QualifiedKey: Hashable {
+    let prefix: UnsafeRawPointer
+    let name: UnsafeRawPointer
+}
+
+/// One node as the SAX callbacks queued it. Names are libxml2 dictionary pointers (valid while
+/// the parser lives); text is `Source.text[start..<start+count]`, an element's attributes
+/// `Source.attributes[start..<start+count]`.
+private struct SAXEvent {
+    var kind: XMLStreamReader.NodeKind
+    var isEmpty: Bool
+    var isCDATA: Bool
+    var line: Int
+    var name: UnsafePointer<xmlChar>?
+    var prefix: UnsafePointer<xmlChar>?
+    var uri: UnsafePointer<xmlChar>?
+    var start: Int
+    var count: Int
+}
+
+private struct SAXAttribute {
+    var name: UnsafePointer<xmlChar>?
+    var prefix: UnsafePointer<xmlChar>?
+    var uri: UnsafePointer<xmlChar>?
+    var start: Int
+    var count: Int
+}
+
 /// The input side shared with the C callbacks: pulls bytes from `ByteInput`, keeps a window of
-/// recent bytes with its line starts (to find columns for diagnostics), and records the
-/// parser's first error.
+/// recent bytes with its line starts (to find columns for diagnostics), queues the SAX events
+/// of the chunks pushed so far, and records the parser's first error and its warnings, each
+/// tagged with the event it came before (so they surface in document order).
 private final class Source {
     let input: ByteInput
-    var failure: Diagnostic?
-    var firstError: Diagnostic?
-    var warnings: [Diagnostic] = []
+    @exclusivity(unchecked) var failure: Diagnostic?
+    /// The event index (counted from the start of the document) before which `failure` is thrown.
+    @exclusivity(unchecked) var failureEvent = Int.max
+    @exclusivity(unchecked) var firstError: Diagnostic?
+    @exclusivity(unchecked) var firstErrorEvent = Int.max
+    @exclusivity(unchecked) var warnings: [Diagnostic] = []
+    @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
 
     let name: String?
+    /// The parser whose events are the document's (libxml2 also parses entity values in
+    /// nested contexts that share these callbacks).
+    @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
+
+    /// Events not yet handed out (and the current one); `eventBase` is the document-wide index
+    /// of `events[0]`.
+    @exclusivity(unchecked) var events: [SAXEvent] = []
+    @exclusivity(unchecked) var eventBase = 0
+    /// Text of the queued text events, and the values of the queued elements' attributes.
+    @exclusivity(unchecked) var text: [UInt8] = []
+    @exclusivity(unchecked) var attributes: [SAXAttribute] = []
+    /// True while the last event is text that more character data may extend.
+    @exclusivity(unchecked) var textRunOpen = false
+    /// True right after the start of an element written `<a/>`: its end is not an event.
+    @exclusivity(unchecked) private var pendingEmpty = false
+    /// The lines of the open elements' start tags (an end tag reports its start's line).
+    @exclusivity(unchecked) private var lineStack: [Int] = []
 
     init(input: ByteInput, name: String?) {
         self.input = input
         self.name = name
+        events.reserveCapacity(4096)
+        text.reserveCapacity(1 << 16)
+    }
+
+    /// Drops the events before `cursor`. Only an open text run is ever kept (the reader asks
+    /// for the next chunk when it is the last event).
+    func compact(keepingFrom cursor: Int) {
+        eventBase += cursor
+        attributes.removeAll(keepingCapacity: true)
+        guard cursor < events.count else {
+            events.removeAll(keepingCapacity: true)
+            text.removeAll(keepingCapacity: true)
+            return
+        }
+        var run = events[cursor]
+        events.removeAll(keepingCapacity: true)
+        if run.start > 0 {
+            text.removeSubrange(0..<run.start)
+            run.start = 0
+        }
+        text.removeSubrange(run.count...)
+        events.append(run)
+    }
+
+    func releaseWarnings(upTo event: Int) {
+        guard let first = pendingWarnings.first, first.event <= event else { return }
+        var released = 0
+        while released < pendingWarnings.count && pendingWarnings[released].event <= event {
+            warnings.append(pendingWarnings[released].warning)
+            released += 1
+        }
+        pendingWarnings.removeFirst(released)
+    }
+
+    private var currentLine: Int { Int(parser?.pointee.input?.pointee.line ?? 1) }
+
+    func startElement(_ name: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
+                      attributeCount: Int, _ values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+        textRunOpen = false
+        let line = currentLine
+        // libxml2 reports the start tag with the input still on "/>" for an empty element
+        // (xmlTextReader tells empty elements the same way).
+        var empty = false
+        if let cur = parser?.pointee.input?.pointee.cur, cur[0] == 0x2F, cur[1] == 0x3E { empty = true }
+        let first = attributes.count
+        if attributeCount > 0, let values {
+            for index in 0..<attributeCount {
+                let base = values + 5 * index
+                guard let begin = base[3], let end = base[4] else { continue }
+                let count = end - begin
+                text.append(contentsOf: UnsafeBufferPointer(start: begin, count: count))
+                attributes.append(SAXAttribute(name: base[0], prefix: base[1], uri: base[2], start: text.count - count, count: count))
+            }
+        }
+        events.append(SAXEvent(kind: .element, isEmpty: empty, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
+                               start: first, count: attributes.count - first))
+        lineStack.append(line)
+        pendingEmpty = empty
+    }
+
+    func endElement(_ name: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) {
+        let line = lineStack.popLast() ?? currentLine
+        if pendingEmpty {
+            pendingEmpty = false
+            return
+        }
+        textRunOpen = false
+        events.append(SAXEvent(kind: .endElement, isEmpty: false, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
+                               start: 0, count: 0))
+    }
+
+    /// Character data: adjacent pieces of the same kind are one text node.
+    func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int, cdata: Bool) {
+        pendingEmpty = false
+        if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
+        let length = max(count, 0)
+        if textRunOpen && events[events.count - 1].isCDATA == cdata {
+            events[events.count - 1].count += length
+            return
+        }
+        textRunOpen = true
+        events.append(SAXEvent(kind: .text, isEmpty: false, isCDATA: cdata, line: currentLine, name: nil, prefix: nil, uri: nil,
+                               start: text.count - length, count: length))
+    }
+
+    func other(_ kind: XMLStreamReader.NodeKind, name: UnsafePointer<xmlChar>? = nil) {
+        pendingEmpty = false
+        textRunOpen = false
+        events.append(SAXEvent(kind: kind, isEmpty: false, isCDATA: false, line: currentLine, name: name, prefix: nil, uri: nil,
+                               start: 0, count: 0))
+    }
+
+    /// An attribute's value as the document means it: libxml2 hands a literal `&` over as
+    /// `&#38;` when entities are not substituted.
+    func attributeValue(_ attribute: SAXAttribute) -> String {
+        text.withUnsafeBufferPointer { buffer in
+            let bytes = UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count])
+            guard bytes.contains(0x26) else { return String(decoding: bytes, as: UTF8.self) }
+            let escaped: [UInt8] = Array("&#38;".utf8)
+            var decoded: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x26 && index + 5 <= bytes.count && bytes[index..<index + 5].elementsEqual(escaped) {
+                    decoded.append(0x26)
+                    index += 5
+                } else {
+                    decoded.append(bytes[index])
+                    index += 1
+                }
+            }
+            return String(decoding: decoded, as: UTF8.self)
+        }
     }
 
     /// The most recent input, as the chunks libxml2 was handed (newest last), `windowStart`
     /// being the absolute offset of the first byte of `chunks[0]`. Whole chunks are dropped
     /// once the rest still covers `windowSize` bytes, so each byte is copied once.
-    private var chunks: [[UInt8]] = []
-    private var windowStart = 0
-    private var windowCount = 0
+    @exclusivity(unchecked) private var chunks: [[UInt8]] = []
+    @exclusivity(unchecked) private var windowStart = 0
+    @exclusivity(unchecked) private var windowCount = 0
     /// Absolute offsets of the newlines inside the window.
-    private var newlines: [Int] = []
-    private var newlinesHead = 0
-    private var newlinesBeforeWindow = 0
+    @exclusivity(unchecked) private var newlines: [Int] = []
+    @exclusivity(unchecked) private var newlinesHead = 0
+    @exclusivity(unchecked) private var newlinesBeforeWindow = 0
     private static let windowSize = 4 << 20
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -321,13 +598,14 @@ private final class Source {
         let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
         if level >= Int(XML_ERR_ERROR.rawValue) {
             guard firstError == nil else { return }
+            firstErrorEvent = eventBase + events.count
             var explained = text
             if text.contains("entity reference loop") || text.contains("amplification") || text.contains("Maximum entity") {
                 explained += " (entity expansion is refused: the file looks like a billion-laughs attack)"
             }
             firstError = Diagnostic(.error, code: "kml.xml-syntax", message: explained, location: location)
-        } else if warnings.count < 1000 {
-            warnings.append(Diagnostic(.warning, code: "kml.xml-warning", message: text, location: location))
+        } else if warnings.count + pendingWarnings.count < 1000 {
+            pendingWarnings.append((eventBase + events.count, Diagnostic(.warning, code: "kml.xml-warning", message: text, location: location)))
         }
     }
 }
@@ -344,18 +622,56 @@ private extension Int32 {
     var asInt: Int { Int(self) }
 }
 
-/// libxml2's read callback: fills `buffer` from the `ByteInput`, -1 on error.
-private func xmlStreamRead(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?,
-                           _ length: Int32) -> Int32 {
-    guard let context, let buffer, length > 0 else { return 0 }
-    let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
-    return Int32(source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+/// The reader behind a parser context's SAX callbacks, for the document's own parser only.
+private func saxSource(_ context: UnsafeMutableRawPointer?) -> Source? {
+    guard let context else { return nil }
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let box = parser.pointee._private else { return nil }
+    let source = Unmanaged<Source>.fromOpaque(box).takeUnretainedValue()
+    return source.parser == parser ? source : nil
 }
 
-/// libxml2's structured error callback: keeps the first error and the warnings.
+private func saxStartElement(_ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?,
+                             _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32,
+                             _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int32,
+                             _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
+    saxSource(context)?.startElement(localName, prefix, uri, attributeCount: Int(attributeCount), attributes)
+}
+
+private func saxEndElement(_ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?,
+                           _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) {
+    saxSource(context)?.endElement(localName, prefix, uri)
+}
+
+private func saxCharacters(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+    saxSource(context)?.characters(bytes, Int(count), cdata: false)
+}
+
+private func saxCDATA(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
+    saxSource(context)?.characters(bytes, Int(count), cdata: true)
+}
+
+/// An entity reference libxml2 did not substitute (it never does here): refused by `read()`.
+private func saxReference(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
+    saxSource(context)?.other(.entityReference, name: name)
+}
+
+private func saxComment(_ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<xmlChar>?) {
+    saxSource(context)?.other(.other)
+}
+
+private func saxProcessingInstruction(_ context: UnsafeMutableRawPointer?, _ target: UnsafePointer<xmlChar>?,
+                                      _ data: UnsafePointer<xmlChar>?) {
+    saxSource(context)?.other(.other)
+}
+
+/// libxml2's structured error callback: keeps the first error and the warnings, also those
+/// raised while libxml2 checks an entity's value in a nested parser context.
 private func xmlStreamError(_ context: UnsafeMutableRawPointer?, _ error: xmlErrorPtr?) {
     guard let context, let error else { return }
-    let source = Unmanaged<Source>.fromOpaque(context).takeUnretainedValue()
+    let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
+    guard let box = parser.pointee._private else { return }
+    let source = Unmanaged<Source>.fromOpaque(box).takeUnretainedValue()
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
     source.record(level: Int(error.pointee.level.rawValue), message: message,
                   line: Int(error.pointee.line), column: Int(error.pointee.int2))
