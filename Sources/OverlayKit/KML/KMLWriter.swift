@@ -28,12 +28,10 @@ public struct KMLWriter: FeatureWriter {
     private let body: TemporaryFile
     private var scratch = JSONBytes()
     private var openFolders: [String] = []
-    private var styleIDs: [Style: Int] = [:]
-    private var styleOrder: [Style] = []
-    private var mapIDs: [[Int]: Int] = [:]
-    private var mapOrder: [[Int]] = []
-    private var schemaIDs: [[SchemaField]: Int] = [:]
-    private var schemaOrder: [[SchemaField]] = []
+    private var styles = SharedDefinitions<Style>()
+    /// StyleMaps as (normal, highlight) style ids.
+    private var styleMaps = SharedDefinitions<[Int]>()
+    private var schemas = SharedDefinitions<[SchemaField]>()
     private var warnings: [Diagnostic] = []
     private var reported: Set<String> = []
     private var finished = false
@@ -78,12 +76,12 @@ public struct KMLWriter: FeatureWriter {
             KMLWriter.appendEscaped(name, into: &head)
             head.append("</name>\n")
         }
-        for (index, style) in styleOrder.enumerated() { appendStyle(style, id: index + 1, into: &head) }
-        for (index, pair) in mapOrder.enumerated() {
+        for (index, style) in styles.values.enumerated() { appendStyle(style, id: index + 1, into: &head) }
+        for (index, pair) in styleMaps.values.enumerated() {
             head.appendRaw("<StyleMap id=\"m\(index + 1)\"><Pair><key>normal</key><styleUrl>#s\(pair[0])</styleUrl></Pair>")
             head.appendRaw("<Pair><key>highlight</key><styleUrl>#s\(pair[1])</styleUrl></Pair></StyleMap>\n")
         }
-        for (index, fields) in schemaOrder.enumerated() {
+        for (index, fields) in schemas.values.enumerated() {
             head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"p\(index + 1)\">")
             for field in fields {
                 head.append("<SimpleField type=\"")
@@ -205,13 +203,7 @@ public struct KMLWriter: FeatureWriter {
         }
         let normal = styleID(style)
         if let highlight = feature.highlightStyle, !highlight.isEmpty {
-            let pair = [normal, styleID(highlight)]
-            let id: Int
-            if let known = mapIDs[pair] { id = known } else {
-                mapOrder.append(pair)
-                id = mapOrder.count
-                mapIDs[pair] = id
-            }
+            let id = styleMaps.id(for: [normal, styleID(highlight)]).id
             scratch.appendRaw("<styleUrl>#m\(id)</styleUrl>")
         } else {
             scratch.appendRaw("<styleUrl>#s\(normal)</styleUrl>")
@@ -219,16 +211,15 @@ public struct KMLWriter: FeatureWriter {
     }
 
     private mutating func styleID(_ style: Style) -> Int {
-        if let id = styleIDs[style] { return id }
-        styleOrder.append(style)
-        styleIDs[style] = styleOrder.count
+        let (id, isNew) = styles.id(for: style)
+        guard isNew else { return id }
         if style.lineDash != nil || style.lineCap != nil || style.lineJoin != nil {
             report("line-dash", "line dash, cap and join have no KML element and are not written")
         }
         if style.icon?.symbol != nil || style.icon?.size != nil {
             report("marker-symbol", "marker symbol and size have no KML element; they stay only in properties, if the source had them there")
         }
-        return styleOrder.count
+        return id
     }
 
     private func appendStyle(_ style: Style, id: Int, into out: inout JSONBytes) {
@@ -290,12 +281,7 @@ public struct KMLWriter: FeatureWriter {
         }
         if !properties.isEmpty {
             let fields = properties.members.map { SchemaField(name: $0.key, type: KMLWriter.fieldType($0.value)) }
-            let id: Int
-            if let known = schemaIDs[fields] { id = known } else {
-                schemaOrder.append(fields)
-                id = schemaOrder.count
-                schemaIDs[fields] = id
-            }
+            let id = schemas.id(for: fields).id
             scratch.appendRaw("<SchemaData schemaUrl=\"#p\(id)\">")
             for member in properties {
                 scratch.append("<SimpleData name=\"")
