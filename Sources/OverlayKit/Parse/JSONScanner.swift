@@ -413,8 +413,7 @@ final class JSONScanner {
         return value
     }
 
-    /// Reads an object key and the ':' after it, comparing against a known key without making
-    /// a String when it is plain ASCII with no escapes. Returns the key text.
+    /// Reads an object key and the ':' after it; returns the key text.
     func readKey() throws -> String {
         let key = try readString()
         try expect(UInt8(ascii: ":"), "':' after an object key")
