@@ -23,15 +23,7 @@ bin="$here/.build/release/overlaykit"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-ogr2ogr -f KML "$work/land.kml" "$corpus/real/ne_10m_land.geojson"
-ogr2ogr -f KML "$work/countries.kml" "$corpus/real/ne_50m_admin_0_countries.geojson"
-python3 - "$work/countries.kml" "$work/countries24.kml" <<'EOF'
-import sys
-text = open(sys.argv[1], encoding="utf-8").read()
-start, end = text.index("<Placemark>"), text.rindex("</Placemark>") + len("</Placemark>")
-with open(sys.argv[2], "w", encoding="utf-8") as out:
-    out.write(text[:start] + (text[start:end] + "\n") * 24 + text[end:])
-EOF
+"$(dirname "$0")/make_kml_inputs.sh" "$corpus" "$work"
 
 # measure NAME COMMAND...: best wall seconds and the peak RSS (KB) of that run.
 measure() {

@@ -18,15 +18,7 @@ files=()
 while IFS= read -r -d '' f; do files+=("$f"); done < <(
     find "$corpus/kml-samples" "$corpus/togeojson/kml" "$corpus/real" -type f \( -iname '*.kml' -o -iname '*.kmz' \) -print0 | sort -z)
 if [ "${3:-}" != "--no-bench" ]; then
-    ogr2ogr -f KML "$work/land.kml" "$corpus/real/ne_10m_land.geojson"
-    ogr2ogr -f KML "$work/countries.kml" "$corpus/real/ne_50m_admin_0_countries.geojson"
-    python3 - "$work/countries.kml" "$work/countries24.kml" <<'PY'
-import sys
-text = open(sys.argv[1], encoding="utf-8").read()
-start, end = text.index("<Placemark>"), text.rindex("</Placemark>") + len("</Placemark>")
-with open(sys.argv[2], "w", encoding="utf-8") as out:
-    out.write(text[:start] + (text[start:end] + "\n") * 24 + text[end:])
-PY
+    "$(dirname "$0")/make_kml_inputs.sh" "$corpus" "$work"
     files+=("$work/land.kml" "$work/countries24.kml")
 fi
 
