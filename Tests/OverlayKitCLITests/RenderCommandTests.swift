@@ -8,12 +8,7 @@ final class RenderCommandTests: XCTestCase {
     private var directory: URL!
 
     override func setUpWithError() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
+        directory = try CLI.temporaryFolder(self)
     }
 
     private func run(_ arguments: [String]) throws -> (status: Int32, stdout: Data, stderr: String) {
