@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
         .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"]),
-        // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/XMLStreamReader.swift imports it.
+        // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/Reading/XMLStreamReader.swift imports it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
