@@ -1,11 +1,6 @@
 import ArgumentParser
 import OverlayKit
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exit codes (BSD sysexits, as the style guide asks).
 enum ExitStatus {

@@ -1,11 +1,6 @@
 import ArgumentParser
 import OverlayKit
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct FilterCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

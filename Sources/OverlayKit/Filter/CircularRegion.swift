@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// A circle on the Earth (`--near lat,lon,meters`), decided the way Core Location's

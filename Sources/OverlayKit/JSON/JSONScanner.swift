@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// A byte-level JSON tokenizer over a refillable window of the input, the engine under the

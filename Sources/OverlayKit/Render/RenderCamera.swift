@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// Where a snapshot looks, with the Google Maps SDK's camera semantics: a center, a zoom (the

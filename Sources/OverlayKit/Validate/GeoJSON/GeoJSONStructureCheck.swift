@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// The structural rules of GeoJSON, checked on a located value: everything mapbox/geojsonhint
