@@ -27,10 +27,20 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// One finding about an input: an error that stops it, or a warning or note that does not.
 public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How much a finding matters; the word is the same in text, JSON reports and summaries.
     public enum Severity: String, Hashable, Sendable, Comparable, CaseIterable {
-        case error, warning, info
+        /// The input is wrong; reading or validation fails.
+        case error
+        /// Allowed but discouraged, lossy or ambiguous; the run goes on.
+        case warning
+        /// Advice or a tally of what was done (SARIF level `note`).
+        case note
+
+        /// The name `note` had before 0.2 (`info`); kept so existing code compiles.
+        public static var info: Severity { .note }
 
         private var rank: Int { self == .error ? 2 : self == .warning ? 1 : 0 }
+        /// Orders by importance: note < warning < error.
         public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 

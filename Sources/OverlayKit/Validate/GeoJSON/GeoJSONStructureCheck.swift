@@ -415,7 +415,7 @@ struct GeoJSONStructureCheck {
         if Int(longitudeNode.count) > PrecisionTally.maximumDecimals || Int(latitudeNode.count) > PrecisionTally.maximumDecimals {
             precision.count += 1
             if precision.count <= PrecisionTally.reportedLimit {
-                report(.info, "geojson.precision",
+                report(.note, "geojson.precision",
                        "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
                        at: node)
             } else if !precision.hasUnreported {

@@ -43,7 +43,7 @@ struct GeoJSONValidator {
             findings.append(diagnostic)
         }
         if precision.count > GeoJSONStructureCheck.PrecisionTally.reportedLimit, let first = precision.firstUnreported {
-            findings.append(Diagnostic(.info, code: "geojson.precision",
+            findings.append(Diagnostic(.note, code: "geojson.precision",
                                        message: "\(precision.count) positions in all have more than \(GeoJSONStructureCheck.PrecisionTally.maximumDecimals) decimals; the ones after the first \(GeoJSONStructureCheck.PrecisionTally.reportedLimit) are not listed one by one",
                                        location: first))
         }

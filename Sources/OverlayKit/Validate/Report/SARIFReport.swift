@@ -77,7 +77,7 @@ public enum SARIFReport {
         switch severity {
         case .error: "error"
         case .warning: "warning"
-        case .info: "note"
+        case .note: "note"
         }
     }
 

@@ -16,7 +16,7 @@ public enum ValidationReport {
         public var filesWithErrors = 0
         public var errors = 0
         public var warnings = 0
-        public var infos = 0
+        public var notes = 0
 
         public init(_ results: [ValidationResult]) {
             for result in results {
@@ -26,14 +26,14 @@ public enum ValidationReport {
                 if errorCount > 0 { filesWithErrors += 1 }
                 errors += errorCount
                 warnings += result.count(.warning)
-                infos += result.count(.info)
+                notes += result.count(.note)
             }
         }
 
         /// One line, e.g. `3 files checked: 2 errors, 1 warning, 0 notes; 1 file has errors`.
         public var line: String {
             func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-            var text = "\(plural(files, "file")) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(infos, "note"))"
+            var text = "\(plural(files, "file")) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
             if filesWithErrors > 0 { text += "; \(plural(filesWithErrors, "file")) with errors" }
             if unreadable > 0 { text += "; \(unreadable) unreadable" }
             return text
@@ -72,13 +72,13 @@ public enum ValidationReport {
             file.append("readable", .bool(!result.isUnreadable))
             file.append("errors", .integer(Int64(result.count(.error))))
             file.append("warnings", .integer(Int64(result.count(.warning))))
-            file.append("infos", .integer(Int64(result.count(.info))))
+            file.append("notes", .integer(Int64(result.count(.note))))
             file.append("findings", .array(result.findings.map(findingJSON)))
             files.append(.object(file))
         }
         let summary = Summary(results)
         var root = JSONObject()
-        root.append("version", .integer(1))
+        root.append("version", .integer(2))
         root.append("files", .array(files))
         root.append("summary", .object([
             "files": .integer(Int64(summary.files)),
@@ -86,7 +86,7 @@ public enum ValidationReport {
             "filesWithErrors": .integer(Int64(summary.filesWithErrors)),
             "errors": .integer(Int64(summary.errors)),
             "warnings": .integer(Int64(summary.warnings)),
-            "infos": .integer(Int64(summary.infos)),
+            "notes": .integer(Int64(summary.notes)),
         ]))
         var bytes = JSONBytes()
         bytes.appendObject(root)
