@@ -20,9 +20,18 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Input format when the extension and content do not tell: \(FileFormat.featureFormatList).")
     var from: FileFormat?
 
+    /// Opens the input file, or standard input (saying so on standard error when it is a
+    /// terminal, so a user who forgot the file name is not left waiting).
+    func openInput() throws -> ByteInput {
+        if input == nil || input == "-", isatty(STDIN_FILENO) == 1 {
+            Report.diagnostic(Diagnostic(.note, code: "input.stdin", message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
+        }
+        return try ByteInput(path: input)
+    }
+
     /// Opens the input and a reader for it.
     func openReader() throws -> (ByteInput, any FeatureReader) {
-        let byteInput = try ByteInput(path: input)
+        let byteInput = try openInput()
         return (byteInput, try FeatureIO.reader(for: byteInput, format: from))
     }
 }
