@@ -36,11 +36,6 @@ struct ConvertCommand: ParsableCommand {
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
-            // A KMZ's embedded files (icons, images) go into a KMZ written from it.
-            if let kml = reader as? KMLReader, var kmlWriter = writer as? KMLWriter {
-                kmlWriter.resources = kml.resources
-                writer = kmlWriter
-            }
             var transform = try geometry.makeTransform()
             while let read = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
@@ -49,15 +44,8 @@ struct ConvertCommand: ParsableCommand {
                 writer.takeWarnings().forEach(Report.diagnostic)
             }
             reader.takeWarnings().forEach(Report.diagnostic)
-            if let geoJSON = reader as? GeoJSONReader, !geoJSON.collectionMembers.isEmpty {
-                if var geoJSONWriter = writer as? GeoJSONWriter {
-                    geoJSONWriter.collectionMembers = geoJSON.collectionMembers
-                    writer = geoJSONWriter
-                } else {
-                    Report.standardError("warning: convert.dropped-members: FeatureCollection members "
-                        + geoJSON.collectionMembers.keys.joined(separator: ", ") + " have no place in \(format.rawValue) and are not written\n")
-                }
-            }
+            // A KMZ's embedded files go into a KMZ written from it, a collection's members into GeoJSON.
+            writer.carry(reader.documentContext).forEach(Report.diagnostic)
             try writer.finish()
             writer.takeWarnings().forEach(Report.diagnostic)
             try byteOutput.commit()
