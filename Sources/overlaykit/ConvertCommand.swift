@@ -49,7 +49,7 @@ struct ConvertCommand: ParsableCommand {
             try writer.finish()
             writer.takeWarnings().forEach(Report.diagnostic)
             try byteOutput.commit()
-            transform.summary.map { Report.standardError($0 + "\n") }
+            transform.summary.map(Report.diagnostic)
         }
     }
 }

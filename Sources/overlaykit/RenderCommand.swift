@@ -31,13 +31,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Device pixels per screen point.")
     var scale: Double = 1
 
-    @Option(help: "Camera center as LAT,LON (with --zoom).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Camera center in degrees (with --zoom).", valueName: "lat,lon"))
     var center: String?
 
     @Option(help: "Zoom level (0–24, fractional allowed; with --center).")
     var zoom: Double?
 
-    @Option(help: "Degrees clockwise from north that point up.")
+    @Option(parsing: .unconditional, help: "Degrees clockwise from north that point up.")
     var bearing: Double = 0
 
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
@@ -144,7 +144,7 @@ struct RenderCommand: ParsableCommand {
             try byteOutput.commit()
             let camera = snapshot.camera
             if builder.featureCount == 0 {
-                Report.standardError("warning: render.empty: the input has no features; the image is blank\n")
+                Report.diagnostic(Diagnostic(.warning, code: "render.empty", message: "the input has no features; the image is blank"))
             }
             Report.standardError("rendered \(builder.drawnFeatureCount) of \(builder.featureCount) features, "
                 + "\(snapshot.pixelWidth)×\(snapshot.pixelHeight) px, zoom \(rounded(camera.zoom)), "

@@ -38,8 +38,8 @@ public struct GeometryTransform: Sendable {
         return result
     }
 
-    /// One line for a person, or nil when nothing was removed.
-    public var summary: String? {
+    /// A note saying what was removed, or nil when nothing was.
+    public var summary: Diagnostic? {
         var parts = [String]()
         if clip != nil && (clipCounts.shapesOutside > 0 || clipCounts.droppedRings > 0 || clipCounts.circlesAsPolygons > 0) {
             parts.append("clip: \(clipCounts.shapesOutside) shapes outside the rect, \(clipCounts.droppedRings) rings "
@@ -51,6 +51,7 @@ public struct GeometryTransform: Sendable {
                 + "(\(simplifyCounts.verticesIn) → \(simplifyCounts.verticesOut) vertices)")
         }
         guard !parts.isEmpty || droppedFeatures > 0 else { return nil }
-        return "note: convert.geometry: \(droppedFeatures) features left empty and not written; " + parts.joined(separator: "; ")
+        return Diagnostic(.note, code: "convert.geometry",
+                          message: "\(droppedFeatures) features left empty and not written; " + parts.joined(separator: "; "))
     }
 }
