@@ -9,16 +9,16 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Stream the features that pass every predicate: box, circle, kind, properties, zoom, id.",
         discussion: """
-            Reads GeoJSON, GeoJSONSeq or KML as a stream and writes matching features as they
-            come, in constant memory. Output is GeoJSONSeq (one feature per line) unless --to or
-            -o's extension says otherwise. Passing features are copied through byte for byte
-            (line breaks removed) when the output is GeoJSON or GeoJSONSeq and neither --select
+            Reads GeoJSON, GeoJSONSeq or KML as a stream and writes matching features as they \
+            come, in constant memory. Output is GeoJSONSeq (one feature per line) unless --to or \
+            -o's extension says otherwise. Passing features are copied through byte for byte \
+            (line breaks removed) when the output is GeoJSON or GeoJSONSeq and neither --select \
             nor --precision is given; otherwise they are re-encoded.
 
-            --where EXPR: comparisons == != < <= > >= against numbers, 'strings', true, false,
-            null; 'in [..]'; 'exists'; '~ /regex/i'; and, or, not, parentheses; nested
+            --where EXPR: comparisons == != < <= > >= against numbers, 'strings', true, false, \
+            null; 'in [..]'; 'exists'; '~ /regex/i'; and, or, not, parentheses; nested \
             properties as a.b; `odd key` in backquotes.
-              overlaykit filter countries.geojson --where "CONTINENT == 'Europe' and POP_EST > 1e7"
+              overlaykit filter Examples/countries.geojson --where "CONTINENT == 'Europe' and POP_EST > 1e7"
             """
     )
 
@@ -27,7 +27,7 @@ struct FilterCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
 
-    @Option(help: "Output format: geojsonseq (default), geojson, or another feature format.")
+    @Option(help: "Output format (default: from -o's extension, else geojsonseq).")
     var to: FileFormat?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Keep features that meet the box (w > e crosses the antimeridian).", valueName: "w,s,e,n"))
@@ -95,6 +95,7 @@ struct FilterCommand: ParsableCommand {
         if let precision, !(0...17).contains(precision) { throw ValidationError("--precision must be 0…17") }
         if let visibleAt, !(0...30).contains(visibleAt) { throw ValidationError("--visible-at must be a zoom 0…30") }
         if let select, select.split(separator: ",").isEmpty { throw ValidationError("--select needs at least one key") }
+        _ = try FileFormat.forOutput(to: to, output: output, fallback: .geojsonseq)
     }
 
     func run() throws {
@@ -109,7 +110,7 @@ struct FilterCommand: ParsableCommand {
             let input = try inputOptions.openInput()
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
-            let format = to ?? output.flatMap(FileFormat.init(pathExtensionOf:)) ?? .geojsonseq
+            let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojsonseq)
             _ = try engine.run(input: input, inputFormat: inputOptions.from, output: byteOutput, format: format,
                                status: Report.standardError)
         }

@@ -7,10 +7,10 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render overlays to a PNG or SVG snapshot.",
         discussion: """
-            The camera fits every overlay and annotation with --padding points around them, at the
-            largest zoom that fits (data across the antimeridian is fitted and drawn in one piece),
-            unless --center and --zoom give it (at zoom z the world is 256·2^z points wide).
-            Styles come from the file (KML styles, GeoJSON simplestyle properties), over the
+            The camera fits every overlay and annotation with --padding points around them, at the \
+            largest zoom that fits (data across the antimeridian is fitted and drawn in one piece), \
+            unless --center and --zoom give it (at zoom z the world is 256·2^z points wide). \
+            Styles come from the file (KML styles, GeoJSON simplestyle properties), over the \
             documented defaults, under --style rules. See docs/render.md.
             """
     )
@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file (.png or .svg); '-' writes standard output (then give --format).")
     var output: String
 
-    @Option(help: "Output format: png or svg (default: from -o's extension).")
+    @Option(help: "Output format (default: from -o's extension).")
     var format: OutputFormat?
 
     @Option(help: "Viewport size in screen points, WIDTHxHEIGHT.")
