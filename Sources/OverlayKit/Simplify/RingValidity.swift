@@ -58,17 +58,9 @@ public enum RingValidity {
         (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
     }
 
-    /// Twice the signed area of a ring of x, y pairs, as Σ (xᵢ − xᵢ₋₁)(yᵢ + yᵢ₋₁): negative when
-    /// the ring runs clockwise with y pointing down (screen, tile and map-point space).
+    /// Twice the signed area of a ring of x, y pairs: negative when the ring runs clockwise
+    /// with y pointing down (screen, tile and map-point space); see `ringTwiceSignedArea`.
     public static func doubleArea(_ xy: [Double]) -> Double {
-        let count = xy.count / 2
-        guard count > 2 else { return 0 }
-        var sum = 0.0
-        var j = count - 1
-        for i in 0..<count {
-            sum += (xy[2 * i] - xy[2 * j]) * (xy[2 * i + 1] + xy[2 * j + 1])
-            j = i
-        }
-        return sum
+        -ringTwiceSignedArea(count: xy.count / 2) { (xy[2 * $0], xy[2 * $0 + 1]) }
     }
 }
