@@ -155,10 +155,7 @@ final class JSONScanner {
             switch component {
             case .index(let index): text += "/\(index)"
             case .key(let key):
-                text += "/"
-                for character in key {
-                    text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
-                }
+                text += "/" + JSONPointer.escape(key)
             }
         }
         return text

@@ -535,19 +535,3 @@ struct GeoJSONStructureCheck {
         report(finding.severity, finding.code, finding.message, at: node, extra)
     }
 }
-
-/// RFC 6901 JSON Pointers from path components.
-enum JSONPointer {
-    /// The pointer, or nil for the root (whose pointer, "", says nothing to a reader).
-    static func make(_ components: [String]) -> String? {
-        guard !components.isEmpty else { return nil }
-        var text = ""
-        for component in components {
-            text += "/"
-            for character in component {
-                text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
-            }
-        }
-        return text
-    }
-}
