@@ -457,21 +457,13 @@ public struct GeoJSONReader: FeatureReader {
         let title = properties["name"]?.stringValue ?? properties["title"]?.stringValue
         let subtitle = properties["description"]?.stringValue
         switch shape {
-        case .annotation(var annotation):
+        case .annotation(let annotation):
             if let radius = properties["radius"]?.doubleValue, radius > 0, radius.isFinite {
                 return .circle(Circle(center: annotation.coordinate, radius: radius))
             }
-            annotation.title = title
-            annotation.subtitle = subtitle
-            return .annotation(annotation)
-        case .collection(var collection) where collection.origin == .multiPoint:
-            collection.members = collection.members.map { member in
-                guard case .annotation(var annotation) = member else { return member }
-                annotation.title = title
-                annotation.subtitle = subtitle
-                return .annotation(annotation)
-            }
-            return .collection(collection)
+            return shape.titlingPoints(title: title, subtitle: subtitle)
+        case .collection(let collection) where collection.origin == .multiPoint:
+            return shape.titlingPoints(title: title, subtitle: subtitle)
         default:
             return shape
         }
