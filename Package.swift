@@ -29,9 +29,11 @@ let package = Package(
         ),
         // A small program showing the library API (see Examples/LibraryAPI).
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
+        // Where test inputs are (package root, shared corpus), for every test target.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
-        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"], exclude: ["Golden"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
-        .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit"]),
+        .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit", "TestSupport"]),
     ]
 )
