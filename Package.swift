@@ -17,7 +17,12 @@ let package = Package(
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"]),
+        .target(
+            name: "OverlayKit",
+            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"],
+            // The script that writes JSON/JSONNumberParser+PowersOfFive.swift.
+            exclude: ["JSON/generate_powers_of_five.py"]
+        ),
         // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/Reading/XMLStreamReader.swift imports it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
