@@ -1,3 +1,4 @@
+import Foundation
 @testable import OverlayKit
 import XCTest
 
@@ -221,5 +222,27 @@ final class JSONNumberParserTests: XCTestCase {
         XCTAssertFalse(isIntegerLiteral("01"))
         XCTAssertFalse(isIntegerLiteral("-"))
         XCTAssertFalse(isIntegerLiteral(""))
+    }
+
+    // MARK: Generated table
+
+    /// The committed powers-of-five table is exactly what its generator script writes.
+    func testPowersOfFiveTableRegeneratesIdentically() throws {
+        let folder = TestPaths.packageRoot.appendingPathComponent("Sources/OverlayKit/JSON")
+        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let python else { throw XCTSkip("skipped: python3 not found") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [folder.appendingPathComponent("generate_powers_of_five.py").path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let generated = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let committed = try Data(contentsOf: folder.appendingPathComponent("JSONNumberParser+PowersOfFive.swift"))
+        XCTAssertEqual(generated.count, committed.count)
+        XCTAssertTrue(generated == committed, "JSONNumberParser+PowersOfFive.swift differs from what generate_powers_of_five.py writes")
+        XCTAssertEqual(JSONNumberParser.pow5Table.count, 2 * (308 + 342 + 1))
     }
 }
