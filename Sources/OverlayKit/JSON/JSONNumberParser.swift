@@ -6,7 +6,7 @@
 /// and converted with Clinger's exact fast path, then the Eisel–Lemire algorithm,
 /// and only in rare ambiguous cases (more than 19 significant digits sitting right
 /// on a rounding boundary) with the C library's correctly rounded `strtod`.
-public enum JSONNumberParser {
+package enum JSONNumberParser {
 
     // MARK: Public API
 
@@ -18,7 +18,7 @@ public enum JSONNumberParser {
     ///   overflow to ±infinity (`1e400`) and underflow to ±0 (`1e-400`); or `nil` when the
     ///   text is not a valid JSON number (`01`, `-`, `1.`, `.5`, `1e`, `+1`, `NaN`, …).
     @inlinable
-    public static func parse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
+    package static func parse(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
         parse(start, end: start + count, prefix: false)?.value
     }
 
@@ -188,7 +188,7 @@ public enum JSONNumberParser {
     ///
     /// - Returns: the exact value, or `nil` when the text is not a valid JSON integer
     ///   literal (e.g. `1.0`, `1e3`, `01`) or does not fit `Int64`. `-0` gives `0`.
-    public static func parseInteger(_ start: UnsafePointer<UInt8>, count: Int) -> Int64? {
+    package static func parseInteger(_ start: UnsafePointer<UInt8>, count: Int) -> Int64? {
         let end = start + count
         var p = start
         guard p < end else { return nil }
@@ -219,7 +219,7 @@ public enum JSONNumberParser {
     /// True when the bytes hold a valid JSON integer literal (`-?(0|[1-9][0-9]*)`, any
     /// length): no fraction and no exponent. Use it to keep integers exact; pair it with
     /// `parseInteger` for the `Int64` value when it fits.
-    public static func isIntegerLiteral(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+    package static func isIntegerLiteral(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
         let end = start + count
         var p = start
         if p < end && p.pointee == UInt8(ascii: "-") { p += 1 }

@@ -1,12 +1,12 @@
 /// Checks that a simplified ring is still a ring: enough points and no edges that cross.
-public enum RingValidity {
+package enum RingValidity {
     /// True when two non-adjacent edges of the ring cross at a point inside both (a proper
     /// crossing). Touching at a vertex and collinear overlap (which Sutherland-Hodgman clipping
     /// leaves along tile edges) do not count.
     ///
     /// `xy` holds x, y pairs of a closed ring. Sort-and-sweep over edge x-extents:
     /// O(n log n + k) for k pairs of edges whose x-extents overlap.
-    public static func hasProperSelfIntersection(_ xy: [Double]) -> Bool {
+    package static func hasProperSelfIntersection(_ xy: [Double]) -> Bool {
         let count = xy.count / 2
         guard count >= 4 else { return false }
         let edgeCount = count - 1
@@ -60,7 +60,7 @@ public enum RingValidity {
 
     /// Twice the signed area of a ring of x, y pairs: negative when the ring runs clockwise
     /// with y pointing down (screen, tile and map-point space); see `ringTwiceSignedArea`.
-    public static func doubleArea(_ xy: [Double]) -> Double {
+    package static func doubleArea(_ xy: [Double]) -> Double {
         -ringTwiceSignedArea(count: xy.count / 2) { (xy[2 * $0], xy[2 * $0 + 1]) }
     }
 }

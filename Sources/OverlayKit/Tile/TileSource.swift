@@ -20,7 +20,7 @@ public struct TileSource: Sendable {
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
     /// The projected, wrapped features (a geometry collection gives several).
-    public let features: [ProjectedFeature]
+    package let features: [ProjectedFeature]
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
     public let boundingMapRect: MapRect
