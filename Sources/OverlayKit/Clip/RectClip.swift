@@ -29,6 +29,13 @@ public struct RectClip: Sendable {
     }
 
     /// The part of the shape inside the bounds, or nil when none is.
+    public func clip(_ shape: Shape) -> Shape? {
+        var counts = Counts()
+        return clip(shape, counts: &counts)
+    }
+
+    /// The part of the shape inside the rect, counting what was cut away into `counts`; nil
+    /// when nothing is inside.
     public func clip(_ shape: Shape, counts: inout Counts) -> Shape? {
         let result = clipped(shape, counts: &counts)
         if result == nil { counts.shapesOutside += 1 }

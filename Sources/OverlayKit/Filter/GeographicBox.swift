@@ -48,14 +48,7 @@ public struct GeographicBox: Hashable, Sendable {
     public var crossesAntimeridian: Bool { west > east }
 
     /// The box in map points; past the world's east edge when it crosses the antimeridian.
-    public var mapRect: MapRect {
-        let world = MapProjection.worldSize
-        let left = MapProjection.x(longitude: west)
-        var right = MapProjection.x(longitude: east)
-        if crossesAntimeridian { right += world }
-        let top = MapProjection.y(latitude: north), bottom = MapProjection.y(latitude: south)
-        return MapRect(x: left, y: top, width: right - left, height: bottom - top)
-    }
+    public var mapRect: MapRect { MapRect(west: west, south: south, east: east, north: north) }
 
     /// The rects inside the world that make up the box: one, or two across the antimeridian.
     public var worldRects: [MapRect] {

@@ -39,6 +39,13 @@ public struct ShapeSimplifier: Sendable {
     }
 
     /// The simplified shape, or nil when every part was dropped.
+    public func simplify(_ shape: Shape) -> Shape? {
+        var counts = Counts()
+        return simplify(shape, counts: &counts)
+    }
+
+    /// The shape simplified, counting what was dropped or repaired into `counts`; nil when
+    /// nothing is left.
     public func simplify(_ shape: Shape, counts: inout Counts) -> Shape? {
         guard tolerance > 0 else { return shape }
         switch shape {
