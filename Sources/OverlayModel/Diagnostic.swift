@@ -3,13 +3,16 @@
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the user named it; nil for standard input or in-memory data.
     public var file: String?
+    /// 1-based line.
     public var line: Int
+    /// 1-based column, in bytes.
     public var column: Int
     /// RFC 6901 JSON Pointer, e.g. `/features/12/geometry/coordinates/0/3`.
     public var jsonPointer: String?
     /// KML element path, e.g. `/kml/Document/Folder[2]/Placemark[5]/Polygon`.
     public var kmlPath: String?
 
+    /// A location; `jsonPointer` or `kmlPath` says where inside the document.
     public init(file: String? = nil, line: Int, column: Int, jsonPointer: String? = nil, kmlPath: String? = nil) {
         self.file = file
         self.line = line
@@ -44,13 +47,16 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
         public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
+    /// Error, warning or note.
     public var severity: Severity
     /// A stable code, `format.kebab-case-name`, e.g. `geojson.position-too-short`.
     public var code: String
     /// One sentence for a person: what is wrong and why.
     public var message: String
+    /// Where in the input, when the finding has a place.
     public var location: SourceLocation?
 
+    /// A finding with its severity, stable code, message and place.
     public init(_ severity: Severity, code: String, message: String, location: SourceLocation? = nil) {
         self.severity = severity
         self.code = code

@@ -34,6 +34,7 @@ public struct VertexBuffer: Hashable, Sendable {
 
     /// The number of vertices.
     @inlinable public var count: Int { points.count }
+    /// True when there are no vertices.
     @inlinable public var isEmpty: Bool { points.isEmpty }
 
     /// True when the first and last vertex are the same coordinate (a closed ring).

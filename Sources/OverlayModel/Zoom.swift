@@ -27,10 +27,14 @@ public enum Zoom {
 /// An XYZ (slippy map) tile: 256-point tiles, `x` from the antimeridian eastward, `y` from the
 /// top of the world down.
 public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Zoom level.
     public var z: Int
+    /// Column, 0 at the west edge.
     public var x: Int
+    /// Row, 0 at the north edge.
     public var y: Int
 
+    /// The tile at zoom `z`, column `x`, row `y`.
     public init(z: Int, x: Int, y: Int) {
         self.z = z
         self.x = x

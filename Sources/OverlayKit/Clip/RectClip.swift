@@ -18,12 +18,14 @@ public struct RectClip: Sendable {
         /// Circles cut by the rect, written as polygons.
         public var circlesAsPolygons = 0
 
+        /// No shapes counted yet.
         public init() {}
     }
 
     /// The rect plus the buffer on every side.
     public let bounds: MapRect
 
+    /// A clip to `rect`, grown by `buffer` map points on every side.
     public init(rect: MapRect, buffer: Double = 0) {
         bounds = rect.insetBy(dx: -buffer, dy: -buffer)
     }

@@ -55,6 +55,7 @@ public struct GeoJSONReader: FeatureReader {
         case finished
     }
 
+    /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
     }

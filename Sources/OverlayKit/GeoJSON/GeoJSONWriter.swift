@@ -22,6 +22,7 @@ public struct GeoJSONWriter: FeatureWriter {
     private var finished = false
     private var warnings: [Diagnostic] = []
 
+    /// A writer of a FeatureCollection, or of GeoJSONSeq records when `sequence` is true.
     public init(output: ByteOutput, options: WriterOptions = WriterOptions(), sequence: Bool = false) {
         self.output = output
         self.options = options

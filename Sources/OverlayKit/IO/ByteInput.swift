@@ -56,6 +56,7 @@ public final class ByteInput {
         expectedSize = bytes.count
     }
 
+    /// An input holding the UTF-8 of `string`; `name` is the file name diagnostics show.
     public convenience init(string: String, name: String? = nil) {
         self.init(bytes: Array(string.utf8), name: name)
     }

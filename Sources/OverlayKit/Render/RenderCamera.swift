@@ -17,6 +17,7 @@ public struct RenderCamera: Hashable, Sendable {
     /// The zoom used when fitting a single point (or nothing): close enough to see a street.
     public static let maximumFitZoom = 17.0
 
+    /// A camera over `center` at `zoom`, turned `bearing` degrees clockwise from north.
     public init(center: Coordinate, zoom: Double, bearing: Double = 0) {
         let latitude = max(-RenderCamera.maximumCenterLatitude, min(RenderCamera.maximumCenterLatitude, center.latitude))
         var longitude = center.longitude

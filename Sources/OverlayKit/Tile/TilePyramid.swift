@@ -10,6 +10,7 @@ import OverlayModel
 public enum TilePyramid {
     /// What one zoom produced and dropped.
     public struct ZoomCounts: Hashable, Sendable {
+        /// The zoom these counts are for.
         public var zoom: Int
         /// Tiles written.
         public var tiles = 0
@@ -20,6 +21,7 @@ public enum TilePyramid {
         /// Feature and ring counts summed over the zoom's tiles (a feature in 4 tiles counts 4).
         public var statistics = TileStatistics()
 
+        /// Zero counts for `zoom`.
         public init(zoom: Int) { self.zoom = zoom }
 
         static func += (a: inout ZoomCounts, b: ZoomCounts) {

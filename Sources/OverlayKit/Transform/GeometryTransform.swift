@@ -3,13 +3,18 @@ import OverlayModel
 /// Clip then simplify, one feature at a time (what `convert --clip/--zoom` runs), counting
 /// everything it removes so the caller can report it.
 public struct GeometryTransform: Sendable {
+    /// The clip to apply first, if any.
     public var clip: RectClip?
+    /// The simplifier to apply after clipping, if any.
     public var simplifier: ShapeSimplifier?
+    /// What clipping removed so far.
     public private(set) var clipCounts = RectClip.Counts()
+    /// What simplification removed so far.
     public private(set) var simplifyCounts = ShapeSimplifier.Counts()
     /// Features not written because nothing of their shape was left.
     public private(set) var droppedFeatures = 0
 
+    /// A transform that clips (when `clip` is set) and then simplifies (when `simplifier` is set).
     public init(clip: RectClip?, simplifier: ShapeSimplifier?) {
         self.clip = clip
         self.simplifier = simplifier

@@ -6,18 +6,30 @@ import OverlayModel
 public enum ValidationReport {
     /// The output formats of `overlaykit validate --format`.
     public enum Format: String, CaseIterable, Sendable {
-        case text, json, sarif
+        /// `file:line:col: severity: code: message` lines and a summary, for people.
+        case text
+        /// One JSON object (Schemas/validation-report.schema.json), for scripts.
+        case json
+        /// SARIF 2.1.0, for GitHub code scanning and other CI viewers.
+        case sarif
     }
 
     /// Totals over all inputs.
     public struct Summary: Hashable, Sendable {
+        /// Inputs checked.
         public var files = 0
+        /// Inputs that could not be read at all.
         public var unreadable = 0
+        /// Inputs with at least one error.
         public var filesWithErrors = 0
+        /// Errors over all inputs.
         public var errors = 0
+        /// Warnings over all inputs.
         public var warnings = 0
+        /// Notes over all inputs.
         public var notes = 0
 
+        /// The totals of `results`.
         public init(_ results: [ValidationResult]) {
             for result in results {
                 files += 1
@@ -40,6 +52,7 @@ public enum ValidationReport {
         }
     }
 
+    /// The results as a report in `format`.
     public static func render(_ results: [ValidationResult], as format: Format) -> String {
         switch format {
         case .text: text(results)
