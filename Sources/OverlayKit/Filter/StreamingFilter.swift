@@ -48,9 +48,12 @@ public struct StreamingFilter {
     /// Streams `input` to `output` as `format`, then commits the output.
     ///
     /// - Parameters:
+    ///   - input: the features to filter.
     ///   - inputFormat: the input's format; nil detects it (``FeatureIO/detectFormat(of:given:)``).
     ///   - status: receives text for standard error: warnings (the first five of each code),
     ///     notes, the progress line.
+    ///   - output: where matching features (or their count) go.
+    ///   - format: the output format.
     /// - Throws: the `Diagnostic` of the first bad feature under ``ErrorPolicy/fail`` (what was
     ///   written to standard output stays whole; a file output is not created), or an I/O error.
     public func run(input: ByteInput, inputFormat: FileFormat? = nil, output: ByteOutput, format: FileFormat,

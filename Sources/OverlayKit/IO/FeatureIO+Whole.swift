@@ -19,7 +19,9 @@ extension FeatureIO {
     ///     let document = try FeatureIO.readAll(path: "Examples/parks.kml")
     ///     for feature in document.features { print(feature.shape?.kind as Any) }
     ///
-    /// - Parameter format: the format; nil tells it from the extension, else the first bytes.
+    /// - Parameters:
+    ///   - path: the file, or `"-"` for standard input.
+    ///   - format: the format; nil tells it from the extension, else the first bytes.
     /// - Throws: a `Diagnostic` with file:line:column for the first error.
     public static func readAll(path: String, format: FileFormat? = nil) throws -> FeatureDocument {
         try readAll(ByteInput(path: path), format: format)
@@ -40,7 +42,12 @@ extension FeatureIO {
 
     /// The features written as one document of `format` (GeoJSON, GeoJSONSeq, KML or KMZ), in
     /// memory.
-    /// - Parameter warnings: receives what the format could not hold.
+    /// - Parameters:
+    ///   - features: the features, in order.
+    ///   - format: GeoJSON, GeoJSONSeq, KML or KMZ.
+    ///   - options: coordinate precision and document name.
+    ///   - context: a reader's document context to carry (KMZ files, collection members).
+    ///   - warnings: receives what the format could not hold.
     public static func encode(_ features: [Feature], as format: FileFormat, options: WriterOptions = WriterOptions(),
                               context: DocumentContext = DocumentContext(),
                               warnings: ((Diagnostic) -> Void)? = nil) throws -> [UInt8] {

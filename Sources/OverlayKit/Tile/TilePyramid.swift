@@ -34,6 +34,8 @@ public enum TilePyramid {
 
     /// Builds tiles from `minZoom` to the source's `maxZoom`.
     /// - Parameters:
+    ///   - source: the projected features and the tile options.
+    ///   - minZoom: the lowest zoom built.
     ///   - parallelism: threads to use (1 = all on the calling thread).
     ///   - emit: called once per non-empty tile, possibly from several threads at once;
     ///     returns the number of bytes it wrote. An error stops the build and is rethrown.
