@@ -65,4 +65,19 @@ final class LibraryConveniencesTests: XCTestCase {
         XCTAssertEqual(MapRect(x: 1, y: 2, width: 3, height: 4).description, "MapRect(1.0, 2.0, 3.0 × 4.0)")
         XCTAssertEqual(MapRect.null.description, "MapRect.null")
     }
+
+    /// The README's library example, as written there (paths from the package root).
+    func testReadmeLibraryExample() throws {
+        let path = TestPaths.packageRoot.appendingPathComponent("Examples/places.kml").path
+        let document = try FeatureIO.readAll(path: path)
+        XCTAssertEqual(document.warnings, [])
+        let europe = RectClip(rect: MapRect(west: -10, south: 35, east: 30, north: 60))
+        let simplifier = ShapeSimplifier(screenPoints: 1, zoom: 8)
+        let shapes = document.features.compactMap { $0.shape.flatMap(europe.clip).flatMap(simplifier.simplify) }
+        let geoJSON = try FeatureIO.string(document.features, as: .geojson)
+        XCTAssertEqual(document.features.count, 5)
+        XCTAssertEqual(shapes.count, 5, "all of London lies in the box and is bigger than a screen point at zoom 8, or a point")
+        XCTAssertEqual(document.features.map(\.folderPath), [["Parks"], ["Parks"], ["Walks", "Saturday"], ["Stops"], ["Stops"]])
+        XCTAssertTrue(geoJSON.contains("\"name\":\"Regent's Park\""), geoJSON)
+    }
 }
