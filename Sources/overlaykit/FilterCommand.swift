@@ -18,7 +18,7 @@ struct FilterCommand: ParsableCommand {
             --where EXPR: comparisons == != < <= > >= against numbers, 'strings', true, false, \
             null; 'in [..]'; 'exists'; '~ /regex/i'; and, or, not, parentheses; nested \
             properties as a.b; `odd key` in backquotes.
-              overlaykit filter Examples/countries.geojson --where "CONTINENT == 'Europe' and POP_EST > 1e7"
+              overlaykit filter Examples/countries.geojson --where "POP_EST > 1e7" --count
             """
     )
 
