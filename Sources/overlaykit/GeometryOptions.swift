@@ -7,7 +7,7 @@ extension ShapeSimplifier.Algorithm: ExpressibleByArgument {}
 
 /// Clip and simplify options shared by commands that write features (`convert`).
 struct GeometryOptions: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only what lies inside this box (degrees; west < east).", valueName: "w,s,e,n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only what lies inside this box (degrees; w > e crosses the antimeridian).", valueName: "w,s,e,n"))
     var clip: String?
 
     @Option(help: "Simplify for this zoom (at zoom z one screen point is 2^(20−z) map points).")
@@ -26,19 +26,17 @@ struct GeometryOptions: ParsableArguments {
         if clip != nil { _ = try clipRect() }
     }
 
-    /// The clip box as a map rect. Parsed like `filter --bbox` (one rule: west > east would
-    /// cross the antimeridian); clipping takes one rect, so such a box is refused for now.
+    /// The clip box as a map rect. Parsed like `filter --bbox` (one rule: west > east crosses
+    /// the antimeridian; the rect then runs past the world's east edge and `RectClip` clips
+    /// both sides).
     func clipRect() throws -> MapRect? {
         guard let clip else { return nil }
         let box: GeographicBox
         do { box = try GeographicBox(parsing: clip) } catch let diagnostic as Diagnostic {
             throw ValidationError("--clip: \(diagnostic.message)")
         }
-        guard !box.crossesAntimeridian else {
-            throw ValidationError("--clip: a box across the antimeridian (west > east) cannot be clipped to yet; clip each side in its own run")
-        }
-        guard box.west < box.east, box.south < box.north else {
-            throw ValidationError("--clip needs west < east and south < north")
+        guard box.west != box.east, box.south < box.north else {
+            throw ValidationError("--clip needs west ≠ east (west > east crosses the antimeridian) and south < north")
         }
         return box.mapRect
     }

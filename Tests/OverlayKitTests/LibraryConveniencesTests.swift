@@ -80,4 +80,20 @@ final class LibraryConveniencesTests: XCTestCase {
         XCTAssertEqual(document.features.map(\.folderPath), [["Parks"], ["Parks"], ["Walks", "Saturday"], ["Stops"], ["Stops"]])
         XCTAssertTrue(geoJSON.contains("\"name\":\"Regent's Park\""), geoJSON)
     }
+
+    /// A box with west > east crosses the antimeridian: both sides are clipped and joined.
+    func testClipToABoxAcrossTheAntimeridian() throws {
+        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"MultiPolygon","coordinates":[[[[178,-18],[180,-18],[180,-16],[178,-16],[178,-18]]],[[[-180,-18],[-178,-18],[-178,-16],[-180,-16],[-180,-18]]],[[[10,0],[11,0],[11,1],[10,0]]]]}}"#
+        let shape = try XCTUnwrap(FeatureIO.readAll(ByteInput(string: text)).features[0].shape)
+        let across = RectClip(rect: MapRect(west: 170, south: -25, east: -170, north: -10))
+        var counts = RectClip.Counts()
+        guard case .multiPolygon(let kept)? = across.clip(shape, counts: &counts) else { return XCTFail("expected a multipolygon") }
+        XCTAssertEqual(kept.polygons.count, 2, "both sides of 180°, not the one at 10° E")
+        XCTAssertEqual(Set(kept.polygons.map { $0.coordinates.map(\.longitude).min()! }), [178, -180])
+        XCTAssertEqual(counts.shapesOutside, 0)
+        XCTAssertNil(across.clip(.annotation(PointAnnotation(coordinate: Coordinate(latitude: -17, longitude: 0)))))
+        guard case .annotation? = across.clip(.annotation(PointAnnotation(coordinate: Coordinate(latitude: -17, longitude: -175)))) else {
+            return XCTFail("a point east of 180° lies in the box")
+        }
+    }
 }
