@@ -1,5 +1,6 @@
 import Foundation
 @testable import OverlayKit
+import TestSupport
 import XCTest
 
 final class JSONNumberParserTests: XCTestCase {
@@ -229,17 +230,10 @@ final class JSONNumberParserTests: XCTestCase {
     /// The committed powers-of-five table is exactly what its generator script writes.
     func testPowersOfFiveTableRegeneratesIdentically() throws {
         let folder = TestPaths.packageRoot.appendingPathComponent("Sources/OverlayKit/JSON")
-        let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let python else { throw XCTSkip("skipped: python3 not found") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [folder.appendingPathComponent("generate_powers_of_five.py").path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let generated = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
+        guard let python = ToolRun.find("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let run = try ToolRun.run(python, [folder.appendingPathComponent("generate_powers_of_five.py").path])
+        XCTAssertEqual(run.status, 0, run.errors)
+        let generated = run.output
         let committed = try Data(contentsOf: folder.appendingPathComponent("JSONNumberParser+PowersOfFive.swift"))
         XCTAssertEqual(generated.count, committed.count)
         XCTAssertTrue(generated == committed, "JSONNumberParser+PowersOfFive.swift differs from what generate_powers_of_five.py writes")
