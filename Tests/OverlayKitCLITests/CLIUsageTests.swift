@@ -21,11 +21,10 @@ final class CLIUsageTests: XCTestCase {
         XCTAssertTrue(rendered.stderr.contains("bearing 340.0"), "-20° is 340° clockwise: \(rendered.stderr)")
     }
 
-    func testClipAcrossTheAntimeridianKeepsBothSides() throws {
+    func testClipAcrossTheAntimeridianIsAUsageErrorSayingWhy() throws {
         let result = try CLI.run(["convert", "--clip", "170,-25,-170,-10", examples.appendingPathComponent("countries.geojson").path])
-        XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stdoutText.contains("\"NAME\":\"Fiji\""), result.stdoutText)
-        XCTAssertTrue(result.stdoutText.contains("[-180,") || result.stdoutText.contains("[-179."), "the part east of 180° is kept")
+        XCTAssertEqual(result.status, 64, result.stderr)
+        XCTAssertTrue(result.stderr.contains("crosses the antimeridian (west > east)"), result.stderr)
     }
 
     func testUsageErrorsExit64() throws {
