@@ -268,4 +268,64 @@ final class ValidateKMLATSTests: XCTestCase {
         let result = Validator.validate(ByteInput(string: text, name: "t23.kml"), format: .kml)
         XCTAssertEqual(result.findings.map { "\($0.location?.line ?? 0) \($0.code)" }, ["3 kml.track-count-mismatch"])
     }
+
+    // MARK: Peer corpus
+
+    /// Every error the validator (level 1) finds on the corpus's KML and KMZ files, each
+    /// inspected and a real violation: togeojson's `bad.kml`, `addresses.kml` (empty Point
+    /// coordinates, gx:Track without when) and `selfclosing.kml` are broken on purpose;
+    /// `extractStyle-*.kml` are `<Style>` fragments; `remote-style.kml` tests a garbage and a
+    /// dangling styleUrl; `linear_ring.kml` writes styleUrl `AOI_boundary` without `#`;
+    /// `gxmultitrack.kml` has empty `<SchemaData></SchemaData>` objects without id (ATC 21,
+    /// as the ETS counts child nodes); `timespan.kml` a 3-position ring and a dangling style;
+    /// `linear-ring.kml` LinearRings without coordinates; the self-intersections are the rings
+    /// shapely/GEOS also calls invalid. False errors: none.
+    static let corpusErrors: [String: Int] = [
+        "kml-samples/kml/MultiGeometry/multi-rollover.kml geometry.self-intersection": 1,
+        "kml-samples/kml/MultiGeometry/polygon-point.kml geometry.self-intersection": 1,
+        "kml-samples/kml/Placemark/LinearRing/linear-ring.kml kml.missing-child": 2,
+        "kml-samples/kml/Style/remote-style.kml kml.style-url-fragment": 1,
+        "kml-samples/kml/Style/remote-style.kml kml.style-url-missing": 1,
+        "kml-samples/kml/misc/thematic1/states.kml geometry.self-intersection": 3,
+        "togeojson/kml/addresses.kml kml.point-coordinates": 15,
+        "togeojson/kml/addresses.kml kml.track-count-mismatch": 7,
+        "togeojson/kml/bad.kml kml.coordinate-syntax": 13,
+        "togeojson/kml/bad.kml kml.line-too-short": 1,
+        "togeojson/kml/bad.kml kml.point-coordinates": 1,
+        "togeojson/kml/bad.kml kml.ring-too-short": 2,
+        "togeojson/kml/gxmultitrack.kml kml.empty-object": 2,
+        "togeojson/kml/linear_ring.kml kml.style-url-fragment": 1,
+        "togeojson/kml/selfclosing.kml kml.line-too-short": 1,
+        "togeojson/kml/timespan.kml kml.ring-too-short": 1,
+        "togeojson/kml/timespan.kml kml.style-url-missing": 1,
+        "togeojson/unit-cases/extractStyle-1.kml kml.root": 1,
+        "togeojson/unit-cases/extractStyle-2.kml kml.root": 1,
+    ]
+
+    func testCorpusErrorsAreExactlyTheInspectedViolations() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
+        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("kml-samples").path) else {
+            throw XCTSkip("skipped: corpus not found at \(corpus.path)")
+        }
+        var files: [String] = []
+        for folder in ["kml-samples", "togeojson", "real"] {
+            let enumerator = FileManager.default.enumerator(atPath: corpus.appendingPathComponent(folder).path)
+            while let path = enumerator?.nextObject() as? String {
+                let lower = path.lowercased()
+                if lower.hasSuffix(".kml") || lower.hasSuffix(".kmz") { files.append(folder + "/" + path) }
+            }
+        }
+        var errors: [String: Int] = [:]
+        var unreadable: [String] = []
+        for file in files.sorted() {
+            let result = Validator.validate(path: corpus.appendingPathComponent(file).path)
+            if result.isUnreadable { unreadable.append(file) }
+            for finding in result.findings where finding.severity == .error { errors["\(file) \(finding.code)", default: 0] += 1 }
+        }
+        print("KML corpus: \(files.count) files, \(errors.values.reduce(0, +)) errors, all inspected violations")
+        XCTAssertEqual(files.count, 95)
+        XCTAssertEqual(unreadable, [])
+        XCTAssertEqual(errors, Self.corpusErrors)
+    }
 }
