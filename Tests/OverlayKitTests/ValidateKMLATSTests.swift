@@ -269,6 +269,15 @@ final class ValidateKMLATSTests: XCTestCase {
         XCTAssertEqual(result.findings.map { "\($0.location?.line ?? 0) \($0.code)" }, ["3 kml.track-count-mismatch"])
     }
 
+    func testOneParseGivesTheSameVerdictsAsEachTypeAlone() {
+        let values = ["", "0", "1", "+7", "-1", "70000", "-40000", "3000000000", "-3000000000", "99999999999999999999", "1.5", "1e3",
+                      "INF", "NaN", "true", "false", "yes", "0x10", "inf", " 1"]
+        for value in values {
+            let expected = KMLValidator.checkedTypes.filter { !KMLValidator.value(value, fits: $0) }
+            XCTAssertEqual(KMLValidator.typesMissed(by: value), expected, "'\(value)'")
+        }
+    }
+
     // MARK: Peer corpus
 
     /// Every error the validator (level 1) finds on the corpus's KML and KMZ files, each

@@ -87,6 +87,13 @@ enum KMLATSChecks {
     ]
 
     static let features: Set<String> = KMLElementRules.features
+
+    /// Elements some test looks at when they start, and when they end.
+    static let checkedOnOpen: Set<String> = ["atom:link", "Metadata", "Snippet", "Url", "color"]
+    static let checkedOnClose: Set<String> = Set(enumerations.keys).union(numbers.keys).union(objects).union(nonEmpty.keys).union([
+        "kml", "styleUrl", "phoneNumber", "ExtendedData", "Folder", "gx:TimeSpan", "gx:TimeStamp", "NetworkLinkControl", "Schema",
+        "SimpleField",
+    ])
     static let geometries: Set<String> = KMLElementRules.geometries
 
     /// Elements inside content the validator otherwise skips whose text an ATS test needs.
@@ -146,34 +153,34 @@ extension KMLValidator.Walk {
     }
 
     /// Tests decided when an element starts: update targets and deprecated elements.
-    mutating func checkOnOpen(_ frame: KMLValidator.Frame, parent: KMLValidator.Frame?, grandparent: KMLValidator.Frame?) {
+    mutating func checkOnOpen(_ frame: KMLValidator.Frame, parent: String?, grandparent: String?) {
         let name = frame.name
         // ATC 23: the objects an Update creates, deletes or changes name their target by
         // targetId and carry no id of their own.
-        if let parent, ["Create", "Delete", "Change"].contains(parent.name), grandparent?.name == "Update" {
+        if let parent, parent == "Create" || parent == "Delete" || parent == "Change", grandparent == "Update" {
             if (frame.attributes["targetId"] ?? "").isEmpty {
-                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent.name)> needs a targetId naming the object to update", frame)
+                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent)> needs a targetId naming the object to update", frame)
             }
             if frame.attributes["id"] != nil {
-                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent.name)> must not have an id (it names its target with targetId)", frame)
+                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent)> must not have an id (it names its target with targetId)", frame)
             }
         }
-        guard let parent, !frame.inUpdate else { return }
+        guard let parent, !frame.inUpdate, KMLATSChecks.checkedOnOpen.contains(name) else { return }
         // ATC 31: atom:link relates the feature to another resource.
         if name == "atom:link", frame.attributes["rel"] != "related" {
             ats(.info, "kml.atom-link-rel", "<atom:link> has rel=\"\(frame.attributes["rel"] ?? "")\"; KML 2.2 §9.1.3.5 wants rel=\"related\"", frame)
         }
         // ATC 71, 72, 76, 77: deprecated elements.
-        if KMLATSChecks.features.contains(parent.name) && name == "Metadata" {
+        if KMLATSChecks.features.contains(parent) && name == "Metadata" {
             ats(.info, "kml.deprecated-metadata", "<Metadata> is deprecated; use <ExtendedData>", frame)
         }
-        if KMLATSChecks.features.contains(parent.name) && frame.qualifiedName.hasSuffix("Snippet") && name == "Snippet" {
+        if KMLATSChecks.features.contains(parent) && frame.qualifiedName.hasSuffix("Snippet") && name == "Snippet" {
             ats(.info, "kml.deprecated-snippet", "<Snippet> is deprecated; use <snippet>", frame)
         }
-        if parent.name == "NetworkLink" && name == "Url" {
+        if parent == "NetworkLink" && name == "Url" {
             ats(.info, "kml.deprecated-url", "<Url> in a NetworkLink is deprecated; use <Link>", frame)
         }
-        if parent.name == "BalloonStyle" && name == "color" {
+        if parent == "BalloonStyle" && name == "color" {
             ats(.info, "kml.deprecated-balloon-color", "<color> in a BalloonStyle is deprecated; use <bgColor>", frame)
         }
     }
@@ -207,6 +214,7 @@ extension KMLValidator.Walk {
     /// values of its simple children.
     mutating func checkOnClose(_ frame: KMLValidator.Frame, text: String) {
         let name = frame.name
+        guard KMLATSChecks.checkedOnClose.contains(name) else { return }
         let values = frame.values
         let has = { (child: String) in frame.childCounts[child] != nil }
         let parentName = stack.last?.name

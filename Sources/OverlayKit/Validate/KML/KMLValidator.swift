@@ -61,6 +61,15 @@ struct KMLValidator {
     struct PendingReferences {
         var count = 0
         var locations: [SourceLocation] = []
+
+        /// Whether the next reference's place is still kept.
+        var keepsNext: Bool { locations.count < KMLValidator.pendingLocationLimit }
+
+        /// Counts one more reference, keeping its place while there is room.
+        mutating func add(_ location: @autoclosure () -> SourceLocation) {
+            count += 1
+            if keepsNext { locations.append(location()) }
+        }
     }
 
     /// SimpleData values of one field whose Schema is not known yet: where the first few are,
@@ -69,6 +78,24 @@ struct KMLValidator {
         var uses = PendingReferences()
         var misfits: [String: [(value: String, location: SourceLocation)]] = [:]
         var misfitCounts: [String: Int] = [:]
+
+        /// One more value, against every checkable type; its place (`location`, found only
+        /// when kept) is kept for the first few uses and misfits.
+        mutating func add(_ value: String, at location: () -> SourceLocation) {
+            var place: SourceLocation?
+            func found() -> SourceLocation {
+                if let place { return place }
+                place = location()
+                return place!
+            }
+            uses.add(found())
+            for type in KMLValidator.typesMissed(by: value) {
+                misfitCounts[type, default: 0] += 1
+                if misfits[type, default: []].count < KMLValidator.pendingLocationLimit {
+                    misfits[type, default: []].append((String(value.prefix(40)), found()))
+                }
+            }
+        }
     }
 
     /// How many locations a pending reference keeps, and findings listed per code.
@@ -178,7 +205,8 @@ struct KMLValidator {
                         xml.withValueBytes { stack[stack.count - 1].text!.append(contentsOf: $0) }
                     }
                     stack[stack.count - 1].hasAnyText = true
-                    if !stack[stack.count - 1].hasText {
+                    // Only the "not empty" tests need to know whether the text is blank.
+                    if !stack[stack.count - 1].hasText && KMLATSChecks.nonEmpty[stack[stack.count - 1].name] != nil {
                         stack[stack.count - 1].hasText = xml.withValueBytes { bytes in
                             bytes.contains { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
                         }
@@ -252,15 +280,21 @@ struct KMLValidator {
             if KMLValidator.textElements.contains(name) && (!frame.opaque || KMLATSChecks.readsInsideOpaque(name, parent: stack.last?.name)) {
                 frame.text = []
             }
-            for attribute in ["id", "name", "type", "schemaUrl", "targetId", "rel"] {
+            for attribute in ["id", "name", "type", "schemaUrl"] {
                 if let value = xml.attribute(attribute) { frame.attributes[attribute] = value }
             }
+            // Only where an ATS test reads them (Update targets, atom:link).
+            if let parent = stack.last?.name, parent == "Create" || parent == "Delete" || parent == "Change",
+               let value = xml.attribute("targetId") {
+                frame.attributes["targetId"] = value
+            }
+            if name == "atom:link", let value = xml.attribute("rel") { frame.attributes["rel"] = value }
             let parentName = stack.last?.name
             if name == "gx:CascadingStyle", let id = xml.attribute("kml:id") ?? frame.attributes["id"] { defineStyle(id, shared: true) }
             if (name == "Style" || name == "StyleMap"), let id = frame.attributes["id"] {
                 defineStyle(id, shared: parentName == "Document")
             }
-            checkOnOpen(frame, parent: stack.last, grandparent: stack.count > 1 ? stack[stack.count - 2] : nil)
+            checkOnOpen(frame, parent: parentName, grandparent: stack.count > 1 ? stack[stack.count - 2].name : nil)
             stack.append(frame)
         }
 
@@ -497,12 +531,10 @@ struct KMLValidator {
         /// and the first locations) until the style comes or the document ends.
         mutating func referenceStyle(_ target: String, _ frame: Frame) {
             guard !sharedStyleIDs.contains(target) else { return }
-            var pending = pendingStyleReferences[target] ?? PendingReferences()
-            pending.count += 1
-            if pending.locations.count < KMLValidator.pendingLocationLimit {
-                pending.locations.append(xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path))
-            }
-            pendingStyleReferences[target] = pending
+            // Mutated in place (the `default:` subscript), so nothing is copied per reference.
+            let xml = xml
+            pendingStyleReferences[target, default: PendingReferences()]
+                .add(xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path))
         }
 
         /// A SimpleData: checked at once when its Schema was seen; else summarized per field
@@ -527,21 +559,10 @@ struct KMLValidator {
                 }
                 return
             }
-            let location = xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path)
-            var schemaUses = pendingSchemaUses[schemaURL] ?? PendingReferences()
-            schemaUses.count += 1
-            if schemaUses.locations.count < KMLValidator.pendingLocationLimit { schemaUses.locations.append(location) }
-            pendingSchemaUses[schemaURL] = schemaUses
-            var pending = pendingFields[schemaURL]?[field] ?? PendingField()
-            pending.uses.count += 1
-            if pending.uses.locations.count < KMLValidator.pendingLocationLimit { pending.uses.locations.append(location) }
-            for type in KMLValidator.checkedTypes where !KMLValidator.value(value, fits: type) {
-                pending.misfitCounts[type, default: 0] += 1
-                if pending.misfits[type, default: []].count < KMLValidator.pendingLocationLimit {
-                    pending.misfits[type, default: []].append((String(value.prefix(40)), location))
-                }
-            }
-            pendingFields[schemaURL, default: [:]][field] = pending
+            let xml = xml
+            let location = { xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path) }
+            pendingSchemaUses[schemaURL, default: PendingReferences()].add(location())
+            pendingFields[schemaURL, default: [:]][field, default: PendingField()].add(value, at: location)
         }
 
         /// Reports kept locations, and one more finding for those only counted.
@@ -604,6 +625,26 @@ struct KMLValidator {
 
     /// The SimpleField types whose values are checked.
     static let checkedTypes = ["int", "short", "uint", "ushort", "float", "double", "bool"]
+
+    /// The checked types a value does not fit, from one parse of the value (the same verdicts
+    /// as `value(_:fits:)` for each type, which the tests compare).
+    static func typesMissed(by value: String) -> [String] {
+        if value.isEmpty { return [] }
+        if let number = Int64(value.hasPrefix("+") ? String(value.dropFirst()) : value) {
+            var missed: [String] = []
+            if !(number >= Int64(Int32.min) && number <= Int64(Int32.max)) { missed.append("int") }
+            if !(number >= Int64(Int16.min) && number <= Int64(Int16.max)) { missed.append("short") }
+            if !(number >= 0 && number <= Int64(UInt32.max)) { missed.append("uint") }
+            if !(number >= 0 && number <= Int64(UInt16.max)) { missed.append("ushort") }
+            if !KMLValidator.value(value, fits: "double") { missed += ["float", "double"] }
+            if value != "0" && value != "1" { missed.append("bool") }
+            return missed
+        }
+        var missed = ["int", "short", "uint", "ushort"]
+        if !KMLValidator.value(value, fits: "double") { missed += ["float", "double"] }
+        if !KMLValidator.value(value, fits: "bool") { missed.append("bool") }
+        return missed
+    }
 
     /// Whether a SimpleData value fits its SimpleField type (KML 2.2 §9.8.2).
     static func value(_ value: String, fits type: String) -> Bool {
