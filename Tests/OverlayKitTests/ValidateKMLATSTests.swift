@@ -285,8 +285,7 @@ final class ValidateKMLATSTests: XCTestCase {
     /// coordinates, gx:Track without when) and `selfclosing.kml` are broken on purpose;
     /// `extractStyle-*.kml` are `<Style>` fragments; `remote-style.kml` tests a garbage and a
     /// dangling styleUrl; `linear_ring.kml` writes styleUrl `AOI_boundary` without `#`;
-    /// `gxmultitrack.kml` has empty `<SchemaData></SchemaData>` objects without id (ATC 21,
-    /// as the ETS counts child nodes); `timespan.kml` a 3-position ring and a dangling style;
+    /// `timespan.kml` a 3-position ring and a dangling style;
     /// `linear-ring.kml` LinearRings without coordinates; the self-intersections are the rings
     /// shapely/GEOS also calls invalid. False errors: none.
     static let corpusErrors: [String: Int] = [
@@ -302,7 +301,6 @@ final class ValidateKMLATSTests: XCTestCase {
         "togeojson/kml/bad.kml kml.line-too-short": 1,
         "togeojson/kml/bad.kml kml.point-coordinates": 1,
         "togeojson/kml/bad.kml kml.ring-too-short": 2,
-        "togeojson/kml/gxmultitrack.kml kml.empty-object": 2,
         "togeojson/kml/linear_ring.kml kml.style-url-fragment": 1,
         "togeojson/kml/selfclosing.kml kml.line-too-short": 1,
         "togeojson/kml/timespan.kml kml.ring-too-short": 1,

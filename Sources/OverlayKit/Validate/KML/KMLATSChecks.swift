@@ -448,11 +448,13 @@ extension KMLValidator.Walk {
         }
 
         // ATC 21: an object outside Update has content (any child node, as the ETS counts
-        // them), or an id. An object missing a required child was reported as such.
+        // them), or an id. An object missing a required child was reported as such. A
+        // warning: an empty object draws nothing and loses nothing (OverlayKit's own writer
+        // gives a feature without geometry or properties as `<Placemark/>`).
         let isEmpty = frame.childCounts.isEmpty && !frame.hasText
         if frame.childCounts.isEmpty && !frame.hasAnyText && (frame.attributes["id"] ?? "").isEmpty
             && KMLATSChecks.objects.contains(name) && KMLElementRules.required[name] == nil {
-            ats(.error, "kml.empty-object", "<\(frame.qualifiedName)> is empty and has no id", frame)
+            ats(.warning, "kml.empty-object", "<\(frame.qualifiedName)> is empty and has no id", frame)
         } else if let rule = KMLATSChecks.nonEmpty[name] {
             // ATC 42, 44, 58–61, 63–65 (level 2): not empty (with an id it passed ATC 21).
             let filled = rule.anyOf.isEmpty ? !isEmpty : rule.anyOf.contains(where: has)
