@@ -36,9 +36,16 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Check structure only, not geometry validity (self-intersection, holes).")
     var noGeometry = false
 
+    @Option(help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
+    var atsLevel: Int = 1
+
+    func validate() throws {
+        guard (1...3).contains(atsLevel) else { throw ValidationError("--ats-level must be 1, 2 or 3") }
+    }
+
     func run() throws {
         let paths = files.isEmpty ? ["-"] : files
-        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry)
+        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel)
         var results: [ValidationResult] = []
         for path in paths {
             results.append(Validator.validate(path: path, format: from, options: options))

@@ -32,11 +32,16 @@ public struct ValidationOptions: Sendable {
     public var schemaPath: String?
     /// Whether to check geometry validity (self-intersection, holes) as well as structure.
     public var checksGeometry: Bool
+    /// KML: the highest OGC KML 2.2 Abstract Test Suite conformance level whose rules run —
+    /// 1 (requirements, the default), 2 (recommendations, warnings) or 3 (informative, notes).
+    /// See `KMLRuleCatalog`.
+    public var atsLevel: Int
 
-    /// Options: an XML Schema for KML, and whether to check geometry validity.
-    public init(schemaPath: String? = nil, checksGeometry: Bool = true) {
+    /// Options: an XML Schema for KML, whether to check geometry validity, and the KML ATS level.
+    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1) {
         self.schemaPath = schemaPath
         self.checksGeometry = checksGeometry
+        self.atsLevel = atsLevel
     }
 }
 
@@ -104,14 +109,14 @@ public enum Validator {
     /// read twice for the schema (streamed both times); standard input is held in memory.
     private static func validateKML(_ input: ByteInput, filePath: String?, options: ValidationOptions) throws -> [Diagnostic] {
         guard let schemaPath = options.schemaPath else {
-            return try KMLValidator(input: input, checksGeometry: options.checksGeometry).validate()
+            return try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
         }
         guard access(schemaPath, R_OK) == 0 else {
             throw Diagnostic(.error, code: "kml.schema-unreadable",
                              message: "cannot read the XML Schema \(schemaPath): \(String(cString: strerror(errno)))")
         }
         if let path = filePath {
-            var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry).validate()
+            var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
             // A document that is not well-formed has already said so; the XSD would only repeat it.
             if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
                 findings += try XMLStreamReader.schemaViolations(path: path, bytes: nil, displayName: path, schemaPath: schemaPath)
@@ -119,7 +124,8 @@ public enum Validator {
             return findings
         }
         let bytes = try input.readAll()
-        var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry).validate()
+        var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry,
+                                        atsLevel: options.atsLevel).validate()
         if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
             findings += try XMLStreamReader.schemaViolations(path: nil, bytes: bytes, displayName: input.name, schemaPath: schemaPath)
         }

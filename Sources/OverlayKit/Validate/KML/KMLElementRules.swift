@@ -73,7 +73,7 @@ enum KMLElementRules {
         "ExtendedData": ["Data", "SchemaData"],
         "Data": ["displayName", "value"],
         "SchemaData": ["SimpleData", "gx:SimpleArrayData"],
-        "gx:SimpleArrayData": ["gx:value"],
+        "gx:SimpleArrayData": ["gx:value", "value"],  // KML 2.3 names it kml:value
         "Schema": ["SimpleField", "gx:SimpleArrayField"],
         "SimpleField": ["displayName"],
         "gx:SimpleArrayField": ["displayName"],

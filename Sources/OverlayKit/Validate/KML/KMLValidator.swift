@@ -8,14 +8,22 @@ import OverlayModel
 ///
 /// Every finding carries the line, a column where one can be found, and the element path
 /// (`/kml/Document/Folder[2]/Placemark[5]/Polygon`). References (`styleUrl`, `schemaUrl`) are
-/// resolved at the end, so their targets may come anywhere in the document. Memory: the open
-/// elements, the ids seen and the references to check, not the document.
+/// resolved as soon as their target is known, so targets may come anywhere in the document.
+/// The OGC KML 2.2 Abstract Test Suite assertions (`KMLATSChecks`, catalogued in
+/// `KMLRuleCatalog`) run on each element as it closes.
+///
+/// Memory is bounded by the open elements and what cross-references need, not the document:
+/// style ids as 64-bit hashes (`KMLIDSet`), Schemas, references whose target has not been seen
+/// yet (a few locations and a count per target), and at most `listLimit` listed findings per
+/// code (the rest counted).
 struct KMLValidator {
     let input: ByteInput
     var checksGeometry = true
+    /// The highest OGC KML 2.2 ATS conformance level whose rules run (1–3).
+    var atsLevel = 1
 
     /// One open element.
-    private struct Frame {
+    struct Frame {
         var name: String
         var qualifiedName: String
         var path: String
@@ -37,48 +45,105 @@ struct KMLValidator {
         /// Pairs of a StyleMap: key, and whether it names a style.
         var pairs: [(key: String?, hasStyle: Bool, line: Int, path: String)] = []
         var fields: [String: String] = [:]
+        /// Whether the element holds non-blank text, or any text at all (for the ATS "not
+        /// empty" rules: level 2 ignores white space, the ETS's ATC 21 counts every node).
+        var hasText = false
+        var hasAnyText = false
+        /// True inside `Update` (the ATS exempts updates from most content rules).
+        var inUpdate = false
+        /// `name` attributes of the `Data` children seen so far (ATC 28), an ExtendedData's only.
+        var dataNames: Set<String> = []
+        /// `sourceHref` values of the `Alias` children seen so far (ATC 50), a ResourceMap's only.
+        var aliasSources: Set<String> = []
     }
 
-    private struct Reference {
-        var target: String
-        var location: SourceLocation
+    /// References to one target not seen yet: how many, and where the first few are.
+    struct PendingReferences {
+        var count = 0
+        var locations: [SourceLocation] = []
+
+        /// Whether the next reference's place is still kept.
+        var keepsNext: Bool { locations.count < KMLValidator.pendingLocationLimit }
+
+        /// Counts one more reference, keeping its place while there is room.
+        mutating func add(_ location: @autoclosure () -> SourceLocation) {
+            count += 1
+            if keepsNext { locations.append(location()) }
+        }
     }
 
-    private struct SimpleDataUse {
-        var schema: String?
-        var field: String?
-        var value: String
-        var location: SourceLocation
+    /// SimpleData values of one field whose Schema is not known yet: where the first few are,
+    /// and for each checkable type the values that do not fit it (counted, first few kept).
+    struct PendingField {
+        var uses = PendingReferences()
+        var misfits: [String: [(value: String, location: SourceLocation)]] = [:]
+        var misfitCounts: [String: Int] = [:]
+
+        /// One more value, against every checkable type; its place (`location`, found only
+        /// when kept) is kept for the first few uses and misfits.
+        mutating func add(_ value: String, at location: () -> SourceLocation) {
+            var place: SourceLocation?
+            func found() -> SourceLocation {
+                if let place { return place }
+                place = location()
+                return place!
+            }
+            uses.add(found())
+            for type in KMLValidator.typesMissed(by: value) {
+                misfitCounts[type, default: 0] += 1
+                if misfits[type, default: []].count < KMLValidator.pendingLocationLimit {
+                    misfits[type, default: []].append((String(value.prefix(40)), found()))
+                }
+            }
+        }
     }
+
+    /// How many locations a pending reference keeps, and findings listed per code.
+    static let pendingLocationLimit = 20
+    static let listLimit = 1000
 
     /// Elements whose text is read.
-    private static let textElements: Set<String> = [
-        "coordinates", "key", "styleUrl", "begin", "end", "when", "gx:coord", "SimpleData",
-    ]
+    static let textElements: Set<String> = KMLATSChecks.valueElements.union([
+        "coordinates", "when", "gx:coord", "SimpleData", "gx:value", "atom:email", "atom:uri",
+    ])
 
     func validate() throws -> [Diagnostic] {
         var walk = Walk(xml: try XMLStreamReader(input: input), checksGeometry: checksGeometry)
+        walk.atsLevel = atsLevel
         do {
             try walk.run()
         } catch var diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
             if diagnostic.code == "kml.xml-syntax" { diagnostic.message = "not well-formed XML: " + diagnostic.message }
             walk.findings.append(diagnostic)
+            walk.reportUnlisted()
             return walk.findings
         }
         walk.resolveReferences()
+        walk.reportUnlisted()
         return walk.findings
     }
 
     /// The state of one pass.
-    private struct Walk {
+    struct Walk {
         let xml: XMLStreamReader
         let checksGeometry: Bool
+        var atsLevel = 1
         var findings: [Diagnostic] = []
+        /// Findings per code, listed or not (only `listLimit` of each are kept).
+        var codeCounts: [String: Int] = [:]
         var stack: [Frame] = []
-        var styleIDs: Set<String> = []
-        var styleReferences: [Reference] = []
+        /// Ids of Style/StyleMap children of Document (shared styles, ATC 7) and of styles
+        /// elsewhere (inline in a Folder, a Placemark or a Pair).
+        var sharedStyleIDs = KMLIDSet()
+        var otherStyleIDs = KMLIDSet()
+        /// `#id` styleUrls whose target is not a shared style seen so far.
+        var pendingStyleReferences: [String: PendingReferences] = [:]
         var schemas: [String: [String: String]] = [:]
-        var simpleData: [SimpleDataUse] = []
+        /// SimpleData by schemaUrl and field, for Schemas not seen yet.
+        var pendingSchemaUses: [String: PendingReferences] = [:]
+        var pendingFields: [String: [String: PendingField]] = [:]
+        /// The root's namespace is OGC KML 2.3's.
+        var isKML23 = false
         var sawRoot = false
         /// How often each kind of repetitive warning was seen (only the first few are listed).
         var repeats: [String: (count: Int, first: SourceLocation?)] = [:]
@@ -99,8 +164,31 @@ struct KMLValidator {
 
         mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, line: Int,
                              path: String, needle: String? = nil) {
+            guard listing(code) else { return }
             findings.append(Diagnostic(severity, code: code, message: message,
                                        location: xml.location(line: line, needle: needle, kmlPath: path)))
+        }
+
+        /// Adds a finding, unless `listLimit` findings of its code are already listed.
+        mutating func add(_ diagnostic: Diagnostic) {
+            guard listing(diagnostic.code) else { return }
+            findings.append(diagnostic)
+        }
+
+        /// Counts a finding of `code`; true while findings of that code are still listed.
+        mutating func listing(_ code: String) -> Bool {
+            let count = codeCounts[code, default: 0] + 1
+            codeCounts[code] = count
+            return count <= KMLValidator.listLimit
+        }
+
+        /// One note per code whose findings were not all listed.
+        mutating func reportUnlisted() {
+            for (code, count) in codeCounts.sorted(by: { $0.key < $1.key }) where count > KMLValidator.listLimit {
+                findings.append(Diagnostic(.info, code: "kml.findings-not-listed",
+                                           message: "\(count - KMLValidator.listLimit) more \(code) findings are not listed (the first \(KMLValidator.listLimit) are)",
+                                           location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
+            }
         }
 
         mutating func run() throws {
@@ -112,14 +200,22 @@ struct KMLValidator {
                 case .endElement:
                     close()
                 case .text:
-                    if stack.last?.text != nil {
+                    guard !stack.isEmpty else { break }
+                    if stack[stack.count - 1].text != nil {
                         xml.withValueBytes { stack[stack.count - 1].text!.append(contentsOf: $0) }
+                    }
+                    stack[stack.count - 1].hasAnyText = true
+                    // Only the "not empty" tests need to know whether the text is blank.
+                    if !stack[stack.count - 1].hasText && KMLATSChecks.nonEmpty[stack[stack.count - 1].name] != nil {
+                        stack[stack.count - 1].hasText = xml.withValueBytes { bytes in
+                            bytes.contains { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+                        }
                     }
                 default:
                     break
                 }
             }
-            findings += xml.takeParserWarnings()
+            for warning in xml.takeParserWarnings() { add(warning) }
             for (key, entry) in repeats.sorted(by: { $0.key < $1.key }) where entry.count > Self.repeatLimit {
                 let what = key.split(separator: " ")
                 let element = what.count > 1 ? "<\(what[1])>" : key
@@ -135,7 +231,13 @@ struct KMLValidator {
 
         private mutating func open() {
             let qualified = xml.qualifiedName
-            let known = KMLElementRules.name(local: xml.localName, namespace: xml.namespaceURI)
+            let namespace = xml.namespaceURI
+            var known = KMLElementRules.name(local: xml.localName, namespace: namespace)
+            if stack.isEmpty { isKML23 = namespace == KMLATSChecks.kml23Namespace }
+            // KML 2.3 took Google's gx: elements into its own namespace; the tables know them as gx:.
+            if isKML23, namespace == KMLATSChecks.kml23Namespace, let adopted = KMLATSChecks.adoptedIn23[xml.localName] {
+                known = adopted
+            }
             let name = known ?? qualified
             var index = 1
             if !stack.isEmpty {
@@ -174,41 +276,52 @@ struct KMLValidator {
                 }
             }
             var frame = Frame(name: name, qualifiedName: qualified, path: path, line: line, opaque: opaque && name != "kml")
-            if !frame.opaque && KMLValidator.textElements.contains(name) { frame.text = [] }
+            frame.inUpdate = name == "Update" || (stack.last?.inUpdate ?? false)
+            if KMLValidator.textElements.contains(name) && (!frame.opaque || KMLATSChecks.readsInsideOpaque(name, parent: stack.last?.name)) {
+                frame.text = []
+            }
             for attribute in ["id", "name", "type", "schemaUrl"] {
                 if let value = xml.attribute(attribute) { frame.attributes[attribute] = value }
             }
-            if name == "gx:CascadingStyle", let id = xml.attribute("kml:id") ?? frame.attributes["id"] { styleIDs.insert(id) }
-            if (name == "Style" || name == "StyleMap"), let id = frame.attributes["id"] { styleIDs.insert(id) }
+            // Only where an ATS test reads them (Update targets, atom:link).
+            if let parent = stack.last?.name, parent == "Create" || parent == "Delete" || parent == "Change",
+               let value = xml.attribute("targetId") {
+                frame.attributes["targetId"] = value
+            }
+            if name == "atom:link", let value = xml.attribute("rel") { frame.attributes["rel"] = value }
+            let parentName = stack.last?.name
+            if name == "gx:CascadingStyle", let id = xml.attribute("kml:id") ?? frame.attributes["id"] { defineStyle(id, shared: true) }
+            if (name == "Style" || name == "StyleMap"), let id = frame.attributes["id"] {
+                defineStyle(id, shared: parentName == "Document")
+            }
+            checkOnOpen(frame, parent: parentName, grandparent: stack.count > 1 ? stack[stack.count - 2].name : nil)
             stack.append(frame)
         }
 
         private mutating func close() {
             guard var frame = stack.popLast() else { return }
             defer { frame.text = nil }
-            guard !frame.opaque else { return }
+            guard !frame.opaque else {
+                if frame.text != nil { checkInsideOpaque(frame, text: String(decoding: frame.text!, as: UTF8.self).kmlValidatorTrimmed) }
+                return
+            }
             for required in KMLElementRules.required[frame.name] ?? [] where frame.childCounts[required] == nil {
                 report(.error, "kml.missing-child", "<\(frame.qualifiedName)> needs a <\(required)>", line: frame.line,
                        path: frame.path, needle: "<" + frame.qualifiedName)
             }
             let text = frame.text.map { String(decoding: $0, as: UTF8.self).kmlValidatorTrimmed } ?? ""
+            if KMLATSChecks.valueElements.contains(frame.name) { setParentValue(frame.name, text) }
+            checkOnClose(frame, text: text)
             switch frame.name {
             case "coordinates":
                 closeCoordinates(frame)
-            case "key", "begin", "end":
-                setParentValue(frame.name, text)
             case "when":
                 if KMLTime(text) == nil {
                     report(.warning, "kml.time-syntax", "'\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
             case "styleUrl":
-                setParentValue("styleUrl", text)
-                if text.hasPrefix("#") {
-                    styleReferences.append(Reference(target: String(text.dropFirst()),
-                                                     location: xml.location(line: frame.line, needle: "<" + frame.qualifiedName,
-                                                                            kmlPath: frame.path)))
-                }
+                if text.hasPrefix("#") { referenceStyle(String(text.dropFirst()), frame) }
             case "gx:coord":
                 closeTrackCoordinate(frame, text: text)
             case "LinearRing":
@@ -246,7 +359,8 @@ struct KMLValidator {
                 }
             case "Pair":
                 if !stack.isEmpty {
-                    let hasStyle = frame.childCounts["Style"] != nil || !(frame.values["styleUrl"] ?? "").isEmpty
+                    let hasStyle = frame.childCounts["Style"] != nil || frame.childCounts["StyleMap"] != nil
+                        || !(frame.values["styleUrl"] ?? "").isEmpty
                     stack[stack.count - 1].pairs.append((frame.values["key"], hasStyle, frame.line, frame.path))
                 }
             case "StyleMap":
@@ -272,10 +386,7 @@ struct KMLValidator {
                 if let id = frame.attributes["id"] { schemas[id] = frame.fields }
                 if let name = frame.attributes["name"], schemas[name] == nil { schemas["name:" + name] = frame.fields }
             case "SimpleData":
-                let schema = stack.last.flatMap { $0.attributes["schemaUrl"] }
-                simpleData.append(SimpleDataUse(schema: schema, field: frame.attributes["name"], value: text,
-                                                location: xml.location(line: frame.line, needle: "<" + frame.qualifiedName,
-                                                                       kmlPath: frame.path)))
+                useSimpleData(schemaURL: stack.last.flatMap { $0.attributes["schemaUrl"] }, frame, value: text)
             default:
                 break
             }
@@ -292,7 +403,7 @@ struct KMLValidator {
             let bytes = frame.text ?? []
             bytes.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
             for problem in problems.prefix(100) {
-                findings.append(Diagnostic(problem.dropped ? .error : .warning,
+                add(Diagnostic(problem.dropped ? .error : .warning,
                                            code: problem.dropped ? "kml.coordinate-syntax" : "kml.coordinate-extra",
                                            message: "\(problem.message) ('\(problem.text)')",
                                            location: xml.location(ofTextOffset: problem.offset, in: bytes, elementLine: frame.line,
@@ -355,14 +466,14 @@ struct KMLValidator {
             for finding in GeometryValidity.checkPolygons([rings.map(\.coordinates)]) {
                 let ring = rings[min(finding.ring, rings.count - 1)]
                 let vertex = finding.vertex.map { " (position \($0 + 1) of the ring)" } ?? ""
-                findings.append(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
+                add(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
                                            location: xml.location(line: ring.line, needle: "<coordinates", kmlPath: ring.path)))
             }
         }
 
         private mutating func reportGeometry(_ finding: GeometryValidity.Finding, line: Int, path: String) {
             let vertex = finding.vertex.map { " (position \($0 + 1))" } ?? ""
-            findings.append(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
+            add(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
                                        location: xml.location(line: line, needle: "<coordinates", kmlPath: path)))
         }
 
@@ -405,40 +516,134 @@ struct KMLValidator {
             }
         }
 
-        /// Checks what could only be checked once everything was read: style and schema
-        /// references and typed ExtendedData values.
-        mutating func resolveReferences() {
-            for reference in styleReferences where !styleIDs.contains(reference.target) {
-                findings.append(Diagnostic(.error, code: "kml.style-url-missing",
-                                           message: "styleUrl #\(reference.target) names no Style or StyleMap in this document",
-                                           location: reference.location))
+        /// A Style or StyleMap with an id: references to it waiting for it are settled when it
+        /// is a shared style (a child of Document, ATC 7).
+        mutating func defineStyle(_ id: String, shared: Bool) {
+            if shared {
+                sharedStyleIDs.insert(id)
+                pendingStyleReferences[id] = nil
+            } else {
+                otherStyleIDs.insert(id)
             }
-            for use in simpleData {
-                guard let schemaURL = use.schema else { continue }
-                guard schemaURL.hasPrefix("#") else { continue }  // another file's schema: not checked
+        }
+
+        /// A `#id` styleUrl: settled at once when its shared style was seen, else kept (a count
+        /// and the first locations) until the style comes or the document ends.
+        mutating func referenceStyle(_ target: String, _ frame: Frame) {
+            guard !sharedStyleIDs.contains(target) else { return }
+            // Mutated in place (the `default:` subscript), so nothing is copied per reference.
+            let xml = xml
+            pendingStyleReferences[target, default: PendingReferences()]
+                .add(xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path))
+        }
+
+        /// A SimpleData: checked at once when its Schema was seen; else summarized per field
+        /// (which checkable types its values miss) until the end.
+        mutating func useSimpleData(schemaURL: String?, _ frame: Frame, value: String) {
+            guard let field = frame.attributes["name"] else {
+                report(.error, "kml.missing-attribute", "<SimpleData> needs a name attribute", line: frame.line, path: frame.path,
+                       needle: "<" + frame.qualifiedName)
+                return
+            }
+            guard let schemaURL, schemaURL.hasPrefix("#") else { return }  // another file's schema: not fetched
+            let id = String(schemaURL.dropFirst())
+            if let fields = schemas[id] ?? schemas["name:" + id] {
+                guard let type = fields[field] else {
+                    report(.warning, "kml.simple-data-unknown-field", "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                    return
+                }
+                if !KMLValidator.value(value, fits: type) {
+                    report(.error, "kml.simple-data-type", "SimpleData '\(field)' value '\(value.prefix(40))' is not a valid \(type)",
+                           line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
+                }
+                return
+            }
+            let xml = xml
+            let location = { xml.location(line: frame.line, needle: "<" + frame.qualifiedName, kmlPath: frame.path) }
+            pendingSchemaUses[schemaURL, default: PendingReferences()].add(location())
+            pendingFields[schemaURL, default: [:]][field, default: PendingField()].add(value, at: location)
+        }
+
+        /// Reports kept locations, and one more finding for those only counted.
+        private mutating func reportPending(_ pending: PendingReferences, _ severity: Diagnostic.Severity, _ code: String,
+                                            _ message: String, more: String) {
+            for location in pending.locations {
+                add(Diagnostic(severity, code: code, message: message, location: location))
+            }
+            if pending.count > pending.locations.count, let last = pending.locations.last {
+                add(Diagnostic(severity, code: code, message: "\(pending.count - pending.locations.count) more \(more) (not listed)",
+                               location: last))
+            }
+        }
+
+        /// Settles what waited for the end of the document: style and schema references and the
+        /// SimpleData values of Schemas defined late.
+        mutating func resolveReferences() {
+            for (target, pending) in pendingStyleReferences.sorted(by: { $0.key < $1.key }) {
+                if otherStyleIDs.contains(target) {
+                    // Readers resolve it, but the ATS wants shared styles under Document.
+                    if let first = pending.locations.first {
+                        add(Diagnostic(.warning, code: "kml.shared-style-parent",
+                                       message: "styleUrl #\(target) names a style that is not a child of <Document> (\(pending.count) reference\(pending.count == 1 ? "" : "s")); shared styles belong in Document",
+                                       location: first))
+                    }
+                } else {
+                    reportPending(pending, .error, "kml.style-url-missing", "styleUrl #\(target) names no Style or StyleMap in this document",
+                                  more: "styleUrl references to #\(target)")
+                }
+            }
+            for (schemaURL, uses) in pendingSchemaUses.sorted(by: { $0.key < $1.key }) {
                 let id = String(schemaURL.dropFirst())
                 guard let fields = schemas[id] ?? schemas["name:" + id] else {
-                    findings.append(Diagnostic(.error, code: "kml.schema-url-missing",
-                                               message: "schemaUrl \(schemaURL) names no Schema in this document", location: use.location))
+                    reportPending(uses, .error, "kml.schema-url-missing", "schemaUrl \(schemaURL) names no Schema in this document",
+                                  more: "SimpleData elements use \(schemaURL)")
                     continue
                 }
-                guard let field = use.field else {
-                    findings.append(Diagnostic(.error, code: "kml.missing-attribute", message: "<SimpleData> needs a name attribute",
-                                               location: use.location))
-                    continue
-                }
-                guard let type = fields[field] else {
-                    findings.append(Diagnostic(.warning, code: "kml.simple-data-unknown-field",
-                                               message: "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)", location: use.location))
-                    continue
-                }
-                if !KMLValidator.value(use.value, fits: type) {
-                    findings.append(Diagnostic(.error, code: "kml.simple-data-type",
-                                               message: "SimpleData '\(field)' value '\(use.value.prefix(40))' is not a valid \(type)",
-                                               location: use.location))
+                for (field, pending) in (pendingFields[schemaURL] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    guard let type = fields[field] else {
+                        reportPending(pending.uses, .warning, "kml.simple-data-unknown-field",
+                                      "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
+                                      more: "SimpleData '\(field)' elements of \(schemaURL)")
+                        continue
+                    }
+                    let misfits = pending.misfits[type] ?? []
+                    for misfit in misfits {
+                        add(Diagnostic(.error, code: "kml.simple-data-type",
+                                       message: "SimpleData '\(field)' value '\(misfit.value)' is not a valid \(type)", location: misfit.location))
+                    }
+                    let count = pending.misfitCounts[type] ?? 0
+                    if count > misfits.count, let last = misfits.last {
+                        add(Diagnostic(.error, code: "kml.simple-data-type",
+                                       message: "\(count - misfits.count) more SimpleData '\(field)' values are not a valid \(type) (not listed)",
+                                       location: last.location))
+                    }
                 }
             }
         }
+    }
+
+    /// The SimpleField types whose values are checked.
+    static let checkedTypes = ["int", "short", "uint", "ushort", "float", "double", "bool"]
+
+    /// The checked types a value does not fit, from one parse of the value (the same verdicts
+    /// as `value(_:fits:)` for each type, which the tests compare).
+    static func typesMissed(by value: String) -> [String] {
+        if value.isEmpty { return [] }
+        if let number = Int64(value.hasPrefix("+") ? String(value.dropFirst()) : value) {
+            var missed: [String] = []
+            if !(number >= Int64(Int32.min) && number <= Int64(Int32.max)) { missed.append("int") }
+            if !(number >= Int64(Int16.min) && number <= Int64(Int16.max)) { missed.append("short") }
+            if !(number >= 0 && number <= Int64(UInt32.max)) { missed.append("uint") }
+            if !(number >= 0 && number <= Int64(UInt16.max)) { missed.append("ushort") }
+            if !KMLValidator.value(value, fits: "double") { missed += ["float", "double"] }
+            if value != "0" && value != "1" { missed.append("bool") }
+            return missed
+        }
+        var missed = ["int", "short", "uint", "ushort"]
+        if !KMLValidator.value(value, fits: "double") { missed += ["float", "double"] }
+        if !KMLValidator.value(value, fits: "bool") { missed.append("bool") }
+        return missed
     }
 
     /// Whether a SimpleData value fits its SimpleField type (KML 2.2 §9.8.2).

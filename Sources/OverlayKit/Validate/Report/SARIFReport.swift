@@ -25,12 +25,14 @@ public enum SARIFReport {
                 } else {
                     index = rules.count
                     ruleIndex[finding.code] = index
-                    rules.append(.object([
+                    var rule: JSONObject = [
                         "id": .string(finding.code),
                         "name": .string(ruleName(finding.code)),
                         "shortDescription": .object(["text": .string(finding.code)]),
                         "defaultConfiguration": .object(["level": .string(level(finding.severity))]),
-                    ]))
+                    ]
+                    addATSMetadata(to: &rule, code: finding.code)
+                    rules.append(.object(rule))
                 }
                 var region = JSONObject()
                 region.append("startLine", .integer(Int64(max(1, finding.location?.line ?? 1))))
@@ -74,6 +76,21 @@ public enum SARIFReport {
         bytes.appendObject(log)
         bytes.append(UInt8(ascii: "\n"))
         return String(decoding: bytes.bytes, as: UTF8.self)
+    }
+
+    /// KML rules name the OGC KML 2.2 Abstract Test Suite test they implement
+    /// (`KMLRuleCatalog`): a full description, the ATS identifier as `helpUri`, and tags.
+    static func addATSMetadata(to rule: inout JSONObject, code: String) {
+        guard code.hasPrefix("kml."), let entry = KMLRuleCatalog.byCode[code], !entry.tests.isEmpty else { return }
+        let tests = entry.tests.map { "ATC \($0)" }
+        rule.append("fullDescription", .object([
+            "text": .string("\(entry.summary) (OGC 07-134r2 \(tests.joined(separator: ", ")), conformance level \(entry.level))"),
+        ]))
+        if let identifier = entry.identifiers.first { rule.append("helpUri", .string(identifier)) }
+        rule.append("properties", .object([
+            "tags": .array((["OGC 07-134r2", "level-\(entry.level)"] + tests).map { .string($0) }),
+            "ogcAtsIdentifiers": .array(entry.identifiers.map { .string($0) }),
+        ]))
     }
 
     static func level(_ severity: Diagnostic.Severity) -> String {

@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+
+/// `overlaykit validate --ats-level` and the OGC KML 2.2 ATS metadata of the SARIF report.
+final class ValidateKMLATSCommandTests: XCTestCase {
+    private let document = """
+    <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+    <Placemark><ExtendedData><Data name="a"><value>1</value></Data><Data name="a"><value>2</value></Data></ExtendedData></Placemark>
+    </Document></kml>
+    """
+
+    private func write(_ folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("dup.kml").path
+        try Data(document.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func testSARIFRulesNameTheirATSTest() throws {
+        let path = try write(try CLI.temporaryFolder(self))
+        let result = try CLI.run(["validate", "--format", "sarif", "--ats-level", "2", path])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let log = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
+        let run = (log["runs"] as! [[String: Any]])[0]
+        let rules = ((run["tool"] as! [String: Any])["driver"] as! [String: Any])["rules"] as! [[String: Any]]
+        // Document order: the Placemark (level 2, ATC 67) starts before its second Data (ATC 28).
+        XCTAssertEqual(rules.map { $0["id"] as? String }, ["kml.placemark-no-geometry", "kml.data-name-duplicate"])
+        XCTAssertEqual(rules[1]["helpUri"] as? String, "http://www.opengis.net/kml/2.2/atc/level-1/ExtendedData-Data")
+        XCTAssertEqual((rules[1]["properties"] as? [String: Any])?["tags"] as? [String], ["OGC 07-134r2", "level-1", "ATC 28"])
+        XCTAssertEqual((rules[0]["properties"] as? [String: Any])?["tags"] as? [String], ["OGC 07-134r2", "level-2", "ATC 67"])
+        let results = run["results"] as! [[String: Any]]
+        XCTAssertEqual(results.map { $0["level"] as? String }, ["warning", "error"])
+    }
+
+    func testLevelOneIsTheDefaultAndOtherLevelsAreRefused() throws {
+        let path = try write(try CLI.temporaryFolder(self))
+        let result = try CLI.run(["validate", path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.lines.count, 2, result.stdoutText)
+        XCTAssertTrue(result.lines[0].hasPrefix(path + ":2:"), result.lines[0])
+        XCTAssertTrue(result.lines[0].contains("error: kml.data-name-duplicate: Data name 'a' appears twice in this ExtendedData"), result.lines[0])
+        XCTAssertEqual(try CLI.run(["validate", "--ats-level", "4", path]).status, 64)
+    }
+}
