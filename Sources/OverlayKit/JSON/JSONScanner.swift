@@ -279,6 +279,7 @@ final class JSONScanner {
     func readDouble() throws -> Double {
         let token = try numberToken()
         if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            guard value.isFinite else { throw numberOutOfRange(token) }
             return value
         }
         throw invalidNumber(token)
@@ -291,9 +292,19 @@ final class JSONScanner {
             return .integer(integer)
         }
         if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            guard value.isFinite else { throw numberOutOfRange(token) }
             return .number(value)
         }
         throw invalidNumber(token)
+    }
+
+    /// A number beyond ±1.8e308 reads as an infinity, which no JSON or KML can hold: RFC 8259 §6
+    /// lets a parser limit the range, and an error here beats writing `inf` or `null` later.
+    func numberOutOfRange(_ token: (start: Int, count: Int)) -> Diagnostic {
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + token.start, count: min(token.count, 40)), as: UTF8.self)
+        return error("json.number-out-of-range",
+                     "'\(text)' is beyond the range of a 64-bit float (±1.8e308), which is the range JSON numbers are read in",
+                     at: base + token.start)
     }
 
     func invalidNumber(_ token: (start: Int, count: Int)) -> Diagnostic {
