@@ -12,12 +12,19 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // Plugin only: `swift package generate-documentation` builds the DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"]),
+        .target(
+            name: "OverlayKit",
+            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"],
+            // The script that writes JSON/JSONNumberParser+PowersOfFive.swift.
+            exclude: ["JSON/generate_powers_of_five.py"]
+        ),
         // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/Reading/XMLStreamReader.swift imports it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
@@ -29,9 +36,11 @@ let package = Package(
         ),
         // A small program showing the library API (see Examples/LibraryAPI).
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
+        // Where test inputs are (package root, shared corpus), for every test target.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
-        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit"], exclude: ["Golden"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
-        .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit"]),
+        .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit", "TestSupport"]),
     ]
 )

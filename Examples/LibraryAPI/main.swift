@@ -1,7 +1,6 @@
 // Shows the library API: parse a file, look at its overlays and their map rects.
 // Run: swift run overlaykit-example Examples/parks.geojson
 import OverlayKit
-import OverlayModel
 
 let path = CommandLine.arguments.dropFirst().first ?? "Examples/parks.geojson"
 do {

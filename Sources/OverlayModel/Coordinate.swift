@@ -10,6 +10,7 @@ public struct Coordinate: Hashable, Sendable {
     /// Meters above the reference surface, when the source gave one.
     public var altitude: Double?
 
+    /// A coordinate in degrees (WGS 84), with an optional altitude in meters.
     @inlinable
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
         self.latitude = latitude
@@ -27,9 +28,12 @@ public struct Coordinate: Hashable, Sendable {
 
 /// A latitude/longitude extent in degrees (`MKCoordinateSpan`).
 public struct CoordinateSpan: Hashable, Sendable {
+    /// North–south extent in degrees.
     public var latitudeDelta: Double
+    /// East–west extent in degrees.
     public var longitudeDelta: Double
 
+    /// A span of the given extents.
     public init(latitudeDelta: Double, longitudeDelta: Double) {
         self.latitudeDelta = latitudeDelta
         self.longitudeDelta = longitudeDelta
@@ -38,9 +42,12 @@ public struct CoordinateSpan: Hashable, Sendable {
 
 /// A center coordinate and a span around it (`MKCoordinateRegion`).
 public struct CoordinateRegion: Hashable, Sendable {
+    /// The center of the region.
     public var center: Coordinate
+    /// How far the region reaches around its center.
     public var span: CoordinateSpan
 
+    /// A region around `center`.
     public init(center: Coordinate, span: CoordinateSpan) {
         self.center = center
         self.span = span

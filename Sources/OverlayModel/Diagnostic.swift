@@ -3,13 +3,16 @@
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the user named it; nil for standard input or in-memory data.
     public var file: String?
+    /// 1-based line.
     public var line: Int
+    /// 1-based column, in bytes.
     public var column: Int
     /// RFC 6901 JSON Pointer, e.g. `/features/12/geometry/coordinates/0/3`.
     public var jsonPointer: String?
     /// KML element path, e.g. `/kml/Document/Folder[2]/Placemark[5]/Polygon`.
     public var kmlPath: String?
 
+    /// A location; `jsonPointer` or `kmlPath` says where inside the document.
     public init(file: String? = nil, line: Int, column: Int, jsonPointer: String? = nil, kmlPath: String? = nil) {
         self.file = file
         self.line = line
@@ -27,20 +30,33 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 
 /// One finding about an input: an error that stops it, or a warning or note that does not.
 public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
+    /// How much a finding matters; the word is the same in text, JSON reports and summaries.
     public enum Severity: String, Hashable, Sendable, Comparable, CaseIterable {
-        case error, warning, info
+        /// The input is wrong; reading or validation fails.
+        case error
+        /// Allowed but discouraged, lossy or ambiguous; the run goes on.
+        case warning
+        /// Advice or a tally of what was done (SARIF level `note`).
+        case note
+
+        /// The name `note` had before 0.2 (`info`); kept so existing code compiles.
+        public static var info: Severity { .note }
 
         private var rank: Int { self == .error ? 2 : self == .warning ? 1 : 0 }
+        /// Orders by importance: note < warning < error.
         public static func < (a: Severity, b: Severity) -> Bool { a.rank < b.rank }
     }
 
+    /// Error, warning or note.
     public var severity: Severity
     /// A stable code, `format.kebab-case-name`, e.g. `geojson.position-too-short`.
     public var code: String
     /// One sentence for a person: what is wrong and why.
     public var message: String
+    /// Where in the input, when the finding has a place.
     public var location: SourceLocation?
 
+    /// A finding with its severity, stable code, message and place.
     public init(_ severity: Severity, code: String, message: String, location: SourceLocation? = nil) {
         self.severity = severity
         self.code = code

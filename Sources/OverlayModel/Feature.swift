@@ -1,7 +1,10 @@
 /// A feature's identifier: GeoJSON allows a string or a number; KML ids are strings.
 public enum FeatureID: Hashable, Sendable, CustomStringConvertible {
+    /// A string id.
     case string(String)
+    /// An integer id, kept exact.
     case integer(Int64)
+    /// A number id that is not an integer.
     case number(Double)
 
     public var description: String {
@@ -18,6 +21,7 @@ public enum FeatureID: Hashable, Sendable, CustomStringConvertible {
 /// Parsers fill every field they can and keep what they do not interpret (`foreignMembers`,
 /// ordered `properties`), so writers can give it all back.
 public struct Feature: Hashable, Sendable {
+    /// The feature's id (GeoJSON `id`, KML `id` attribute), if any.
     public var id: FeatureID?
     /// Ordered properties; nil when the source had `"properties": null`.
     public var properties: JSONObject?
@@ -27,6 +31,7 @@ public struct Feature: Hashable, Sendable {
     public var style: Style?
     /// The StyleMap's highlight style, when the source had one.
     public var highlightStyle: Style?
+    /// Where MapKit would draw it: above roads (default) or above labels.
     public var level: OverlayLevel
     /// The KML folders (outermost first) that held the feature.
     public var folderPath: [String]
@@ -38,6 +43,7 @@ public struct Feature: Hashable, Sendable {
     /// Where the feature starts in its source.
     public var location: SourceLocation?
 
+    /// A feature; everything but the shape is optional.
     public init(id: FeatureID? = nil, properties: JSONObject? = JSONObject(), shape: Shape?,
                 style: Style? = nil, highlightStyle: Style? = nil, level: OverlayLevel = .aboveRoads,
                 folderPath: [String] = [], foreignMembers: JSONObject = JSONObject(),

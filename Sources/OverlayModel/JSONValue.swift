@@ -1,14 +1,19 @@
 /// A JSON value with object members kept in source order, so properties survive conversion
 /// exactly: nothing reordered, nothing dropped. Integer literals that fit in 64 bits stay exact.
 public indirect enum JSONValue: Hashable, Sendable {
+    /// JSON `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// An integer literal (no fraction or exponent) that fits in Int64.
     case integer(Int64)
     /// Any other number.
     case number(Double)
+    /// A string.
     case string(String)
+    /// An array.
     case array([JSONValue])
+    /// An object, members in source order.
     case object(JSONObject)
 
     /// The numeric value of `.integer` or `.number`.
@@ -20,16 +25,19 @@ public indirect enum JSONValue: Hashable, Sendable {
         }
     }
 
+    /// The string, if this is one.
     public var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
+    /// The boolean, if this is one.
     public var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
+    /// The object, if this is one.
     public var objectValue: JSONObject? {
         if case .object(let value) = self { return value }
         return nil
@@ -51,26 +59,35 @@ public indirect enum JSONValue: Hashable, Sendable {
 /// A JSON object whose members keep their order. Lookup is linear, which is fastest for the
 /// small objects GeoJSON properties are; duplicate keys are kept as the source had them.
 public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral, Sequence {
+    /// One member: a key and its value.
     public struct Member: Hashable, Sendable {
+        /// The member name.
         public var key: String
+        /// The member value.
         public var value: JSONValue
 
+        /// A member.
         public init(key: String, value: JSONValue) {
             self.key = key
             self.value = value
         }
     }
 
+    /// The members in source order (duplicates kept).
     public var members: [Member]
 
+    /// An object of these members.
     public init(_ members: [Member] = []) { self.members = members }
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         members = elements.map { Member(key: $0.0, value: $0.1) }
     }
 
+    /// True when there are no members.
     public var isEmpty: Bool { members.isEmpty }
+    /// The number of members.
     public var count: Int { members.count }
+    /// The member names in order.
     public var keys: [String] { members.map(\.key) }
 
     /// The value of the first member named `key`; setting replaces it in place, or appends.
@@ -85,6 +102,7 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral, Se
         }
     }
 
+    /// Appends a member at the end.
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))
     }

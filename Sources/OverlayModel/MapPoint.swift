@@ -1,16 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A point on the spherical Mercator plane used by MapKit (`MKMapPoint`): the world is
 /// 2^28 × 2^28 map points, the origin is the top-left corner (180° W, 85.05° N) and the
 /// prime meridian runs down the middle.
 public struct MapPoint: Hashable, Sendable {
+    /// Map x: 0 at 180° W, growing eastward to `MapProjection.worldSize`.
     public var x: Double
+    /// Map y: 0 at the north edge (about 85.05° N), growing southward.
     public var y: Double
 
+    /// A point at map coordinates `x`, `y`.
     @inlinable
     public init(x: Double, y: Double) {
         self.x = x
@@ -54,6 +52,7 @@ public enum MapProjection {
     /// The latitude whose Mercator y is the world's top edge: atan(sinh(π)) in degrees.
     public static let maximumLatitude: Double = 85.0511287798066
 
+    /// The map x of a longitude in degrees.
     @inlinable
     public static func x(longitude: Double) -> Double {
         var longitude = longitude
@@ -65,6 +64,7 @@ public enum MapProjection {
         return (longitude / 360 + 0.5) * worldSize
     }
 
+    /// The map y of a latitude in degrees (clamped to the world's edges).
     @inlinable
     public static func y(latitude: Double) -> Double {
         let sine = sin(latitude * Double.pi / 180)
@@ -73,6 +73,7 @@ public enum MapProjection {
         return y < 0 ? 0 : (y > worldSize ? worldSize : y)
     }
 
+    /// The longitude in degrees of a map x.
     @inlinable
     public static func longitude(x: Double) -> Double {
         var longitude = x / worldSize * 360 - 180
@@ -82,6 +83,7 @@ public enum MapProjection {
         return longitude
     }
 
+    /// The latitude in degrees of a map y.
     @inlinable
     public static func latitude(y: Double) -> Double {
         let clamped = y < 0 ? 0 : (y > worldSize ? worldSize : y)

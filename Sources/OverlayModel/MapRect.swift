@@ -1,8 +1,11 @@
 /// A width and height in map points (`MKMapSize`).
 public struct MapSize: Hashable, Sendable {
+    /// Width in map points.
     public var width: Double
+    /// Height in map points.
     public var height: Double
 
+    /// A size of `width` × `height` map points.
     @inlinable
     public init(width: Double, height: Double) {
         self.width = width
@@ -16,15 +19,19 @@ public struct MapSize: Hashable, Sendable {
 /// An axis-aligned rectangle of map points (`MKMapRect`). Edges are closed: rects that share an
 /// edge intersect, and a rect contains the points on its edges.
 public struct MapRect: Hashable, Sendable {
+    /// The north-west corner.
     public var origin: MapPoint
+    /// Width and height in map points.
     public var size: MapSize
 
+    /// A rect at `origin` of `size`.
     @inlinable
     public init(origin: MapPoint, size: MapSize) {
         self.origin = origin
         self.size = size
     }
 
+    /// A rect at `x`, `y` (north-west corner) of `width` × `height`.
     @inlinable
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: MapPoint(x: x, y: y), size: MapSize(width: width, height: height))
@@ -41,13 +48,21 @@ public struct MapRect: Hashable, Sendable {
     /// The empty rect that is the identity of `union` (`MKMapRect.null`).
     public static let null = MapRect(x: .infinity, y: .infinity, width: 0, height: 0)
 
+    /// The west edge.
     @inlinable public var minX: Double { origin.x }
+    /// The north edge (map y grows southward).
     @inlinable public var minY: Double { origin.y }
+    /// The east edge.
     @inlinable public var maxX: Double { origin.x + size.width }
+    /// The south edge.
     @inlinable public var maxY: Double { origin.y + size.height }
+    /// The x of the center.
     @inlinable public var midX: Double { origin.x + size.width / 2 }
+    /// The y of the center.
     @inlinable public var midY: Double { origin.y + size.height / 2 }
+    /// Width in map points.
     @inlinable public var width: Double { size.width }
+    /// Height in map points.
     @inlinable public var height: Double { size.height }
     /// True for `MapRect.null`: no point at all.
     @inlinable public var isNull: Bool { origin.x.isInfinite || origin.y.isInfinite }

@@ -1,10 +1,16 @@
 /// What a feature draws: one overlay, one annotation, or a collection of them.
 public indirect enum Shape: Hashable, Sendable {
+    /// A point (`MKPointAnnotation`).
     case annotation(PointAnnotation)
+    /// A circle in meters (`MKCircle`).
     case circle(Circle)
+    /// A line (`MKPolyline`).
     case polyline(Polyline)
+    /// A polygon with holes (`MKPolygon`).
     case polygon(Polygon)
+    /// Several lines (`MKMultiPolyline`).
     case multiPolyline(MultiPolyline)
+    /// Several polygons (`MKMultiPolygon`).
     case multiPolygon(MultiPolygon)
     /// Several shapes of mixed kinds (GeoJSON GeometryCollection, KML mixed MultiGeometry) or
     /// several points (GeoJSON MultiPoint). Never flattened.
@@ -52,8 +58,20 @@ public indirect enum Shape: Hashable, Sendable {
 
 /// The kinds of `Shape`, named as on the command line (`--type polygon,annotation`).
 public enum ShapeKind: String, Hashable, Sendable, CaseIterable {
-    case annotation, circle, polyline, polygon, multiPolyline = "multipolyline"
-    case multiPolygon = "multipolygon", collection
+    /// A point.
+    case annotation
+    /// A circle.
+    case circle
+    /// A line.
+    case polyline
+    /// A polygon.
+    case polygon
+    /// Several lines.
+    case multiPolyline = "multipolyline"
+    /// Several polygons.
+    case multiPolygon = "multipolygon"
+    /// A mixed collection (GeometryCollection, MultiPoint, KML MultiGeometry).
+    case collection
 }
 
 /// Several shapes kept together.
@@ -66,14 +84,18 @@ public struct ShapeCollection: Hashable, Sendable {
         case geometryCollection
     }
 
+    /// The member shapes.
     public var members: [Shape]
+    /// What the collection was in the source (MultiPoint, GeometryCollection…).
     public var origin: Origin
 
+    /// A collection of `members` read from `origin`.
     public init(members: [Shape], origin: Origin) {
         self.members = members
         self.origin = origin
     }
 
+    /// The smallest map rect holding every member.
     public var boundingMapRect: MapRect {
         members.reduce(MapRect.null) { $0.union($1.boundingMapRect) }
     }

@@ -1,10 +1,15 @@
 /// An sRGB color with alpha, 8 bits per channel.
 public struct RGBAColor: Hashable, Sendable, CustomStringConvertible {
+    /// Red, 0…255.
     public var red: UInt8
+    /// Green, 0…255.
     public var green: UInt8
+    /// Blue, 0…255.
     public var blue: UInt8
+    /// Opacity, 0 (clear) … 255 (opaque).
     public var alpha: UInt8
 
+    /// A color from 8-bit channels.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -72,24 +77,42 @@ private extension String {
 }
 
 /// How the ends of stroked lines are drawn (`CGLineCap`).
-public enum LineCap: String, Hashable, Sendable, CaseIterable { case butt, round, square }
+public enum LineCap: String, Hashable, Sendable, CaseIterable {
+    /// Ends flat at the last vertex.
+    case butt
+    /// Ends in a half circle.
+    case round
+    /// Ends flat half a line width past the last vertex.
+    case square
+}
 /// How stroked corners are drawn (`CGLineJoin`).
-public enum LineJoin: String, Hashable, Sendable, CaseIterable { case miter, round, bevel }
+public enum LineJoin: String, Hashable, Sendable, CaseIterable {
+    /// Sharp corners.
+    case miter
+    /// Rounded corners.
+    case round
+    /// Cut-off corners.
+    case bevel
+}
 
 /// How a point is drawn: an icon (KML IconStyle) or a marker (simplestyle).
 public struct IconStyle: Hashable, Sendable {
+    /// The icon image's address.
     public var href: String?
+    /// Icon size, as a multiple of the default.
     public var scale: Double?
     /// Rotation in degrees clockwise from north.
     public var heading: Double?
     /// The icon's anchor, as KML's hotSpot (x, y, xunits, yunits).
     public var hotSpot: HotSpot?
+    /// Icon tint.
     public var color: RGBAColor?
     /// simplestyle `marker-symbol`.
     public var symbol: String?
     /// simplestyle `marker-size`: small, medium, large.
     public var size: String?
 
+    /// An icon style.
     public init(href: String? = nil, scale: Double? = nil, heading: Double? = nil, hotSpot: HotSpot? = nil,
                 color: RGBAColor? = nil, symbol: String? = nil, size: String? = nil) {
         self.href = href
@@ -101,12 +124,18 @@ public struct IconStyle: Hashable, Sendable {
         self.size = size
     }
 
+    /// The point of an icon placed on the coordinate (KML `hotSpot`).
     public struct HotSpot: Hashable, Sendable {
+        /// Horizontal position, in `xUnits`.
         public var x: Double
+        /// Vertical position, in `yUnits`.
         public var y: Double
+        /// `fraction`, `pixels` or `insetPixels`.
         public var xUnits: String
+        /// `fraction`, `pixels` or `insetPixels`.
         public var yUnits: String
 
+        /// A hot spot; units default to fractions of the icon.
         public init(x: Double, y: Double, xUnits: String = "fraction", yUnits: String = "fraction") {
             self.x = x
             self.y = y
@@ -118,9 +147,12 @@ public struct IconStyle: Hashable, Sendable {
 
 /// How a label is drawn (KML LabelStyle).
 public struct LabelStyle: Hashable, Sendable {
+    /// Label color.
     public var color: RGBAColor?
+    /// Label size, as a multiple of the default.
     public var scale: Double?
 
+    /// A label style.
     public init(color: RGBAColor? = nil, scale: Double? = nil) {
         self.color = color
         self.scale = scale
@@ -131,21 +163,28 @@ public struct LabelStyle: Hashable, Sendable {
 /// (`MKOverlayPathRenderer` stroke/fill, plus icon and label). Nil fields mean "not set": the
 /// renderer's documented default applies.
 public struct Style: Hashable, Sendable {
+    /// Line and outline color.
     public var strokeColor: RGBAColor?
     /// Line width in screen points.
     public var strokeWidth: Double?
     /// Dash lengths in screen points (`lineDashPattern`).
     public var lineDash: [Double]?
+    /// Line end style.
     public var lineCap: LineCap?
+    /// Line corner style.
     public var lineJoin: LineJoin?
+    /// Fill color.
     public var fillColor: RGBAColor?
     /// KML PolyStyle `fill`: false draws no fill whatever the color.
     public var fill: Bool?
     /// KML PolyStyle `outline`: false draws no stroke around polygons.
     public var outline: Bool?
+    /// How points are drawn.
     public var icon: IconStyle?
+    /// How labels are drawn.
     public var label: LabelStyle?
 
+    /// A style; nil fields fall back to the renderer's defaults.
     public init(strokeColor: RGBAColor? = nil, strokeWidth: Double? = nil, lineDash: [Double]? = nil,
                 lineCap: LineCap? = nil, lineJoin: LineJoin? = nil, fillColor: RGBAColor? = nil,
                 fill: Bool? = nil, outline: Bool? = nil, icon: IconStyle? = nil, label: LabelStyle? = nil) {

@@ -34,6 +34,7 @@ public struct VertexBuffer: Hashable, Sendable {
 
     /// The number of vertices.
     @inlinable public var count: Int { points.count }
+    /// True when there are no vertices.
     @inlinable public var isEmpty: Bool { points.isEmpty }
 
     /// True when the first and last vertex are the same coordinate (a closed ring).
@@ -53,17 +54,10 @@ public struct VertexBuffer: Hashable, Sendable {
         return MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
-    /// Twice the signed area of the ring in map points (shoelace). Positive means clockwise on
-    /// the map, because map y grows southward: that is counterclockwise in latitude/longitude.
+    /// Twice the signed area of the ring in map points (shoelace). Positive when the ring runs
+    /// counterclockwise in latitude/longitude (map y grows southward, hence the sign).
     public var signedDoubleArea: Double {
-        guard count > 2 else { return 0 }
-        var sum = 0.0
-        var previous = points[count - 1]
-        for point in points {
-            sum += (previous.x - point.x) * (previous.y + point.y)
-            previous = point
-        }
-        return -sum
+        -ringTwiceSignedArea(count: count) { (points[$0].x, points[$0].y) }
     }
 
     /// The same vertices in reverse order.

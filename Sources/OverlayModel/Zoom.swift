@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Zoom levels as the Google Maps SDK defines them: at zoom z the world is 256·2^z screen
 /// points wide, so one screen point covers 2^(20−z) map points.
@@ -32,10 +27,14 @@ public enum Zoom {
 /// An XYZ (slippy map) tile: 256-point tiles, `x` from the antimeridian eastward, `y` from the
 /// top of the world down.
 public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Zoom level.
     public var z: Int
+    /// Column, 0 at the west edge.
     public var x: Int
+    /// Row, 0 at the north edge.
     public var y: Int
 
+    /// The tile at zoom `z`, column `x`, row `y`.
     public init(z: Int, x: Int, y: Int) {
         self.z = z
         self.x = x

@@ -1,11 +1,6 @@
 import ArgumentParser
 import OverlayKit
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Exit codes (BSD sysexits, as the style guide asks).
 enum ExitStatus {
@@ -15,26 +10,52 @@ enum ExitStatus {
     static let ioError: Int32 = 74
 }
 
-extension FileFormat: ExpressibleByArgument {}
+/// `--from`/`--to` take feature formats only: `--to png` is a usage error (exit 64), and help
+/// and completions list just these.
+extension FileFormat: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let format = FileFormat(rawValue: argument), format.isFeatureFormat else { return nil }
+        self = format
+    }
+
+    public static var allValueStrings: [String] { allCases.filter(\.isFeatureFormat).map(\.rawValue) }
+
+    /// The format to write: `--to`, else the output file's extension, else `fallback`.
+    /// - Throws: a usage error when the output file's extension names no feature format and
+    ///   `--to` does not say which to write (so `-o out.shp` is not silently GeoJSON).
+    static func forOutput(to: FileFormat?, output: String?, fallback: FileFormat) throws -> FileFormat {
+        if let to { return to }
+        guard let output, output != "-" else { return fallback }
+        let name = output.split(separator: "/").last.map(String.init) ?? output
+        guard name.contains(".") else { return fallback }
+        guard let format = FileFormat(pathExtensionOf: output), format.isFeatureFormat else {
+            throw ValidationError("cannot tell a feature format from '\(name)': use .geojson, .geojsonseq, .kml or .kmz, or give --to")
+        }
+        return format
+    }
+}
 
 /// The input every reading command takes.
 struct InputOptions: ParsableArguments {
     @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML or KMZ); '-' or none reads standard input.")
     var input: String?
 
-    @Option(help: "Input format when the extension and content do not tell: \(FileFormat.featureFormatList).")
+    @Option(help: "Input format when the extension and content do not tell.")
     var from: FileFormat?
+
+    /// Opens the input file, or standard input (saying so on standard error when it is a
+    /// terminal, so a user who forgot the file name is not left waiting).
+    func openInput() throws -> ByteInput {
+        if input == nil || input == "-", isatty(STDIN_FILENO) == 1 {
+            Report.diagnostic(Diagnostic(.note, code: "input.stdin", message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
+        }
+        return try ByteInput(path: input)
+    }
 
     /// Opens the input and a reader for it.
     func openReader() throws -> (ByteInput, any FeatureReader) {
-        let byteInput = try ByteInput(path: input)
+        let byteInput = try openInput()
         return (byteInput, try FeatureIO.reader(for: byteInput, format: from))
-    }
-}
-
-extension FileFormat {
-    static var featureFormatList: String {
-        allCases.filter(\.isFeatureFormat).map(\.rawValue).joined(separator: ", ")
     }
 }
 

@@ -7,8 +7,8 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert overlays between GeoJSON, GeoJSONSeq, KML and KMZ.",
         discussion: """
-            Formats come from --from/--to, else the file extensions, else the input's first bytes.
-            Output goes to a temporary file renamed into place when complete, so a failed run
+            Formats come from --from/--to, else the file extensions, else the input's first bytes. \
+            Output goes to a temporary file renamed into place when complete, so a failed run \
             never leaves a half-written file.
             """
     )
@@ -19,7 +19,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
 
-    @Option(help: "Output format: geojson, geojsonseq, kml, kmz (default: from -o's extension, else geojson).")
+    @Option(help: "Output format (default: from -o's extension, else geojson).")
     var to: FileFormat?
 
     @Option(help: "Decimal places for coordinates (degrees).")
@@ -27,20 +27,16 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
+        _ = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
     }
 
     func run() throws {
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
-            let format = to ?? output.flatMap(FileFormat.init(pathExtensionOf:)) ?? .geojson
+            let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
-            // A KMZ's embedded files (icons, images) go into a KMZ written from it.
-            if let kml = reader as? KMLReader, var kmlWriter = writer as? KMLWriter {
-                kmlWriter.resources = kml.resources
-                writer = kmlWriter
-            }
             var transform = try geometry.makeTransform()
             while let read = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
@@ -49,19 +45,12 @@ struct ConvertCommand: ParsableCommand {
                 writer.takeWarnings().forEach(Report.diagnostic)
             }
             reader.takeWarnings().forEach(Report.diagnostic)
-            if let geoJSON = reader as? GeoJSONReader, !geoJSON.collectionMembers.isEmpty {
-                if var geoJSONWriter = writer as? GeoJSONWriter {
-                    geoJSONWriter.collectionMembers = geoJSON.collectionMembers
-                    writer = geoJSONWriter
-                } else {
-                    Report.standardError("warning: convert.dropped-members: FeatureCollection members "
-                        + geoJSON.collectionMembers.keys.joined(separator: ", ") + " have no place in \(format.rawValue) and are not written\n")
-                }
-            }
+            // A KMZ's embedded files go into a KMZ written from it, a collection's members into GeoJSON.
+            writer.carry(reader.documentContext).forEach(Report.diagnostic)
             try writer.finish()
             writer.takeWarnings().forEach(Report.diagnostic)
             try byteOutput.commit()
-            transform.summary.map { Report.standardError($0 + "\n") }
+            transform.summary.map(Report.diagnostic)
         }
     }
 }

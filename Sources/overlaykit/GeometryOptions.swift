@@ -7,7 +7,7 @@ extension ShapeSimplifier.Algorithm: ExpressibleByArgument {}
 
 /// Clip and simplify options shared by commands that write features (`convert`).
 struct GeometryOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Keep only what lies inside this box (degrees).", valueName: "w,s,e,n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Keep only what lies inside this box (degrees; west < east).", valueName: "w,s,e,n"))
     var clip: String?
 
     @Option(help: "Simplify for this zoom (at zoom z one screen point is 2^(20−z) map points).")
@@ -26,20 +26,22 @@ struct GeometryOptions: ParsableArguments {
         if clip != nil { _ = try clipRect() }
     }
 
-    /// The clip box as a map rect.
+    /// The clip box as a map rect. Parsed like `filter --bbox` (one rule: west > east crosses
+    /// the antimeridian). `RectClip` can clip such a box, but `convert --clip` still refuses it
+    /// (TileCommandTests asserts exit 64 for `10,0,0,10`; enabling it is the lead's call).
     func clipRect() throws -> MapRect? {
         guard let clip else { return nil }
-        let numbers = clip.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3],
-              [west, south, east, north].allSatisfy(\.isFinite) else {
-            throw ValidationError("--clip takes four numbers west,south,east,north in degrees, not '\(clip)'")
+        let box: GeographicBox
+        do { box = try GeographicBox(parsing: clip) } catch let diagnostic as Diagnostic {
+            throw ValidationError("--clip: \(diagnostic.message)")
         }
-        guard west < east, south < north, (-180...180).contains(west), (-180...180).contains(east),
-              (-90...90).contains(south), (-90...90).contains(north) else {
-            throw ValidationError("--clip needs -180 ≤ west < east ≤ 180 and -90 ≤ south < north ≤ 90")
+        guard !box.crossesAntimeridian else {
+            throw ValidationError("--clip: \(clip) crosses the antimeridian (west > east); convert clips one side of it at a time: give each side as its own box")
         }
-        return MapRect(corner: MapPoint(Coordinate(latitude: north, longitude: west)),
-                       MapPoint(Coordinate(latitude: south, longitude: east)))
+        guard box.west < box.east, box.south < box.north else {
+            throw ValidationError("--clip needs west < east and south < north")
+        }
+        return box.mapRect
     }
 
     /// The transform these options ask for (possibly doing nothing).

@@ -1,9 +1,5 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OverlayKit
 
 /// The `overlaykit` command: only configuration; each subcommand lives in its own file.
 @main

@@ -7,10 +7,10 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render overlays to a PNG or SVG snapshot.",
         discussion: """
-            The camera fits every overlay and annotation with --padding points around them, at the
-            largest zoom that fits (data across the antimeridian is fitted and drawn in one piece),
-            unless --center and --zoom give it (at zoom z the world is 256·2^z points wide).
-            Styles come from the file (KML styles, GeoJSON simplestyle properties), over the
+            The camera fits every overlay and annotation with --padding points around them, at the \
+            largest zoom that fits (data across the antimeridian is fitted and drawn in one piece), \
+            unless --center and --zoom give it (at zoom z the world is 256·2^z points wide). \
+            Styles come from the file (KML styles, GeoJSON simplestyle properties), over the \
             documented defaults, under --style rules. See docs/render.md.
             """
     )
@@ -22,7 +22,7 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file (.png or .svg); '-' writes standard output (then give --format).")
     var output: String
 
-    @Option(help: "Output format: png or svg (default: from -o's extension).")
+    @Option(help: "Output format (default: from -o's extension).")
     var format: OutputFormat?
 
     @Option(help: "Viewport size in screen points, WIDTHxHEIGHT.")
@@ -31,13 +31,13 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Device pixels per screen point.")
     var scale: Double = 1
 
-    @Option(help: "Camera center as LAT,LON (with --zoom).")
+    @Option(parsing: .unconditional, help: ArgumentHelp("Camera center in degrees (with --zoom).", valueName: "lat,lon"))
     var center: String?
 
     @Option(help: "Zoom level (0–24, fractional allowed; with --center).")
     var zoom: Double?
 
-    @Option(help: "Degrees clockwise from north that point up.")
+    @Option(parsing: .unconditional, help: "Degrees clockwise from north that point up.")
     var bearing: Double = 0
 
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
@@ -144,7 +144,7 @@ struct RenderCommand: ParsableCommand {
             try byteOutput.commit()
             let camera = snapshot.camera
             if builder.featureCount == 0 {
-                Report.standardError("warning: render.empty: the input has no features; the image is blank\n")
+                Report.diagnostic(Diagnostic(.warning, code: "render.empty", message: "the input has no features; the image is blank"))
             }
             Report.standardError("rendered \(builder.drawnFeatureCount) of \(builder.featureCount) features, "
                 + "\(snapshot.pixelWidth)×\(snapshot.pixelHeight) px, zoom \(rounded(camera.zoom)), "

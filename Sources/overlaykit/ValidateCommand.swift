@@ -6,21 +6,22 @@ extension ValidationReport.Format: ExpressibleByArgument {}
 
 /// `overlaykit validate`: checks GeoJSON and KML files for structure and geometry validity,
 /// for people (text) or CI (json, sarif). Exit 0 clean, 1 errors (or warnings with --strict),
-/// 65 when an input cannot be read.
+/// 65 when an input is not GeoJSON or KML, 74 when one cannot be opened.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check GeoJSON and KML files: structure, geometry validity, KML references; text, JSON or SARIF report.",
         discussion: """
         Each finding reads `file:line:col: severity: code: message`. Exit status: 0 clean, 1 when any \
-        file has errors (or warnings, with --strict), 65 when an input cannot be read.
+        file has errors (or warnings, with --strict), 65 when an input is not GeoJSON or KML, 74 when one \
+        cannot be opened.
         """
     )
 
     @Argument(help: "Files to check (GeoJSON, GeoJSONSeq, KML, KMZ); '-' or none reads standard input.")
     var files: [String] = []
 
-    @Option(help: "Input format when the extension and content do not tell: \(FileFormat.featureFormatList).")
+    @Option(help: "Input format when the extension and content do not tell.")
     var from: FileFormat?
 
     @Option(help: "Report format: \(ValidationReport.Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -51,6 +52,11 @@ struct ValidateCommand: ParsableCommand {
         }
         let summary = ValidationReport.Summary(results)
         if format != .text { Report.standardError(summary.line + "\n") }
+        // An input that cannot be opened is an I/O failure (74) in every command; one that
+        // opens but is not GeoJSON or KML is bad data (65).
+        if results.contains(where: { $0.isUnreadable && $0.findings.contains { $0.code.hasPrefix("io.") } }) {
+            throw ExitCode(ExitStatus.ioError)
+        }
         if summary.unreadable > 0 { throw ExitCode(ExitStatus.badInput) }
         if summary.errors > 0 || (strict && summary.warnings > 0) { throw ExitCode(ExitStatus.findings) }
     }

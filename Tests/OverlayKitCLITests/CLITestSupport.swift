@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the `overlaykit` binary built beside the tests, through real pipes.
 enum CLI {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let packageRoot = TestLocations.packageRoot
+    static let corpus = TestLocations.corpus
 
     /// The binary: `OVERLAYKIT_BINARY` when set, else the debug product of this package.
     static var binary: URL {

@@ -1,8 +1,5 @@
 import Foundation
 import XCTest
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `overlaykit filter` run as a real process through pipes.
 final class FilterCommandTests: XCTestCase {

@@ -84,7 +84,7 @@ final class ValidateCommandTests: XCTestCase {
         let good = try write("good.geojson", clean)
         let bad = try write("bad.geojson", broken)
         let result = try validate([good, bad, folder.appendingPathComponent("missing.geojson").path])
-        XCTAssertEqual(result.status, 65, "an unreadable input wins over findings")
+        XCTAssertEqual(result.status, 74, "a missing input (I/O, as in every command) wins over findings")
         XCTAssertTrue(result.stdout.contains("io.open-failed: cannot open"), result.stdout)
         XCTAssertTrue(result.stdout.hasSuffix("3 files checked: 3 errors, 1 warning, 0 notes; 2 files with errors; 1 unreadable\n"),
                       result.stdout)

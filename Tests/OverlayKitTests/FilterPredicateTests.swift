@@ -1,9 +1,6 @@
 import XCTest
 @testable import OverlayKit
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#endif
 
 final class FilterPredicateTests: XCTestCase {
     private func point(_ lat: Double, _ lon: Double) -> Shape { .annotation(PointAnnotation(coordinate: Coordinate(latitude: lat, longitude: lon))) }

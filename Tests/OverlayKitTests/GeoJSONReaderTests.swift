@@ -184,7 +184,7 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(features[0].properties?["a"], .integer(1))
 
         let extra = try readGeoJSON(#"{"type":"Point","coordinates":[1,2,3,4]}"#)
-        XCTAssertEqual(extra.warnings.map(\.code), ["geojson.extra-dimensions"])
+        XCTAssertEqual(extra.warnings.map(\.code), ["geojson.position-too-long"])
     }
 
     func testCorpusGoodFilesAndRealDataParse() throws {

@@ -1,5 +1,5 @@
 import XCTest
-import OverlayKit
+@testable import OverlayKit
 import OverlayModel
 
 /// A JSON value for comparing tiles with geojson-vt's expected output (numbers as Double).
@@ -59,109 +59,15 @@ indirect enum TileJSON: Equatable, CustomStringConvertible {
         self = .object(members)
     }
 
-    /// Parses JSON text (enough for the fixtures: no surrogate pairs in \u escapes).
+    /// Parses JSON text with the project's scanner (the same one `KMLTestSupport.json` uses).
     static func parse(_ text: String) throws -> TileJSON {
-        var parser = Parser(bytes: Array(text.utf8))
-        let value = try parser.value()
-        parser.skipSpace()
-        guard parser.index == parser.bytes.count else { throw parser.error("trailing characters") }
-        return value
-    }
-
-    struct Parser {
-        let bytes: [UInt8]
-        var index = 0
-
-        func error(_ message: String) -> NSError {
-            NSError(domain: "TileJSON", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(message) at byte \(index)"])
-        }
-
-        mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
-        }
-
-        mutating func value() throws -> TileJSON {
-            skipSpace()
-            guard index < bytes.count else { throw error("unexpected end") }
-            switch bytes[index] {
-            case UInt8(ascii: "{"):
-                index += 1
-                var members = [String: TileJSON]()
-                skipSpace()
-                if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
-                while true {
-                    skipSpace()
-                    guard case .string(let key) = try value() else { throw error("key expected") }
-                    skipSpace()
-                    guard bytes[index] == UInt8(ascii: ":") else { throw error("colon expected") }
-                    index += 1
-                    let item = try value()
-                    if members[key] == nil { members[key] = item }
-                    skipSpace()
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    guard bytes[index] == UInt8(ascii: "}") else { throw error("} expected") }
-                    index += 1
-                    return .object(members)
-                }
-            case UInt8(ascii: "["):
-                index += 1
-                var items = [TileJSON]()
-                skipSpace()
-                if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
-                while true {
-                    items.append(try value())
-                    skipSpace()
-                    if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                    guard bytes[index] == UInt8(ascii: "]") else { throw error("] expected") }
-                    index += 1
-                    return .array(items)
-                }
-            case UInt8(ascii: "\""):
-                index += 1
-                var scalars = [UInt8]()
-                while bytes[index] != UInt8(ascii: "\"") {
-                    if bytes[index] == UInt8(ascii: "\\") {
-                        index += 1
-                        switch bytes[index] {
-                        case UInt8(ascii: "n"): scalars.append(0x0A)
-                        case UInt8(ascii: "t"): scalars.append(0x09)
-                        case UInt8(ascii: "r"): scalars.append(0x0D)
-                        case UInt8(ascii: "b"): scalars.append(0x08)
-                        case UInt8(ascii: "f"): scalars.append(0x0C)
-                        case UInt8(ascii: "u"):
-                            let hex = String(decoding: bytes[(index + 1)...(index + 4)], as: UTF8.self)
-                            scalars += Array(String(Character(Unicode.Scalar(UInt32(hex, radix: 16)!)!)).utf8)
-                            index += 4
-                        default: scalars.append(bytes[index])
-                        }
-                    } else {
-                        scalars.append(bytes[index])
-                    }
-                    index += 1
-                }
-                index += 1
-                return .string(String(decoding: scalars, as: UTF8.self))
-            case UInt8(ascii: "t"): index += 4; return .bool(true)
-            case UInt8(ascii: "f"): index += 5; return .bool(false)
-            case UInt8(ascii: "n"): index += 4; return .null
-            default:
-                let start = index
-                while index < bytes.count, "+-0123456789.eE".utf8.contains(bytes[index]) { index += 1 }
-                guard let number = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
-                    throw error("bad number")
-                }
-                return .number(number)
-            }
-        }
+        TileJSON(try JSONScanner(input: ByteInput(string: text)).readValue())
     }
 }
 
 /// Where the shared corpus is, relative to the package root; skips the test when absent.
-func tileCorpusURL(_ relative: String, file: StaticString = #filePath) throws -> URL {
-    let root = URL(fileURLWithPath: "\(file)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let url = root.deletingLastPathComponent().appendingPathComponent("shared/corpus").appendingPathComponent(relative)
-    guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("corpus not found at \(url.path)") }
-    return url
+func tileCorpusURL(_ relative: String) throws -> URL {
+    try TestPaths.corpusFolder(relative)
 }
 
 /// Reads every feature of GeoJSON text with the project's reader.

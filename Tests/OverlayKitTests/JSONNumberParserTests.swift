@@ -1,4 +1,6 @@
+import Foundation
 @testable import OverlayKit
+import TestSupport
 import XCTest
 
 final class JSONNumberParserTests: XCTestCase {
@@ -221,5 +223,20 @@ final class JSONNumberParserTests: XCTestCase {
         XCTAssertFalse(isIntegerLiteral("01"))
         XCTAssertFalse(isIntegerLiteral("-"))
         XCTAssertFalse(isIntegerLiteral(""))
+    }
+
+    // MARK: Generated table
+
+    /// The committed powers-of-five table is exactly what its generator script writes.
+    func testPowersOfFiveTableRegeneratesIdentically() throws {
+        let folder = TestPaths.packageRoot.appendingPathComponent("Sources/OverlayKit/JSON")
+        guard let python = ToolRun.find("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let run = try ToolRun.run(python, [folder.appendingPathComponent("generate_powers_of_five.py").path])
+        XCTAssertEqual(run.status, 0, run.errors)
+        let generated = run.output
+        let committed = try Data(contentsOf: folder.appendingPathComponent("JSONNumberParser+PowersOfFive.swift"))
+        XCTAssertEqual(generated.count, committed.count)
+        XCTAssertTrue(generated == committed, "JSONNumberParser+PowersOfFive.swift differs from what generate_powers_of_five.py writes")
+        XCTAssertEqual(JSONNumberParser.pow5Table.count, 2 * (308 + 342 + 1))
     }
 }

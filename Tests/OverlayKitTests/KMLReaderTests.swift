@@ -6,14 +6,10 @@ import XCTest
 /// Helpers shared by the KML test files.
 enum KMLTestSupport {
     /// The package root (this file is Tests/OverlayKitTests/KMLReaderTests.swift).
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     /// A folder of ../shared/corpus; skips the test when the corpus is absent.
-    static func corpus(_ relative: String) throws -> URL {
-        let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus").appendingPathComponent(relative)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("corpus not found at \(url.path)") }
-        return url
-    }
+    static func corpus(_ relative: String) throws -> URL { try TestPaths.corpusFolder(relative) }
 
     /// One JSON value read with the project's scanner (keeps integers and booleans apart).
     static func json(_ input: ByteInput) throws -> JSONValue {

@@ -5,8 +5,7 @@ import OverlayModel
 /// Helpers shared by the render tests.
 enum RenderFixtures {
     /// The package root, from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
 
     static func features(_ geoJSON: String) throws -> [Feature] {
         var reader = GeoJSONReader(input: ByteInput(string: geoJSON, name: "test.geojson"))

@@ -2,19 +2,19 @@ import Foundation
 import XCTest
 @testable import OverlayKit
 import OverlayModel
+import TestSupport
 
 /// Paths shared by tests: the package root and the peer corpus beside it.
 enum TestPaths {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
+    static let packageRoot = TestLocations.packageRoot
+    static let corpus = TestLocations.corpus
 
-    /// The corpus folder, or an XCTSkip naming where it was looked for.
+    /// A file or folder of the corpus, or an XCTSkip naming where it was looked for.
     static func corpusFolder(_ name: String) throws -> URL {
-        let folder = corpus.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw XCTSkip("skipped: corpus not found at \(folder.path)")
+        guard let url = TestLocations.corpusItem(name) else {
+            throw XCTSkip("skipped: corpus not found at \(corpus.appendingPathComponent(name).path)")
         }
-        return folder
+        return url
     }
 }
 

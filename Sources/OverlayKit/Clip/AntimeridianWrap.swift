@@ -3,12 +3,12 @@ import OverlayModel
 /// Copies of features across the antimeridian (geojson-vt's `wrap`): whatever lies within the
 /// buffer beyond the world's west edge is copied one world east, and what lies beyond the east
 /// edge one world west, so tiles at ±180° draw geometry that crosses it. Uses `AxisClip`.
-public enum AntimeridianWrap {
+package enum AntimeridianWrap {
     /// - Parameter buffer: the tile buffer as a fraction of a tile (`buffer / extent`); at zoom
     ///   0 one tile is the world.
     /// - Returns: the west copy's features, then the features clipped to the world plus buffer,
     ///   then the east copy's: or the input unchanged when nothing crosses.
-    public static func wrap(_ features: [ProjectedFeature], buffer: Double) -> [ProjectedFeature] {
+    package static func wrap(_ features: [ProjectedFeature], buffer: Double) -> [ProjectedFeature] {
         let world = MapProjection.worldSize
         // Bounds computed in world units first, then scaled by 2^28: exact, and equal to
         // geojson-vt's normalized values times the world size.

@@ -6,14 +6,14 @@
 /// and closed again (a ring clipped to nothing is dropped). New vertices on the clip lines get
 /// `intersectionValue` in the third slot (`ProjectedFeature.keep` for tiles, so simplification
 /// never removes them). Each output ring keeps its source ring's `size`.
-public enum AxisClip {
+package enum AxisClip {
     /// Clips every feature; returns nil when nothing is left. Features entirely inside are
     /// passed through untouched (no copy), features entirely outside skipped, both decided
     /// from bounds before any vertex is read; `minAll`/`maxAll` bound all features together
     /// and let the whole list be accepted or rejected at once.
     ///
     /// O(total vertices of the features that straddle a line).
-    public static func clip(_ features: [ProjectedFeature], _ k1: Double, _ k2: Double, axis: Int,
+    package static func clip(_ features: [ProjectedFeature], _ k1: Double, _ k2: Double, axis: Int,
                             minAll: Double, maxAll: Double,
                             intersectionValue: Double = ProjectedFeature.keep) -> [ProjectedFeature]? {
         if minAll >= k1 && maxAll < k2 { return features }
@@ -39,7 +39,7 @@ public enum AxisClip {
     }
 
     /// Clips one feature regardless of its bounds; nil when nothing is left.
-    public static func clip(_ feature: ProjectedFeature, _ k1: Double, _ k2: Double, axis: Int,
+    package static func clip(_ feature: ProjectedFeature, _ k1: Double, _ k2: Double, axis: Int,
                             intersectionValue: Double = ProjectedFeature.keep) -> ProjectedFeature? {
         let geometry = feature.coordinates
         var out = [Double]()
@@ -135,7 +135,7 @@ public enum AxisClip {
     /// and end say where it lies along the source line (geojson-vt's `lineMetrics`). A piece
     /// that begins at a clip line starts where the line crosses it; one that ends there ends
     /// at the crossing; otherwise it keeps the source's start or end.
-    public static func clipWithMetrics(_ feature: ProjectedFeature, _ k1: Double, _ k2: Double, axis: Int,
+    package static func clipWithMetrics(_ feature: ProjectedFeature, _ k1: Double, _ k2: Double, axis: Int,
                                        intersectionValue: Double = ProjectedFeature.keep) -> [ProjectedFeature] {
         guard let metrics = feature.metrics, let ring = feature.rings.first else { return [] }
         let geometry = feature.coordinates

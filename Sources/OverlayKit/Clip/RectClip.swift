@@ -18,21 +18,74 @@ public struct RectClip: Sendable {
         /// Circles cut by the rect, written as polygons.
         public var circlesAsPolygons = 0
 
+        /// No shapes counted yet.
         public init() {}
     }
 
     /// The rect plus the buffer on every side.
     public let bounds: MapRect
+    /// For a rect that runs past the world's edge (a box across the antimeridian, e.g.
+    /// `MapRect(west: 170, …, east: -170, …)`): clips of its part inside the world and of the
+    /// part beyond, moved back into the world; empty otherwise.
+    private let wrappedParts: [RectClip]
 
+    /// A clip to `rect`, grown by `buffer` map points on every side. A rect that runs past
+    /// the world's east or west edge clips its two parts, as the map draws them, and joins
+    /// the pieces.
     public init(rect: MapRect, buffer: Double = 0) {
         bounds = rect.insetBy(dx: -buffer, dy: -buffer)
+        if bounds.spans180thMeridian {
+            wrappedParts = [bounds.intersection(.world), bounds.remainder].filter { !$0.isNull }.map { RectClip(rect: $0) }
+        } else {
+            wrappedParts = []
+        }
     }
 
     /// The part of the shape inside the bounds, or nil when none is.
+    public func clip(_ shape: Shape) -> Shape? {
+        var counts = Counts()
+        return clip(shape, counts: &counts)
+    }
+
+    /// The part of the shape inside the rect, counting what was cut away into `counts`; nil
+    /// when nothing is inside.
     public func clip(_ shape: Shape, counts: inout Counts) -> Shape? {
-        let result = clipped(shape, counts: &counts)
+        let result = wrappedParts.isEmpty ? clipped(shape, counts: &counts) : clippedInParts(shape, counts: &counts)
         if result == nil { counts.shapesOutside += 1 }
         return result
+    }
+
+    /// The pieces of the shape in each part of a rect across the antimeridian, joined.
+    private func clippedInParts(_ shape: Shape, counts: inout Counts) -> Shape? {
+        var pieces: [Shape] = []
+        for part in wrappedParts {
+            if let piece = part.clipped(shape, counts: &counts) { pieces.append(piece) }
+        }
+        return RectClip.join(pieces)
+    }
+
+    /// One shape of several pieces: polygons into a multipolygon, lines into a multipolyline,
+    /// points into a MultiPoint collection, anything else into a geometry collection.
+    static func join(_ pieces: [Shape]) -> Shape? {
+        guard pieces.count > 1 else { return pieces.first }
+        var polygons: [Polygon] = [], polylines: [Polyline] = [], points: [Shape] = []
+        for piece in pieces {
+            switch piece {
+            case .polygon(let polygon): polygons.append(polygon)
+            case .multiPolygon(let multi): polygons += multi.polygons
+            case .polyline(let polyline): polylines.append(polyline)
+            case .multiPolyline(let multi): polylines += multi.polylines
+            case .annotation: points.append(piece)
+            case .collection(let collection) where collection.origin == .multiPoint: points += collection.members
+            default: break
+            }
+        }
+        if polygons.count > 0 && polylines.isEmpty && points.isEmpty { return .multiPolygon(MultiPolygon(polygons)) }
+        if polylines.count > 0 && polygons.isEmpty && points.isEmpty { return .multiPolyline(MultiPolyline(polylines)) }
+        if points.count > 0 && polygons.isEmpty && polylines.isEmpty {
+            return .collection(ShapeCollection(members: points, origin: .multiPoint))
+        }
+        return .collection(ShapeCollection(members: pieces, origin: .geometryCollection))
     }
 
     private func clipped(_ shape: Shape, counts: inout Counts) -> Shape? {

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// A circle on the Earth (`--near lat,lon,meters`), decided the way Core Location's
@@ -13,6 +8,7 @@ import OverlayModel
 /// Edges of lines and rings are taken as great-circle arcs between their vertices; a polygon
 /// also meets it when the center lies inside (tested on the map plane).
 public struct CircularRegion: Hashable, Sendable {
+    /// The center of the region.
     public var center: Coordinate
     /// Meters.
     public var radius: Double

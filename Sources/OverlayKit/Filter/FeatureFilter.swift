@@ -18,6 +18,7 @@ public struct FeatureFilter: Sendable {
     /// `--id`: the feature's id is one of these (numbers compare by value).
     public var ids: FeatureIDSet?
 
+    /// A filter with no predicates: every feature passes.
     public init() {}
 
     /// True when some predicate looks at geometry; otherwise a reader may skip parsing it.
@@ -54,7 +55,9 @@ public struct FeatureFilter: Sendable {
 /// The shape kinds `--type` accepts: `ShapeKind` names, a few GeoJSON synonyms, and `null`
 /// for features without geometry.
 public struct ShapeKindSet: Hashable, Sendable {
+    /// The shape kinds kept.
     public var kinds: Set<ShapeKind>
+    /// True when features without geometry are kept too (`null` in the list).
     public var includesNull: Bool
 
     /// Names besides `ShapeKind`'s own.
@@ -85,6 +88,7 @@ public struct ShapeKindSet: Hashable, Sendable {
         }
     }
 
+    /// True when the shape is of a kept kind, or is absent and `null` was asked for.
     public func contains(_ shape: Shape?) -> Bool {
         guard let shape else { return includesNull }
         return kinds.contains(shape.kind)
@@ -93,6 +97,7 @@ public struct ShapeKindSet: Hashable, Sendable {
 
 /// Feature ids for `--id`: strings match exactly, numbers by value (`7` matches 7 and 7.0).
 public struct FeatureIDSet: Hashable, Sendable {
+    /// The ids as written, trimmed of spaces.
     public var texts: Set<String>
     private var numbers: Set<Double>
 
@@ -102,6 +107,7 @@ public struct FeatureIDSet: Hashable, Sendable {
         numbers = Set(texts.compactMap { Double($0) }.filter(\.isFinite))
     }
 
+    /// True when the id is one of the set (numbers compare by value, so `7` matches `7.0`); a missing id never matches.
     public func contains(_ id: FeatureID?) -> Bool {
         switch id {
         case nil: return false

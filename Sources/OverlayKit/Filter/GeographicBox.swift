@@ -7,9 +7,13 @@ import OverlayModel
 /// the world's east edge, like MapKit's rects for regions that span the 180th meridian, and a
 /// shape meets it when it meets the part inside the world or the `remainder` beyond the edge.
 public struct GeographicBox: Hashable, Sendable {
+    /// West edge in degrees, −180…180.
     public var west: Double
+    /// South edge in degrees, −90…90.
     public var south: Double
+    /// East edge in degrees, −180…180; less than `west` when the box crosses the antimeridian.
     public var east: Double
+    /// North edge in degrees, −90…90, not south of `south`.
     public var north: Double
 
     /// - Throws: `Diagnostic` `filter.invalid-box` when a bound is not finite, a longitude is
@@ -48,14 +52,7 @@ public struct GeographicBox: Hashable, Sendable {
     public var crossesAntimeridian: Bool { west > east }
 
     /// The box in map points; past the world's east edge when it crosses the antimeridian.
-    public var mapRect: MapRect {
-        let world = MapProjection.worldSize
-        let left = MapProjection.x(longitude: west)
-        var right = MapProjection.x(longitude: east)
-        if crossesAntimeridian { right += world }
-        let top = MapProjection.y(latitude: north), bottom = MapProjection.y(latitude: south)
-        return MapRect(x: left, y: top, width: right - left, height: bottom - top)
-    }
+    public var mapRect: MapRect { MapRect(west: west, south: south, east: east, north: north) }
 
     /// The rects inside the world that make up the box: one, or two across the antimeridian.
     public var worldRects: [MapRect] {

@@ -4,9 +4,9 @@ import OverlayModel
 /// the rect hold the whole shape. Edges are straight in map points, rect edges are closed.
 ///
 /// Cost: O(vertices) per shape, after an O(1) reject on the shape's bounding rect.
-public enum RectIntersection {
+package enum RectIntersection {
     /// True when the shape and the rect share at least one point.
-    public static func intersects(_ shape: Shape, _ rect: MapRect) -> Bool {
+    package static func intersects(_ shape: Shape, _ rect: MapRect) -> Bool {
         if rect.isNull { return false }
         switch shape {
         case .annotation(let annotation):
@@ -33,7 +33,7 @@ public enum RectIntersection {
     /// True when every point of the shape lies in `rect`. `rect` may run past the world's east
     /// edge (a box across the antimeridian): a point also counts when it lies there one world
     /// width further east.
-    public static func isWithin(_ shape: Shape, _ rect: MapRect) -> Bool {
+    package static func isWithin(_ shape: Shape, _ rect: MapRect) -> Bool {
         switch shape {
         case .annotation(let annotation):
             return pointWithin(annotation.point, rect)
@@ -107,10 +107,10 @@ public enum RectIntersection {
 }
 
 /// Even–odd point-in-polygon on the map plane, holes included.
-public enum PointInPolygon {
+package enum PointInPolygon {
     /// True when the point lies inside the exterior ring and outside every hole (points on an
     /// edge may go either way).
-    public static func contains(_ polygon: Polygon, _ point: MapPoint) -> Bool {
+    package static func contains(_ polygon: Polygon, _ point: MapPoint) -> Bool {
         guard polygon.boundingMapRect.contains(point) else { return false }
         var inside = crossings(polygon.vertices.points, point)
         for hole in polygon.interiorPolygons { inside = inside != crossings(hole.vertices.points, point) }

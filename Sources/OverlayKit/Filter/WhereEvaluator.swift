@@ -10,9 +10,9 @@ import OverlayModel
 ///   strings (by Unicode scalar values) and are false for anything else;
 /// - `in [...]` holds when the value equals one of the list;
 /// - `~ /re/` holds when the value is a string the regex matches somewhere in.
-public enum WhereEvaluator {
+package enum WhereEvaluator {
     /// True when the properties satisfy the expression (`nil` properties: nothing exists).
-    public static func evaluate(_ expression: WhereExpression, _ properties: JSONObject?) -> Bool {
+    package static func evaluate(_ expression: WhereExpression, _ properties: JSONObject?) -> Bool {
         switch expression {
         case .and(let a, let b):
             return evaluate(a, properties) && evaluate(b, properties)

@@ -16,16 +16,35 @@ import OverlayModel
 ///
 /// See `WhereEvaluator` for what each test means.
 public indirect enum WhereExpression: Hashable, Sendable {
+    /// A comparison operator of `--where`, spelled as in the expression.
     public enum Comparison: String, Hashable, Sendable {
-        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        /// `==`: equal (numbers by value, strings exactly).
+        case equal = "=="
+        /// `!=`: not equal.
+        case notEqual = "!="
+        /// `<`: less (numbers with numbers, strings with strings).
+        case less = "<"
+        /// `<=`: less or equal.
+        case lessOrEqual = "<="
+        /// `>`: greater.
+        case greater = ">"
+        /// `>=`: greater or equal.
+        case greaterOrEqual = ">="
     }
 
+    /// Both sides hold.
     case and(WhereExpression, WhereExpression)
+    /// Either side holds.
     case or(WhereExpression, WhereExpression)
+    /// The expression does not hold.
     case not(WhereExpression)
+    /// The property at the key path compares with the literal (a missing property compares false).
     case compare([String], Comparison, JSONValue)
+    /// The property at the key path equals one of the literals (`in [..]`).
     case oneOf([String], [JSONValue])
+    /// The key path names a property, even a null one (`exists`).
     case exists([String])
+    /// The string property at the key path matches the regular expression (`~ /re/i`).
     case matches([String], WhereRegex)
 
     /// Parses an expression.
@@ -40,7 +59,9 @@ public indirect enum WhereExpression: Hashable, Sendable {
 /// A compiled `/pattern/flags` (Swift Regex syntax). Compared by its text.
 public final class WhereRegex: Hashable, @unchecked Sendable {
     // Regex is immutable once built; matching does not mutate it.
+    /// The pattern between the slashes.
     public let pattern: String
+    /// The flags after the closing slash (`i` for case-insensitive).
     public let flags: String
     let regex: Regex<AnyRegexOutput>
 

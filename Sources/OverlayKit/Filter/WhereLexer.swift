@@ -2,10 +2,14 @@ import OverlayModel
 
 /// A mistake in a `--where` expression, with the 1-based column (in characters) where it is.
 public struct WhereSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The expression as given.
     public var expression: String
+    /// 1-based column of the problem in the expression.
     public var column: Int
+    /// What is wrong there.
     public var message: String
 
+    /// An error at `column` of `expression`.
     public init(expression: String, column: Int, message: String) {
         self.expression = expression
         self.column = column

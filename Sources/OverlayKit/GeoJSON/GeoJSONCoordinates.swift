@@ -71,7 +71,7 @@ extension JSONScanner {
             throw error("json.unexpected-end", "input ended where coordinates were expected")
         }
         guard first == UInt8(ascii: "[") else {
-            throw error("geojson.coordinates-not-array", "\"coordinates\" must be an array")
+            throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
         }
         try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
     }
@@ -79,20 +79,20 @@ extension JSONScanner {
     private func readCoordinateArray(level: Int, tree: inout CoordinateTree, indices: inout [Int]) throws {
         let startOffset = absolutePosition
         position += 1  // '['
-        guard level < 64 else { throw error("geojson.coordinates-too-deep", "coordinates nest too deeply") }
+        guard level < 64 else { throw error(GeoJSONDiagnosticCode.coordinatesTooDeep.code, "coordinates nest too deeply") }
         guard let next = try peekSignificant() else {
             throw error("json.unexpected-end", "input ended inside coordinates")
         }
         if next == UInt8(ascii: "[") {
             if tree.leafDepth != 0 && level >= tree.leafDepth - 1 {
-                throw error("geojson.position-not-number", "a position must hold numbers, not arrays",
+                throw error(GeoJSONDiagnosticCode.positionNotNumber.code, "a position must hold numbers, not arrays",
                             at: startOffset, extraPath: coordinatePath(indices))
             }
             var count = 0
             let start = lineColumn(at: startOffset)
             repeat {
                 guard try peekSignificant() == UInt8(ascii: "[") else {
-                    throw error("geojson.mixed-nesting", "coordinate arrays and numbers are mixed at one level",
+                    throw error(GeoJSONDiagnosticCode.mixedNesting.code, "coordinate arrays and numbers are mixed at one level",
                                 extraPath: coordinatePath(indices + [count]))
                 }
                 indices.append(count)
@@ -104,7 +104,7 @@ extension JSONScanner {
         } else if next == UInt8(ascii: "]") {
             position += 1
             if tree.leafDepth != 0 && level == tree.leafDepth - 1 {
-                throw error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
+                throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found 0",
                             at: startOffset, extraPath: coordinatePath(indices))
             }
             tree.record(level: level, childCount: 0, start: lineColumn(at: startOffset))
@@ -112,7 +112,7 @@ extension JSONScanner {
             if tree.leafDepth == 0 {
                 tree.leafDepth = level + 1
             } else if tree.leafDepth != level + 1 {
-                throw error("geojson.mixed-nesting",
+                throw error(GeoJSONDiagnosticCode.mixedNesting.code,
                             "positions nest \(level + 1) levels deep here but \(tree.leafDepth) levels elsewhere",
                             at: startOffset, extraPath: coordinatePath(indices))
             }
@@ -130,7 +130,7 @@ extension JSONScanner {
                 throw error("json.unexpected-end", "input ended inside a position")
             }
             guard byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
-                throw error(byte == UInt8(ascii: "[") ? "geojson.mixed-nesting" : "geojson.position-not-number",
+                throw error(byte == UInt8(ascii: "[") ? GeoJSONDiagnosticCode.mixedNesting.code : GeoJSONDiagnosticCode.positionNotNumber.code,
                             "a position must hold only numbers", extraPath: coordinatePath(indices + [count]))
             }
             let value = try readDouble()
@@ -143,7 +143,7 @@ extension JSONScanner {
             count += 1
         } while try commaOrClose(UInt8(ascii: "]"))
         guard count >= 2 else {
-            throw error("geojson.position-too-short", "position needs at least 2 numbers, found \(count)",
+            throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found \(count)",
                         at: startOffset, extraPath: coordinatePath(indices))
         }
         tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))

@@ -55,6 +55,7 @@ public struct GeoJSONReader: FeatureReader {
         case finished
     }
 
+    /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
     }
@@ -84,7 +85,7 @@ public struct GeoJSONReader: FeatureReader {
                 guard let byte = try scanner.peekSignificantSkippingRecordSeparators() else {
                     state = .finished
                     if topLevelIndex < 0 {
-                        throw scanner.error("geojson.empty", "input holds no GeoJSON")
+                        throw scanner.error(GeoJSONDiagnosticCode.empty.code, "input holds no GeoJSON")
                     }
                     return nil
                 }
@@ -130,7 +131,7 @@ public struct GeoJSONReader: FeatureReader {
                 if keepsStart { scanner.retainFrom = start }
                 if resumable { attempt = Attempt(start: start, inFeatures: true, path: scanner.path) }
                 guard byte == UInt8(ascii: "{") else {
-                    throw scanner.error("geojson.feature-not-object", "every member of \"features\" must be a Feature object",
+                    throw scanner.error(GeoJSONDiagnosticCode.featureNotObject.code, "every member of \"features\" must be a Feature object",
                                         extraPath: [.index(featureIndex)])
                 }
                 scanner.path.append(.index(featureIndex))
@@ -146,7 +147,7 @@ public struct GeoJSONReader: FeatureReader {
                 let enteredFeaturesAgain = try readMembers(into: &parts, context: .topLevel, continuing: true)
                 collection = parts
                 if enteredFeaturesAgain {
-                    throw scanner.error("geojson.duplicate-member", "\"features\" appears twice in a FeatureCollection")
+                    throw scanner.error(GeoJSONDiagnosticCode.duplicateMember.code, "\"features\" appears twice in a FeatureCollection")
                 }
                 if let feature = try finishTopLevelObject() { return feature }
             }
@@ -164,12 +165,12 @@ public struct GeoJSONReader: FeatureReader {
         state = .betweenValues
         let parts = collection
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "GeoJSON object has no \"type\" member", at: parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.missingType.code, "GeoJSON object has no \"type\" member", at: parts.start)
         }
         switch type {
         case "FeatureCollection":
             guard parts.sawFeatures else {
-                throw scanner.error("geojson.missing-member", "FeatureCollection has no \"features\" array",
+                throw scanner.error(GeoJSONDiagnosticCode.missingMember.code, "FeatureCollection has no \"features\" array",
                                     at: parts.start)
             }
             collectionMembers = parts.foreign
@@ -180,7 +181,7 @@ public struct GeoJSONReader: FeatureReader {
             return try makeFeature(parts)
         default:
             if parts.sawFeatures {
-                throw scanner.error("geojson.wrong-type", "an object with \"features\" must have type \"FeatureCollection\", not \"\(type)\"",
+                throw scanner.error(GeoJSONDiagnosticCode.wrongType.code, "an object with \"features\" must have type \"FeatureCollection\", not \"\(type)\"",
                                     at: parts.typeOffset ?? parts.start)
             }
             let geometry = try makeGeometry(parts)
@@ -194,10 +195,10 @@ public struct GeoJSONReader: FeatureReader {
         scanner.position += 1
         _ = try readMembers(into: &parts, context: .feature)
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "Feature has no \"type\" member", at: parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.missingType.code, "Feature has no \"type\" member", at: parts.start)
         }
         guard type == "Feature" else {
-            throw scanner.error("geojson.wrong-type", "every member of \"features\" must have type \"Feature\", not \"\(type)\"",
+            throw scanner.error(GeoJSONDiagnosticCode.wrongType.code, "every member of \"features\" must have type \"Feature\", not \"\(type)\"",
                                 at: parts.typeOffset ?? parts.start)
         }
         return try makeFeature(parts)
@@ -230,7 +231,7 @@ public struct GeoJSONReader: FeatureReader {
                 state = .finished
                 return
             }
-            throw Diagnostic(.error, code: "geojson.cannot-resume",
+            throw Diagnostic(.error, code: GeoJSONDiagnosticCode.cannotResume.code,
                              message: "cannot resume reading after an error outside any feature",
                              location: scanner.currentLocation())
         }
@@ -239,7 +240,7 @@ public struct GeoJSONReader: FeatureReader {
         scanner.seek(to: failed.start)
         scanner.retainFrom = nil
         scanner.path = failed.path
-        let cannotResume = Diagnostic(.error, code: "geojson.cannot-resume",
+        let cannotResume = Diagnostic(.error, code: GeoJSONDiagnosticCode.cannotResume.code,
             message: "cannot find where the next feature starts after a JSON syntax error"
                 + (failed.inFeatures ? " inside a FeatureCollection" : "") + "; nothing after it is read",
             location: scanner.location(at: failed.start))
@@ -319,7 +320,7 @@ public struct GeoJSONReader: FeatureReader {
             let key = try scanner.readKey()
             if !parts.keysSeen.insert(key).inserted {
                 // Rare: only now is the key's line and column needed (the key is still in the window).
-                warnings.append(scanner.warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
+                warnings.append(scanner.warning(GeoJSONDiagnosticCode.duplicateMember.code, "member \"\(key)\" appears more than once; the last one counts",
                                                 at: keyOffset, extraPath: [.key(key)]))
                 if key != "type" && key != "features" { parts.foreign[key] = nil }
             }
@@ -329,12 +330,12 @@ public struct GeoJSONReader: FeatureReader {
             case "type":
                 parts.typeOffset = scanner.here()
                 guard try scanner.peekSignificant() == UInt8(ascii: "\"") else {
-                    throw scanner.error("geojson.type-not-string", "\"type\" must be a string")
+                    throw scanner.error(GeoJSONDiagnosticCode.typeNotString.code, "\"type\" must be a string")
                 }
                 parts.type = try scanner.readString()
             case "features" where context == .topLevel:
                 guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
-                    throw scanner.error("geojson.features-not-array", "\"features\" must be an array")
+                    throw scanner.error(GeoJSONDiagnosticCode.featuresNotArray.code, "\"features\" must be an array")
                 }
                 scanner.position += 1
                 parts.sawFeatures = true
@@ -358,7 +359,7 @@ public struct GeoJSONReader: FeatureReader {
                 let offset = scanner.absolutePosition
                 let value = try scanner.readValue()
                 guard value == .null || value.objectValue != nil else {
-                    throw scanner.error("geojson.properties-not-object", "\"properties\" must be an object or null", at: offset)
+                    throw scanner.error(GeoJSONDiagnosticCode.propertiesNotObject.code, "\"properties\" must be an object or null", at: offset)
                 }
                 parts.properties = value
             case "id" where context != .geometry:
@@ -380,7 +381,7 @@ public struct GeoJSONReader: FeatureReader {
             return nil
         }
         guard byte == UInt8(ascii: "{") else {
-            throw scanner.error("geojson.geometry-not-object", "\"geometry\" must be an object or null")
+            throw scanner.error(GeoJSONDiagnosticCode.geometryNotObject.code, "\"geometry\" must be an object or null")
         }
         var parts = ObjectParts(start: scanner.here())
         scanner.position += 1
@@ -390,7 +391,7 @@ public struct GeoJSONReader: FeatureReader {
 
     private mutating func readGeometryArray() throws -> [ParsedGeometry] {
         guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
-            throw scanner.error("geojson.geometries-not-array", "\"geometries\" must be an array")
+            throw scanner.error(GeoJSONDiagnosticCode.geometriesNotArray.code, "\"geometries\" must be an array")
         }
         scanner.position += 1
         var geometries: [ParsedGeometry] = []
@@ -402,7 +403,7 @@ public struct GeoJSONReader: FeatureReader {
             scanner.path.append(.index(geometries.count))
             defer { scanner.path.removeLast() }
             guard try scanner.peekSignificant() == UInt8(ascii: "{") else {
-                throw scanner.error("geojson.geometry-not-object", "every member of \"geometries\" must be a geometry object")
+                throw scanner.error(GeoJSONDiagnosticCode.geometryNotObject.code, "every member of \"geometries\" must be a geometry object")
             }
             guard let geometry = try readGeometryValue() else { continue }
             geometries.append(geometry)
@@ -421,18 +422,18 @@ public struct GeoJSONReader: FeatureReader {
         case .integer(let value)?: feature.id = .integer(value)
         case .number(let value)?: feature.id = .number(value)
         case let other?:
-            warnings.append(scanner.warning("geojson.invalid-id", "\"id\" must be a string or a number, not \(other.typeName); kept as a foreign member",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.idType.code, "\"id\" must be a string or a number, not \(other.typeName); kept as a foreign member",
                                             at: parts.idOffset ?? parts.start, extraPath: [.key("id")]))
             feature.foreignMembers.append("id", other)
         }
         feature.properties = parts.properties.map { $0.objectValue } ?? nil
         feature.style = SimpleStyle.style(from: feature.properties)
         if !parts.hasGeometry {
-            warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"geometry\" member; read as null",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.missingMember.code, "Feature has no \"geometry\" member; read as null",
                                             at: parts.start))
         }
         if parts.properties == nil {
-            warnings.append(scanner.warning("geojson.missing-member", "Feature has no \"properties\" member; read as null",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.missingMember.code, "Feature has no \"properties\" member; read as null",
                                             at: parts.start))
         }
         feature.foreignMembers.members += parts.foreign.members
@@ -440,7 +441,7 @@ public struct GeoJSONReader: FeatureReader {
             feature.foreignMembers.append("coordinates", coordinates.jsonValue())
         }
         if let geometries = parts.geometries, !geometries.isEmpty {
-            warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a Feature has no meaning and is not kept",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.droppedMember.code, "\"geometries\" on a Feature has no meaning and is not kept",
                                             at: parts.start))
         }
         if let geometry = parts.geometry {
@@ -457,21 +458,13 @@ public struct GeoJSONReader: FeatureReader {
         let title = properties["name"]?.stringValue ?? properties["title"]?.stringValue
         let subtitle = properties["description"]?.stringValue
         switch shape {
-        case .annotation(var annotation):
+        case .annotation(let annotation):
             if let radius = properties["radius"]?.doubleValue, radius > 0, radius.isFinite {
                 return .circle(Circle(center: annotation.coordinate, radius: radius))
             }
-            annotation.title = title
-            annotation.subtitle = subtitle
-            return .annotation(annotation)
-        case .collection(var collection) where collection.origin == .multiPoint:
-            collection.members = collection.members.map { member in
-                guard case .annotation(var annotation) = member else { return member }
-                annotation.title = title
-                annotation.subtitle = subtitle
-                return .annotation(annotation)
-            }
-            return .collection(collection)
+            return shape.titlingPoints(title: title, subtitle: subtitle)
+        case .collection(let collection) where collection.origin == .multiPoint:
+            return shape.titlingPoints(title: title, subtitle: subtitle)
         default:
             return shape
         }
@@ -479,18 +472,18 @@ public struct GeoJSONReader: FeatureReader {
 
     private mutating func makeGeometry(_ parts: ObjectParts) throws -> ParsedGeometry {
         guard let type = parts.type else {
-            throw scanner.error("geojson.missing-type", "geometry has no \"type\" member", at: parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.missingType.code, "geometry has no \"type\" member", at: parts.start)
         }
         var members = parts.foreign
         if let properties = parts.properties { members.append("properties", properties) }
         if let id = parts.id { members.append("id", id) }
         if parts.hasGeometry {
-            warnings.append(scanner.warning("geojson.dropped-member", "\"geometry\" inside a \(type) has no meaning and is not kept",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.droppedMember.code, "\"geometry\" inside a \(type) has no meaning and is not kept",
                                             at: parts.start))
         }
         if type == "GeometryCollection" {
             guard let geometries = parts.geometries else {
-                throw scanner.error("geojson.missing-member", "GeometryCollection has no \"geometries\" array", at: parts.start)
+                throw scanner.error(GeoJSONDiagnosticCode.missingMember.code, "GeometryCollection has no \"geometries\" array", at: parts.start)
             }
             if let coordinates = parts.coordinates { members.append("coordinates", coordinates.jsonValue()) }
             let shapes = geometries.compactMap(\.shape)
@@ -504,34 +497,34 @@ public struct GeoJSONReader: FeatureReader {
         case "Polygon", "MultiLineString": expectedDepth = 3
         case "MultiPolygon": expectedDepth = 4
         case "Feature", "FeatureCollection":
-            throw scanner.error("geojson.wrong-type", "a \(type) cannot stand where a geometry is expected", at: parts.typeOffset ?? parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.notAGeometry.code, "a \(type) cannot stand where a geometry is expected", at: parts.typeOffset ?? parts.start)
         default:
             let known = ["Point", "MultiPoint", "LineString", "MultiLineString", "Polygon", "MultiPolygon", "GeometryCollection"]
             let hint = known.first { $0.lowercased() == type.lowercased() }.map { " (did you mean \"\($0)\"?)" } ?? ""
-            throw scanner.error("geojson.unknown-type", "unknown geometry type \"\(type)\"\(hint)", at: parts.typeOffset ?? parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.unknownType.code, "unknown geometry type \"\(type)\"\(hint)", at: parts.typeOffset ?? parts.start)
         }
         if let geometries = parts.geometries {
-            warnings.append(scanner.warning("geojson.dropped-member", "\"geometries\" on a \(type) has no meaning and is not kept",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.droppedMember.code, "\"geometries\" on a \(type) has no meaning and is not kept",
                                             at: parts.start))
             _ = geometries
         }
         guard let tree = parts.coordinates else {
-            throw scanner.error("geojson.missing-member", "\(type) has no \"coordinates\" array", at: parts.start)
+            throw scanner.error(GeoJSONDiagnosticCode.missingMember.code, "\(type) has no \"coordinates\" array", at: parts.start)
         }
         if tree.droppedDimensions {
-            warnings.append(scanner.warning("geojson.extra-dimensions",
+            warnings.append(scanner.warning(GeoJSONDiagnosticCode.positionTooLong.code,
                                             "positions with more than three numbers: only longitude, latitude and altitude are kept",
                                             at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")]))
         }
         if tree.leafDepth != 0 && tree.leafDepth != expectedDepth {
             let shapes = [1: "a position", 2: "an array of positions", 3: "an array of arrays of positions",
                           4: "an array of arrays of arrays of positions"]
-            throw scanner.error("geojson.coordinates-depth",
+            throw scanner.error(GeoJSONDiagnosticCode.coordinatesDepth.code,
                                 "\(type) coordinates must be \(shapes[expectedDepth]!), found \(shapes[tree.leafDepth] ?? "\(tree.leafDepth) levels")",
                                 at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")])
         }
         if tree.leafDepth == 0 && type == "Point" {
-            throw scanner.error("geojson.position-too-short", "position needs at least 2 numbers, found 0",
+            throw scanner.error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found 0",
                                 at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")])
         }
         if parts.skimmed { return ParsedGeometry(shape: nil, members: members) }
@@ -570,10 +563,10 @@ public struct GeoJSONReader: FeatureReader {
             let ring = builder.run(level: level)
             let path: [JSONScanner.PathComponent] = [.key("coordinates")] + (indices + [ringIndex]).map { .index($0) }
             if ring.count < 4 {
-                warnings.append(ringWarning("geojson.ring-too-short", "a linear ring needs at least 4 positions, found \(ring.count)",
+                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringTooShort.code, "a linear ring needs at least 4 positions, found \(ring.count)",
                                             start, path))
             } else if !ring.isClosed {
-                warnings.append(ringWarning("geojson.ring-not-closed", "a linear ring's first and last positions must be the same",
+                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringNotClosed.code, "a linear ring's first and last positions must be the same",
                                             start, path))
             }
             rings.append(ring)

@@ -22,6 +22,7 @@ public struct GeoJSONWriter: FeatureWriter {
     private var finished = false
     private var warnings: [Diagnostic] = []
 
+    /// A writer of a FeatureCollection, or of GeoJSONSeq records when `sequence` is true.
     public init(output: ByteOutput, options: WriterOptions = WriterOptions(), sequence: Bool = false) {
         self.output = output
         self.options = options
@@ -33,13 +34,9 @@ public struct GeoJSONWriter: FeatureWriter {
         return warnings
     }
 
+    /// Writes one feature: a GeoJSONSeq record, or the next member of the collection.
     public mutating func write(_ feature: Feature) throws {
-        scratch.bytes.removeAll(keepingCapacity: true)
-        if sequence {
-            if recordSeparator { scratch.append(0x1E) }
-        } else {
-            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n")
-        }
+        startRecord()
         appendFeature(feature)
         if sequence { scratch.append(UInt8(ascii: "\n")) }
         count += 1
@@ -49,18 +46,25 @@ public struct GeoJSONWriter: FeatureWriter {
     /// Writes one feature that is already GeoJSON (e.g. its source bytes, copied through): a
     /// Feature object without line breaks, framed like `write(_:)` frames its own.
     public mutating func writeEncoded(_ featureJSON: UnsafeRawBufferPointer) throws {
-        scratch.bytes.removeAll(keepingCapacity: true)
-        if sequence {
-            if recordSeparator { scratch.append(0x1E) }
-        } else {
-            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n")
-        }
+        startRecord()
         try scratch.bytes.withUnsafeBytes { try output.write($0) }
         try output.write(featureJSON)
         if sequence { try withUnsafeBytes(of: UInt8(ascii: "\n")) { try output.write($0) } }
         count += 1
     }
 
+    /// Clears the scratch buffer and opens the next record: its record separator (RFC 8142),
+    /// or the collection's head before the first feature and a comma before the others.
+    private mutating func startRecord() {
+        scratch.bytes.removeAll(keepingCapacity: true)
+        if sequence {
+            if recordSeparator { scratch.append(0x1E) }
+        } else {
+            scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n")
+        }
+    }
+
+    /// Closes the collection (with its members, if any) and flushes.
     public mutating func finish() throws {
         guard !finished else { return }
         finished = true

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// A source of bytes: a file, standard input, or memory. Parsers pull chunks from it, so a
@@ -61,6 +56,7 @@ public final class ByteInput {
         expectedSize = bytes.count
     }
 
+    /// An input holding the UTF-8 of `string`; `name` is the file name diagnostics show.
     public convenience init(string: String, name: String? = nil) {
         self.init(bytes: Array(string.utf8), name: name)
     }

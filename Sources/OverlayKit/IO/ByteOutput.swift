@@ -55,18 +55,21 @@ public final class ByteOutput {
     /// Everything written, when collecting in memory.
     public var bytes: [UInt8] { buffer }
 
+    /// Writes the UTF-8 of `text`.
     @inlinable
     public func write(_ text: String) throws {
         var text = text
         try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
     }
 
+    /// Writes the bytes.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
         buffer.append(contentsOf: bytes)
         bytesWritten += bytes.count
         if buffer.count >= 1 << 20 && descriptor >= 0 { try flush() }
     }
 
+    /// Writes the bytes.
     public func write(_ bytes: [UInt8]) throws {
         try bytes.withUnsafeBytes { try write($0) }
     }

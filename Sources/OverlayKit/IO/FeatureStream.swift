@@ -7,15 +7,22 @@ public protocol FeatureReader {
     mutating func next() throws -> Feature?
     /// Warnings found since the last call; the caller decides where they go.
     mutating func takeWarnings() -> [Diagnostic]
+    /// What the document holds besides features (a KMZ's files, a collection's members);
+    /// complete once ``next()`` has returned nil.
+    var documentContext: DocumentContext { get }
 }
 
 /// A serializer that takes one feature at a time.
 public protocol FeatureWriter {
+    /// Writes one feature (or warns, through ``takeWarnings()``, about what the format cannot hold).
     mutating func write(_ feature: Feature) throws
     /// Writes whatever closes the document (e.g. `]}` or `</kml>`) and flushes.
     mutating func finish() throws
     /// Warnings about what the format could not hold, since the last call.
     mutating func takeWarnings() -> [Diagnostic]
+    /// Keeps what a reader's ``FeatureReader/documentContext`` holds where the format has a
+    /// place for it; call once, before ``finish()``. Returns warnings for what is dropped.
+    mutating func carry(_ context: DocumentContext) -> [Diagnostic]
 }
 
 extension FeatureReader {
@@ -35,6 +42,7 @@ public struct WriterOptions: Sendable {
     /// A name for the document or layer (KML `Document/name`, MVT layer).
     public var name: String?
 
+    /// Options with the given precision and name.
     public init(precision: Int = 7, name: String? = nil) {
         self.precision = precision
         self.name = name

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// A byte-level JSON tokenizer over a refillable window of the input, the engine under the
@@ -160,10 +155,7 @@ final class JSONScanner {
             switch component {
             case .index(let index): text += "/\(index)"
             case .key(let key):
-                text += "/"
-                for character in key {
-                    text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
-                }
+                text += "/" + JSONPointer.escape(key)
             }
         }
         return text

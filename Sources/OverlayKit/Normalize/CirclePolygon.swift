@@ -1,9 +1,4 @@
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Circles for formats without circles: a regular polygon whose edges stay within a tolerance of
 /// the true circle (DESIGN.md's convention).

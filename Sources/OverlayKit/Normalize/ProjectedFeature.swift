@@ -2,27 +2,30 @@ import OverlayModel
 
 /// The geometry types of a vector tile (Mapbox Vector Tile `GeomType`).
 public enum TileGeometryType: Int, Hashable, Sendable {
+    /// Points (MVT `POINT`).
     case point = 1
+    /// Lines (MVT `LINESTRING`).
     case line = 2
+    /// Polygons (MVT `POLYGON`).
     case polygon = 3
 }
 
 /// One ring or line of a `ProjectedFeature`: where its vertices are in the flat buffer and how
 /// big the whole source ring or line was (so tiny ones can be dropped per zoom, even after
 /// clipping has cut them into pieces).
-public struct ProjectedRing: Hashable, Sendable {
+package struct ProjectedRing: Hashable, Sendable {
     /// Index of the first vertex (a triple) in `ProjectedFeature.coordinates`.
-    public var start: Int
+    package var start: Int
     /// Number of vertices.
-    public var count: Int
+    package var count: Int
     /// For lines: the length of the source line; for polygon rings: the absolute area of the
     /// source ring (map points²). Carried unchanged through clipping.
-    public var size: Double
+    package var size: Double
     /// True for the first ring of each polygon (its exterior).
-    public var isOuter: Bool
+    package var isOuter: Bool
 
     @inlinable
-    public init(start: Int, count: Int, size: Double, isOuter: Bool) {
+    package init(start: Int, count: Int, size: Double, isOuter: Bool) {
         self.start = start
         self.count = count
         self.size = size
@@ -32,12 +35,12 @@ public struct ProjectedRing: Hashable, Sendable {
 
 /// Where a line (or a clipped piece of it) lies along its source line, for geojson-vt's
 /// `lineMetrics`: start and end as distances from the source's first point, and its length.
-public struct LineMetrics: Hashable, Sendable {
-    public var start: Double
-    public var end: Double
-    public var size: Double
+package struct LineMetrics: Hashable, Sendable {
+    package var start: Double
+    package var end: Double
+    package var size: Double
 
-    public init(start: Double, end: Double, size: Double) {
+    package init(start: Double, end: Double, size: Double) {
         self.start = start
         self.end = end
         self.size = size
@@ -50,27 +53,27 @@ public struct LineMetrics: Hashable, Sendable {
 ///
 /// `importance` is the squared Douglas-Peucker distance (map points²) at which the vertex stops
 /// being needed; ring ends and clip intersections carry `ProjectedFeature.keep`.
-public struct ProjectedFeature: Hashable, Sendable {
+package struct ProjectedFeature: Hashable, Sendable {
     /// Importance of vertices every zoom keeps (ring ends, clip intersections).
-    public static let keep = Double.infinity
+    package static let keep = Double.infinity
 
-    public var type: TileGeometryType
+    package var type: TileGeometryType
     /// `x, y, importance` for every vertex of every ring, ring after ring.
-    public var coordinates: [Double]
+    package var coordinates: [Double]
     /// The rings (polygons), lines, or, for points, one run holding every point.
-    public var rings: [ProjectedRing]
+    package var rings: [ProjectedRing]
     /// Bounds of the exteriors (polygons) or of every vertex (lines, points).
-    public var minX: Double
-    public var minY: Double
-    public var maxX: Double
-    public var maxY: Double
+    package var minX: Double
+    package var minY: Double
+    package var maxX: Double
+    package var maxY: Double
     /// Index of the feature's id and properties in the owner's attribute table.
-    public var source: Int
+    package var source: Int
     /// Set on single lines when line metrics are asked for; clipping then makes every piece
     /// its own feature with its own start and end.
-    public var metrics: LineMetrics?
+    package var metrics: LineMetrics?
 
-    public init(type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int,
+    package init(type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int,
                 metrics: LineMetrics? = nil) {
         self.metrics = metrics
         self.type = type
@@ -85,7 +88,7 @@ public struct ProjectedFeature: Hashable, Sendable {
     }
 
     /// Recomputes the bounds from the buffer: exteriors only for polygons (holes lie inside).
-    public mutating func computeBounds() {
+    package mutating func computeBounds() {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for ring in rings where type != .polygon || ring.isOuter {
             var index = ring.start * 3
@@ -106,5 +109,5 @@ public struct ProjectedFeature: Hashable, Sendable {
     }
 
     /// The number of vertices in the buffer.
-    @inlinable public var vertexCount: Int { coordinates.count / 3 }
+    @inlinable package var vertexCount: Int { coordinates.count / 3 }
 }

@@ -5,15 +5,7 @@ public enum RingWinding {
     /// Twice the signed planar area of a ring in degrees: positive when counterclockwise.
     /// Works whether or not the ring repeats its first position. O(n).
     public static func signedArea(_ ring: [Coordinate]) -> Double {
-        let count = ring.count
-        guard count > 2 else { return 0 }
-        var sum = 0.0
-        var previous = ring[count - 1]
-        for current in ring {
-            sum += (previous.longitude * current.latitude) - (current.longitude * previous.latitude)
-            previous = current
-        }
-        return sum
+        ringTwiceSignedArea(count: ring.count) { (ring[$0].longitude, ring[$0].latitude) }
     }
 
     /// True when the ring runs counterclockwise (RFC 7946's exterior orientation).

@@ -12,6 +12,7 @@ public struct FitExtent: Sendable {
     private var maxY = -Double.infinity
     private var scratch: [Double] = []
 
+    /// An empty extent: nothing to fit yet.
     public init() {}
 
     /// True when nothing with a position was added.

@@ -13,16 +13,20 @@ public struct RenderOptions: Sendable {
 
     /// Viewport size in screen points.
     public var width: Int
+    /// Viewport height in screen points.
     public var height: Int
     /// Device pixels per screen point (2 for a retina snapshot).
     public var scale: Double
+    /// Where the camera looks: fitted to the data or given.
     public var camera: CameraChoice
     /// Degrees clockwise from north that point up.
     public var bearing: Double
     /// Nil for transparent.
     public var background: RGBAColor?
+    /// Style rules over the features' own styles.
     public var styleSheet: StyleSheet
 
+    /// Options with the documented defaults for whatever is not given.
     public init(width: Int = 1024, height: Int = 768, scale: Double = 1, camera: CameraChoice = .fit(padding: 64),
                 bearing: Double = 0, background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
                 styleSheet: StyleSheet = StyleSheet()) {
@@ -37,6 +41,7 @@ public struct RenderOptions: Sendable {
 
     /// The output size in device pixels.
     public var pixelWidth: Int { max(1, Int(saturating: (Double(width) * scale).rounded())) }
+    /// Image height in device pixels (at least 1).
     public var pixelHeight: Int { max(1, Int(saturating: (Double(height) * scale).rounded())) }
 
     /// The camera for these options and features: the centered one as given, or the one that
@@ -58,7 +63,9 @@ public struct RenderOptions: Sendable {
 /// streams through: each feature is styled, projected and pixel-decimated as it arrives and
 /// only its device-space marks are kept.
 public struct SnapshotBuilder {
+    /// The camera the scene is drawn with.
     public let camera: RenderCamera
+    /// The options the snapshot was asked for.
     public let options: RenderOptions
     private var paths: ScreenPathBuilder
     private var scene: RenderScene
@@ -68,6 +75,7 @@ public struct SnapshotBuilder {
     /// Features with at least one mark on screen.
     public private(set) var drawnFeatureCount = 0
 
+    /// A builder that draws features as they are added, with `camera`.
     public init(camera: RenderCamera, options: RenderOptions) {
         self.camera = camera
         self.options = options
@@ -190,6 +198,7 @@ public struct MapSnapshot: Sendable {
 
     /// Output size in device pixels.
     public var pixelWidth: Int { scene.pixelWidth }
+    /// Image height in device pixels.
     public var pixelHeight: Int { scene.pixelHeight }
 
     /// An SVG document: one `<g>` per level (and one for annotations), one `<g>` with a

@@ -3,11 +3,14 @@ import OverlayModel
 /// Pixels of a rendered or decoded image: sRGB with straight (not premultiplied) alpha,
 /// 4 bytes per pixel, rows top to bottom.
 public struct RasterImage: Hashable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// r, g, b, a for each pixel, row-major.
     public let rgba: [UInt8]
 
+    /// An image of `width` × `height` pixels from straight-alpha RGBA bytes, row by row.
     public init(width: Int, height: Int, rgba: [UInt8]) {
         precondition(rgba.count == width * height * 4, "rgba must hold width × height pixels")
         self.width = width

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// Where a snapshot looks, with the Google Maps SDK's camera semantics: a center, a zoom (the
@@ -22,6 +17,7 @@ public struct RenderCamera: Hashable, Sendable {
     /// The zoom used when fitting a single point (or nothing): close enough to see a street.
     public static let maximumFitZoom = 17.0
 
+    /// A camera over `center` at `zoom`, turned `bearing` degrees clockwise from north.
     public init(center: Coordinate, zoom: Double, bearing: Double = 0) {
         let latitude = max(-RenderCamera.maximumCenterLatitude, min(RenderCamera.maximumCenterLatitude, center.latitude))
         var longitude = center.longitude

@@ -5,29 +5,38 @@ import OverlayModel
 /// source's winding, so holes are empty under both rules; they differ only where parts of a
 /// multipolygon overlap (nonzero fills the overlap, even-odd leaves it empty).
 public enum FillRule: String, Hashable, Sendable, CaseIterable {
-    case nonzero, evenodd
+    /// Fill wherever the winding number is not zero (holes must run the other way).
+    case nonzero
+    /// Fill where an odd number of rings overlap (holes by overlap alone).
+    case evenodd
 }
 
 /// The paint for one feature with every field decided: the renderer's defaults, then the
 /// feature's own style (KML Style/StyleMap normal, GeoJSON simplestyle), then `--style` rules.
 /// A color with alpha 0 paints nothing.
 public struct RenderStyle: Hashable, Sendable {
+    /// Color of lines and outlines.
     public var strokeColor: RGBAColor
     /// Line width in screen points.
     public var strokeWidth: Double
     /// Dash and gap lengths in screen points; empty for a solid line.
     public var lineDash: [Double]
+    /// How line ends are drawn.
     public var lineCap: LineCap
+    /// How line corners are drawn.
     public var lineJoin: LineJoin
     /// False leaves polygon and circle outlines unstroked (KML PolyStyle `outline`); lines are
     /// always stroked.
     public var outline: Bool
+    /// Color inside polygons and circles.
     public var fillColor: RGBAColor
+    /// Which parts of overlapping rings are filled.
     public var fillRule: FillRule
     /// The pin color of point annotations.
     public var markerColor: RGBAColor
     /// Pin size relative to the standard 30-point pin.
     public var markerScale: Double
+    /// Color of point labels.
     public var labelColor: RGBAColor
     /// Label font size in screen points.
     public var labelSize: Double

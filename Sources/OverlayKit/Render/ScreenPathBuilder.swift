@@ -153,14 +153,7 @@ struct ScreenPathBuilder {
     private func oriented(_ ring: [Double], clockwise: Bool) -> [Double] {
         let count = ring.count / 2
         guard count > 2 else { return ring }
-        var twiceArea = 0.0
-        var previousX = ring[2 * count - 2], previousY = ring[2 * count - 1]
-        for index in 0..<count {
-            let x = ring[2 * index], y = ring[2 * index + 1]
-            twiceArea += previousX * y - x * previousY
-            previousX = x
-            previousY = y
-        }
+        let twiceArea = ringTwiceSignedArea(count: count) { (ring[2 * $0], ring[2 * $0 + 1]) }
         // With y pointing down, a positive shoelace sum runs clockwise on screen.
         if (twiceArea > 0) == clockwise || twiceArea == 0 { return ring }
         var reversed = [Double]()

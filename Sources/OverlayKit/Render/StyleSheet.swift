@@ -26,11 +26,14 @@ public struct StyleSheet: Hashable, Sendable {
     /// Applied over each feature's own style, in order, when they match.
     public var rules: [Rule]
 
+    /// One rule: when every condition holds for a feature's properties, its patch applies.
     public struct Rule: Hashable, Sendable {
         /// Property name (or `$kind`) → accepted values.
         public var conditions: [(key: String, values: [JSONValue])]
+        /// The fields this rule sets.
         public var style: StylePatch
 
+        /// A rule matching features whose property `key` has one of `values`, for every condition.
         public init(conditions: [(key: String, values: [JSONValue])], style: StylePatch) {
             self.conditions = conditions
             self.style = style
@@ -63,6 +66,7 @@ public struct StyleSheet: Hashable, Sendable {
         }
     }
 
+    /// A style sheet of defaults (under every feature's own style) and rules (over it, in order).
     public init(defaults: StylePatch? = nil, rules: [Rule] = []) {
         self.defaults = defaults
         self.rules = rules
@@ -111,22 +115,38 @@ public struct StylePatch: Hashable, Sendable {
                               "stroke-linejoin", "outline", "fill", "fill-opacity", "fill-rule", "marker-color",
                               "marker-size", "label-color", "label-size", "level"]
 
+    /// Line color.
     public var strokeColor: RGBAColor?
+    /// Line opacity 0…1, applied to the line color in effect.
     public var strokeOpacity: Double?
+    /// Line width in screen points.
     public var strokeWidth: Double?
+    /// Dash pattern in screen points (on, off, …).
     public var lineDash: [Double]?
+    /// Line end style.
     public var lineCap: LineCap?
+    /// Line corner style.
     public var lineJoin: LineJoin?
+    /// Whether polygons get an outline.
     public var outline: Bool?
+    /// Fill color.
     public var fillColor: RGBAColor?
+    /// Fill opacity 0…1, applied to the fill color in effect.
     public var fillOpacity: Double?
+    /// Fill rule for overlapping rings.
     public var fillRule: FillRule?
+    /// Point marker color.
     public var markerColor: RGBAColor?
+    /// Point marker size, as a multiple of the default.
     public var markerScale: Double?
+    /// Label text color.
     public var labelColor: RGBAColor?
+    /// Label text size in screen points.
     public var labelSize: Double?
+    /// Drawing level (above roads or above labels).
     public var level: OverlayLevel?
 
+    /// A patch that changes nothing.
     public init() {}
 
     /// `style` with the fields this patch sets replaced; an opacity applies to the color in

@@ -2,7 +2,7 @@
 /// the finest tolerance records, for every vertex, the squared distance at which the algorithm
 /// would have chosen it; any coarser tolerance is then a threshold filter (`importance > tol²`)
 /// that gives exactly the vertices Douglas-Peucker keeps at that tolerance.
-public enum DouglasPeucker {
+package enum DouglasPeucker {
     /// Writes importance into slot 2 of the triples `first...last` (vertex indices) of a flat
     /// `[x, y, importance]` buffer. Vertices that never beat `squaredTolerance` keep whatever
     /// the slot held (callers start from 0); the end vertices are not touched.
@@ -15,7 +15,7 @@ public enum DouglasPeucker {
     ///   it drops, and the result may stray beyond that tolerance. true caps each pivot at its
     ///   parent's importance, so a threshold gives exactly Douglas-Peucker at that tolerance and
     ///   every dropped vertex stays within it.
-    public static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int,
+    package static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int,
                                          squaredTolerance: Double, monotone: Bool = false) {
         guard last - first > 1 else { return }
         coordinates.withUnsafeMutableBufferPointer { buffer in
@@ -56,7 +56,7 @@ public enum DouglasPeucker {
 
     /// The squared distance from point p to the segment a–b.
     @inlinable
-    public static func squaredSegmentDistance(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
+    package static func squaredSegmentDistance(_ px: Double, _ py: Double, _ ax: Double, _ ay: Double,
                                               _ bx: Double, _ by: Double) -> Double {
         var x = ax, y = ay
         var dx = bx - x, dy = by - y

@@ -1,12 +1,12 @@
 /// Checks that a simplified ring is still a ring: enough points and no edges that cross.
-public enum RingValidity {
+package enum RingValidity {
     /// True when two non-adjacent edges of the ring cross at a point inside both (a proper
     /// crossing). Touching at a vertex and collinear overlap (which Sutherland-Hodgman clipping
     /// leaves along tile edges) do not count.
     ///
     /// `xy` holds x, y pairs of a closed ring. Sort-and-sweep over edge x-extents:
     /// O(n log n + k) for k pairs of edges whose x-extents overlap.
-    public static func hasProperSelfIntersection(_ xy: [Double]) -> Bool {
+    package static func hasProperSelfIntersection(_ xy: [Double]) -> Bool {
         let count = xy.count / 2
         guard count >= 4 else { return false }
         let edgeCount = count - 1
@@ -58,17 +58,9 @@ public enum RingValidity {
         (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
     }
 
-    /// Twice the signed area of a ring of x, y pairs, as Σ (xᵢ − xᵢ₋₁)(yᵢ + yᵢ₋₁): negative when
-    /// the ring runs clockwise with y pointing down (screen, tile and map-point space).
-    public static func doubleArea(_ xy: [Double]) -> Double {
-        let count = xy.count / 2
-        guard count > 2 else { return 0 }
-        var sum = 0.0
-        var j = count - 1
-        for i in 0..<count {
-            sum += (xy[2 * i] - xy[2 * j]) * (xy[2 * i + 1] + xy[2 * j + 1])
-            j = i
-        }
-        return sum
+    /// Twice the signed area of a ring of x, y pairs: negative when the ring runs clockwise
+    /// with y pointing down (screen, tile and map-point space); see `ringTwiceSignedArea`.
+    package static func doubleArea(_ xy: [Double]) -> Double {
+        -ringTwiceSignedArea(count: xy.count / 2) { (xy[2 * $0], xy[2 * $0 + 1]) }
     }
 }

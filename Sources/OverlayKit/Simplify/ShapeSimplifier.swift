@@ -6,6 +6,7 @@ import OverlayModel
 /// with less area than tolerance² and lines shorter than the tolerance are dropped and counted.
 /// Kept vertices keep their source coordinates exactly.
 public struct ShapeSimplifier: Sendable {
+    /// The simplification algorithms, by their `--algorithm` names.
     public enum Algorithm: String, Sendable, CaseIterable {
         /// Douglas-Peucker: no kept point strays more than the tolerance from the input.
         case douglasPeucker = "dp"
@@ -15,17 +16,24 @@ public struct ShapeSimplifier: Sendable {
 
     /// What simplification removed or changed.
     public struct Counts: Hashable, Sendable {
+        /// Rings smaller than the tolerance, dropped.
         public var droppedRings = 0
+        /// Lines shorter than the tolerance, dropped.
         public var droppedLines = 0
+        /// Rings simplified less than asked so they stay valid (no self-intersection).
         public var repairedRings = 0
+        /// Vertices before simplification.
         public var verticesIn = 0
+        /// Vertices after simplification.
         public var verticesOut = 0
 
+        /// Zero counts.
         public init() {}
     }
 
     /// Tolerance in map points; ≤ 0 returns shapes unchanged.
     public var tolerance: Double
+    /// Which algorithm ranks the vertices.
     public var algorithm: Algorithm
 
     /// A tolerance in screen points at a zoom: map points = points · 2^(20 − zoom).
@@ -33,12 +41,20 @@ public struct ShapeSimplifier: Sendable {
         self.init(tolerance: screenPoints * Zoom.mapPointsPerScreenPoint(atZoom: zoom), algorithm: algorithm)
     }
 
+    /// A simplifier with a tolerance in map points.
     public init(tolerance: Double, algorithm: Algorithm = .douglasPeucker) {
         self.tolerance = tolerance
         self.algorithm = algorithm
     }
 
     /// The simplified shape, or nil when every part was dropped.
+    public func simplify(_ shape: Shape) -> Shape? {
+        var counts = Counts()
+        return simplify(shape, counts: &counts)
+    }
+
+    /// The shape simplified, counting what was dropped or repaired into `counts`; nil when
+    /// nothing is left.
     public func simplify(_ shape: Shape, counts: inout Counts) -> Shape? {
         guard tolerance > 0 else { return shape }
         switch shape {

@@ -3,10 +3,10 @@
 /// (never less than an earlier removal's, so importance is monotone); a threshold on that area
 /// then gives the simplification for any tolerance. Limit: VW bounds areas, not distances, so
 /// unlike Douglas-Peucker the result can stray farther than √area from the input.
-public enum VisvalingamWhyatt {
+package enum VisvalingamWhyatt {
     /// Writes effective areas (map points²) into slot 2 of the triples `first...last` of a flat
     /// `[x, y, importance]` buffer; the end vertices are left as they are. O(n log n).
-    public static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int) {
+    package static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int) {
         let count = last - first + 1
         guard count > 2 else { return }
         var previous = Array(-1..<(count - 1)), next = Array(1...count)

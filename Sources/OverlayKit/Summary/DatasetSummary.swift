@@ -4,10 +4,13 @@ import OverlayModel
 /// vertices, extent in degrees (antimeridian-aware) and map points, the zoom that fits, and
 /// the property keys with the JSON types seen for each. Constant memory: O(keys + 3600).
 public struct DatasetSummary: Sendable {
+    /// Features seen.
     public private(set) var featureCount = 0
+    /// Features without geometry.
     public private(set) var nullGeometryCount = 0
     /// Features per shape kind, in `ShapeKind` order.
     public private(set) var kindCounts: [ShapeKind: Int] = [:]
+    /// Vertices over all shapes.
     public private(set) var vertexCount = 0
     /// The union of every feature's `boundingMapRect` (no wrapping).
     public private(set) var boundingMapRect = MapRect.null
@@ -25,6 +28,7 @@ public struct DatasetSummary: Sendable {
         var isOccupied: Bool { minimum <= maximum }
     }
 
+    /// An empty summary; add features to it.
     public init() {}
 
     /// Adds one feature. O(vertices + properties).

@@ -5,6 +5,7 @@ public enum InfoReport {
     /// Kinds in a fixed order, for deterministic output.
     private static let kindOrder: [ShapeKind] = ShapeKind.allCases
 
+    /// The summary as text for people (`overlaykit info`).
     public static func text(_ summary: DatasetSummary, source: String?) -> String {
         var lines = ["source: \(source ?? "<stdin>")", "features: \(summary.featureCount)"]
         for kind in kindOrder {
@@ -28,6 +29,7 @@ public enum InfoReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The summary as one JSON object (`overlaykit info --json`).
     public static func json(_ summary: DatasetSummary, source: String?) -> String {
         var object = JSONObject()
         object.append("source", source.map { .string($0) } ?? .null)

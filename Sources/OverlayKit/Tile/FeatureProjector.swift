@@ -13,15 +13,15 @@ import Darwin
 /// lies beyond either edge onto the other side. Within ±180° the values equal `MapPoint`'s bit
 /// for bit. Ring orientation is left as given here: it is fixed after simplification, where
 /// it can still change (see `TileBuilder`).
-public struct FeatureProjector: Sendable {
+package struct FeatureProjector: Sendable {
     /// The squared Douglas-Peucker tolerance in map points² used for the importance pass.
-    public var squaredTolerance: Double
+    package var squaredTolerance: Double
     /// Largest distance (map points) between a circle and the ring that stands for it.
-    public var circleTolerance: Double
+    package var circleTolerance: Double
     /// Give each line its own feature with `LineMetrics` (geojson-vt's `lineMetrics`).
-    public var lineMetrics: Bool
+    package var lineMetrics: Bool
 
-    public init(squaredTolerance: Double, circleTolerance: Double, lineMetrics: Bool = false) {
+    package init(squaredTolerance: Double, circleTolerance: Double, lineMetrics: Bool = false) {
         self.squaredTolerance = squaredTolerance
         self.circleTolerance = circleTolerance
         self.lineMetrics = lineMetrics
@@ -29,14 +29,14 @@ public struct FeatureProjector: Sendable {
 
     /// The projected x of a longitude, unwrapped (see the type's documentation).
     @inlinable
-    public static func x(longitude: Double) -> Double {
+    package static func x(longitude: Double) -> Double {
         (longitude / 360 + 0.5) * MapProjection.worldSize
     }
 
     /// Appends the features that stand for `shape` (a geometry collection gives one per member,
     /// as geojson-vt does) and returns how many were appended; 0 when the shape has no vertices.
     @discardableResult
-    public func project(_ shape: Shape, source: Int, into features: inout [ProjectedFeature]) -> Int {
+    package func project(_ shape: Shape, source: Int, into features: inout [ProjectedFeature]) -> Int {
         let before = features.count
         switch shape {
         case .annotation(let annotation):

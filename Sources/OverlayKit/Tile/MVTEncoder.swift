@@ -13,8 +13,10 @@ public struct MVTEncoder: Sendable {
         /// Properties whose value is an object or array, written as JSON text.
         public var valuesWrittenAsJSON = 0
 
+        /// Nothing lost yet.
         public init() {}
 
+        /// Adds another tile's losses.
         public static func += (a: inout Losses, b: Losses) {
             a.idsNotWritten += b.idsNotWritten
             a.nullValuesNotWritten += b.nullValuesNotWritten
@@ -22,8 +24,10 @@ public struct MVTEncoder: Sendable {
         }
     }
 
+    /// The name of the one layer each tile holds.
     public var layerName: String
 
+    /// An encoder writing one layer named `layerName`.
     public init(layerName: String) { self.layerName = layerName }
 
     private enum Value: Hashable {

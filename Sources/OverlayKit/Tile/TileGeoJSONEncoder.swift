@@ -4,10 +4,13 @@ import OverlayModel
 /// simplified geometry as the MVT tile (taken from its integer coordinates), for clients that
 /// load GeoJSON overlays per tile.
 public struct TileGeoJSONEncoder: Sendable {
+    /// Decimal places for coordinates.
     public var precision: Int
 
+    /// An encoder with `precision` decimals.
     public init(precision: Int = 7) { self.precision = precision }
 
+    /// The tile as a GeoJSON FeatureCollection in degrees.
     public func encode(_ tile: VectorTile) throws -> [UInt8] {
         let output = ByteOutput()
         var writer = GeoJSONWriter(output: output, options: WriterOptions(precision: precision))

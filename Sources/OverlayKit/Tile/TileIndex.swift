@@ -8,6 +8,7 @@ import OverlayModel
 ///
 /// Safe to call from several threads; builds run one at a time.
 public final class TileIndex: @unchecked Sendable {
+    /// The options the tiles are cut with.
     public let options: TileOptions
     /// The prepared features and their attributes.
     public let source: TileSource
@@ -28,6 +29,7 @@ public final class TileIndex: @unchecked Sendable {
         try self.init(source: TileSource(features: features, options: options))
     }
 
+    /// An index over the projected features of `source`.
     public init(source: TileSource) {
         self.options = source.options
         self.source = source

@@ -3,13 +3,20 @@ import OverlayModel
 /// `metadata.json` for a tile directory: what was tiled, how, and everything that was left out
 /// per zoom, so each dropped feature or ring is accounted for.
 public struct TileMetadata: Sendable {
+    /// The tile set's name.
     public var name: String
+    /// Tile format, `mvt` or `geojson`.
     public var format: String
+    /// The layer name inside the tiles.
     public var layer: String
+    /// The lowest zoom written.
     public var minZoom: Int
+    /// Per zoom: tiles, features and what was dropped.
     public var zooms: [TilePyramid.ZoomCounts]
+    /// What MVT could not hold, over all tiles.
     public var losses: MVTEncoder.Losses
 
+    /// Metadata for a finished pyramid.
     public init(name: String, format: String, layer: String, minZoom: Int,
                 zooms: [TilePyramid.ZoomCounts], losses: MVTEncoder.Losses) {
         self.name = name

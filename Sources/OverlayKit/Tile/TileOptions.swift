@@ -30,6 +30,7 @@ public struct TileOptions: Hashable, Sendable {
     /// geojson-vt's output exactly.
     public var keepRingsValid = true
 
+    /// geojson-vt's defaults.
     public init() {}
 
     /// Checks the ranges; the message names the option.

@@ -10,6 +10,7 @@ import OverlayModel
 public enum TilePyramid {
     /// What one zoom produced and dropped.
     public struct ZoomCounts: Hashable, Sendable {
+        /// The zoom these counts are for.
         public var zoom: Int
         /// Tiles written.
         public var tiles = 0
@@ -20,6 +21,7 @@ public enum TilePyramid {
         /// Feature and ring counts summed over the zoom's tiles (a feature in 4 tiles counts 4).
         public var statistics = TileStatistics()
 
+        /// Zero counts for `zoom`.
         public init(zoom: Int) { self.zoom = zoom }
 
         static func += (a: inout ZoomCounts, b: ZoomCounts) {
@@ -32,6 +34,8 @@ public enum TilePyramid {
 
     /// Builds tiles from `minZoom` to the source's `maxZoom`.
     /// - Parameters:
+    ///   - source: the projected features and the tile options.
+    ///   - minZoom: the lowest zoom built.
     ///   - parallelism: threads to use (1 = all on the calling thread).
     ///   - emit: called once per non-empty tile, possibly from several threads at once;
     ///     returns the number of bytes it wrote. An error stops the build and is rethrown.

@@ -16,11 +16,13 @@ public struct TileSource: Sendable {
         public var withoutPositions = 0
     }
 
+    /// The options the source was projected with.
     public let options: TileOptions
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
     /// The projected, wrapped features (a geometry collection gives several).
-    public let features: [ProjectedFeature]
+    package let features: [ProjectedFeature]
+    /// How many input features had which kind of geometry, or none.
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
     public let boundingMapRect: MapRect

@@ -2,6 +2,7 @@ import OverlayModel
 
 /// One feature of a tile, geometry in integer tile units (0…extent, plus the buffer).
 public struct TileFeature: Hashable, Sendable {
+    /// Point, line or polygon.
     public var type: TileGeometryType
     /// x, y pairs of every ring, line or point, one after another.
     public var xy: [Int32]
@@ -13,6 +14,7 @@ public struct TileFeature: Hashable, Sendable {
     /// The feature's properties; nil when the source had none.
     public var properties: JSONObject?
 
+    /// A feature of `type` with tile coordinates `xy` (x, y pairs), split into rings or lines by `ringLengths`.
     public init(type: TileGeometryType, xy: [Int32], ringLengths: [Int], id: JSONValue?, properties: JSONObject?) {
         self.type = type
         self.xy = xy
@@ -55,8 +57,10 @@ public struct TileStatistics: Hashable, Sendable {
     /// from the input, clipping or rounding to the tile grid); kept as simplified.
     public var selfCrossingRings = 0
 
+    /// Zero counts.
     public init() {}
 
+    /// Adds another tile's counts.
     public static func += (a: inout TileStatistics, b: TileStatistics) {
         a.features += b.features
         a.droppedFeatures += b.droppedFeatures
@@ -71,9 +75,13 @@ public struct TileStatistics: Hashable, Sendable {
 
 /// One tile's features, ready to encode.
 public struct VectorTile: Sendable {
+    /// The tile's z/x/y.
     public var id: TileID
+    /// Tile units across the tile.
     public var extent: Int
+    /// The features in the tile, in input order.
     public var features: [TileFeature]
+    /// What was dropped or kept while cutting this tile.
     public var statistics: TileStatistics
     /// Source points the tile's input held (geojson-vt's `numPoints`), dropped ones included.
     public var sourcePointCount: Int

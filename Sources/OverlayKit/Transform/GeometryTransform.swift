@@ -3,13 +3,18 @@ import OverlayModel
 /// Clip then simplify, one feature at a time (what `convert --clip/--zoom` runs), counting
 /// everything it removes so the caller can report it.
 public struct GeometryTransform: Sendable {
+    /// The clip to apply first, if any.
     public var clip: RectClip?
+    /// The simplifier to apply after clipping, if any.
     public var simplifier: ShapeSimplifier?
+    /// What clipping removed so far.
     public private(set) var clipCounts = RectClip.Counts()
+    /// What simplification removed so far.
     public private(set) var simplifyCounts = ShapeSimplifier.Counts()
     /// Features not written because nothing of their shape was left.
     public private(set) var droppedFeatures = 0
 
+    /// A transform that clips (when `clip` is set) and then simplifies (when `simplifier` is set).
     public init(clip: RectClip?, simplifier: ShapeSimplifier?) {
         self.clip = clip
         self.simplifier = simplifier
@@ -38,8 +43,8 @@ public struct GeometryTransform: Sendable {
         return result
     }
 
-    /// One line for a person, or nil when nothing was removed.
-    public var summary: String? {
+    /// A note saying what was removed, or nil when nothing was.
+    public var summary: Diagnostic? {
         var parts = [String]()
         if clip != nil && (clipCounts.shapesOutside > 0 || clipCounts.droppedRings > 0 || clipCounts.circlesAsPolygons > 0) {
             parts.append("clip: \(clipCounts.shapesOutside) shapes outside the rect, \(clipCounts.droppedRings) rings "
@@ -51,6 +56,7 @@ public struct GeometryTransform: Sendable {
                 + "(\(simplifyCounts.verticesIn) → \(simplifyCounts.verticesOut) vertices)")
         }
         guard !parts.isEmpty || droppedFeatures > 0 else { return nil }
-        return "note: convert.geometry: \(droppedFeatures) features left empty and not written; " + parts.joined(separator: "; ")
+        return Diagnostic(.note, code: "convert.geometry",
+                          message: "\(droppedFeatures) features left empty and not written; " + parts.joined(separator: "; "))
     }
 }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// What validating one input found.
@@ -17,6 +12,7 @@ public struct ValidationResult: Sendable {
     /// format); `findings` then holds the reason.
     public var isUnreadable: Bool
 
+    /// The result for one input.
     public init(file: String?, format: FileFormat?, findings: [Diagnostic], isUnreadable: Bool = false) {
         self.file = file
         self.format = format
@@ -37,6 +33,7 @@ public struct ValidationOptions: Sendable {
     /// Whether to check geometry validity (self-intersection, holes) as well as structure.
     public var checksGeometry: Bool
 
+    /// Options: an XML Schema for KML, and whether to check geometry validity.
     public init(schemaPath: String? = nil, checksGeometry: Bool = true) {
         self.schemaPath = schemaPath
         self.checksGeometry = checksGeometry

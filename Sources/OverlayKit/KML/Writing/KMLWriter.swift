@@ -41,7 +41,11 @@ public struct KMLWriter: FeatureWriter {
         var type: String
     }
 
-    /// - Parameter kmz: write a KMZ (zip with `doc.kml` and `resources`) instead of bare KML.
+    /// A writer of one KML document into `output`.
+    /// - Parameters:
+    ///   - output: where the document goes.
+    ///   - options: coordinate precision and document name.
+    ///   - kmz: write a KMZ (zip with `doc.kml` and `resources`) instead of bare KML.
     public init(output: ByteOutput, options: WriterOptions = WriterOptions(), kmz: Bool = false) throws {
         self.output = output
         self.options = options

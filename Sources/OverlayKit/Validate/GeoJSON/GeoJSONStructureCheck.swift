@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// The structural rules of GeoJSON, checked on a located value: everything mapbox/geojsonhint
@@ -77,7 +72,7 @@ struct GeoJSONStructureCheck {
     /// Checks any GeoJSON object (the root, a feature's geometry, a GeometryCollection member).
     mutating func checkObject(_ node: Int) {
         guard json.kind(node) == .object else {
-            report(.error, "geojson.root-not-object", "the root of a GeoJSON text must be an object, not \(json.typeName(node))",
+            report(.error, GeoJSONDiagnosticCode.rootNotObject.code, "the root of a GeoJSON text must be an object, not \(json.typeName(node))",
                    at: node)
             return
         }
@@ -86,10 +81,10 @@ struct GeoJSONStructureCheck {
         let name = json.string(type)!
         guard Self.allTypes.contains(name) else {
             if let expected = Self.allTypes.first(where: { $0.lowercased() == name.lowercased() }) {
-                report(.error, "geojson.type-case", "expected \(expected) but got \(name): type names are case sensitive",
+                report(.error, GeoJSONDiagnosticCode.typeCase.code, "expected \(expected) but got \(name): type names are case sensitive",
                        at: node, ["type"])
             } else {
-                report(.error, "geojson.unknown-type", "the type \(name) is unknown", at: node, ["type"])
+                report(.error, GeoJSONDiagnosticCode.unknownType.code, "the type \(name) is unknown", at: node, ["type"])
             }
             return
         }
@@ -108,7 +103,7 @@ struct GeoJSONStructureCheck {
         var seen = Set<String>()
         var reported = Set<String>()
         for member in members where !seen.insert(member.key).inserted && reported.insert(member.key).inserted {
-            report(.error, "geojson.duplicate-member",
+            report(.error, GeoJSONDiagnosticCode.duplicateMember.code,
                    "member \"\(member.key)\" appears more than once, so parsers disagree on its value", at: node, [member.key])
         }
     }
@@ -119,7 +114,7 @@ struct GeoJSONStructureCheck {
     /// `object` accepts null as well (a Feature's `properties` and `geometry`).
     private mutating func requiredMember(_ node: Int, _ name: String, _ expected: Expected) -> Int? {
         guard let value = json.member(node, name) else {
-            report(.error, "geojson.missing-member", "\"\(name)\" member required", at: node)
+            report(.error, GeoJSONDiagnosticCode.missingMember.code, "\"\(name)\" member required", at: node)
             return nil
         }
         let kind = json.kind(value)
@@ -131,7 +126,7 @@ struct GeoJSONStructureCheck {
         }
         if !ok {
             let wanted = expected == .string ? "a string" : expected == .array ? "an array" : "an object"
-            report(.error, "geojson.member-type", "\"\(name)\" member should be \(wanted), but is \(json.typeName(value)) instead",
+            report(.error, GeoJSONDiagnosticCode.memberType.code, "\"\(name)\" member should be \(wanted), but is \(json.typeName(value)) instead",
                    at: node, [name])
             return nil
         }
@@ -140,7 +135,7 @@ struct GeoJSONStructureCheck {
 
     private mutating func forbid(_ node: Int, _ names: [String], in what: String) {
         for name in names where json.member(node, name) != nil {
-            report(.error, "geojson.forbidden-member", "\(what) object cannot contain a \"\(name)\" member", at: node, [name])
+            report(.error, GeoJSONDiagnosticCode.forbiddenMember.code, "\(what) object cannot contain a \"\(name)\" member", at: node, [name])
         }
     }
 
@@ -152,7 +147,7 @@ struct GeoJSONStructureCheck {
            let text = json.string(name) {
             isDefault = text == "urn:ogc:def:crs:OGC:1.3:CRS84"
         }
-        report(.warning, "geojson.crs",
+        report(.warning, GeoJSONDiagnosticCode.crs.code,
                isDefault ? "old-style \"crs\" member names the default (CRS84) and should be removed"
                          : "old-style \"crs\" member is not part of RFC 7946; coordinates are read as WGS 84 anyway",
                at: node, ["crs"])
@@ -161,22 +156,22 @@ struct GeoJSONStructureCheck {
     private mutating func checkBBox(_ node: Int) {
         guard let bbox = json.member(node, "bbox"), json.kind(bbox) != .null else { return }
         guard json.kind(bbox) == .array else {
-            report(.error, "geojson.bbox-not-array", "bbox member must be an array of numbers, but is \(json.typeName(bbox))",
+            report(.error, GeoJSONDiagnosticCode.bboxNotArray.code, "bbox member must be an array of numbers, but is \(json.typeName(bbox))",
                    at: node, ["bbox"])
             return
         }
         let elements = json.elements(bbox)
         if elements.contains(where: { json.kind($0) != .number }) {
-            report(.error, "geojson.bbox-not-number", "each element in a bbox member must be a number", at: bbox, ["bbox"])
+            report(.error, GeoJSONDiagnosticCode.bboxNotNumber.code, "each element in a bbox member must be a number", at: bbox, ["bbox"])
         }
         if elements.count != 4 && elements.count != 6 {
-            report(.error, "geojson.bbox-length",
+            report(.error, GeoJSONDiagnosticCode.bboxLength.code,
                    "bbox must contain 4 elements (for 2D) or 6 elements (for 3D), found \(elements.count)", at: bbox, ["bbox"])
         } else if !elements.contains(where: { json.kind($0) != .number }) {
             let half = elements.count / 2
             let south = json.number(elements[1])!, north = json.number(elements[half + 1])!
             if south > north {
-                report(.error, "geojson.bbox-order", "bbox south edge \(south) is north of its north edge \(north)",
+                report(.error, GeoJSONDiagnosticCode.bboxOrder.code, "bbox south edge \(south) is north of its north edge \(north)",
                        at: bbox, ["bbox"])
             }
         }
@@ -196,7 +191,7 @@ struct GeoJSONStructureCheck {
     mutating func checkFeatureArray(_ features: Int, collection: Int) {
         let elements = json.elements(features)
         if elements.contains(where: { json.kind($0) != .object }) {
-            report(.error, "geojson.feature-not-object", "every feature must be an object", at: collection, [])
+            report(.error, GeoJSONDiagnosticCode.featureNotObject.code, "every feature must be an object", at: collection, [])
             return
         }
         for (index, feature) in elements.enumerated() {
@@ -212,13 +207,13 @@ struct GeoJSONStructureCheck {
         checkCRS(node)
         checkBBox(node)
         if let id = json.member(node, "id"), json.kind(id) != .string && json.kind(id) != .number {
-            report(.error, "geojson.id-type", "Feature \"id\" member must have a string or number value, not \(json.typeName(id))",
+            report(.error, GeoJSONDiagnosticCode.idType.code, "Feature \"id\" member must have a string or number value, not \(json.typeName(id))",
                    at: node, ["id"])
         }
         forbid(node, ["features", "coordinates"], in: "Feature")
         let type = json.member(node, "type").flatMap { json.string($0) }
         if type != "Feature" {
-            report(.error, "geojson.feature-type", "members of \"features\" must have \"type\": \"Feature\"", at: node, ["type"])
+            report(.error, GeoJSONDiagnosticCode.featureType.code, "members of \"features\" must have \"type\": \"Feature\"", at: node, ["type"])
         }
         _ = requiredMember(node, "properties", .object)
         guard let geometry = requiredMember(node, "geometry", .object), json.kind(geometry) == .object else { return }
@@ -231,7 +226,7 @@ struct GeoJSONStructureCheck {
     /// A Feature's geometry must be a geometry, not a Feature or FeatureCollection.
     private mutating func expectGeometry(_ node: Int) {
         if let type = json.member(node, "type").flatMap({ json.string($0) }), type == "Feature" || type == "FeatureCollection" {
-            report(.error, "geojson.not-a-geometry", "a \(type) cannot stand where a geometry is expected", at: node, ["type"])
+            report(.error, GeoJSONDiagnosticCode.notAGeometry.code, "a \(type) cannot stand where a geometry is expected", at: node, ["type"])
         }
     }
 
@@ -241,17 +236,17 @@ struct GeoJSONStructureCheck {
         guard let geometries = requiredMember(node, "geometries", .array) else { return }
         let elements = json.elements(geometries)
         if elements.contains(where: { json.kind($0) != .object }) {
-            report(.error, "geojson.geometry-not-object",
+            report(.error, GeoJSONDiagnosticCode.geometryNotObject.code,
                    "the geometries array in a GeometryCollection must contain only geometry objects", at: node, ["geometries"])
         }
         if elements.count == 1 {
-            report(.warning, "geojson.collection-single",
+            report(.warning, GeoJSONDiagnosticCode.collectionSingle.code,
                    "a GeometryCollection with a single geometry should be that geometry or a multi-part geometry",
                    at: geometries, ["geometries"])
         }
         for (index, element) in elements.enumerated() where json.kind(element) == .object {
             if json.member(element, "type").flatMap({ json.string($0) }) == "GeometryCollection" {
-                report(.warning, "geojson.collection-nested", "GeometryCollections should not nest (RFC 7946 §3.1.8)",
+                report(.warning, GeoJSONDiagnosticCode.collectionNested.code, "GeometryCollections should not nest (RFC 7946 §3.1.8)",
                        at: geometries, ["geometries", String(index)])
             }
             within("geometries") { check in
@@ -304,7 +299,7 @@ struct GeoJSONStructureCheck {
         guard let (node, message) = outOfRange.first else { return }
         let more = outOfRange.count > 1 ? "; \(outOfRange.count) positions of this geometry are out of range" : ""
         // The pointer of the first offender is not kept; the line and column name it.
-        report(.warning, "geojson.coordinate-range", message + more, at: node, ["coordinates"])
+        report(.warning, GeoJSONDiagnosticCode.coordinateRange.code, message + more, at: node, ["coordinates"])
         outOfRange = (0, nil)
     }
 
@@ -321,7 +316,7 @@ struct GeoJSONStructureCheck {
             return checkPosition(node, line: line) ? .sound : .problem
         }
         guard json.kind(node) == .array else {
-            report(.error, "geojson.coordinates-too-shallow",
+            report(.error, GeoJSONDiagnosticCode.coordinatesTooShallow.code,
                    "a \(json.typeName(node)) was found where a coordinate array should have been: it needs to be nested more deeply",
                    at: line)
             return .problem
@@ -331,23 +326,23 @@ struct GeoJSONStructureCheck {
         if depth == 1 && kind == .ring {
             if count > 0, json.kind(json.child(node, count - 1)) != .array {
                 let last = json.child(node, count - 1)
-                report(.error, "geojson.coordinates-too-shallow",
+                report(.error, GeoJSONDiagnosticCode.coordinatesTooShallow.code,
                        "a \(json.typeName(last)) was found where a coordinate array should have been: it needs to be nested more deeply",
                        at: node)
                 return .tooShallow
             }
             if count < 4 {
-                report(.error, "geojson.ring-too-short",
+                report(.error, GeoJSONDiagnosticCode.ringTooShort.code,
                        "a linear ring needs four or more positions, found \(count)", at: node)
                 verdict = .problem
             }
             if count > 0, !samePosition(json.child(node, 0), json.child(node, count - 1)) {
-                report(.error, "geojson.ring-not-closed",
+                report(.error, GeoJSONDiagnosticCode.ringNotClosed.code,
                        "the first and last positions of a linear ring must be the same", at: node)
                 verdict = .problem
             }
         } else if depth == 1 && kind == .line && count < 2 {
-            report(.error, "geojson.line-too-short", "a line needs two or more positions, found \(count)", at: node)
+            report(.error, GeoJSONDiagnosticCode.lineTooShort.code, "a line needs two or more positions, found \(count)", at: node)
             return .problem
         }
         for index in 0..<count {
@@ -376,24 +371,24 @@ struct GeoJSONStructureCheck {
     @discardableResult
     private mutating func checkPosition(_ node: Int, line: Int) -> Bool {
         guard json.kind(node) == .array else {
-            report(.error, "geojson.position-not-array", "a position should be an array, is a \(json.typeName(node)) instead",
+            report(.error, GeoJSONDiagnosticCode.positionNotArray.code, "a position should be an array, is a \(json.typeName(node)) instead",
                    at: line)
             return false
         }
         let count = json.childCount(node)
         if count < 2 {
-            report(.error, "geojson.position-too-short", "a position must have 2 or more elements, found \(count)", at: node)
+            report(.error, GeoJSONDiagnosticCode.positionTooShort.code, "a position must have 2 or more elements, found \(count)", at: node)
             return false
         }
         if count > 3 {
-            report(.warning, "geojson.position-too-long",
+            report(.warning, GeoJSONDiagnosticCode.positionTooLong.code,
                    "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: node)
         }
         var finite = true
         for index in 0..<count {
             let number = json[json.child(node, index)]
             guard number.kind == .number else {
-                report(.error, "geojson.position-not-number", "each element in a position must be a number", at: node)
+                report(.error, GeoJSONDiagnosticCode.positionNotNumber.code, "each element in a position must be a number", at: node)
                 return false
             }
             if !number.number.isFinite { finite = false }
@@ -420,7 +415,7 @@ struct GeoJSONStructureCheck {
         if Int(longitudeNode.count) > PrecisionTally.maximumDecimals || Int(latitudeNode.count) > PrecisionTally.maximumDecimals {
             precision.count += 1
             if precision.count <= PrecisionTally.reportedLimit {
-                report(.info, "geojson.precision",
+                report(.note, GeoJSONDiagnosticCode.precision.code,
                        "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
                        at: node)
             } else if !precision.hasUnreported {
@@ -439,7 +434,7 @@ struct GeoJSONStructureCheck {
             for (index, ring) in json.elements(polygon).enumerated() where json.kind(ring) == .array {
                 let clockwise = isClockwiseOnSphere(ring)
                 if clockwise == (index == 0) {
-                    report(.warning, "geojson.right-hand-rule",
+                    report(.warning, GeoJSONDiagnosticCode.rightHandRule.code,
                            "polygons should follow the right-hand rule: exterior rings counterclockwise, holes clockwise",
                            at: node)
                     return
@@ -480,7 +475,7 @@ struct GeoJSONStructureCheck {
                 guard json.kind(position) == .array, json.childCount(position) > 0,
                       let longitude = json.number(json.child(position, 0)) else { previous = nil; continue }
                 if let previous, abs(longitude - previous) > 180 {
-                    report(.warning, "geojson.antimeridian",
+                    report(.warning, GeoJSONDiagnosticCode.antimeridian.code,
                            "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
                            at: run)
                     return
@@ -538,21 +533,5 @@ struct GeoJSONStructureCheck {
             if vertex < elements.count { node = elements[vertex] }
         }
         report(finding.severity, finding.code, finding.message, at: node, extra)
-    }
-}
-
-/// RFC 6901 JSON Pointers from path components.
-enum JSONPointer {
-    /// The pointer, or nil for the root (whose pointer, "", says nothing to a reader).
-    static func make(_ components: [String]) -> String? {
-        guard !components.isEmpty else { return nil }
-        var text = ""
-        for component in components {
-            text += "/"
-            for character in component {
-                text += character == "~" ? "~0" : character == "/" ? "~1" : String(character)
-            }
-        }
-        return text
     }
 }

@@ -43,7 +43,7 @@ struct GeoJSONValidator {
             findings.append(diagnostic)
         }
         if precision.count > GeoJSONStructureCheck.PrecisionTally.reportedLimit, let first = precision.firstUnreported {
-            findings.append(Diagnostic(.info, code: "geojson.precision",
+            findings.append(Diagnostic(.note, code: GeoJSONDiagnosticCode.precision.code,
                                        message: "\(precision.count) positions in all have more than \(GeoJSONStructureCheck.PrecisionTally.maximumDecimals) decimals; the ones after the first \(GeoJSONStructureCheck.PrecisionTally.reportedLimit) are not listed one by one",
                                        location: first))
         }
@@ -97,7 +97,7 @@ struct GeoJSONValidator {
                                 check.checkDuplicates(node)
                                 check.checkFeature(node)
                             } else {
-                                featureFindings.append(Diagnostic(.error, code: "geojson.feature-not-object",
+                                featureFindings.append(Diagnostic(.error, code: GeoJSONDiagnosticCode.featureNotObject.code,
                                                                   message: "every feature must be an object, found \(feature.typeName(node))",
                                                                   location: SourceLocation(file: input.name, line: line, column: column,
                                                                                            jsonPointer: JSONPointer.make(path + ["features", String(index)]))))

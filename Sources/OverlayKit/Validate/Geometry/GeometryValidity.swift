@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// Geometry validity of lines and polygons in map points, the plane overlays are drawn in:
@@ -23,11 +18,17 @@ public enum GeometryValidity {
     /// One problem, placed by part: the polygon (0 for a single polygon or line), the ring
     /// within it (0 for a line or shell), and the vertex when one is to blame.
     public struct Finding: Hashable, Sendable {
+        /// Error or warning.
         public var severity: Diagnostic.Severity
+        /// The code, `geometry.*`.
         public var code: String
+        /// What is wrong, with the place in degrees.
         public var message: String
+        /// Index of the polygon in the shape (0 for a single polygon).
         public var polygon: Int
+        /// Index of the ring in the polygon (0 is the exterior).
         public var ring: Int
+        /// Index of the vertex the finding is at, when it has one.
         public var vertex: Int?
     }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// One plane sweep over the rings of a polygon or multipolygon (Shamos–Hoey): finds where

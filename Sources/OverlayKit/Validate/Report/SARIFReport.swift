@@ -7,9 +7,12 @@ import OverlayModel
 /// levels error, warning and note. Locations give the file as a relative URI, the 1-based
 /// line and column, and the JSON Pointer or KML path as a logical location.
 public enum SARIFReport {
+    /// The tool name SARIF reports carry.
     public static let toolName = "overlaykit"
+    /// The tool version SARIF reports carry.
     public static let toolVersion = "0.1.0"
 
+    /// The results as a SARIF 2.1.0 log (one run, one rule per code).
     public static func render(_ results: [ValidationResult]) -> String {
         var ruleIndex: [String: Int] = [:]
         var rules: [JSONValue] = []
@@ -77,7 +80,7 @@ public enum SARIFReport {
         switch severity {
         case .error: "error"
         case .warning: "warning"
-        case .info: "note"
+        case .note: "note"
         }
     }
 

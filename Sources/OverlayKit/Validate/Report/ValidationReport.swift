@@ -6,18 +6,30 @@ import OverlayModel
 public enum ValidationReport {
     /// The output formats of `overlaykit validate --format`.
     public enum Format: String, CaseIterable, Sendable {
-        case text, json, sarif
+        /// `file:line:col: severity: code: message` lines and a summary, for people.
+        case text
+        /// One JSON object (Schemas/validation-report.schema.json), for scripts.
+        case json
+        /// SARIF 2.1.0, for GitHub code scanning and other CI viewers.
+        case sarif
     }
 
     /// Totals over all inputs.
     public struct Summary: Hashable, Sendable {
+        /// Inputs checked.
         public var files = 0
+        /// Inputs that could not be read at all.
         public var unreadable = 0
+        /// Inputs with at least one error.
         public var filesWithErrors = 0
+        /// Errors over all inputs.
         public var errors = 0
+        /// Warnings over all inputs.
         public var warnings = 0
-        public var infos = 0
+        /// Notes over all inputs.
+        public var notes = 0
 
+        /// The totals of `results`.
         public init(_ results: [ValidationResult]) {
             for result in results {
                 files += 1
@@ -26,20 +38,21 @@ public enum ValidationReport {
                 if errorCount > 0 { filesWithErrors += 1 }
                 errors += errorCount
                 warnings += result.count(.warning)
-                infos += result.count(.info)
+                notes += result.count(.note)
             }
         }
 
         /// One line, e.g. `3 files checked: 2 errors, 1 warning, 0 notes; 1 file has errors`.
         public var line: String {
             func plural(_ count: Int, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
-            var text = "\(plural(files, "file")) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(infos, "note"))"
+            var text = "\(plural(files, "file")) checked: \(plural(errors, "error")), \(plural(warnings, "warning")), \(plural(notes, "note"))"
             if filesWithErrors > 0 { text += "; \(plural(filesWithErrors, "file")) with errors" }
             if unreadable > 0 { text += "; \(unreadable) unreadable" }
             return text
         }
     }
 
+    /// The results as a report in `format`.
     public static func render(_ results: [ValidationResult], as format: Format) -> String {
         switch format {
         case .text: text(results)
@@ -72,13 +85,13 @@ public enum ValidationReport {
             file.append("readable", .bool(!result.isUnreadable))
             file.append("errors", .integer(Int64(result.count(.error))))
             file.append("warnings", .integer(Int64(result.count(.warning))))
-            file.append("infos", .integer(Int64(result.count(.info))))
+            file.append("notes", .integer(Int64(result.count(.note))))
             file.append("findings", .array(result.findings.map(findingJSON)))
             files.append(.object(file))
         }
         let summary = Summary(results)
         var root = JSONObject()
-        root.append("version", .integer(1))
+        root.append("version", .integer(2))
         root.append("files", .array(files))
         root.append("summary", .object([
             "files": .integer(Int64(summary.files)),
@@ -86,7 +99,7 @@ public enum ValidationReport {
             "filesWithErrors": .integer(Int64(summary.filesWithErrors)),
             "errors": .integer(Int64(summary.errors)),
             "warnings": .integer(Int64(summary.warnings)),
-            "infos": .integer(Int64(summary.infos)),
+            "notes": .integer(Int64(summary.notes)),
         ]))
         var bytes = JSONBytes()
         bytes.appendObject(root)
