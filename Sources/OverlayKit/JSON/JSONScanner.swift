@@ -8,6 +8,8 @@ import OverlayModel
 /// over bytes as they are discarded or when a location is asked for, so the hot loops never
 /// look at newlines. Every error carries line, column and the JSON Pointer of the value.
 final class JSONScanner {
+    /// Warnings found while reading values (duplicate members), for the reader to report.
+    var warnings: [Diagnostic] = []
     let input: ByteInput
     /// The window: `bytes[0..<end]` are input bytes starting at absolute offset `base`.
     private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -451,12 +453,19 @@ final class JSONScanner {
                 position += 1
                 return .object(object)
             }
+            let start = base + position - 1
             repeat {
                 let key = try readKey()
                 path.append(.key(key))
                 object.append(key, try readValue(depth: depth + 1))
                 path.removeLast()
             } while try commaOrClose(UInt8(ascii: "}"))
+            if object.count > 1, let duplicates = object.removingDuplicateKeys() {
+                for key in duplicates {
+                    warnings.append(warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
+                                            at: start, extraPath: [.key(key)]))
+                }
+            }
             return .object(object)
         case UInt8(ascii: "["):
             position += 1
