@@ -102,6 +102,40 @@ public struct JSONObject: Hashable, Sendable, ExpressibleByDictionaryLiteral, Se
         }
     }
 
+    /// Keeps one member per key — the first one's place with the last one's value, as
+    /// JavaScript's `JSON.parse` does — and returns the keys that repeated, or nil when none did
+    /// (so a writer never emits a key twice). Checking is O(n²) up to 16 members, O(n) beyond,
+    /// and allocates nothing when every key is unique.
+    public mutating func removingDuplicateKeys() -> [String]? {
+        var hasDuplicate = false
+        if members.count <= 16 {
+            outer: for index in members.indices.dropFirst() {
+                for earlier in 0..<index where members[earlier].key == members[index].key {
+                    hasDuplicate = true
+                    break outer
+                }
+            }
+        } else {
+            var seen = Set<String>(minimumCapacity: members.count)
+            hasDuplicate = !members.allSatisfy { seen.insert($0.key).inserted }
+        }
+        guard hasDuplicate else { return nil }
+        var unique: [Member] = []
+        var position: [String: Int] = [:]
+        var repeated: [String] = []
+        for member in members {
+            if let index = position[member.key] {
+                unique[index].value = member.value
+                if !repeated.contains(member.key) { repeated.append(member.key) }
+            } else {
+                position[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        members = unique
+        return repeated
+    }
+
     /// Appends a member at the end.
     public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(Member(key: key, value: value))

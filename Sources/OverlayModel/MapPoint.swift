@@ -57,6 +57,8 @@ public enum MapProjection {
     public static func x(longitude: Double) -> Double {
         var longitude = longitude
         if longitude < -180 || longitude > 180 {
+            // fmod is exact; the subtraction below alone loses every digit of a longitude of 1e308.
+            if longitude.magnitude > 1e9 { longitude = fmod(longitude, 360) }
             longitude -= 360 * ((longitude + 180) / 360).rounded(.down)
         }
         return (longitude / 360 + 0.5) * worldSize

@@ -23,10 +23,17 @@ public struct Circle: Hashable, Sendable {
     /// The center as a map point.
     public var centerPoint: MapPoint { MapPoint(center) }
 
+    /// The radius in map points at the center's latitude, at most the world's width: a larger
+    /// circle covers every point of the world already, and drawing or tiling it larger would only
+    /// repeat the world (a radius of 1e12 m once meant 26,000 copies).
+    public var mapRadius: Double {
+        min(radius * mapPointsPerMeter(atLatitude: center.latitude), MapProjection.worldSize)
+    }
+
     /// The square of map points around the circle, using the Mercator scale at its center
     /// (`MKCircle.boundingMapRect`).
     public var boundingMapRect: MapRect {
-        let halfSide = radius * mapPointsPerMeter(atLatitude: center.latitude)
+        let halfSide = mapRadius
         let center = centerPoint
         return MapRect(x: center.x - halfSide, y: center.y - halfSide, width: 2 * halfSide, height: 2 * halfSide)
     }

@@ -46,7 +46,7 @@ public struct TileID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public init(containing point: MapPoint, zoom z: Int) {
         let tiles = 1 << z
         let size = MapProjection.worldSize / Double(tiles)
-        let x = Int((point.x / size).rounded(.down)), y = Int((point.y / size).rounded(.down))
+        let x = Int(saturating: (point.x / size).rounded(.down)), y = Int(saturating: (point.y / size).rounded(.down))
         self.init(z: z, x: min(max(x, 0), tiles - 1), y: min(max(y, 0), tiles - 1))
     }
 

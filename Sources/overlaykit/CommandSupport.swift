@@ -43,6 +43,16 @@ struct InputOptions: ParsableArguments {
     @Option(help: "Input format when the extension and content do not tell.")
     var from: FileFormat?
 
+    @Option(name: .customLong("max-kmz-size"), help: "Largest size in MiB a KMZ entry may inflate to, a guard against zip bombs (default 1024; also lifts the 200:1 ratio check).")
+    var maxKMZSize: Int?
+
+    /// The KMZ limits these options ask for.
+    var kmzLimits: KMZ.Limits {
+        guard let maxKMZSize else { return KMZ.Limits() }
+        let bytes = Int64(clamping: maxKMZSize).multipliedReportingOverflow(by: 1 << 20)
+        return KMZ.Limits(maximumEntryBytes: bytes.overflow ? .max : bytes.partialValue, maximumRatio: .max)
+    }
+
     /// Opens the input file, or standard input (saying so on standard error when it is a
     /// terminal, so a user who forgot the file name is not left waiting).
     func openInput() throws -> ByteInput {
@@ -55,7 +65,7 @@ struct InputOptions: ParsableArguments {
     /// Opens the input and a reader for it.
     func openReader() throws -> (ByteInput, any FeatureReader) {
         let byteInput = try openInput()
-        return (byteInput, try FeatureIO.reader(for: byteInput, format: from))
+        return (byteInput, try FeatureIO.reader(for: byteInput, format: from, kmzLimits: kmzLimits))
     }
 }
 

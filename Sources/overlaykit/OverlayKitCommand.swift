@@ -21,6 +21,18 @@ struct OverlayKitCommand: ParsableCommand {
     static func main() {
         // A closed pipe must end the command quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
-        Self.main(nil)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let diagnostic as Diagnostic {
+            // Any diagnostic a command did not report itself: printed once in the project's
+            // format (argument-parser would add "Error: " before ours) with its exit status.
+            Report.diagnostic(diagnostic)
+            Self.exit(withError: ExitCode(diagnostic.code.hasPrefix("io.") ? ExitStatus.ioError : ExitStatus.badInput))
+        } catch is ByteOutput.Closed {
+            Self.exit(withError: ExitCode.success)
+        } catch {
+            Self.exit(withError: error)
+        }
     }
 }

@@ -56,6 +56,10 @@ struct ValidateCommand: ParsableCommand {
             try output.commit()
         } catch is ByteOutput.Closed {
             // A reader that stopped early still gets the exit status below.
+        } catch let diagnostic as Diagnostic {
+            // The report could not be written (a full disk): that is an I/O failure, not findings.
+            Report.diagnostic(diagnostic)
+            throw ExitCode(ExitStatus.ioError)
         }
         let summary = ValidationReport.Summary(results)
         if format != .text { Report.standardError(summary.line + "\n") }

@@ -100,7 +100,7 @@ public struct RectClip: Sendable {
             return bounds.contains(annotation.point) ? shape : nil
         case .circle(let circle):
             counts.circlesAsPolygons += 1
-            let radius = circle.radius * mapPointsPerMeter(atLatitude: circle.center.latitude)
+            let radius = circle.mapRadius
             let ring = CirclePolygon.ring(circle, tolerance: max(radius / 1000, 1e-6))
             return clipped(.polygon(Polygon(vertices: VertexBuffer(points: ring))), counts: &counts)
         case .polyline(let polyline):

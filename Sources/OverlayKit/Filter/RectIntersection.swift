@@ -15,7 +15,7 @@ package enum RectIntersection {
             let center = circle.centerPoint
             let dx = center.x - min(max(center.x, rect.minX), rect.maxX)
             let dy = center.y - min(max(center.y, rect.minY), rect.maxY)
-            let radius = circle.radius * mapPointsPerMeter(atLatitude: circle.center.latitude)
+            let radius = circle.mapRadius
             return dx * dx + dy * dy <= radius * radius
         case .polyline(let polyline):
             return pathIntersects(polyline.vertices, rect)

@@ -86,10 +86,19 @@ public final class WhereRegex: Hashable, @unchecked Sendable {
 }
 
 /// Recursive descent over the tokens; every error names the column of the token at fault.
+///
+/// Parsing, evaluating and even releasing an expression recurse once per level of its tree, so
+/// the tree's height is bounded (`maximumDepth`): 30,000 nested parentheses once overflowed the
+/// stack. Chains of `and`/`or` count too; a long list of alternatives belongs in `in [...]`.
 struct WhereParser {
+    /// The deepest expression tree accepted: nested parentheses, `not`s and `and`/`or` chains.
+    static let maximumDepth = 1_000
+
     let source: String
     let tokens: [WhereToken]
     private var index = 0
+    /// Levels entered on the current path (an upper bound on the tree height built so far).
+    private var depth = 0
 
     init(source: String, tokens: [WhereToken]) {
         self.source = source
@@ -115,32 +124,51 @@ struct WhereParser {
         return expression
     }
 
+    /// Enters one level of the tree; fails past `maximumDepth`, naming the token that went too deep.
+    private mutating func descend() throws(WhereSyntaxError) {
+        depth += 1
+        if depth > WhereParser.maximumDepth {
+            throw failure("the expression nests deeper than \(WhereParser.maximumDepth) levels (parentheses, 'not' and "
+                + "'and'/'or' chains); list alternatives with 'in [...]' instead")
+        }
+    }
+
     private mutating func parseOr() throws(WhereSyntaxError) -> WhereExpression {
+        let entry = depth
+        defer { depth = entry }
         var left = try parseAnd()
         while current.kind == .keyword("or") {
             index += 1
+            try descend()
             left = .or(left, try parseAnd())
         }
         return left
     }
 
     private mutating func parseAnd() throws(WhereSyntaxError) -> WhereExpression {
+        let entry = depth
+        defer { depth = entry }
         var left = try parseNot()
         while current.kind == .keyword("and") {
             index += 1
+            try descend()
             left = .and(left, try parseNot())
         }
         return left
     }
 
     private mutating func parseNot() throws(WhereSyntaxError) -> WhereExpression {
+        let entry = depth
+        defer { depth = entry }
         switch current.kind {
         case .keyword("not"):
             index += 1
+            try descend()
             return .not(try parseNot())
         case .symbol("("):
             let open = current
             index += 1
+            try descend()
             let inner = try parseOr()
             guard current.kind == .symbol(")") else {
                 throw failure("expected ')' to close the '(' at column \(open.column) but found \(found(current))")

@@ -69,6 +69,8 @@ public struct GeoJSONReader: FeatureReader {
     public var bytesRead: Int { scanner.absolutePosition }
 
     public mutating func takeWarnings() -> [Diagnostic] {
+        warnings += scanner.warnings
+        scanner.warnings.removeAll()
         defer { warnings.removeAll() }
         return warnings
     }

@@ -7,13 +7,20 @@ import OverlayModel
 
 /// A buffered destination for bytes: a file written atomically, or standard output.
 ///
-/// A file is written to a temporary sibling and renamed over the target only by `commit()`,
-/// so a failed run never leaves a half-written file. Writes are buffered (1 MiB).
+/// A regular file is written to a temporary sibling and renamed over the target only by
+/// `commit()`, so a failed run never leaves a half-written file; an existing file keeps its
+/// permissions. A symbolic link is followed and the file it names is replaced (the link stays),
+/// as `cp` does. A FIFO, a device or a socket (`-o /dev/null`, `-o >(gzip)`) is opened and
+/// written directly: renaming over it would replace the device with a regular file. Temporary
+/// files are removed on SIGINT/SIGTERM/SIGHUP (`InterruptCleanup`). Writes are buffered (1 MiB).
 public final class ByteOutput {
     /// The target path, or nil for standard output.
     public let path: String?
     private var descriptor: Int32
     private var temporaryPath: String?
+    private var cleanupToken: Int?
+    /// Where the renamed file goes: `path`, or the file a symbolic link at `path` names.
+    private var finalPath: String?
     private var buffer: [UInt8] = []
     private var finished = false
     /// Bytes accepted so far.
@@ -32,16 +39,48 @@ public final class ByteOutput {
             return
         }
         let path = path!
-        var template = Array((path + ".tmp-XXXXXX").utf8CString)
+        self.path = path
+        var target = path
+        var existing = stat()
+        if lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFLNK {
+            // Follow the link to the file it names; a dangling link is written through directly.
+            guard let resolved = realpath(path, nil) else {
+                descriptor = try ByteOutput.openDirectly(path)
+                return
+            }
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        var mode: mode_t = 0o644
+        if stat(target, &existing) == 0 {
+            if (existing.st_mode & S_IFMT) != S_IFREG {
+                descriptor = try ByteOutput.openDirectly(path)
+                return
+            }
+            mode = existing.st_mode & 0o7777
+        }
+        var template = Array((target + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
             throw Diagnostic(.error, code: "io.create-failed",
                              message: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
-        fchmod(fd, 0o644)
-        self.path = path
+        fchmod(fd, mode)
         descriptor = fd
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        finalPath = target
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        temporaryPath = temporary
+        cleanupToken = InterruptCleanup.register(temporary)
+    }
+
+    /// Opens a target that is not a regular file (FIFO, device, socket, dangling link) for writing in place.
+    private static func openDirectly(_ path: String) throws -> Int32 {
+        while true {
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd >= 0 { return fd }
+            if errno == EINTR { continue }
+            throw Diagnostic(.error, code: "io.create-failed", message: "cannot open \(path): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Collects output in memory (`bytes`), for tests and for containers such as KMZ.
@@ -102,12 +141,23 @@ public final class ByteOutput {
         try flush()
         guard !finished else { return }
         finished = true
-        guard let temporaryPath, let path else { return }
-        close(descriptor)
+        guard let path else { return }
+        guard let temporaryPath, let finalPath else {
+            // Written in place (FIFO, device): closing reports a late write error, e.g. on NFS.
+            let closed = close(descriptor)
+            descriptor = -1
+            if closed != 0 {
+                throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        let closed = close(descriptor)
         descriptor = -1
-        guard rename(temporaryPath, path) == 0 else {
+        defer { InterruptCleanup.unregister(cleanupToken) }
+        guard closed == 0, rename(temporaryPath, finalPath) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
+            self.temporaryPath = nil
             throw Diagnostic(.error, code: "io.write-failed", message: "cannot move output into place at \(path): \(reason)")
         }
         self.temporaryPath = nil
@@ -120,7 +170,12 @@ public final class ByteOutput {
         if let temporaryPath {
             close(descriptor)
             unlink(temporaryPath)
+            InterruptCleanup.unregister(cleanupToken)
             self.temporaryPath = nil
+        } else if path != nil && descriptor >= 0 {
+            // Written in place: what was written stays (a FIFO's reader has it already).
+            close(descriptor)
+            descriptor = -1
         }
     }
 }

@@ -16,8 +16,9 @@ public enum FeatureIO {
                          location: SourceLocation(file: input.name, line: 1, column: 1))
     }
 
-    /// A streaming reader for the input.
-    public static func reader(for input: ByteInput, format: FileFormat? = nil) throws -> any FeatureReader {
+    /// A streaming reader for the input; `kmzLimits` bound what a KMZ may inflate to.
+    public static func reader(for input: ByteInput, format: FileFormat? = nil,
+                              kmzLimits: KMZ.Limits = KMZ.Limits()) throws -> any FeatureReader {
         let format = try detectFormat(of: input, given: format)
         switch format {
         case .geojson, .geojsonseq:
@@ -25,7 +26,7 @@ public enum FeatureIO {
         case .kml:
             return try KMLReader(input: input)
         case .kmz:
-            return try KMZ.reader(for: input)
+            return try KMZ.reader(for: input, limits: kmzLimits)
         default:
             throw Diagnostic(.error, code: "input.unsupported-format",
                              message: "\(format.rawValue) cannot be read as features")

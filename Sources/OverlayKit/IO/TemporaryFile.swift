@@ -14,6 +14,8 @@ final class TemporaryFile {
     private(set) var size = 0
     /// The path while the file is still linked (only when `keepPath` was asked for).
     let path: String?
+    /// The `InterruptCleanup` entry of a linked file.
+    private var cleanupToken: Int?
 
     /// - Parameter keepPath: leave the file linked (removed on deinit), for APIs that want a path.
     init(keepPath: Bool = false, suffix: String = "") throws {
@@ -28,6 +30,7 @@ final class TemporaryFile {
         descriptor = fd
         if keepPath {
             path = name
+            cleanupToken = InterruptCleanup.register(name)
         } else {
             unlink(name)
             path = nil
@@ -36,7 +39,10 @@ final class TemporaryFile {
 
     deinit {
         close(descriptor)
-        if let path { unlink(path) }
+        if let path {
+            unlink(path)
+            InterruptCleanup.unregister(cleanupToken)
+        }
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {

@@ -8,6 +8,8 @@ import OverlayModel
 /// over bytes as they are discarded or when a location is asked for, so the hot loops never
 /// look at newlines. Every error carries line, column and the JSON Pointer of the value.
 final class JSONScanner {
+    /// Warnings found while reading values (duplicate members), for the reader to report.
+    var warnings: [Diagnostic] = []
     let input: ByteInput
     /// The window: `bytes[0..<end]` are input bytes starting at absolute offset `base`.
     private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -271,6 +273,7 @@ final class JSONScanner {
     func readDouble() throws -> Double {
         let token = try numberToken()
         if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            guard value.isFinite else { throw numberOutOfRange(token) }
             return value
         }
         throw invalidNumber(token)
@@ -283,9 +286,19 @@ final class JSONScanner {
             return .integer(integer)
         }
         if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
+            guard value.isFinite else { throw numberOutOfRange(token) }
             return .number(value)
         }
         throw invalidNumber(token)
+    }
+
+    /// A number beyond ±1.8e308 reads as an infinity, which no JSON or KML can hold: RFC 8259 §6
+    /// lets a parser limit the range, and an error here beats writing `inf` or `null` later.
+    func numberOutOfRange(_ token: (start: Int, count: Int)) -> Diagnostic {
+        let text = String(decoding: UnsafeBufferPointer(start: bytes + token.start, count: min(token.count, 40)), as: UTF8.self)
+        return error("json.number-out-of-range",
+                     "'\(text)' is beyond the range of a 64-bit float (±1.8e308), which is the range JSON numbers are read in",
+                     at: base + token.start)
     }
 
     func invalidNumber(_ token: (start: Int, count: Int)) -> Diagnostic {
@@ -440,12 +453,19 @@ final class JSONScanner {
                 position += 1
                 return .object(object)
             }
+            let start = base + position - 1
             repeat {
                 let key = try readKey()
                 path.append(.key(key))
                 object.append(key, try readValue(depth: depth + 1))
                 path.removeLast()
             } while try commaOrClose(UInt8(ascii: "}"))
+            if object.count > 1, let duplicates = object.removingDuplicateKeys() {
+                for key in duplicates {
+                    warnings.append(warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
+                                            at: start, extraPath: [.key(key)]))
+                }
+            }
             return .object(object)
         case UInt8(ascii: "["):
             position += 1

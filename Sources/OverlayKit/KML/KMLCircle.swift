@@ -40,10 +40,11 @@ enum KMLCircle {
         var count = 16
         if radius > tolerance {
             let step = acos(1 - tolerance / radius)
-            count = Int((Double.pi / step).rounded(.up))
+            count = Int(saturating: (Double.pi / step).rounded(.up))
         }
         count = max(16, min(8192, count))
-        let angular = radius / EarthModel.radius
+        // Beyond half the Earth's circumference a circle covers the whole sphere.
+        let angular = min(radius / EarthModel.radius, Double.pi)
         let latitude = circle.center.latitude * Double.pi / 180
         let longitude = circle.center.longitude * Double.pi / 180
         var ring: [Coordinate] = []

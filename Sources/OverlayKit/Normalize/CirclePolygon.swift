@@ -8,13 +8,13 @@ public enum CirclePolygon {
     public static func segmentCount(radius: Double, tolerance: Double) -> Int {
         guard radius > 0, tolerance > 0, tolerance < radius else { return 8 }
         let count = (Double.pi / acos(1 - tolerance / radius)).rounded(.up)
-        return Int(min(4096, max(8, count)))
+        return Int(saturating: min(4096, max(8, count)))
     }
 
     /// The circle as a closed ring of map points (first point repeated last).
     public static func ring(_ circle: Circle, tolerance: Double) -> [MapPoint] {
         let center = circle.centerPoint
-        let radius = circle.radius * mapPointsPerMeter(atLatitude: circle.center.latitude)
+        let radius = circle.mapRadius
         let segments = segmentCount(radius: radius, tolerance: tolerance)
         return (0...segments).map { index in
             let angle = 2 * Double.pi * Double(index % segments) / Double(segments)

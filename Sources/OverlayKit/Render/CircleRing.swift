@@ -7,7 +7,7 @@ enum CircleRing {
     /// O(√radius) vertices, at most 65,536.
     static func points(x: Double, y: Double, radius: Double) -> [Double] {
         let step = radius > 0.125 ? 2 * acos(1 - 0.25 / radius) : Double.pi / 8
-        let count = min(1 << 16, max(16, Int((2 * Double.pi / step).rounded(.up))))
+        let count = min(1 << 16, max(16, Int(saturating: (2 * Double.pi / step).rounded(.up))))
         var ring = [Double]()
         ring.reserveCapacity(2 * count)
         for index in 0..<count {

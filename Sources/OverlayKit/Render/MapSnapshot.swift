@@ -40,9 +40,9 @@ public struct RenderOptions: Sendable {
     }
 
     /// The output size in device pixels.
-    public var pixelWidth: Int { max(1, Int((Double(width) * scale).rounded())) }
+    public var pixelWidth: Int { max(1, Int(saturating: (Double(width) * scale).rounded())) }
     /// Image height in device pixels (at least 1).
-    public var pixelHeight: Int { max(1, Int((Double(height) * scale).rounded())) }
+    public var pixelHeight: Int { max(1, Int(saturating: (Double(height) * scale).rounded())) }
 
     /// The camera for these options and features: the centered one as given, or the one that
     /// fits the features (antimeridian-aware, see `FitExtent`).
@@ -146,7 +146,7 @@ public struct SnapshotBuilder {
         case .circle(let circle):
             guard fill != nil || outline != nil, circle.radius > 0 else { return }
             let center = circle.centerPoint
-            let mapRadius = circle.radius * mapPointsPerMeter(atLatitude: circle.center.latitude)
+            let mapRadius = circle.mapRadius
             let radius = mapRadius * paths.transform.pixelsPerMapPoint
             for position in paths.devicePositions(of: center, radius: mapRadius) {
                 let bounds = (position.x - radius, position.y - radius, position.x + radius, position.y + radius)

@@ -126,7 +126,7 @@ private struct SVGBytes {
     /// below anything a rasterizer shows).
     mutating func number(_ value: Double) {
         guard value.isFinite else { return byte(UInt8(ascii: "0")) }
-        var hundredths = Int64((value * 100).rounded())
+        var hundredths = Int64(saturating: (value * 100).rounded())
         if hundredths < 0 {
             bytes.append(UInt8(ascii: "-"))
             hundredths = -hundredths

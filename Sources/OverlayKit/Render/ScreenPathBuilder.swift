@@ -129,7 +129,7 @@ struct ScreenPathBuilder {
         vertices.points.withUnsafeBufferPointer { points in
             for index in 0..<count {
                 let (x, y) = transform.device(x: xs[index] + shift, y: points[index].y)
-                let cellX = Int(x.rounded(.down)), cellY = Int(y.rounded(.down))
+                let cellX = Int(saturating: x.rounded(.down)), cellY = Int(saturating: y.rounded(.down))
                 let isLast = !closed && index == count - 1
                 if cellX == lastCellX && cellY == lastCellY {
                     guard isLast, run.count > 2 else { continue }

@@ -78,7 +78,7 @@ public struct DatasetSummary: Sendable {
         if coordinate.latitude > maxLatitude { maxLatitude = coordinate.latitude }
         var longitude = coordinate.longitude
         if longitude < -180 || longitude > 180 { longitude -= 360 * ((longitude + 180) / 360).rounded(.down) }
-        let bin = min(3599, max(0, Int((longitude + 180) * 10)))
+        let bin = min(3599, max(0, Int(saturating: (longitude + 180) * 10)))
         if longitude < longitudeBins[bin].minimum { longitudeBins[bin].minimum = longitude }
         if longitude > longitudeBins[bin].maximum { longitudeBins[bin].maximum = longitude }
     }
@@ -119,6 +119,6 @@ public struct DatasetSummary: Sendable {
         if right < left { right += MapProjection.worldSize }
         if box.west > box.east && left > right { left -= MapProjection.worldSize }
         let rect = MapRect(x: left, y: top, width: right - left, height: bottom - top)
-        return Int(Zoom.zoomToFit(rect, width: width, height: height).rounded(.down))
+        return Int(saturating: Zoom.zoomToFit(rect, width: width, height: height).rounded(.down))
     }
 }

@@ -159,7 +159,7 @@ package struct FeatureProjector: Sendable {
     /// circle), with enough vertices that no point of it is farther than `circleTolerance`
     /// from the true circle.
     func circleRing(_ circle: Circle) -> [Double] {
-        let radius = circle.radius * mapPointsPerMeter(atLatitude: circle.center.latitude)
+        let radius = circle.mapRadius
         let cx = Self.x(longitude: circle.center.longitude), cy = MapProjection.y(latitude: circle.center.latitude)
         let segments = CirclePolygon.segmentCount(radius: radius, tolerance: circleTolerance)
         var pairs = [Double]()

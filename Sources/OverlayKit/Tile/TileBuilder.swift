@@ -81,7 +81,7 @@ enum TileBuilder {
         @inline(__always)
         func round(_ value: Double) -> Int32 {
             let floor = value.rounded(.down)
-            return Int32(value - floor >= 0.5 ? floor + 1 : floor)
+            return Int32(saturating: value - floor >= 0.5 ? floor + 1 : floor)
         }
 
         @inline(__always)

@@ -41,7 +41,8 @@ enum KMLCoordinates {
             // tuple's start by the general path below, so both agree on every input.
             // A number and where it stops; nil unless a delimiter follows within the text.
             func delimitedNumber(at start: UnsafePointer<UInt8>) -> (value: Double, end: UnsafePointer<UInt8>)? {
-                JSONNumberParser.parsePrefix(start, end: end).map { ($0.value, start + $0.length) }
+                // A number beyond a Double's range takes the general path, which reports it.
+                JSONNumberParser.parsePrefix(start, end: end).flatMap { $0.value.isFinite ? ($0.value, start + $0.length) : nil }
             }
             if let longitude = delimitedNumber(at: base + index), longitude.end.pointee == UInt8(ascii: ","),
                let latitude = delimitedNumber(at: longitude.end + 1) {
@@ -144,7 +145,8 @@ enum KMLCoordinates {
     /// leading or trailing `.`, leading zeros), checked so that `nan`, `inf` and hex are refused.
     @inline(__always)
     static func number(_ start: UnsafePointer<UInt8>, count: Int) -> Double? {
-        if let value = JSONNumberParser.parse(start, count: count) { return value }
+        // Beyond a Double's range (1e400) is not a number either: it would be written as `inf`.
+        if let value = JSONNumberParser.parse(start, count: count) { return value.isFinite ? value : nil }
         return looseNumber(start, count: count)
     }
 

@@ -56,6 +56,12 @@ public struct KMLReader: FeatureReader {
         try core.nextFeature()
     }
 
+    /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
+    /// with the reader's own.
+    mutating func addWarning(_ warning: Diagnostic) {
+        core.warnings.append(warning)
+    }
+
     public mutating func takeWarnings() -> [Diagnostic] {
         var warnings = core.xml.takeParserWarnings()
         warnings += core.warnings

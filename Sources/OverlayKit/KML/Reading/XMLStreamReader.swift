@@ -133,7 +133,26 @@ final class XMLStreamReader {
                                                               column: Int(parser.pointee.input?.pointee.col ?? 1)))
             source.firstErrorEvent = source.eventBase + source.events.count
         }
+        if terminate { explainEndOfInput() }
         if terminate || status != 0 || parser.pointee.instate == XML_PARSER_EOF { parserDone = true }
+    }
+
+    /// libxml2's push parser says "Extra content at the end of the document" for an empty file
+    /// and for one cut short; say which it is, and where the cut left an element open.
+    private func explainEndOfInput() {
+        guard let error = source.firstError, error.message.hasPrefix("Extra content at the end of the document") else { return }
+        var explained = error
+        if !source.sawElement {
+            explained.code = "kml.empty-document"
+            explained.message = "the document has no root element: the file is empty or holds only a prolog (a KML file starts with <kml>)"
+        } else if parser.pointee.nameNr > 0, let name = parser.pointee.name {
+            explained.code = "kml.truncated"
+            explained.message = "the document ends inside <\(String(cString: name))> (\(parser.pointee.nameNr) elements left open): "
+                + "the file is cut short or a closing tag is missing"
+        } else {
+            return
+        }
+        source.firstError = explained
     }
 
     /// Reads the next chunk into the parser, keeping only the events not yet handed out.
@@ -348,6 +367,8 @@ private final class Source {
     @exclusivity(unchecked) var failureEvent = Int.max
     @exclusivity(unchecked) var firstError: Diagnostic?
     @exclusivity(unchecked) var firstErrorEvent = Int.max
+    /// Whether any element started: tells an empty document from a cut one at the end.
+    @exclusivity(unchecked) var sawElement = false
     @exclusivity(unchecked) var warnings: [Diagnostic] = []
     @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
 
@@ -412,6 +433,7 @@ private final class Source {
     func startElement(_ name: UnsafePointer<xmlChar>?, _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?,
                       attributeCount: Int, _ values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         textRunOpen = false
+        sawElement = true
         let line = currentLine
         // libxml2 reports the start tag with the input still on "/>" for an empty element
         // (xmlTextReader tells empty elements the same way).

@@ -108,6 +108,24 @@ struct GeoJSONStructureCheck {
         }
     }
 
+    /// `checkDuplicates` on an object and every object nested in it (property values): readers
+    /// keep one of the values, and which one differs between them.
+    mutating func checkDuplicatesWithin(_ node: Int) {
+        switch json.kind(node) {
+        case .object:
+            checkDuplicates(node)
+            for member in json.members(node) {
+                within(member.key) { check in check.checkDuplicatesWithin(member.value) }
+            }
+        case .array:
+            for (index, element) in json.elements(node).enumerated() {
+                within(String(index)) { check in check.checkDuplicatesWithin(element) }
+            }
+        default:
+            break
+        }
+    }
+
     enum Expected { case string, array, object }
 
     /// The member's node when present and of the expected kind; otherwise reports it.
@@ -215,7 +233,9 @@ struct GeoJSONStructureCheck {
         if type != "Feature" {
             report(.error, GeoJSONDiagnosticCode.featureType.code, "members of \"features\" must have \"type\": \"Feature\"", at: node, ["type"])
         }
-        _ = requiredMember(node, "properties", .object)
+        if let properties = requiredMember(node, "properties", .object), json.kind(properties) == .object {
+            within("properties") { check in check.checkDuplicatesWithin(properties) }
+        }
         guard let geometry = requiredMember(node, "geometry", .object), json.kind(geometry) == .object else { return }
         within("geometry") { check in
             check.checkObject(geometry)
