@@ -56,26 +56,24 @@ public indirect enum WhereExpression: Hashable, Sendable {
     }
 }
 
-/// A compiled `/pattern/flags` (Swift Regex syntax). Compared by its text.
-public final class WhereRegex: Hashable, @unchecked Sendable {
-    // Regex is immutable once built; matching does not mutate it.
+/// A compiled `/pattern/flags`, matched in linear time (`LinearRegex`: RE2 syntax, without
+/// backreferences or lookaround). Compared by its text.
+public final class WhereRegex: Hashable, Sendable {
     /// The pattern between the slashes.
     public let pattern: String
     /// The flags after the closing slash (`i` for case-insensitive).
     public let flags: String
-    let regex: Regex<AnyRegexOutput>
+    let regex: LinearRegex
 
     init(pattern: String, flags: String) throws {
         self.pattern = pattern
         self.flags = flags
-        var options = ""
-        for flag in flags where "imsx".contains(flag) { options.append(flag) }
-        regex = try Regex(options.isEmpty ? pattern : "(?\(options))" + pattern)
+        regex = try LinearRegex(pattern: pattern, flags: flags)
     }
 
-    /// True when the pattern matches somewhere in the text.
+    /// True when the pattern matches somewhere in the text, in time linear in its length.
     public func matches(_ text: String) -> Bool {
-        (try? regex.firstMatch(in: text)) != nil
+        regex.matches(text)
     }
 
     public static func == (a: WhereRegex, b: WhereRegex) -> Bool { a.pattern == b.pattern && a.flags == b.flags }
