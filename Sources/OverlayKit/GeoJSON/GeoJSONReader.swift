@@ -392,6 +392,11 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     private mutating func readGeometryArray() throws -> [ParsedGeometry] {
+        // GeometryCollections recurse here once per level: bound them as JSON values are
+        // (100,000 nested collections overflowed the stack). Each level adds two path steps.
+        guard scanner.path.count < 1_024 else {
+            throw scanner.error("json.too-deep", "values nest more than 512 levels deep")
+        }
         guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
             throw scanner.error(GeoJSONDiagnosticCode.geometriesNotArray.code, "\"geometries\" must be an array")
         }

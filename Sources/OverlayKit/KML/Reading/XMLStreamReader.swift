@@ -27,6 +27,9 @@ import OverlayModel
 /// that could touch it again (the callbacks run inside `feed()`, between nodes), so the
 /// runtime's dynamic exclusivity checks only cost time (~10% of a KML conversion).
 final class XMLStreamReader {
+    /// The deepest element nesting read (documents deeper than this are refused).
+    static let maximumDepth = 1_000
+
     /// The kinds of node the KML reader cares about.
     enum NodeKind {
         case element, endElement, text, entityReference, other
@@ -186,6 +189,14 @@ final class XMLStreamReader {
                 current = source.events[cursor]
                 cursor += 1
                 load()
+                if kind == .element && depth >= XMLStreamReader.maximumDepth {
+                    // The KML walk recurses per level (MultiGeometry in MultiGeometry…): 5,000
+                    // levels overflowed the stack. libxml2's own depth limit does not apply to
+                    // its push parser.
+                    throw Diagnostic(.error, code: "kml.too-deep",
+                                     message: "elements nest more than \(XMLStreamReader.maximumDepth) levels deep; no KML needs that many",
+                                     location: location(line: line, column: 1))
+                }
                 if kind == .entityReference {
                     throw Diagnostic(.error, code: "kml.entity-reference",
                                      message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
