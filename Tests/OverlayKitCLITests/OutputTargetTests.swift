@@ -72,7 +72,7 @@ final class OutputTargetTests: XCTestCase {
             input.fileHandleForWriting.write(Data(String(repeating: record, count: 20_000).utf8))
             var sawTemporary = false
             for _ in 0..<100 where !sawTemporary {
-                sawTemporary = try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.contains(".tmp-") }
+                sawTemporary = OutputTargetTests.hasOpenFile(process.processIdentifier, in: folder)
                 if !sawTemporary { usleep(50_000) }
             }
             XCTAssertTrue(sawTemporary, "convert never opened its temporary file")
@@ -84,5 +84,18 @@ final class OutputTargetTests: XCTestCase {
             XCTAssertEqual(try String(contentsOf: output, encoding: .utf8), "old")
             try? input.fileHandleForWriting.close()
         }
+    }
+
+    /// Whether the process holds a file open in `folder` (named or unnamed, `O_TMPFILE`).
+    static func hasOpenFile(_ pid: Int32, in folder: URL) -> Bool {
+        let descriptors = "/proc/\(pid)/fd"
+        let resolvedFolder = folder.resolvingSymlinksInPath().path
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? [] {
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + entry),
+               target.hasPrefix(resolvedFolder + "/") || target.hasPrefix(folder.path + "/") {
+                return true
+            }
+        }
+        return false
     }
 }

@@ -59,6 +59,12 @@ public final class ByteOutput {
             }
             mode = existing.st_mode & 0o7777
         }
+        finalPath = target
+        if let fd = ByteOutput.openUnnamed(beside: target, mode: mode) {
+            // No name until commit: even SIGKILL leaves nothing behind.
+            descriptor = fd
+            return
+        }
         var template = Array((target + ".tmp-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
@@ -67,10 +73,38 @@ public final class ByteOutput {
         }
         fchmod(fd, mode)
         descriptor = fd
-        finalPath = target
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         temporaryPath = temporary
         cleanupToken = InterruptCleanup.register(temporary)
+    }
+
+    /// An unnamed file in the target's directory (Linux `O_TMPFILE`), or nil where the file
+    /// system or the platform has none (then a named temporary file is used).
+    private static func openUnnamed(beside target: String, mode: mode_t) -> Int32? {
+        #if os(Linux)
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { $0 == target.startIndex ? "/" : String(target[..<$0]) } ?? "."
+        // O_TMPFILE is a compound macro Swift does not import: __O_TMPFILE | O_DIRECTORY.
+        let unnamedFlag: Int32 = 0o20_000_000 | O_DIRECTORY
+        let fd = open(directory, unnamedFlag | O_WRONLY | O_CLOEXEC, mode)
+        guard fd >= 0 else { return nil }
+        fchmod(fd, mode)
+        return fd
+        #else
+        return nil
+        #endif
+    }
+
+    /// Gives the unnamed file a temporary name beside the target (`linkat` through /proc, which
+    /// cannot replace a file), so that `rename` can then replace the target atomically.
+    private func nameUnnamedFile(beside target: String) throws -> String {
+        for _ in 0..<100 {
+            let name = target + ".tmp-" + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 { return name }
+            if errno != EEXIST { break }
+        }
+        throw Diagnostic(.error, code: "io.write-failed",
+                         message: "cannot move output into place at \(path ?? target): \(String(cString: strerror(errno)))")
     }
 
     /// Opens a target that is not a regular file (FIFO, device, socket, dangling link) for writing in place.
@@ -142,6 +176,19 @@ public final class ByteOutput {
         guard !finished else { return }
         finished = true
         guard let path else { return }
+        if temporaryPath == nil, let finalPath {
+            // The unnamed file: named for the instant before the rename.
+            let name: String
+            do {
+                name = try nameUnnamedFile(beside: finalPath)
+            } catch {
+                close(descriptor)
+                descriptor = -1
+                throw error
+            }
+            temporaryPath = name
+            cleanupToken = InterruptCleanup.register(name)
+        }
         guard let temporaryPath, let finalPath else {
             // Written in place (FIFO, device): closing reports a late write error, e.g. on NFS.
             let closed = close(descriptor)
@@ -173,7 +220,8 @@ public final class ByteOutput {
             InterruptCleanup.unregister(cleanupToken)
             self.temporaryPath = nil
         } else if path != nil && descriptor >= 0 {
-            // Written in place: what was written stays (a FIFO's reader has it already).
+            // Unnamed, it vanishes on close; written in place, what was written stays (a FIFO's
+            // reader has it already).
             close(descriptor)
             descriptor = -1
         }

@@ -37,6 +37,17 @@ final class TemporaryFile {
         }
     }
 
+    /// A path that opens this file while it is open here, even unlinked (`/proc/self/fd/N` on
+    /// Linux, `/dev/fd/N` elsewhere): for libraries that want a path to read, without leaving a
+    /// name a SIGKILL would strand.
+    var descriptorPath: String {
+        #if os(Linux)
+        "/proc/self/fd/\(descriptor)"
+        #else
+        "/dev/fd/\(descriptor)"
+        #endif
+    }
+
     deinit {
         close(descriptor)
         if let path {

@@ -100,8 +100,8 @@ public enum KMZ {
 
     /// A KML reader over the main KML of a KMZ, with the other entries as `resources`.
     ///
-    /// The KML entry is inflated into an unlinked temporary file and streamed from there, so
-    /// memory stays bounded whatever its size. Standard input is first copied to a temporary
+    /// The KML entry is inflated into an unnamed temporary file and streamed from there, so
+    /// memory stays bounded whatever its size. Standard input is first copied to an unnamed
     /// file (a zip's directory is at its end).
     /// - Throws: `Diagnostic` `kmz.invalid` for a file that is not a zip or holds no KML.
     public static func reader(for input: ByteInput, limits: Limits = Limits()) throws -> KMLReader {
@@ -111,7 +111,7 @@ public enum KMZ {
         if let path = input.name {
             url = URL(fileURLWithPath: path)
         } else {
-            let copy = try TemporaryFile(keepPath: true, suffix: ".kmz")
+            let copy = try TemporaryFile()
             var chunk = [UInt8](repeating: 0, count: 1 << 20)
             while true {
                 let count = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
@@ -119,7 +119,7 @@ public enum KMZ {
                 try chunk.withUnsafeBytes { try copy.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
             }
             backing = copy
-            url = URL(fileURLWithPath: copy.path!)
+            url = URL(fileURLWithPath: copy.descriptorPath)
         }
         let archive: Archive
         do {
@@ -135,7 +135,8 @@ public enum KMZ {
             throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) holds no .kml file",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
-        let spool = try TemporaryFile(keepPath: true, suffix: ".kml")
+        // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
+        let spool = try TemporaryFile()
         do {
             try inflate(main, of: archive, name: main.path, limits: limits) { data in
                 try data.withUnsafeBytes { try spool.write($0) }
@@ -144,8 +145,8 @@ public enum KMZ {
             diagnostic.location = diagnostic.location ?? SourceLocation(file: input.name, line: 1, column: 1)
             throw diagnostic
         }
-        // The open descriptor keeps the inflated KML readable after the spool unlinks it.
-        var reader = try KMLReader(input: ByteInput(path: spool.path!), name: "\(displayName)/\(main.path)")
+        // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
+        var reader = try KMLReader(input: ByteInput(path: spool.descriptorPath), name: "\(displayName)/\(main.path)")
         var resources: [Entry] = []
         for entry in entries where entry.path != main.path {
             if isSafeEntryPath(entry.path) {
@@ -168,26 +169,34 @@ public enum KMZ {
         let url = URL(fileURLWithPath: zip.path!)
         // A fixed date so the same input gives the same bytes.
         let date = Date(timeIntervalSince1970: 315_532_800)
+        let handle: ByteInput
         do {
             try FileManager.default.removeItem(at: url)
-            let archive = try Archive(url: url, accessMode: .create)
-            try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.size), modificationDate: date,
-                                 compressionMethod: .deflate) { position, size in
-                Data(try kml.read(at: Int(position), count: size))
-            }
-            for name in resources?.names ?? [] {
-                let bytes = try resources!.contents(of: name)
-                try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
+            // ZIPFoundation builds an archive at a path and keeps its own FILE* open: the name is
+            // unlinked as soon as it and `handle` have the file, so a SIGKILL while zipping leaves
+            // nothing in $TMPDIR. The scope ends the archive, which flushes it.
+            handle = try {
+                let archive = try Archive(url: url, accessMode: .create)
+                let handle = try ByteInput(path: url.path)
+                unlink(url.path)
+                try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.size), modificationDate: date,
                                      compressionMethod: .deflate) { position, size in
-                    Data(bytes[Int(position)..<min(bytes.count, Int(position) + size)])
+                    Data(try kml.read(at: Int(position), count: size))
                 }
-            }
+                for name in resources?.names ?? [] {
+                    let bytes = try resources!.contents(of: name)
+                    try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
+                                         compressionMethod: .deflate) { position, size in
+                        Data(bytes[Int(position)..<min(bytes.count, Int(position) + size)])
+                    }
+                }
+                return handle
+            }()
         } catch let diagnostic as Diagnostic {
             throw diagnostic
         } catch {
             throw Diagnostic(.error, code: "io.write-failed", message: "cannot build the KMZ archive: \(error)")
         }
-        let handle = try ByteInput(path: zip.path!)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try handle.read(into: $0) }
