@@ -24,7 +24,8 @@ enum PMTiles {
             let rx: UInt64 = (x & step) != 0 ? 1 : 0
             let ry: UInt64 = (y & step) != 0 ? 1 : 0
             distance += step * step * ((3 * rx) ^ ry)
-            rotate(step, &x, &y, rx, ry)
+            // The spec's reference code rotates within the whole grid here (n = 2^z).
+            rotate(UInt64(1) << z, &x, &y, rx, ry)
             step >>= 1
         }
         return accumulator + distance
