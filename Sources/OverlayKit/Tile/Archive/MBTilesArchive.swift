@@ -116,6 +116,7 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
             CREATE TABLE metadata (name TEXT, value TEXT);
             CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+            CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
             BEGIN;
             """)
         insert = try database.prepare("INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
@@ -133,7 +134,11 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         insert.bind(3, (1 << id.z) - 1 - id.y)   // TMS: row 0 is the southernmost
         insert.bind(4, compressed)
         defer { insert.reset() }
-        _ = try insert.step()
+        do {
+            _ = try insert.step()
+        } catch let error as Diagnostic where error.message.contains("UNIQUE") {
+            throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
+        }
     }
 
     func finish(metadata: TileSetMetadata) throws {
@@ -149,7 +154,6 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
                 row.reset()
             }
             try database.execute("""
-                CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
                 CREATE UNIQUE INDEX name ON metadata (name);
                 COMMIT;
                 """)
@@ -165,9 +169,6 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
             database?.close()
             database = nil
             output.abort()
-            if let diagnostic = error as? Diagnostic, diagnostic.message.contains("UNIQUE") {
-                throw Diagnostic(.error, code: "tile.duplicate-tile", message: "\(path): a tile was written twice")
-            }
             throw error
         }
     }
