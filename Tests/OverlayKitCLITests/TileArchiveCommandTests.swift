@@ -179,4 +179,37 @@ final class TileArchiveCommandTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertEqual(names, ["bad.geojson", "one.geojson", "one.pmtiles"], "no temporaries or locks left")
     }
+
+    /// kill -9 in the middle of a run leaves no output (never a partial one); the next run
+    /// clears the killed run's temporary sibling and lock and succeeds.
+    func testKilledRunLeavesNoPartialOutput() throws {
+        let input = CLI.corpus.appendingPathComponent("real/\(layer).geojson")
+        guard FileManager.default.fileExists(atPath: input.path) else { throw XCTSkip("kill test skipped: corpus not found") }
+        let folder = try CLI.temporaryFolder(self)
+        for name in ["killed.pmtiles", "killed.mbtiles", "killed"] {
+            let output = folder.appendingPathComponent(name)
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["tile", input.path, "-o", output.path, "--max-zoom", "9", "--threads", "1"]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Wait until tiles are being written (the temporary sibling exists), then kill.
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                if names.contains(where: { $0.hasPrefix(name + ".tmp-") }) { break }
+                usleep(20_000)
+            }
+            usleep(200_000)
+            XCTAssertTrue(process.isRunning, "\(name): the run should still be writing tiles")
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output.path), "\(name): no partial output after kill -9")
+
+            let result = try CLI.run(["tile", input.path, "-o", output.path, "--max-zoom", "1"])
+            XCTAssertEqual(result.status, 0, "\(name): the lock died with the killed run; \(result.stderr)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            XCTAssertEqual(names.filter { $0.hasPrefix(name + ".tmp-") || $0 == name + ".lock" }, [], "\(name): temporaries and lock removed")
+        }
+    }
 }
