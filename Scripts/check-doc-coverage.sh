@@ -15,12 +15,16 @@ command -v python3 >/dev/null || { echo "check-doc-coverage: python3 not found" 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 triple=$(swift -print-target-info 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target"]["triple"])')
-# The C modules OverlayKit imports: its own system libraries and ZIPFoundation's zlib shim.
-includes="-I $root/Sources/CLibXML2 -I $root/Sources/CCairo"
+# The C modules OverlayKit imports: its own system libraries (every Sources/C* target) and
+# ZIPFoundation's zlib shim.
+includes=""
+for map in "$root"/Sources/C*/module.modulemap; do
+    includes="$includes -I $(dirname "$map")"
+done
 for map in "$root"/.build/checkouts/*/Sources/*/module.modulemap; do
     [ -f "$map" ] && includes="$includes -I $(dirname "$map")"
 done
-cflags=$(pkg-config --cflags-only-I libxml-2.0 cairo 2>/dev/null | sed 's/-I/-Xcc -I/g')
+cflags=$(pkg-config --cflags-only-I libxml-2.0 cairo sqlite3 zlib 2>/dev/null | sed 's/-I/-Xcc -I/g')
 for module in OverlayModel OverlayKit; do
     # shellcheck disable=SC2086
     swift-symbolgraph-extract -module-name "$module" -I "$build/Modules" $includes $cflags \
