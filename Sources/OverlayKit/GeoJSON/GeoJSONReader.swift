@@ -58,11 +58,13 @@ public struct GeoJSONReader: FeatureReader {
     /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
+        scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
     }
 
     /// A reader with a small initial window, so tests exercise tokens split across refills.
     init(input: ByteInput, initialBufferSize: Int) {
         scanner = JSONScanner(input: input, initialCapacity: initialBufferSize)
+        scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
     }
 
     /// Bytes consumed so far.

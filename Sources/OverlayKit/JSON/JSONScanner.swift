@@ -10,6 +10,9 @@ import OverlayModel
 final class JSONScanner {
     /// Warnings found while reading values (duplicate members), for the reader to report.
     var warnings: [Diagnostic] = []
+    /// The code a duplicate member is reported under: the format's reader names it (GeoJSON's
+    /// comes from its code table).
+    var duplicateMemberCode = "json.duplicate-member"
     let input: ByteInput
     /// The window: `bytes[0..<end]` are input bytes starting at absolute offset `base`.
     private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -462,7 +465,7 @@ final class JSONScanner {
             } while try commaOrClose(UInt8(ascii: "}"))
             if object.count > 1, let duplicates = object.removingDuplicateKeys() {
                 for key in duplicates {
-                    warnings.append(warning("geojson.duplicate-member", "member \"\(key)\" appears more than once; the last one counts",
+                    warnings.append(warning(duplicateMemberCode, "member \"\(key)\" appears more than once; the last one counts",
                                             at: start, extraPath: [.key(key)]))
                 }
             }
