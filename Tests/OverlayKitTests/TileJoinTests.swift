@@ -208,6 +208,46 @@ final class TileJoinTests: XCTestCase {
         XCTAssertNil(code(VectorTileMerger.encode([layer])))
     }
 
+    func testJoinStreamsTileIDsMergesSharedTilesAndCopiesTheRest() throws {
+        let (_, a) = try tile([square(1, 0, ["name": .string("a")])], layer: "parks")
+        let (_, b) = try tile([square(2, 20, ["name": .string("b")])], layer: "parks")
+        let first = TileJoin.Input(name: "first", tileIDs: [TileID(z: 1, x: 0, y: 0), TileID(z: 0, x: 0, y: 0)]) { id in
+            id.z == 0 || id == TileID(z: 1, x: 0, y: 0) ? a : nil
+        }
+        let second = TileJoin.Input(name: "second", tileIDs: [TileID(z: 0, x: 0, y: 0), TileID(z: 2, x: 3, y: 1)]) { id in
+            id.z == 0 || id == TileID(z: 2, x: 3, y: 1) ? b : nil
+        }
+        let join = TileJoin()
+        let ids = join.tileIDs([first, second])
+        XCTAssertEqual(ids, [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 0, y: 0), TileID(z: 2, x: 3, y: 1)], "sorted, once each")
+        var written = [TileID: [UInt8]]()
+        let counts = try join.run([first, second], ids: ids) { written[$0] = $1 }
+        XCTAssertEqual(counts.tiles, 3)
+        XCTAssertEqual(counts.mergedTiles, 1)
+        XCTAssertEqual(counts.copiedTiles, 2)
+        XCTAssertEqual(counts.featuresByZoom, [0: 2, 1: 1, 2: 1])
+        XCTAssertEqual(written[TileID(z: 1, x: 0, y: 0)], a, "a tile only one input holds is copied byte for byte")
+        let merged = try MVTDecoder().decode(try XCTUnwrap(written[TileID(z: 0, x: 0, y: 0)]))
+        XCTAssertEqual(merged.count, 1)
+        XCTAssertEqual(merged[0].features.map(\.id), [1, 2])
+
+        // Filters apply to every tile; a tile left with no layer is not written; zooms limit ids.
+        var options = VectorTileMerger.Options()
+        options.excludedLayers = ["parks"]
+        let filtered = TileJoin(merger: VectorTileMerger(options: options), zooms: 0...1)
+        let filteredIDs = filtered.tileIDs([first, second])
+        XCTAssertEqual(filteredIDs.count, 2)
+        let none = try filtered.run([first, second], ids: filteredIDs) { _, _ in XCTFail("nothing to write") }
+        XCTAssertEqual(none.tiles, 0)
+        XCTAssertEqual(none.emptyTiles, 2)
+
+        // A broken tile names its input and z/x/y.
+        let broken = TileJoin.Input(name: "broken.pmtiles", tileIDs: [TileID(z: 0, x: 0, y: 0)]) { _ in [0x1A, 0x7F] }
+        XCTAssertThrowsError(try join.run([first, broken], ids: [TileID(z: 0, x: 0, y: 0)]) { _, _ in }) { error in
+            XCTAssertTrue((error as? Diagnostic)?.message.contains("broken.pmtiles tile 0/0/0") == true, "\(error)")
+        }
+    }
+
     private func runPython(_ script: String, arguments: [String] = []) throws -> Data {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
