@@ -248,6 +248,54 @@ final class TileJoinTests: XCTestCase {
         }
     }
 
+    func testMetadataMergeUnitesBoundsZoomsFieldsAndSumsCounts() throws {
+        func object(_ text: String) throws -> JSONObject {
+            var reader = GeoJSONReader(input: ByteInput(string: "{\"type\":\"Feature\",\"geometry\":null,\"properties\":\(text)}"))
+            return try XCTUnwrap(reader.readAll().first?.properties)
+        }
+        let first = try object("""
+            {"name": "a", "format": "pbf", "bounds": "-10,-5,10,5", "center": "0,0,2", "minzoom": "2", "maxzoom": "6",
+             "json": "{\\"vector_layers\\":[{\\"id\\":\\"parks\\",\\"fields\\":{\\"name\\":\\"String\\",\\"secret\\":\\"Number\\"},\\"minzoom\\":2,\\"maxzoom\\":6}]}",
+             "zooms": [{"zoom": 2, "droppedTinyRings": 3, "features": 10}, {"zoom": 3, "droppedTinyRings": 1, "features": 4}],
+             "input": {"features": 10, "withoutGeometry": 1}, "extent": 4096,
+             "tilestats": {"layerCount": 1, "layers": [{"layer": "parks", "count": 10, "geometry": "Polygon", "attributeCount": 1,
+               "attributes": [{"attribute": "name", "count": 2, "type": "string", "values": ["x", "y"]}]}]}}
+            """)
+        let second = try object("""
+            {"name": "b", "format": "pbf", "bounds": "0,-20,30,1", "center": "20,-10,4", "minzoom": "0", "maxzoom": "4",
+             "json": "{\\"vector_layers\\":[{\\"id\\":\\"gardens\\",\\"fields\\":{\\"name\\":\\"Number\\",\\"area\\":\\"Number\\"},\\"minzoom\\":0,\\"maxzoom\\":4}]}",
+             "zooms": [{"zoom": 0, "droppedTinyRings": 7, "features": 1}, {"zoom": 2, "droppedTinyRings": 2, "features": 5}],
+             "input": {"features": 5, "withoutGeometry": 0}, "extent": 4096,
+             "tilestats": {"layerCount": 1, "layers": [{"layer": "gardens", "count": 5, "geometry": "Point", "attributeCount": 1,
+               "attributes": [{"attribute": "name", "count": 1, "type": "number", "values": [3], "min": 3, "max": 3}]}]}}
+            """)
+        var options = VectorTileMerger.Options()
+        options.renamedLayers = ["gardens": "parks"]
+        options.excludedProperties = ["secret"]
+        let merged = TileMetadataMerger(options: options).merge([first, second])
+        XCTAssertEqual(merged["name"], .string("a"))
+        XCTAssertEqual(merged["bounds"], .string("-10,-20,30,5"))
+        XCTAssertEqual(merged["center"], .string("10,-7.5,2"))
+        XCTAssertEqual(merged["minzoom"], .string("0"))
+        XCTAssertEqual(merged["maxzoom"], .string("6"))
+        XCTAssertEqual(merged["extent"], .integer(4096), "settings are not summed")
+        XCTAssertEqual(merged["input"], .object(["features": .integer(15), "withoutGeometry": .integer(1)]))
+        XCTAssertEqual(merged["zooms"], .array([
+            .object(["zoom": .integer(0), "droppedTinyRings": .integer(7), "features": .integer(1)]),
+            .object(["zoom": .integer(2), "droppedTinyRings": .integer(5), "features": .integer(15)]),
+            .object(["zoom": .integer(3), "droppedTinyRings": .integer(1), "features": .integer(4)]),
+        ]), "per-zoom counts summed zoom by zoom")
+        let json = try XCTUnwrap(merged["json"]?.stringValue)
+        XCTAssertEqual(json, #"{"vector_layers":[{"id":"parks","fields":{"name":"Mixed","area":"Number"},"minzoom":0,"maxzoom":6}]}"#)
+        let stats = try XCTUnwrap(merged["tilestats"]?.objectValue)
+        XCTAssertEqual(stats["layerCount"], .integer(1))
+        let layer = try XCTUnwrap(stats["layers"].flatMap { if case .array(let items) = $0 { return items.first?.objectValue } else { return nil } })
+        XCTAssertEqual(layer["count"], .integer(15))
+        XCTAssertEqual(layer["geometry"], .string("Mixed"))
+        XCTAssertEqual(layer["attributes"], .array([.object(["attribute": .string("name"), "count": .integer(3), "type": .string("mixed"),
+                                                              "values": .array([.string("x"), .string("y"), .integer(3)])])]))
+    }
+
     private func runPython(_ script: String, arguments: [String] = []) throws -> Data {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
