@@ -36,6 +36,10 @@ public struct TileJoin: Sendable {
         public var bytes = 0
         /// Features written, per zoom.
         public var featuresByZoom: [Int: Int] = [:]
+        /// Tiles written, per zoom.
+        public var tilesByZoom: [Int: Int] = [:]
+        /// Uncompressed bytes written, per zoom.
+        public var bytesByZoom: [Int: Int] = [:]
 
         /// No tiles yet.
         public init() {}
@@ -111,7 +115,35 @@ public struct TileJoin: Sendable {
             counts.tiles += 1
             counts.bytes += output.count
             counts.featuresByZoom[id.z, default: 0] += merged.reduce(0) { $0 + $1.features.count }
+            counts.tilesByZoom[id.z, default: 0] += 1
+            counts.bytesByZoom[id.z, default: 0] += output.count
         }
         return counts
+    }
+
+    /// Merged metadata corrected by what the join wrote: per-zoom `tiles`, `bytes` and
+    /// `features` (summed over inputs they would count a merged tile twice) are the written
+    /// ones, and zooms the join's zoom range left out are removed.
+    public func metadata(_ merged: JSONObject, counts: Counts) -> JSONObject {
+        var result = merged
+        if case .array(let items)? = merged["zooms"] {
+            result["zooms"] = .array(items.compactMap { item in
+                guard var zoom = item.objectValue, case .integer(let z)? = zoom["zoom"], let level = Int(exactly: z) else { return item }
+                if let zooms, !zooms.contains(level) { return nil }
+                if zoom["tiles"] != nil { zoom["tiles"] = .integer(Int64(counts.tilesByZoom[level] ?? 0)) }
+                if zoom["bytes"] != nil { zoom["bytes"] = .integer(Int64(counts.bytesByZoom[level] ?? 0)) }
+                if zoom["features"] != nil { zoom["features"] = .integer(Int64(counts.featuresByZoom[level] ?? 0)) }
+                return .object(zoom)
+            })
+        }
+        if let zooms {
+            for key in ["minzoom", "maxzoom"] {
+                guard let value = result[key] else { continue }
+                guard let number = value.doubleValue ?? value.stringValue.flatMap(Double.init), number.isFinite else { continue }
+                let clamped = Int64(min(max(number, Double(zooms.lowerBound)), Double(zooms.upperBound)).rounded())
+                result[key] = value.stringValue != nil ? .string(String(clamped)) : .integer(clamped)
+            }
+        }
+        return result
     }
 }

@@ -3,7 +3,8 @@ import OverlayModel
 /// Merges the metadata of joined tile sets (TileJSON / tippecanoe / MBTiles keys and our own
 /// per-zoom drop counts) as `tile-join` users expect: bounds united, zoom range united,
 /// `vector_layers` united by id with their fields united, `tilestats` layer and attribute counts
-/// summed, per-zoom counts summed zoom by zoom, other counts summed. Layer renames and property
+/// summed, per-zoom counts summed zoom by zoom, other counts summed (`layers` at the top, as
+/// `overlaykit tile` 0.1 wrote it, is treated like `vector_layers`). Layer renames and property
 /// filters of the join are applied to the layer lists.
 ///
 /// Works on the JSON objects, so it follows whatever keys a writer puts there: a member is
@@ -44,7 +45,7 @@ public struct TileMetadataMerger: Sendable {
         var object = object
         for member in object.members {
             switch (member.key, member.value) {
-            case ("vector_layers", .array(let layers)):
+            case ("vector_layers", .array(let layers)), ("layers", .array(let layers)):
                 object[member.key] = .array(layers.compactMap { layer in
                     guard var layer = layer.objectValue, let id = layer["id"]?.stringValue else { return layer }
                     guard let name = options.outputName(of: id) else { return nil }
@@ -106,7 +107,7 @@ public struct TileMetadataMerger: Sendable {
             let value = key.hasPrefix("min") ? min(x, y) : max(x, y)
             if case .string = a { return .string(Self.text(value)) }
             return Self.number(value)
-        case "vector_layers":
+        case "vector_layers", "layers" where path == ["layers"]:
             return .array(unite(a, b, id: "id") { self.mergeVectorLayer($0, $1) })
         case "layers" where path.count >= 2 && path[path.count - 2] == "tilestats":
             return .array(unite(a, b, id: "layer") { self.mergeStatsLayer($0, $1) })

@@ -1,0 +1,126 @@
+import Foundation
+import OverlayModel
+
+/// Tile directories (`DIR/z/x/y.mvt` plus `DIR/metadata.json`, as `overlaykit tile` and
+/// `tippecanoe -e` write them) as `tile-join` inputs and output.
+public enum TileJoinDirectory {
+    /// The largest tile file read (tippecanoe's hard limit is 500 KiB; this leaves room).
+    public static let maximumTileBytes = 64 << 20
+
+    /// An input over a tile directory.
+    /// - Throws: `Diagnostic` `io.cannot-read` when the directory cannot be listed,
+    ///   `tilejoin.format-mismatch` when it holds GeoJSON tiles or its metadata says so.
+    public static func input(path: String) throws -> (input: TileJoin.Input, metadata: JSONObject) {
+        let manager = FileManager.default
+        var metadata = JSONObject()
+        let metadataPath = path + "/metadata.json"
+        if manager.fileExists(atPath: metadataPath) {
+            let value = try JSONScanner(input: ByteInput(path: metadataPath)).readValue()
+            guard case .object(let object) = value else {
+                throw Diagnostic(.error, code: "tilejoin.bad-metadata", message: "\(metadataPath): not a JSON object")
+            }
+            metadata = object
+        }
+        if let format = metadata["format"]?.stringValue, !["pbf", "mvt"].contains(format.lowercased()) {
+            throw Diagnostic(.error, code: "tilejoin.format-mismatch",
+                             message: "\(path) holds \(format) tiles (metadata.json format); tile-join joins Mapbox Vector Tiles (pbf/mvt)")
+        }
+        var ids = [TileID]()
+        let zooms: [String]
+        do { zooms = try manager.contentsOfDirectory(atPath: path) } catch {
+            throw Diagnostic(.error, code: "io.cannot-read", message: "cannot list \(path): \(error.localizedDescription)")
+        }
+        for zName in zooms {
+            guard let z = Int(zName), (0...30).contains(z), String(z) == zName else { continue }
+            let xNames = (try? manager.contentsOfDirectory(atPath: "\(path)/\(zName)")) ?? []
+            for xName in xNames {
+                guard let x = Int(xName), x >= 0, x < 1 << z, String(x) == xName else { continue }
+                for file in (try? manager.contentsOfDirectory(atPath: "\(path)/\(zName)/\(xName)")) ?? [] {
+                    let parts = file.split(separator: ".", maxSplits: 1)
+                    guard parts.count == 2, let y = Int(parts[0]), y >= 0, y < 1 << z, String(y) == parts[0] else { continue }
+                    switch parts[1] {
+                    case "mvt", "pbf": ids.append(TileID(z: z, x: x, y: y))
+                    case "geojson", "json":
+                        throw Diagnostic(.error, code: "tilejoin.format-mismatch",
+                                         message: "\(path)/\(zName)/\(xName)/\(file) is a GeoJSON tile; tile-join joins Mapbox Vector Tiles (.mvt/.pbf)")
+                    default: continue
+                    }
+                }
+            }
+        }
+        // Each id's file name, found again when read (the extension seen when listing).
+        let input = TileJoin.Input(name: path, tileIDs: ids) { id in
+            for ext in ["mvt", "pbf"] {
+                let file = "\(path)/\(id.z)/\(id.x)/\(id.y).\(ext)"
+                guard FileManager.default.fileExists(atPath: file) else { continue }
+                let input = try ByteInput(path: file)
+                if let size = input.expectedSize, size > maximumTileBytes {
+                    throw Diagnostic(.error, code: "tilejoin.tile-too-large", message: "\(file): \(size) bytes, more than \(maximumTileBytes)")
+                }
+                let bytes = try input.readAll()
+                if bytes.starts(with: [0x1F, 0x8B]) {
+                    throw Diagnostic(.error, code: "tilejoin.compressed-tile",
+                                     message: "\(file) is gzip-compressed; tile directories here hold uncompressed tiles (gunzip them first)")
+                }
+                return bytes
+            }
+            return nil
+        }
+        return (input, metadata)
+    }
+
+    /// Writes joined tiles into a directory: each tile file written whole (temporary file,
+    /// then renamed), `metadata.json` last.
+    public final class Writer: @unchecked Sendable {
+        /// The output directory.
+        public let path: String
+        private var createdFolders = Set<String>()
+
+        /// Creates the directory, or checks that it is empty.
+        /// - Throws: `Diagnostic` `io.directory-not-empty` (unless `force`), `io.not-a-directory`,
+        ///   `io.cannot-create`.
+        public init(path: String, force: Bool) throws {
+            self.path = path
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+                guard isDirectory.boolValue else {
+                    throw Diagnostic(.error, code: "io.not-a-directory", message: "\(path) exists and is not a directory")
+                }
+                let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+                if !contents.isEmpty && !force {
+                    throw Diagnostic(.error, code: "io.directory-not-empty", message: "\(path) is not empty; use --force to write tiles into it")
+                }
+            } else {
+                do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                    throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(path): \(error.localizedDescription)")
+                }
+            }
+        }
+
+        /// Writes one tile's uncompressed bytes to `z/x/y.mvt`.
+        public func write(_ id: TileID, _ bytes: [UInt8]) throws {
+            let folder = "\(path)/\(id.z)/\(id.x)"
+            if !createdFolders.contains(folder) {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(folder): \(error.localizedDescription)")
+                }
+                createdFolders.insert(folder)
+            }
+            let file = try ByteOutput(path: "\(folder)/\(id.y).mvt")
+            defer { file.abandon() }
+            try file.write(bytes)
+            try file.commit()
+        }
+
+        /// Writes `metadata.json`.
+        public func finish(metadata: JSONObject) throws {
+            var json = JSONBytes()
+            json.appendValue(.object(metadata))
+            json.append("\n")
+            let file = try ByteOutput(path: path + "/metadata.json")
+            defer { file.abandon() }
+            try file.write(json.bytes)
+            try file.commit()
+        }
+    }
+}
