@@ -52,12 +52,16 @@ public enum TileJoinDirectory {
         let input = TileJoin.Input(name: path, tileIDs: ids) { id in
             for ext in ["mvt", "pbf"] {
                 let file = "\(path)/\(id.z)/\(id.x)/\(id.y).\(ext)"
-                guard FileManager.default.fileExists(atPath: file) else { continue }
-                let input = try ByteInput(path: file)
-                if let size = input.expectedSize, size > maximumTileBytes {
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { continue }
+                let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+                if size > maximumTileBytes {
                     throw Diagnostic(.error, code: "tilejoin.tile-too-large", message: "\(file): \(size) bytes, more than \(maximumTileBytes)")
                 }
-                let bytes = try input.readAll()
+                // Read whole in one call: tiles are small and many (ByteInput's 1 MiB chunk would dominate).
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw Diagnostic(.error, code: "io.cannot-read", message: "cannot read \(file)")
+                }
+                let bytes = [UInt8](data)
                 if bytes.starts(with: [0x1F, 0x8B]) {
                     throw Diagnostic(.error, code: "tilejoin.compressed-tile",
                                      message: "\(file) is gzip-compressed; tile directories here hold uncompressed tiles (gunzip them first)")
