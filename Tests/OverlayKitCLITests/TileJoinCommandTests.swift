@@ -95,6 +95,8 @@ final class TileJoinCommandTests: XCTestCase {
         let corrupt = try CLI.run(["tile-join", parks.path, gardens.path, "-o", folder.appendingPathComponent("corrupt").path])
         XCTAssertEqual(corrupt.status, 65)
         XCTAssertTrue(corrupt.stderr.contains("mvt.bad-tile") && corrupt.stderr.contains("0/0/0"), corrupt.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("corrupt") }
+        XCTAssertEqual(left, [], "a failed join leaves no half-written output")
 
         // A missing input: 74. A non-empty output without --force: 74.
         XCTAssertEqual(try CLI.run(["tile-join", folder.appendingPathComponent("nowhere").path, "-o", folder.appendingPathComponent("y").path]).status, 74)

@@ -73,19 +73,24 @@ public enum TileJoinDirectory {
         return (input, metadata)
     }
 
-    /// Writes joined tiles into a directory: each tile file written whole (temporary file,
-    /// then renamed), `metadata.json` last.
+    /// Writes joined tiles into a directory. A new (or empty) output is built in a temporary
+    /// sibling directory and renamed into place by `finish`, so a failed join leaves nothing;
+    /// with `force` into a non-empty directory, tiles are written in place (each file whole).
     public final class Writer: @unchecked Sendable {
         /// The output directory.
         public let path: String
+        /// Where tiles are written until `finish`.
+        private let workPath: String
         private var createdFolders = Set<String>()
+        private var finished = false
 
-        /// Creates the directory, or checks that it is empty.
+        /// Checks the output and creates the working directory.
         /// - Throws: `Diagnostic` `io.directory-not-empty` (unless `force`), `io.not-a-directory`,
         ///   `io.cannot-create`.
         public init(path: String, force: Bool) throws {
             self.path = path
             var isDirectory: ObjCBool = false
+            var inPlace = false
             if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
                 guard isDirectory.boolValue else {
                     throw Diagnostic(.error, code: "io.not-a-directory", message: "\(path) exists and is not a directory")
@@ -94,16 +99,22 @@ public enum TileJoinDirectory {
                 if !contents.isEmpty && !force {
                     throw Diagnostic(.error, code: "io.directory-not-empty", message: "\(path) is not empty; use --force to write tiles into it")
                 }
-            } else {
-                do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                    throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(path): \(error.localizedDescription)")
-                }
+                inPlace = !contents.isEmpty
             }
+            workPath = inPlace ? path : path + ".tmp-\(UInt32.random(in: 0...UInt32.max))"
+            do { try FileManager.default.createDirectory(atPath: workPath, withIntermediateDirectories: true) } catch {
+                throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(workPath): \(error.localizedDescription)")
+            }
+        }
+
+        deinit {
+            // Not finished: a join that failed leaves no half-written output.
+            if !finished && workPath != path { try? FileManager.default.removeItem(atPath: workPath) }
         }
 
         /// Writes one tile's uncompressed bytes to `z/x/y.mvt`.
         public func write(_ id: TileID, _ bytes: [UInt8]) throws {
-            let folder = "\(path)/\(id.z)/\(id.x)"
+            let folder = "\(workPath)/\(id.z)/\(id.x)"
             if !createdFolders.contains(folder) {
                 do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                     throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(folder): \(error.localizedDescription)")
@@ -116,15 +127,25 @@ public enum TileJoinDirectory {
             try file.commit()
         }
 
-        /// Writes `metadata.json`.
+        /// Writes `metadata.json` and moves the output into place.
         public func finish(metadata: JSONObject) throws {
             var json = JSONBytes()
             json.appendValue(.object(metadata))
             json.append("\n")
-            let file = try ByteOutput(path: path + "/metadata.json")
+            let file = try ByteOutput(path: workPath + "/metadata.json")
             defer { file.abandon() }
             try file.write(json.bytes)
             try file.commit()
+            if workPath != path {
+                // An empty directory given as the output is replaced.
+                if let contents = try? FileManager.default.contentsOfDirectory(atPath: path), contents.isEmpty {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
+                do { try FileManager.default.moveItem(atPath: workPath, toPath: path) } catch {
+                    throw Diagnostic(.error, code: "io.cannot-create", message: "cannot move \(workPath) to \(path): \(error.localizedDescription)")
+                }
+            }
+            finished = true
         }
     }
 }
