@@ -73,6 +73,51 @@ final class TileJoinCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: only.appendingPathComponent("2").path), "-z 1 leaves out zoom 2")
     }
 
+    /// Directories written by tippecanoe (`-e`, `.pbf` tiles, TileJSON metadata with the
+    /// `json` string) join too: every tile holds the union of both inputs' features, and the
+    /// metadata's vector_layers and tilestats are united.
+    func testJoinsTippecanoeDirectories() throws {
+        guard let tippecanoe = CLI.which("tippecanoe") else { throw XCTSkip("skipped: tippecanoe not found") }
+        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let folder = try CLI.temporaryFolder(self)
+        let west = try write((0..<6).map { square($0 + 1, -60 + Double($0) * 10, #"{"name":"w\#($0)","kind":"park"}"#) }.joined(separator: "\n"),
+                             "west.geojsonl", in: folder)
+        let east = try write((0..<6).map { square($0 + 11, -35 + Double($0) * 10, #"{"name":"e\#($0)","rank":\#($0)}"#) }.joined(separator: "\n"),
+                             "east.geojsonl", in: folder)
+        var inputs = [String]()
+        for (file, name) in [(west, "west"), (east, "east")] {
+            let output = folder.appendingPathComponent(name).path
+            let result = try CLI.runTool(tippecanoe, ["-e", output, "--no-tile-compression", "-z", "3", "-l", "places", "-q", file.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            inputs.append(output)
+        }
+        let joined = folder.appendingPathComponent("joined")
+        let join = try CLI.run(["tile-join"] + inputs + ["-o", joined.path])
+        XCTAssertEqual(join.status, 0, join.stderr)
+        XCTAssertTrue(join.stderr.contains("merged"), join.stderr)
+        let compare = try CLI.runTool(python, [CLI.packageRoot.appendingPathComponent("Tests/Scripts/compare_tilesets.py").path, joined.path] + inputs)
+        if compare.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile missing") }
+        XCTAssertEqual(compare.status, 0, compare.stdoutText + compare.stderr)
+        XCTAssertTrue(compare.stdoutText.contains("mismatches=0"), compare.stdoutText)
+
+        let metadata = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: joined.appendingPathComponent("metadata.json"))) as? [String: Any])
+        XCTAssertEqual(metadata["minzoom"] as? String, "0")
+        XCTAssertEqual(metadata["maxzoom"] as? String, "3")
+        let bounds = try XCTUnwrap((metadata["bounds"] as? String)?.split(separator: ",").compactMap { Double($0) })
+        XCTAssertEqual(bounds.count, 4)
+        XCTAssertEqual(bounds[0], -60, accuracy: 1e-5)
+        XCTAssertEqual(bounds[2], 25, accuracy: 1e-5, "bounds united across both inputs")
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata["json"] as? String).utf8)) as? [String: Any])
+        let layers = try XCTUnwrap(json["vector_layers"] as? [[String: Any]])
+        XCTAssertEqual(layers.count, 1)
+        XCTAssertEqual(layers[0]["fields"] as? [String: String], ["name": "String", "kind": "String", "rank": "Number"])
+        let stats = try XCTUnwrap(json["tilestats"] as? [String: Any])
+        let statsLayer = try XCTUnwrap((stats["layers"] as? [[String: Any]])?.first)
+        XCTAssertEqual(statsLayer["count"] as? Int, 12, "feature counts summed")
+        let nameStats = try XCTUnwrap((statsLayer["attributes"] as? [[String: Any]])?.first { $0["attribute"] as? String == "name" })
+        XCTAssertEqual(nameStats["count"] as? Int, 12, "12 distinct names")
+    }
+
     func testRefusalsAndExitCodes() throws {
         let folder = try CLI.temporaryFolder(self)
         let (parks, gardens) = try tileSets(in: folder)

@@ -259,7 +259,8 @@ final class TileJoinTests: XCTestCase {
              "zooms": [{"zoom": 2, "droppedTinyRings": 3, "features": 10}, {"zoom": 3, "droppedTinyRings": 1, "features": 4}],
              "input": {"features": 10, "withoutGeometry": 1}, "extent": 4096,
              "tilestats": {"layerCount": 1, "layers": [{"layer": "parks", "count": 10, "geometry": "Polygon", "attributeCount": 1,
-               "attributes": [{"attribute": "name", "count": 2, "type": "string", "values": ["x", "y"]}]}]}}
+               "attributes": [{"attribute": "name", "count": 2, "type": "string", "values": ["x", "y"]},
+                                {"attribute": "kind", "count": 1, "type": "string", "values": ["a"]}]}]}}
             """)
         let second = try object("""
             {"name": "b", "format": "pbf", "bounds": "0,-20,30,1", "center": "20,-10,4", "minzoom": "0", "maxzoom": "4",
@@ -267,7 +268,8 @@ final class TileJoinTests: XCTestCase {
              "zooms": [{"zoom": 0, "droppedTinyRings": 7, "features": 1}, {"zoom": 2, "droppedTinyRings": 2, "features": 5}],
              "input": {"features": 5, "withoutGeometry": 0}, "extent": 4096,
              "tilestats": {"layerCount": 1, "layers": [{"layer": "gardens", "count": 5, "geometry": "Point", "attributeCount": 1,
-               "attributes": [{"attribute": "name", "count": 1, "type": "number", "values": [3], "min": 3, "max": 3}]}]}}
+               "attributes": [{"attribute": "name", "count": 1, "type": "number", "values": [3], "min": 3, "max": 3},
+                                {"attribute": "kind", "count": 1, "type": "string", "values": ["a"]}]}]}}
             """)
         var options = VectorTileMerger.Options()
         options.renamedLayers = ["gardens": "parks"]
@@ -292,8 +294,12 @@ final class TileJoinTests: XCTestCase {
         let layer = try XCTUnwrap(stats["layers"].flatMap { if case .array(let items) = $0 { return items.first?.objectValue } else { return nil } })
         XCTAssertEqual(layer["count"], .integer(15))
         XCTAssertEqual(layer["geometry"], .string("Mixed"))
-        XCTAssertEqual(layer["attributes"], .array([.object(["attribute": .string("name"), "count": .integer(3), "type": .string("mixed"),
-                                                              "values": .array([.string("x"), .string("y"), .integer(3)])])]))
+        XCTAssertEqual(layer["attributes"], .array([
+            .object(["attribute": .string("name"), "count": .integer(3), "type": .string("mixed"),
+                     "values": .array([.string("x"), .string("y"), .integer(3)])]),
+            .object(["attribute": .string("kind"), "count": .integer(1), "type": .string("string"), "values": .array([.string("a")])]),
+        ]), "an attribute's count is its distinct values, united")
+        XCTAssertEqual(layer["attributeCount"], .integer(2))
     }
 
     private func runPython(_ script: String, arguments: [String] = []) throws -> Data {

@@ -5,8 +5,8 @@ Feature order inside a tile and byte-level encoding (key/value table order) may 
 Each tile set is a directory (z/x/y.mvt), a .pmtiles archive (PyPI pmtiles) or a .mbtiles
 database (sqlite3, TMS rows). A test oracle for the shard + tile-join path.
 
-usage: compare_tilesets.py A B
-prints "tiles=<n> features=<n> mismatches=<n>" and exits 1 on any difference.
+usage: compare_tilesets.py A B [C …]
+compares A with B, or with the union of B, C, … (a join's inputs); prints "tiles=<n> features=<n> mismatches=<n>" and exits 1 on any difference.
 """
 import collections
 import gzip
@@ -37,7 +37,7 @@ def tiles(path):
                 continue
             for x in os.listdir(os.path.join(path, z)):
                 for name in os.listdir(os.path.join(path, z, x)):
-                    if name.endswith(".mvt"):
+                    if name.endswith(".mvt") or name.endswith(".pbf"):
                         with open(os.path.join(path, z, x, name), "rb") as handle:
                             result[(int(z), int(x), int(name[:-4]))] = handle.read()
     return {key: gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data for key, data in result.items()}
@@ -53,14 +53,18 @@ def features(data):
 
 
 def main():
-    first, second = tiles(sys.argv[1]), tiles(sys.argv[2])
+    first = {key: features(data) for key, data in tiles(sys.argv[1]).items()}
+    second = {}
+    for path in sys.argv[2:]:
+        for key, data in tiles(path).items():
+            second[key] = second.get(key, collections.Counter()) + features(data)
     mismatches, total = 0, 0
     for key in sorted(set(first) | set(second)):
         if key not in first or key not in second:
             mismatches += 1
-            print("tile %s only in %s" % ("/".join(map(str, key)), sys.argv[1] if key in first else sys.argv[2]))
+            print("tile %s only in %s" % ("/".join(map(str, key)), sys.argv[1] if key in first else " + ".join(sys.argv[2:])))
             continue
-        a, b = features(first[key]), features(second[key])
+        a, b = first[key], second[key]
         total += sum(a.values())
         if a != b:
             mismatches += 1

@@ -97,7 +97,7 @@ public struct TileMetadataMerger: Sendable {
 
     private func merge(_ key: String, _ a: JSONValue, _ b: JSONValue, path: [String]) -> JSONValue {
         switch key {
-        case "bounds":
+        case "bounds", "antimeridian_adjusted_bounds":
             guard let first = Self.bounds(a), let second = Self.bounds(b) else { return a }
             let united = [min(first[0], second[0]), min(first[1], second[1]), max(first[2], second[2]), max(first[3], second[3])]
             if case .string = a { return .string(united.map(Self.text).joined(separator: ",")) }
@@ -218,7 +218,15 @@ public struct TileMetadataMerger: Sendable {
         if let x = a["geometry"], let y = b["geometry"], x != y { result["geometry"] = .string("Mixed") }
         let attributes = unite(a["attributes"] ?? .array([]), b["attributes"] ?? .array([]), id: "attribute") { x, y in
             var merged = x
+            // An attribute's count is its number of distinct values: exact from the united
+            // lists while both lists are complete, otherwise the sum (an upper bound).
             if let first = x["count"], let second = y["count"] { merged["count"] = mergeByShape(first, second, path: ["count"]) }
+            if case .array(let values)? = x["values"], case .array(let more)? = y["values"],
+               x["count"] == .integer(Int64(values.count)), y["count"] == .integer(Int64(more.count)) {
+                var united = values
+                for value in more where !united.contains(value) { united.append(value) }
+                if united.count <= Self.tilestatsValueLimit { merged["count"] = .integer(Int64(united.count)) }
+            }
             if let first = x["type"], let second = y["type"], first != second { merged["type"] = .string("mixed") }
             if case .array(let values)? = x["values"], case .array(let more)? = y["values"] {
                 var united = values
