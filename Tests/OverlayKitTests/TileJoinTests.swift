@@ -131,6 +131,29 @@ final class TileJoinTests: XCTestCase {
         XCTAssertEqual(try MVTDecoder().decode(VectorTileMerger.encode(merged)), merged)
     }
 
+    func testEveryValueTypeRoundTripsAndStaysDistinct() throws {
+        let values: [MVTValue] = [.string("a"), .float(1.5), .double(1.5), .int(-3), .uint(3), .sint(-3), .bool(true),
+                                  .double(0.0), .double(-0.0), .int(3), .sint(3), .float(.nan)]
+        let layer = MVTLayer(name: "v", extent: 512, keys: ["k"], values: values,
+                             features: values.indices.map { MVTFeature(id: UInt64($0), type: 1, tags: [0, UInt32($0)], geometryBytes: [9, 2, 2]) })
+        let decoded = try MVTDecoder().decode(VectorTileMerger.encode([layer]))
+        XCTAssertEqual(decoded.count, 1)
+        XCTAssertEqual(decoded[0].extent, 512)
+        XCTAssertEqual(decoded[0].values.count, values.count)
+        for (got, want) in zip(decoded[0].values, values) {
+            if case .float(let number) = want, number.isNaN {
+                guard case .float(let back) = got, back.isNaN else { return XCTFail("NaN float came back as \(got)") }
+            } else {
+                XCTAssertEqual(got, want)
+            }
+        }
+        // Merged with itself: nothing is deduplicated across types, -0.0 stays apart from 0.0.
+        let merged = try VectorTileMerger().merge([decoded, decoded])
+        XCTAssertEqual(merged[0].values.count, values.count)
+        XCTAssertEqual(merged[0].features.count, 2 * values.count)
+        XCTAssertEqual(merged[0].features[values.count].tags, [0, 0], "the second copy's tags point at the first copy's values")
+    }
+
     func testMergeRenamesFiltersLayersAndProperties() throws {
         let (_, first) = try tile([square(1, 0, ["name": .string("a"), "secret": .integer(1)])], layer: "parks")
         let (_, second) = try tile([square(2, 20, ["name": .string("b"), "secret": .integer(2)])], layer: "gardens")
