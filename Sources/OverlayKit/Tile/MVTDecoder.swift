@@ -2,12 +2,19 @@ import OverlayModel
 
 /// One value of an MVT layer's value table, in the wire type it was written with (MVT 2.1 §4.1).
 public enum MVTValue: Hashable, Sendable {
+    /// `string_value` (field 1).
     case string(String)
+    /// `float_value` (field 2, 32-bit).
     case float(Float)
+    /// `double_value` (field 3).
     case double(Double)
+    /// `int_value` (field 4, two's complement varint).
     case int(Int64)
+    /// `uint_value` (field 5).
     case uint(UInt64)
+    /// `sint_value` (field 6, zigzag varint).
     case sint(Int64)
+    /// `bool_value` (field 7).
     case bool(Bool)
 }
 
@@ -54,8 +61,11 @@ public struct MVTLayer: Hashable, Sendable {
     public var version: UInt64
     /// Tile units across the tile (4096 when absent, as the spec says).
     public var extent: UInt32
+    /// Property names, indexed by tags.
     public var keys: [String]
+    /// Property values, indexed by tags.
     public var values: [MVTValue]
+    /// The layer's features in tile order.
     public var features: [MVTFeature]
 
     /// Creates a layer.
