@@ -25,7 +25,7 @@ struct TileJoinCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output tile set (a directory).")
     var output: String
 
-    @Flag(name: [.short, .long], help: "Replace or write into an existing output.")
+    @Flag(name: [.short, .long], help: "Write into an output directory that is not empty.")
     var force = false
 
     @Option(name: [.short, .customLong("layer")], help: ArgumentHelp("Keep only this layer (repeatable).", valueName: "name"))
@@ -106,6 +106,10 @@ struct TileJoinCommand: ParsableCommand {
                 let (input, meta) = try TileJoinDirectory.input(path: path)
                 sources.append(input)
                 metadata.append(meta)
+            }
+            for layer in layers where layer.contains(":") {
+                Report.standardError("note: tilejoin.layer-colon: --layer \(layer) keeps the layer of that name (tippecanoe's -l); "
+                    + "to rename a layer use --rename-layer OLD:NEW\n")
             }
             let options = mergerOptions
             let zooms = (minimumZoom != nil || maximumZoom != nil) ? (minimumZoom ?? 0)...(maximumZoom ?? 30) : nil
