@@ -63,4 +63,29 @@ final class MapLibreTests: XCTestCase {
             }
         }
     }
+
+    /// The same through the shard-and-join path: two halves tiled apart, joined by
+    /// `tile-join`, drawn by MapLibre like the whole file rendered by `render`.
+    func testMapLibreDrawsJoinedTilesLikeRender() throws {
+        let source = try usStates()
+        let folder = try CLI.temporaryFolder(self)
+        let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        let features = try XCTUnwrap(collection["features"] as? [[String: Any]])
+        var shards = [String]()
+        for (index, half) in [features.prefix(features.count / 2), features.dropFirst(features.count / 2)].enumerated() {
+            let file = folder.appendingPathComponent("half-\(index).geojson")
+            try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": Array(half)]).write(to: file)
+            let tiles = folder.appendingPathComponent("half-\(index)")
+            let tile = try CLI.run(["tile", file.path, "-o", tiles.path, "--max-zoom", "5", "--layer", "states"])
+            XCTAssertEqual(tile.status, 0, tile.stderr)
+            shards.append(tiles.path)
+        }
+        let joined = folder.appendingPathComponent("joined")
+        let join = try CLI.run(["tile-join"] + shards + ["-o", joined.path])
+        XCTAssertEqual(join.status, 0, join.stderr)
+        let camera = Camera(latitude: 39, longitude: -96, renderZoom: 4, width: 800, height: 500)
+        let iou = try intersectionOverUnion(tiles: joined, source: source, camera: camera, folder: folder,
+                                            screenshot: folder.appendingPathComponent("joined.png"))
+        XCTAssertGreaterThanOrEqual(iou, 0.95)
+    }
 }
