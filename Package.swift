@@ -17,11 +17,15 @@ let package = Package(
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
         // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
-        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "ZIPFoundation"]),
+        .target(name: "OverlayKit", dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "ZIPFoundation"]),
         // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/Reading/XMLStreamReader.swift imports it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        // SQLite for MBTiles archives (Debian: libsqlite3-dev); only Tile/Archive/MBTilesArchive.swift imports it.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // zlib for gzip tiles and PMTiles directories (Debian: zlib1g-dev); only Tile/Archive/Gzip.swift imports it. (Not "CZlib": ZIPFoundation already defines that module.)
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(
             name: "overlaykit",

@@ -3,27 +3,31 @@ import Foundation
 import OverlayKit
 import OverlayModel
 
-/// Tile output formats.
+/// Tile output formats: an archive file, or a directory of MVT or GeoJSON tiles.
 enum TileFormat: String, ExpressibleByArgument, CaseIterable {
-    case mvt, geojson
+    case mvt, geojson, pmtiles, mbtiles
 }
 
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
-        abstract: "Cut overlays into vector tiles (Mapbox Vector Tile or GeoJSON) for a zoom range.",
+        abstract: "Cut overlays into vector tiles: a PMTiles or MBTiles archive, or a directory of MVT/GeoJSON tiles.",
         discussion: """
-            Writes DIR/z/x/y.mvt (or .geojson) for every tile a feature reaches, clipped with a buffer
-            and simplified for its zoom (full detail at --max-zoom), plus DIR/metadata.json with the
-            bounds, zoom range, layer fields and, per zoom, every feature and ring that was dropped.
-            Tiles left empty are not written. --tolerance is in tile units (1/extent of a tile):
-            at extent 4096 the default 3 is 3/16 of a screen point. Defaults match geojson-vt's.
+            -o out.pmtiles writes one PMTiles v3 file, -o out.mbtiles one MBTiles 1.3 file (gzip tiles),
+            anything else a directory DIR/z/x/y.mvt (or .geojson) with DIR/metadata.json in the layout
+            tippecanoe and GDAL use. Every tile a feature reaches is clipped with a buffer and simplified
+            for its zoom (full detail at --max-zoom); the metadata holds bounds, zoom range, layer fields
+            and, under "overlaykit", per zoom every feature and ring that was dropped. Tiles left empty
+            are not written. The output appears only when complete (built beside it, then renamed);
+            a run that fails or is killed leaves the old output or none. --tolerance is in tile units
+            (1/extent of a tile): at extent 4096 the default 3 is 3/16 of a screen point. Defaults
+            match geojson-vt's.
             """
     )
 
     @OptionGroup var inputOptions: InputOptions
 
-    @Option(name: [.short, .long], help: "Output directory (created; must be empty unless --force).")
+    @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory.")
     var output: String
 
     @Option(help: "Lowest zoom written.")
@@ -41,8 +45,8 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Simplification tolerance in tile units.")
     var tolerance = 3.0
 
-    @Option(help: "Tile format: mvt or geojson.")
-    var format: TileFormat = .mvt
+    @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
+    var format: TileFormat?
 
     @Option(help: "MVT layer name (default: the input's file name without extension).")
     var layer: String?
@@ -53,8 +57,22 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Threads to use (default: all cores).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "Write into an output directory that is not empty.")
+    @Flag(help: "Replace an existing output.")
     var force = false
+
+    @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
+    var progress: Bool?
+
+    /// The container and the tile encoding the options ask for.
+    var destination: (archive: TileArchiveFormat, encoding: TileArchiveSink.Encoding) {
+        switch format {
+        case .pmtiles: return (.pmtiles, .mvt)
+        case .mbtiles: return (.mbtiles, .mvt)
+        case .geojson: return (.directory, .geojson)
+        case .mvt: return (TileArchiveFormat(path: output), .mvt)
+        case nil: return (TileArchiveFormat(path: output), .mvt)
+        }
+    }
 
     func validate() throws {
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
@@ -64,12 +82,13 @@ struct TileCommand: ParsableCommand {
         guard tolerance >= 0 && tolerance.isFinite else { throw ValidationError("--tolerance must be ≥ 0") }
         guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
+        if format == .geojson && TileArchiveFormat(path: output) != .directory {
+            throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
+        }
     }
 
     func run() throws {
         try runReportingErrors {
-            let directory = URL(fileURLWithPath: output)
-            try prepare(directory)
             var (_, reader) = try inputOptions.openReader()
             let features = try reader.readAll()
             reader.takeWarnings().forEach(Report.diagnostic)
@@ -82,36 +101,24 @@ struct TileCommand: ParsableCommand {
             let source = try TileSource(features: features, options: options)
             let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
                 .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "features"
-            let writer = TileFileWriter(directory: directory.path, format: format, layer: layerName, precision: precision)
-            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: writer.write)
-
-            let metadata = TileMetadata(name: layerName, format: format.rawValue, layer: layerName, minZoom: minZoom,
-                                        zooms: zooms, losses: writer.losses)
-            let metadataOutput = try ByteOutput(path: directory.appendingPathComponent("metadata.json").path)
-            defer { metadataOutput.abandon() }
-            try metadataOutput.write(metadata.json(for: source))
-            try metadataOutput.commit()
-            report(source: source, zooms: zooms, losses: writer.losses)
-        }
-    }
-
-    /// Creates the directory, or checks that it is empty.
-    private func prepare(_ directory: URL) throws {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw Diagnostic(.error, code: "io.not-a-directory", message: "\(output) exists and is not a directory")
-            }
-            let contents = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            if !contents.isEmpty && !force {
-                throw Diagnostic(.error, code: "io.directory-not-empty",
-                                 message: "\(output) is not empty; use --force to write tiles into it")
-            }
-        } else {
+            let (archive, encoding) = destination
+            var createOptions = TileArchive.CreateOptions()
+            createOptions.replaceExisting = force
+            createOptions.tileExtension = encoding.rawValue
+            let writer = try TileArchive.create(output, format: archive, options: createOptions)
+            let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
+            var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
+            if let meter { onProgress = { meter.update($0) } }
+            let sink = TileArchiveSink(writer: writer, layer: layerName, encoding: encoding, precision: precision,
+                                       onProgress: onProgress)
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write)
+                meter?.finish(sink.progress)
+                try writer.finish(metadata: sink.metadata(for: source, minZoom: minZoom, zooms: zooms))
+                report(source: source, zooms: zooms, losses: sink.losses)
             } catch {
-                throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(output): \(error.localizedDescription)")
+                writer.abort()
+                throw error
             }
         }
     }
@@ -126,7 +133,7 @@ struct TileCommand: ParsableCommand {
         if dropped > 0 || total.droppedFeatures > 0 {
             Report.standardError("note: tile.dropped: \(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
                 + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
-                + "\(total.droppedFeatures) feature copies left empty were not written (per zoom in metadata.json)\n")
+                + "\(total.droppedFeatures) feature copies left empty were not written (per zoom in the metadata under \"overlaykit\")\n")
         }
         let input = source.inputCounts
         if input.withoutGeometry + input.withoutPositions > 0 {
@@ -148,59 +155,28 @@ struct TileCommand: ParsableCommand {
     }
 }
 
-/// Writes tiles as files from several threads; collects what MVT could not hold.
-final class TileFileWriter: @unchecked Sendable {
-    let directory: String
-    let format: TileFormat
-    let encoder: MVTEncoder
-    let geoJSON: TileGeoJSONEncoder
-    private let lock = NSLock()
-    private var lossTotal = MVTEncoder.Losses()
-    private var createdDirectories = Set<String>()
+/// Prints zoom, tiles written and rate on standard error, at most about four times a second.
+final class TileProgressMeter: @unchecked Sendable {
+    private let start = Date()
+    private var lastPrint = Date.distantPast
+    /// On a terminal one line is rewritten in place; in a log each update is its own line.
+    private let lineEnd = isatty(STDERR_FILENO) == 1 ? "\r" : "\n"
 
-    init(directory: String, format: TileFormat, layer: String, precision: Int) {
-        self.directory = directory
-        self.format = format
-        self.encoder = MVTEncoder(layerName: layer)
-        self.geoJSON = TileGeoJSONEncoder(precision: precision)
+    /// Called under the sink's lock after every tile.
+    func update(_ progress: TileArchiveSink.Progress) {
+        let now = Date()
+        guard now.timeIntervalSince(lastPrint) >= (lineEnd == "\r" ? 0.25 : 2) else { return }
+        lastPrint = now
+        print(progress, now: now, end: lineEnd)
     }
 
-    var losses: MVTEncoder.Losses {
-        lock.lock()
-        defer { lock.unlock() }
-        return lossTotal
+    func finish(_ progress: TileArchiveSink.Progress) {
+        print(progress, now: Date(), end: "\n")
     }
 
-    func write(_ tile: VectorTile) throws -> Int {
-        let bytes: [UInt8]
-        switch format {
-        case .mvt:
-            let (encoded, losses) = encoder.encode(tile)
-            bytes = encoded
-            lock.lock()
-            lossTotal += losses
-            lock.unlock()
-        case .geojson:
-            bytes = try geoJSON.encode(tile)
-        }
-        let folder = "\(directory)/\(tile.id.z)/\(tile.id.x)"
-        lock.lock()
-        let known = createdDirectories.contains(folder)
-        lock.unlock()
-        if !known {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw Diagnostic(.error, code: "io.cannot-create", message: "cannot create \(folder): \(error.localizedDescription)")
-            }
-            lock.lock()
-            createdDirectories.insert(folder)
-            lock.unlock()
-        }
-        let file = try ByteOutput(path: "\(folder)/\(tile.id.y).\(format.rawValue)")
-        defer { file.abandon() }
-        try file.write(bytes)
-        try file.commit()
-        return bytes.count
+    private func print(_ progress: TileArchiveSink.Progress, now: Date, end: String) {
+        let seconds = max(now.timeIntervalSince(start), 0.001)
+        let rate = Int((Double(progress.tiles) / seconds).rounded())
+        Report.standardError("tile: z\(progress.deepestZoom) \(progress.tiles) tiles (\(progress.tilesPerZoom[progress.deepestZoom]) at z\(progress.deepestZoom)), \(rate) tiles/s\(end)")
     }
 }

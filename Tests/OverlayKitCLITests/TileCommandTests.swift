@@ -48,14 +48,20 @@ final class TileCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("4/0/0.mvt").path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("4/8/12.mvt").path))
         let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("metadata.json"))) as! [String: Any]
-        XCTAssertEqual(metadata["maxzoom"] as? Int, 4)
-        XCTAssertEqual((metadata["layers"] as? [[String: Any]])?.first?["id"] as? String, "places")
-        let zooms = try XCTUnwrap(metadata["zooms"] as? [[String: Any]])
+        // tippecanoe/GDAL layout: flat strings, layers inside the "json" string, our report under "overlaykit".
+        XCTAssertEqual(metadata["maxzoom"] as? String, "4")
+        XCTAssertEqual(metadata["format"] as? String, "pbf")
+        let layers = try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata["json"] as? String).utf8)) as! [String: Any]
+        let layer = try XCTUnwrap((layers["vector_layers"] as? [[String: Any]])?.first)
+        XCTAssertEqual(layer["id"] as? String, "places")
+        XCTAssertEqual(layer["fields"] as? [String: String], ["name": "String", "n": "Number"])
+        let report = try XCTUnwrap(metadata["overlaykit"] as? [String: Any])
+        let zooms = try XCTUnwrap(report["zooms"] as? [[String: Any]])
         XCTAssertEqual(zooms.count, 5)
         // The islet is smaller than the tolerance below zoom 4 and is dropped there, counted.
         XCTAssertGreaterThan(zooms[0]["droppedTinyRings"] as? Int ?? 0, 0)
         XCTAssertGreaterThan(zooms[0]["droppedFeatures"] as? Int ?? 0, 0)
-        let input2 = metadata["input"] as? [String: Any]
+        let input2 = report["input"] as? [String: Any]
         XCTAssertEqual(input2?["withoutGeometry"] as? Int, 1)
         let written = zooms.reduce(0) { $0 + ($1["tiles"] as? Int ?? 0) }
         let files = FileManager.default.enumerator(atPath: output.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".mvt") }
@@ -79,6 +85,13 @@ final class TileCommandTests: XCTestCase {
         result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "2"])
         XCTAssertEqual(result.status, 74, "a non-empty directory needs --force")
         XCTAssertTrue(result.stderr.contains("--force"), result.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("2/2/1.geojson").path), "old output kept")
+        result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "2", "--force"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.appendingPathComponent("2/2/1.geojson").path), "--force replaces the whole output")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: output.appendingPathComponent("2/2/1.mvt").path))
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: temporary.path).sorted()
+        XCTAssertEqual(siblings, ["places.geojson", "tiles"], "no lock or temporary left behind")
         result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "30"])
         XCTAssertEqual(result.status, 64)
     }

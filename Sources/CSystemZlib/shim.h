@@ -1,0 +1,2 @@
+// zlib, for gzip tiles in PMTiles and MBTiles archives (Debian: zlib1g-dev).
+#include <zlib.h>

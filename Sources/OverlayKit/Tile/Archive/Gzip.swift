@@ -1,0 +1,82 @@
+import CSystemZlib
+import OverlayModel
+
+/// gzip through zlib (the only file importing `CSystemZlib`): tiles and PMTiles directories are
+/// stored gzip-compressed, as tippecanoe and the PMTiles clients expect.
+enum Gzip {
+    /// The largest uncompressed tile accepted when reading (MVT tiles over 500 KiB are already
+    /// unusual; this bounds what a hostile archive can make us allocate).
+    static let maximumTileSize = 64 << 20
+
+    /// True when the bytes start with the gzip magic number.
+    static func isCompressed(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
+    }
+
+    /// gzip-compresses `bytes` (zlib's default level, as tippecanoe).
+    static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+        var stream = z_stream()
+        // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        var input = bytes
+        let status = input.withUnsafeMutableBufferPointer { source in
+            output.withUnsafeMutableBufferPointer { target in
+                stream.next_in = source.baseAddress
+                stream.avail_in = uInt(source.count)
+                stream.next_out = target.baseAddress
+                stream.avail_out = uInt(target.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else {
+            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
+        }
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+
+    /// Unpacks gzip (or zlib) data, refusing output larger than `limit` bytes.
+    /// - Throws: `Diagnostic` `tile.archive-bad-gzip` naming `source` for corrupt data or too much output.
+    static func decompress(_ bytes: [UInt8], limit: Int, source: String) throws -> [UInt8] {
+        var stream = z_stream()
+        // windowBits 15 + 32: accept gzip or zlib headers.
+        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib inflateInit2 failed")
+        }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8]()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var input = bytes
+        var status: Int32 = Z_OK
+        try input.withUnsafeMutableBufferPointer { source in
+            stream.next_in = source.baseAddress
+            stream.avail_in = uInt(source.count)
+            while status != Z_STREAM_END {
+                let produced = chunk.withUnsafeMutableBufferPointer { target -> Int in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = uInt(target.count)
+                    status = inflate(&stream, Z_NO_FLUSH)
+                    return target.count - Int(stream.avail_out)
+                }
+                guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && produced > 0) else {
+                    throw Diagnostic(.error, code: "tile.archive-bad-gzip",
+                                     message: "\(source): gzip data is corrupt or truncated (zlib \(status))")
+                }
+                guard output.count + produced <= limit else {
+                    throw Diagnostic(.error, code: "tile.archive-too-large",
+                                     message: "\(source): gzip data unpacks to more than \(limit) bytes")
+                }
+                output.append(contentsOf: chunk[0..<produced])
+                if status == Z_OK && produced == 0 && stream.avail_in == 0 {
+                    throw Diagnostic(.error, code: "tile.archive-bad-gzip", message: "\(source): gzip data is truncated")
+                }
+            }
+        }
+        return output
+    }
+}

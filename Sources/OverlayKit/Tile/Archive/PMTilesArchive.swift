@@ -1,0 +1,315 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import OverlayModel
+
+/// Writes a PMTiles v3 archive. Tiles arrive in any order from several threads: each is
+/// gzipped and appended to a staging file (identical tiles, found by content hash and compared
+/// byte for byte, are stored once). `finish` sorts by Hilbert id, merges consecutive identical
+/// tiles into run-length entries, splits the directory into leaves when the root would pass
+/// 16 KiB, and writes header, root, metadata, leaves and the tile data in id order (clustered)
+/// to a temporary file renamed into place.
+final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
+    let path: String
+    private let output: ArchiveOutput
+    private let staging: (path: String, descriptor: Int32)
+    private let lock = NSLock()
+    private var stagedLength = 0
+    /// Staged tiles: Hilbert id → (staging offset, gzip length).
+    private var staged: [UInt64: (offset: Int, length: Int)] = [:]
+    /// Content hash → staging offsets of distinct tiles with that hash.
+    private var byHash: [UInt64: [(offset: Int, length: Int)]] = [:]
+    /// Root directory size limit; tests lower it to force leaf directories.
+    var rootLimit = PMTiles.rootLimit
+
+    init(output: ArchiveOutput) throws {
+        self.output = output
+        path = output.path
+        staging = try output.temporaryFile()
+    }
+
+    deinit {
+        close(staging.descriptor)
+        output.abort()
+    }
+
+    func write(_ id: TileID, _ tile: [UInt8]) throws {
+        let compressed = try Gzip.compress(tile)
+        let hilbert = PMTiles.tileID(id)
+        let hash = Self.hash(tile)
+        lock.lock()
+        defer { lock.unlock() }
+        guard staged[hilbert] == nil else {
+            throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
+        }
+        for candidate in byHash[hash] ?? [] where candidate.length == compressed.count {
+            if try ArchiveFiles.read(staging.descriptor, count: candidate.length, at: candidate.offset, path: staging.path) == compressed {
+                staged[hilbert] = candidate
+                return
+            }
+        }
+        try ArchiveFiles.writeAll(staging.descriptor, compressed, at: stagedLength, path: staging.path)
+        let location = (offset: stagedLength, length: compressed.count)
+        stagedLength += compressed.count
+        staged[hilbert] = location
+        byHash[hash, default: []].append(location)
+    }
+
+    /// FNV-1a over the uncompressed bytes (equal gzip output follows from equal input).
+    private static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return value ^ UInt64(bytes.count)
+    }
+
+    func finish(metadata: TileSetMetadata) throws {
+        do {
+            try writeArchive(metadata)
+        } catch {
+            output.abort()
+            throw error
+        }
+    }
+
+    private func writeArchive(_ metadata: TileSetMetadata) throws {
+        lock.lock()
+        let tiles = staged.sorted { $0.key < $1.key }
+        lock.unlock()
+        // Tile data in id order; a tile seen before keeps its first offset (clustered allows it).
+        var entries = [PMTiles.Entry]()
+        var placed = [Int: UInt64]()   // staging offset → data offset
+        var order = [(offset: Int, length: Int)]()
+        var dataLength: UInt64 = 0
+        for (hilbert, location) in tiles {
+            let offset: UInt64
+            if let known = placed[location.offset] {
+                offset = known
+            } else {
+                offset = dataLength
+                placed[location.offset] = offset
+                order.append(location)
+                dataLength += UInt64(location.length)
+            }
+            if let last = entries.last, last.offset == offset, last.tileID + UInt64(last.runLength) == hilbert,
+               last.runLength < UInt32.max {
+                entries[entries.count - 1].runLength += 1
+            } else {
+                entries.append(PMTiles.Entry(tileID: hilbert, offset: offset, length: UInt32(location.length), runLength: 1))
+            }
+        }
+        let (root, leaves) = try Self.directories(entries, rootLimit: rootLimit)
+        let metadataBytes = try Gzip.compress(metadata.pmtilesJSON())
+
+        var header = PMTiles.Header()
+        header.rootOffset = UInt64(PMTiles.headerLength)
+        header.rootLength = UInt64(root.count)
+        header.metadataOffset = header.rootOffset + header.rootLength
+        header.metadataLength = UInt64(metadataBytes.count)
+        header.leafOffset = header.metadataOffset + header.metadataLength
+        header.leafLength = UInt64(leaves.count)
+        header.dataOffset = header.leafOffset + header.leafLength
+        header.dataLength = dataLength
+        header.addressedTiles = UInt64(tiles.count)
+        header.tileEntries = UInt64(entries.count)
+        header.tileContents = UInt64(order.count)
+        header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT : PMTiles.tileTypeUnknown
+        header.minZoom = UInt8(clamping: metadata.minZoom)
+        header.maxZoom = UInt8(clamping: metadata.maxZoom)
+        if let bounds = metadata.bounds {
+            header.minLonE7 = PMTiles.e7(bounds.west)
+            header.minLatE7 = PMTiles.e7(bounds.south)
+            header.maxLonE7 = PMTiles.e7(bounds.east)
+            header.maxLatE7 = PMTiles.e7(bounds.north)
+        }
+        if let center = metadata.center {
+            header.centerZoom = UInt8(clamping: center.zoom)
+            header.centerLonE7 = PMTiles.e7(center.longitude)
+            header.centerLatE7 = PMTiles.e7(center.latitude)
+        }
+
+        let (finalPath, fd) = try output.temporaryFile()
+        defer { close(fd) }
+        var position = 0
+        for part in [header.encode(), root, metadataBytes, leaves] {
+            try ArchiveFiles.writeAll(fd, part, at: position, path: finalPath)
+            position += part.count
+        }
+        // Copy distinct tiles from staging in id order, in chunks of about 4 MiB.
+        var chunk = [UInt8]()
+        chunk.reserveCapacity(4 << 20)
+        for location in order {
+            chunk += try ArchiveFiles.read(staging.descriptor, count: location.length, at: location.offset, path: staging.path)
+            if chunk.count >= 4 << 20 {
+                try ArchiveFiles.writeAll(fd, chunk, at: position, path: finalPath)
+                position += chunk.count
+                chunk.removeAll(keepingCapacity: true)
+            }
+        }
+        try ArchiveFiles.writeAll(fd, chunk, at: position, path: finalPath)
+        try ArchiveFiles.sync(fd, path: finalPath)
+        try output.commit(finalPath)
+    }
+
+    /// The spec's directory layout: everything in the root when it fits `rootLimit` gzipped,
+    /// otherwise leaves of `leafSize` entries (4096, grown by 20 % until the root fits).
+    static func directories(_ entries: [PMTiles.Entry], rootLimit: Int) throws -> (root: [UInt8], leaves: [UInt8]) {
+        let whole = try Gzip.compress(PMTiles.encodeDirectory(entries))
+        if whole.count <= rootLimit { return (whole, []) }
+        var leafSize = rootLimit < PMTiles.rootLimit ? max(2, rootLimit / 16) : 4096
+        while true {
+            var rootEntries = [PMTiles.Entry]()
+            var leaves = [UInt8]()
+            var start = 0
+            while start < entries.count {
+                let slice = Array(entries[start..<min(start + leafSize, entries.count)])
+                let leaf = try Gzip.compress(PMTiles.encodeDirectory(slice))
+                rootEntries.append(PMTiles.Entry(tileID: slice[0].tileID, offset: UInt64(leaves.count),
+                                                 length: UInt32(leaf.count), runLength: 0))
+                leaves += leaf
+                start += leafSize
+            }
+            let root = try Gzip.compress(PMTiles.encodeDirectory(rootEntries))
+            if root.count <= rootLimit || rootEntries.count == 1 { return (root, leaves) }
+            leafSize += max(1, leafSize / 5)
+        }
+    }
+
+    func abort() { output.abort() }
+}
+
+/// Reads a PMTiles v3 archive (memory-mapped): header, root and leaf directories (at most
+/// three levels deep), gzip or uncompressed directories and tiles.
+final class PMTilesReader: TileArchiveReader {
+    let path: String
+    let metadata: TileSetMetadata
+    let header: PMTiles.Header
+    private let data: Data
+    private let rootEntries: [PMTiles.Entry]
+
+    /// Addressed tiles beyond this are refused (a hostile run length could claim billions).
+    static let maximumTiles = 1 << 28
+
+    init(path: String) throws {
+        self.path = path
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+        } catch {
+            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(path): \(error.localizedDescription)")
+        }
+        let header = try PMTiles.Header(Array(data.prefix(PMTiles.headerLength)), source: path)
+        self.header = header
+        for compression in [header.internalCompression, header.tileCompression]
+        where compression != PMTiles.compressionGzip && compression != PMTiles.compressionNone {
+            throw Diagnostic(.error, code: "tile.archive-pmtiles",
+                             message: "\(path) uses compression \(compression); only gzip (2) and none (1) are read")
+        }
+        let fileData = data, source = path
+        func bytes(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
+            guard offset <= UInt64(fileData.count), length <= UInt64(fileData.count) - offset else {
+                throw Diagnostic(.error, code: "tile.archive-pmtiles",
+                                 message: "\(source): \(what) at \(offset)+\(length) lies beyond the file's \(fileData.count) bytes")
+            }
+            return Array(fileData[Int(offset)..<Int(offset + length)])
+        }
+        let internalGzip = header.internalCompression == PMTiles.compressionGzip
+        func unpack(_ raw: [UInt8], _ what: String) throws -> [UInt8] {
+            internalGzip ? try Gzip.decompress(raw, limit: 256 << 20, source: "\(source) (\(what))") : raw
+        }
+        rootEntries = try PMTiles.decodeDirectory(
+            unpack(bytes(header.rootOffset, header.rootLength, "root directory"), "root directory"), source: path)
+        let json = try unpack(bytes(header.metadataOffset, header.metadataLength, "metadata"), "metadata")
+        let bounds = TileSetMetadata.Bounds(west: Double(header.minLonE7) / 1e7, south: Double(header.minLatE7) / 1e7,
+                                            east: Double(header.maxLonE7) / 1e7, north: Double(header.maxLatE7) / 1e7)
+        let center = TileSetMetadata.Center(longitude: Double(header.centerLonE7) / 1e7, latitude: Double(header.centerLatE7) / 1e7,
+                                            zoom: Int(header.centerZoom))
+        metadata = try TileSetMetadata.fromPMTilesJSON(json, source: path, bounds: bounds, center: center,
+                                                       minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom))
+    }
+
+    private func slice(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
+        guard offset <= UInt64(data.count), length <= UInt64(data.count) - offset else {
+            throw Diagnostic(.error, code: "tile.archive-pmtiles",
+                             message: "\(path): \(what) at \(offset)+\(length) lies beyond the file's \(data.count) bytes")
+        }
+        return Array(data[Int(offset)..<Int(offset + length)])
+    }
+
+    private func leaf(_ entry: PMTiles.Entry) throws -> [PMTiles.Entry] {
+        guard entry.offset <= UInt64.max - header.leafOffset else {
+            throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directory offset overflows")
+        }
+        var raw = try slice(header.leafOffset + entry.offset, UInt64(entry.length), "leaf directory")
+        if header.internalCompression == PMTiles.compressionGzip {
+            raw = try Gzip.decompress(raw, limit: 256 << 20, source: "\(path) (leaf directory)")
+        }
+        return try PMTiles.decodeDirectory(raw, source: path)
+    }
+
+    /// Every tile entry (leaves expanded), in Hilbert order.
+    func tileEntries() throws -> [PMTiles.Entry] {
+        var result = [PMTiles.Entry]()
+        var total = 0
+        func walk(_ entries: [PMTiles.Entry], depth: Int) throws {
+            for entry in entries {
+                if entry.runLength == 0 {
+                    guard depth < 3 else {
+                        throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directories nest deeper than 3 levels")
+                    }
+                    try walk(leaf(entry), depth: depth + 1)
+                } else {
+                    total += Int(entry.runLength)
+                    guard total <= Self.maximumTiles else {
+                        throw Diagnostic(.error, code: "tile.archive-too-large",
+                                         message: "\(path) addresses more than \(Self.maximumTiles) tiles")
+                    }
+                    result.append(entry)
+                }
+            }
+        }
+        try walk(rootEntries, depth: 0)
+        return result
+    }
+
+    func tileIDs() throws -> [TileID] {
+        var ids = [TileID]()
+        for entry in try tileEntries() {
+            for step in 0..<UInt64(entry.runLength) {
+                guard let id = PMTiles.tile(entry.tileID + step) else {
+                    throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): tile id \(entry.tileID + step) is beyond zoom 26")
+                }
+                ids.append(id)
+            }
+        }
+        return ids.sorted()
+    }
+
+    func tile(_ id: TileID) throws -> [UInt8]? {
+        let wanted = PMTiles.tileID(id)
+        var entries = rootEntries
+        for _ in 0...3 {
+            // The last entry whose id is at or before the wanted one.
+            var low = 0, high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if entries[middle].tileID <= wanted { low = middle + 1 } else { high = middle }
+            }
+            guard low > 0 else { return nil }
+            let entry = entries[low - 1]
+            if entry.runLength == 0 {
+                entries = try leaf(entry)
+                continue
+            }
+            guard wanted - entry.tileID < UInt64(entry.runLength) else { return nil }
+            guard entry.offset <= UInt64.max - header.dataOffset else {
+                throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): tile offset overflows")
+            }
+            let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile \(id)")
+            return header.tileCompression == PMTiles.compressionGzip
+                ? try Gzip.decompress(raw, limit: Gzip.maximumTileSize, source: "\(path) (tile \(id))") : raw
+        }
+        throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directories nest deeper than 3 levels")
+    }
+}

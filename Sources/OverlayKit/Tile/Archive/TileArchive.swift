@@ -1,0 +1,98 @@
+import OverlayModel
+
+/// How a tile set is stored: loose files in a directory, or one archive file.
+public enum TileArchiveFormat: String, Sendable, CaseIterable {
+    /// `DIR/z/x/y.mvt` (or `.geojson`) plus `DIR/metadata.json` in the tippecanoe/GDAL layout.
+    case directory
+    /// One PMTiles v3 file (Hilbert-ordered, gzip tiles and directories).
+    case pmtiles
+    /// One MBTiles 1.3 SQLite file (TMS rows, gzip tiles).
+    case mbtiles
+
+    /// The format a path's extension names: `.pmtiles`, `.mbtiles`, anything else a directory.
+    public init(path: String) {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".pmtiles") {
+            self = .pmtiles
+        } else if lower.hasSuffix(".mbtiles") {
+            self = .mbtiles
+        } else {
+            self = .directory
+        }
+    }
+}
+
+/// Receives tiles one at a time and commits the whole set at once.
+///
+/// `write` may be called from several threads at once, in any tile order. Nothing appears at
+/// the output path until `finish(metadata:)` succeeds (the set is built beside it and renamed
+/// into place); `abort()` — or dropping the writer unfinished — removes everything written.
+public protocol TileArchiveWriter: AnyObject, Sendable {
+    /// The output path.
+    var path: String { get }
+    /// Adds one tile. `tile` is the UNCOMPRESSED tile (MVT or GeoJSON bytes); archives gzip it.
+    /// Writing the same id twice is an error.
+    /// - Throws: `Diagnostic` `io.*` when the bytes cannot be stored.
+    func write(_ id: TileID, _ tile: [UInt8]) throws
+    /// Writes the metadata and moves the finished set into place, replacing what was there.
+    /// - Throws: `Diagnostic` `io.*`; the temporary set is removed and the old output kept.
+    func finish(metadata: TileSetMetadata) throws
+    /// Removes everything written so far; the old output (if any) is untouched. Safe to call twice.
+    func abort()
+}
+
+/// Reads a finished tile set.
+public protocol TileArchiveReader: AnyObject {
+    /// The path it was opened from.
+    var path: String { get }
+    /// The tile set's metadata (what `finish(metadata:)` stored, or what tippecanoe wrote).
+    var metadata: TileSetMetadata { get }
+    /// Every tile id in the set, sorted by `TileID`'s order (z, then x, then y).
+    /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive.
+    func tileIDs() throws -> [TileID]
+    /// The tile's UNCOMPRESSED bytes, or nil when the set has no such tile.
+    /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive, `io.*` for read errors.
+    func tile(_ id: TileID) throws -> [UInt8]?
+}
+
+/// Opens and creates tile sets in any of the three formats.
+public enum TileArchive {
+    /// Options for creating a tile set.
+    public struct CreateOptions: Sendable {
+        /// Replace an existing output (otherwise an existing non-empty output is an error).
+        public var replaceExisting = false
+        /// File extension of directory tiles, without the dot ("mvt" or "geojson").
+        public var tileExtension = "mvt"
+
+        /// The defaults: refuse to replace, `.mvt` tiles.
+        public init() {}
+    }
+
+    /// Opens a tile set for reading; the format comes from the path (an existing directory is
+    /// read as a directory whatever its name).
+    /// - Throws: `Diagnostic` `io.*` when it cannot be opened, `tile.archive-*` when it is damaged.
+    public static func open(_ path: String) throws -> any TileArchiveReader {
+        if ArchiveFiles.isDirectory(path) { return try TileDirectoryReader(path: path) }
+        switch TileArchiveFormat(path: path) {
+        case .pmtiles: return try PMTilesReader(path: path)
+        case .mbtiles: return try MBTilesReader(path: path)
+        case .directory: return try TileDirectoryReader(path: path)
+        }
+    }
+
+    /// Starts a tile set at `path` in `format` (nil: from the extension).
+    ///
+    /// Takes a lock (`path.lock`, `flock`) so a second run on the same output fails at once,
+    /// removes temporary leftovers of killed runs, and refuses an existing non-empty output
+    /// unless `options.replaceExisting`.
+    /// - Throws: `Diagnostic` `io.output-locked`, `io.output-exists`, `io.create-failed`.
+    public static func create(_ path: String, format: TileArchiveFormat? = nil,
+                              options: CreateOptions = CreateOptions()) throws -> any TileArchiveWriter {
+        let output = try ArchiveOutput(path: path, replaceExisting: options.replaceExisting)
+        switch format ?? TileArchiveFormat(path: path) {
+        case .directory: return try TileDirectoryWriter(output: output, tileExtension: options.tileExtension)
+        case .pmtiles: return try PMTilesWriter(output: output)
+        case .mbtiles: return try MBTilesWriter(output: output)
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import OverlayModel
+
+/// Encodes the tiles `TilePyramid.build` emits (MVT or GeoJSON) and hands them to an archive
+/// writer, from several threads at once; counts what MVT could not hold and what was written.
+///
+/// ```swift
+/// let writer = try TileArchive.create("out.pmtiles")
+/// let sink = TileArchiveSink(writer: writer, layer: "places")
+/// let zooms = try TilePyramid.build(source, minZoom: 0, emit: sink.write)
+/// try writer.finish(metadata: sink.metadata(for: source, minZoom: 0, zooms: zooms))
+/// ```
+public final class TileArchiveSink: @unchecked Sendable {
+    /// How tiles are encoded.
+    public enum Encoding: String, Sendable, CaseIterable {
+        /// Mapbox Vector Tile 2.1 (metadata format "pbf").
+        case mvt
+        /// One GeoJSON FeatureCollection per tile (metadata format "geojson"; directories only).
+        case geojson
+    }
+
+    /// Tiles written so far, and when the latest was.
+    public struct Progress: Sendable {
+        /// Tiles written per zoom (index = zoom).
+        public var tilesPerZoom = [Int](repeating: 0, count: 31)
+        /// All tiles written.
+        public var tiles = 0
+        /// Encoded bytes written (before archive compression).
+        public var bytes = 0
+        /// The deepest zoom written so far.
+        public var deepestZoom = 0
+    }
+
+    /// Where tiles go.
+    public let writer: any TileArchiveWriter
+    /// The layer name in every MVT tile.
+    public let layer: String
+    /// How tiles are encoded.
+    public let encoding: Encoding
+    private let mvt: MVTEncoder
+    private let geoJSON: TileGeoJSONEncoder
+    private let lock = NSLock()
+    private var lossTotal = MVTEncoder.Losses()
+    private var counts = Progress()
+    private let onProgress: (@Sendable (Progress) -> Void)?
+
+    /// - Parameters:
+    ///   - precision: decimal places of GeoJSON tile coordinates.
+    ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
+    public init(writer: any TileArchiveWriter, layer: String, encoding: Encoding = .mvt, precision: Int = 7,
+                onProgress: (@Sendable (Progress) -> Void)? = nil) {
+        self.writer = writer
+        self.layer = layer
+        self.encoding = encoding
+        mvt = MVTEncoder(layerName: layer)
+        geoJSON = TileGeoJSONEncoder(precision: precision)
+        self.onProgress = onProgress
+    }
+
+    /// What MVT could not hold, summed over the tiles written so far.
+    public var losses: MVTEncoder.Losses {
+        lock.lock()
+        defer { lock.unlock() }
+        return lossTotal
+    }
+
+    /// The running counts.
+    public var progress: Progress {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+
+    /// Encodes and writes one tile; returns the encoded size. Fits `TilePyramid.build`'s `emit`.
+    public func write(_ tile: VectorTile) throws -> Int {
+        let bytes: [UInt8]
+        switch encoding {
+        case .mvt:
+            let (encoded, losses) = mvt.encode(tile)
+            bytes = encoded
+            lock.lock()
+            lossTotal += losses
+            lock.unlock()
+        case .geojson:
+            bytes = try geoJSON.encode(tile)
+        }
+        try writer.write(tile.id, bytes)
+        lock.lock()
+        counts.tiles += 1
+        counts.bytes += bytes.count
+        if tile.id.z < counts.tilesPerZoom.count { counts.tilesPerZoom[tile.id.z] += 1 }
+        counts.deepestZoom = max(counts.deepestZoom, tile.id.z)
+        let snapshot = counts
+        onProgress?(snapshot)
+        lock.unlock()
+        return bytes.count
+    }
+
+    /// The tile set's metadata: bounds and center from the source, one vector layer with its
+    /// fields, tilestats (geometry type and attribute types), and the drop report.
+    public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
+                         name: String? = nil, description: String = "") -> TileSetMetadata {
+        let maxZoom = source.options.maxZoom
+        var bounds: TileSetMetadata.Bounds?
+        var center: TileSetMetadata.Center?
+        let rect = source.boundingMapRect
+        if !rect.isNull {
+            let world = MapProjection.worldSize
+            let west = max(-180, rect.minX / world * 360 - 180), east = min(180, rect.maxX / world * 360 - 180)
+            let box = TileSetMetadata.Bounds(west: west, south: MapProjection.latitude(y: rect.maxY),
+                                             east: east, north: MapProjection.latitude(y: rect.minY))
+            bounds = box
+            center = TileSetMetadata.Center(longitude: (box.west + box.east) / 2, latitude: (box.south + box.north) / 2,
+                                            zoom: minZoom)
+        }
+        let fields = TileMetadata.fields(source.attributes).map { TileSetMetadata.VectorLayer.Field(name: $0.key, type: $0.type) }
+        let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
+                                    tolerance: source.options.tolerance, input: source.inputCounts,
+                                    notWritten: losses, zooms: zooms)
+        return TileSetMetadata(name: name ?? layer, description: description,
+                               format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,
+                               minZoom: minZoom, maxZoom: maxZoom,
+                               vectorLayers: [.init(id: layer, fields: fields, minZoom: minZoom, maxZoom: maxZoom)],
+                               tileStats: tileStats(source, fields: fields), dropReport: report)
+    }
+
+    /// Mapbox tilestats for the layer: feature count, the commonest geometry type, and each
+    /// attribute's type (GDAL's MVT driver takes the layer's geometry type from here).
+    private func tileStats(_ source: TileSource, fields: [TileSetMetadata.VectorLayer.Field]) -> JSONValue {
+        var typeCounts = [0, 0, 0, 0]
+        var features = Set<Int>()
+        for feature in source.features {
+            if features.insert(feature.source).inserted { typeCounts[feature.type.rawValue] += 1 }
+        }
+        let names = ["", "Point", "LineString", "Polygon"]
+        let commonest = (1...3).max { typeCounts[$0] < typeCounts[$1] } ?? 3
+        var layerStats = JSONObject()
+        layerStats.append("layer", .string(layer))
+        layerStats.append("count", .integer(Int64(features.count)))
+        layerStats.append("geometry", .string(names[commonest]))
+        layerStats.append("attributeCount", .integer(Int64(fields.count)))
+        layerStats.append("attributes", .array(fields.map { field in
+            .object(["attribute": .string(field.name), "type": .string(field.type.lowercased())])
+        }))
+        return .object(["layerCount": .integer(1), "layers": .array([.object(layerStats)])])
+    }
+}

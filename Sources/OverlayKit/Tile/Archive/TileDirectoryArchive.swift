@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import OverlayModel
+
+/// Writes `DIR/z/x/y.mvt` (uncompressed, as GDAL and tile servers read them) and
+/// `DIR/metadata.json`, building the set in a sibling temporary directory renamed into place.
+final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
+    let path: String
+    private let output: ArchiveOutput
+    private let temporary: String
+    private let tileExtension: String
+    private let lock = NSLock()
+    private var createdFolders = Set<String>()
+
+    init(output: ArchiveOutput, tileExtension: String) throws {
+        self.output = output
+        path = output.path
+        self.tileExtension = tileExtension
+        temporary = try output.temporaryDirectory()
+    }
+
+    func write(_ id: TileID, _ tile: [UInt8]) throws {
+        let folder = "\(temporary)/\(id.z)/\(id.x)"
+        lock.lock()
+        let known = createdFolders.contains(folder)
+        lock.unlock()
+        if !known {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(folder): \(error.localizedDescription)")
+            }
+            lock.lock()
+            createdFolders.insert(folder)
+            lock.unlock()
+        }
+        let file = "\(folder)/\(id.y).\(tileExtension)"
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw Diagnostic(.error, code: errno == EEXIST ? "tile.duplicate-tile" : "io.create-failed",
+                             message: "cannot create tile \(id) in \(path): \(ArchiveFiles.lastError())")
+        }
+        defer { close(fd) }
+        try tile.withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
+    }
+
+    func finish(metadata: TileSetMetadata) throws {
+        do {
+            let file = temporary + "/metadata.json"
+            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(file): \(ArchiveFiles.lastError())")
+            }
+            defer { close(fd) }
+            try metadata.directoryJSON().withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
+            // Tiles reach the disk before the rename makes them visible (one sync for the file system).
+            try ArchiveFiles.sync(fd, path: file)
+            sync()
+            try output.commit(temporary)
+        } catch {
+            output.abort()
+            throw error
+        }
+    }
+
+    func abort() { output.abort() }
+
+    deinit { output.abort() }
+}
+
+/// Reads a tile directory: `metadata.json` (tippecanoe/GDAL layout; absent: empty metadata) and
+/// every `z/x/y.mvt`, `.pbf` or `.geojson` file. Tiles gzip-compressed on disk are unpacked.
+final class TileDirectoryReader: TileArchiveReader {
+    let path: String
+    let metadata: TileSetMetadata
+    private let files: [TileID: String]
+
+    init(path: String) throws {
+        self.path = path
+        guard ArchiveFiles.isDirectory(path) else {
+            throw Diagnostic(.error, code: "io.not-found", message: "\(path) is not a directory")
+        }
+        let metadataPath = path + "/metadata.json"
+        if FileManager.default.fileExists(atPath: metadataPath) {
+            let bytes = try ArchiveFiles.readFile(metadataPath, limit: 64 << 20)
+            metadata = try TileSetMetadata.fromDirectoryJSON(bytes, source: metadataPath)
+        } else {
+            metadata = TileSetMetadata(name: (path as NSString).lastPathComponent, bounds: nil, center: nil,
+                                       minZoom: 0, maxZoom: 0, vectorLayers: [])
+        }
+        var files = [TileID: String]()
+        let manager = FileManager.default
+        for zName in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
+            guard let z = Int(zName), (0...30).contains(z), ArchiveFiles.isDirectory(path + "/" + zName) else { continue }
+            for xName in (try? manager.contentsOfDirectory(atPath: "\(path)/\(zName)")) ?? [] {
+                guard let x = Int(xName), x >= 0, x < 1 << z else { continue }
+                for yName in (try? manager.contentsOfDirectory(atPath: "\(path)/\(zName)/\(xName)")) ?? [] {
+                    let parts = yName.split(separator: ".", maxSplits: 1)
+                    guard parts.count == 2, ["mvt", "pbf", "geojson"].contains(parts[1]),
+                          let y = Int(parts[0]), y >= 0, y < 1 << z else { continue }
+                    files[TileID(z: z, x: x, y: y)] = "\(path)/\(zName)/\(xName)/\(yName)"
+                }
+            }
+        }
+        self.files = files
+    }
+
+    func tileIDs() throws -> [TileID] { files.keys.sorted() }
+
+    func tile(_ id: TileID) throws -> [UInt8]? {
+        guard let file = files[id] else { return nil }
+        let bytes = try ArchiveFiles.readFile(file, limit: Gzip.maximumTileSize)
+        return Gzip.isCompressed(bytes) ? try Gzip.decompress(bytes, limit: Gzip.maximumTileSize, source: file) : bytes
+    }
+}

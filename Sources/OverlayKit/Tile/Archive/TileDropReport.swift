@@ -1,0 +1,131 @@
+import OverlayModel
+
+/// OverlayKit's account of a tiling run: the options, the input, and per zoom every feature
+/// copy and ring that was dropped or changed, so nothing is lost without a count. Stored under
+/// `"overlaykit"` in every archive's metadata; `+=` sums two reports (for joined tile sets).
+public struct TileDropReport: Hashable, Sendable {
+    /// Tile units across a tile.
+    public var extent: Int
+    /// Tile units kept beyond each edge.
+    public var buffer: Int
+    /// Simplification tolerance in tile units.
+    public var tolerance: Double
+    /// What was read.
+    public var input: TileSource.InputCounts
+    /// What MVT could not hold.
+    public var notWritten: MVTEncoder.Losses
+    /// Per zoom: tiles, bytes, features, and what was dropped.
+    public var zooms: [TilePyramid.ZoomCounts]
+
+    /// A report from its parts.
+    public init(extent: Int, buffer: Int, tolerance: Double, input: TileSource.InputCounts,
+                notWritten: MVTEncoder.Losses, zooms: [TilePyramid.ZoomCounts]) {
+        self.extent = extent
+        self.buffer = buffer
+        self.tolerance = tolerance
+        self.input = input
+        self.notWritten = notWritten
+        self.zooms = zooms
+    }
+
+    /// What the per-zoom counts mean, written beside them.
+    public static let explanation = "Counts are per tile (a feature in 4 tiles counts 4). droppedFeatures: features that "
+        + "reached a tile but lost every part there. droppedTinyRings/Lines: smaller than the zoom's tolerance "
+        + "(area < tolerance², length < tolerance). droppedDegenerateRings/Lines: fewer than 4 points (rings) "
+        + "or 2 (lines), or no area, even at full detail, and holes of dropped exteriors. repairedRings: "
+        + "simplified less than asked to stay valid. selfCrossingRings: still crossing at the least "
+        + "simplification tried."
+
+    /// Adds another run's counts (zooms matched by number); options are kept from the left side.
+    public static func += (a: inout TileDropReport, b: TileDropReport) {
+        a.input.features += b.input.features
+        a.input.withoutGeometry += b.input.withoutGeometry
+        a.input.withoutPositions += b.input.withoutPositions
+        a.notWritten += b.notWritten
+        for zoom in b.zooms {
+            if let index = a.zooms.firstIndex(where: { $0.zoom == zoom.zoom }) {
+                a.zooms[index].tiles += zoom.tiles
+                a.zooms[index].emptyTiles += zoom.emptyTiles
+                a.zooms[index].bytes += zoom.bytes
+                a.zooms[index].statistics += zoom.statistics
+            } else {
+                a.zooms.append(zoom)
+            }
+        }
+        a.zooms.sort { $0.zoom < $1.zoom }
+    }
+
+    private static let zoomKeys = ["zoom", "tiles", "emptyTilesNotWritten", "bytes", "features", "droppedFeatures",
+                                   "droppedTinyRings", "droppedTinyLines", "droppedDegenerateRings",
+                                   "droppedDegenerateLines", "repairedRings", "selfCrossingRings"]
+
+    private static func values(_ zoom: TilePyramid.ZoomCounts) -> [Int] {
+        let stats = zoom.statistics
+        return [zoom.zoom, zoom.tiles, zoom.emptyTiles, zoom.bytes, stats.features, stats.droppedFeatures,
+                stats.droppedTinyRings, stats.droppedTinyLines, stats.droppedDegenerateRings,
+                stats.droppedDegenerateLines, stats.repairedRings, stats.selfCrossingRings]
+    }
+
+    /// The report as a JSON object (keys in a fixed order).
+    public func json() -> JSONObject {
+        var object = JSONObject()
+        object.append("extent", .integer(Int64(extent)))
+        object.append("buffer", .integer(Int64(buffer)))
+        object.append("tolerance", .number(tolerance))
+        object.append("input", .object(["features": .integer(Int64(input.features)),
+                                        "withoutGeometry": .integer(Int64(input.withoutGeometry)),
+                                        "withoutPositions": .integer(Int64(input.withoutPositions))]))
+        object.append("notWritten", .object(["idsNotUnsignedIntegers": .integer(Int64(notWritten.idsNotWritten)),
+                                             "nullPropertyValues": .integer(Int64(notWritten.nullValuesNotWritten)),
+                                             "propertyValuesWrittenAsJSONText": .integer(Int64(notWritten.valuesWrittenAsJSON))]))
+        object.append("zooms", .array(zooms.map { zoom in
+            .object(JSONObject(zip(Self.zoomKeys, Self.values(zoom)).map { .init(key: $0.0, value: .integer(Int64($0.1))) }))
+        }))
+        object.append("explanation", .string(Self.explanation))
+        return object
+    }
+
+    /// Reads what `json()` wrote.
+    /// - Throws: `Diagnostic` `tile.archive-metadata` naming `source` when a count is missing or not an integer.
+    public init(json: JSONValue, source: String) throws {
+        func bad(_ what: String) -> Diagnostic {
+            Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): overlaykit drop report: \(what)")
+        }
+        guard case .object(let object) = json else { throw bad("not an object") }
+        func integer(_ object: JSONObject?, _ key: String) throws -> Int {
+            guard let value = object?[key]?.doubleValue, let result = Int(exactly: value) else { throw bad("\(key) is not an integer") }
+            return result
+        }
+        extent = try integer(object, "extent")
+        buffer = try integer(object, "buffer")
+        guard let tolerance = object["tolerance"]?.doubleValue else { throw bad("tolerance is not a number") }
+        self.tolerance = tolerance
+        input = TileSource.InputCounts()
+        let inputObject = object["input"]?.objectValue
+        input.features = try integer(inputObject, "features")
+        input.withoutGeometry = try integer(inputObject, "withoutGeometry")
+        input.withoutPositions = try integer(inputObject, "withoutPositions")
+        notWritten = MVTEncoder.Losses()
+        let lossObject = object["notWritten"]?.objectValue
+        notWritten.idsNotWritten = try integer(lossObject, "idsNotUnsignedIntegers")
+        notWritten.nullValuesNotWritten = try integer(lossObject, "nullPropertyValues")
+        notWritten.valuesWrittenAsJSON = try integer(lossObject, "propertyValuesWrittenAsJSONText")
+        guard case .array(let entries) = object["zooms"] else { throw bad("zooms is not an array") }
+        zooms = try entries.map { entry in
+            let values = try Self.zoomKeys.map { try integer(entry.objectValue, $0) }
+            var zoom = TilePyramid.ZoomCounts(zoom: values[0])
+            zoom.tiles = values[1]
+            zoom.emptyTiles = values[2]
+            zoom.bytes = values[3]
+            zoom.statistics.features = values[4]
+            zoom.statistics.droppedFeatures = values[5]
+            zoom.statistics.droppedTinyRings = values[6]
+            zoom.statistics.droppedTinyLines = values[7]
+            zoom.statistics.droppedDegenerateRings = values[8]
+            zoom.statistics.droppedDegenerateLines = values[9]
+            zoom.statistics.repairedRings = values[10]
+            zoom.statistics.selfCrossingRings = values[11]
+            return zoom
+        }
+    }
+}
