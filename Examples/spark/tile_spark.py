@@ -9,7 +9,7 @@ explicitly here: the layer name (--layer), and the zoom range.
     python3 tile_spark.py INPUT.geojsonl OUTPUT [--master local[2]] [--partitions 2]
         [--overlaykit PATH] [--shards DIR] [--layer NAME] [--min-zoom 0] [--max-zoom 8]
 
-OUTPUT is a tile directory, as with `overlaykit tile-join`. On a cluster,
+OUTPUT is a .pmtiles, .mbtiles or a directory, as with `overlaykit tile-join`. On a cluster,
 --shards must be a folder every worker and the driver see (a shared file system); with object
 storage, copy each shard up from the worker and down before the join (see docs/tile.md).
 """
@@ -52,7 +52,7 @@ def main():
     parser.add_argument("--partitions", type=int, default=2)
     parser.add_argument("--overlaykit", default=shutil.which("overlaykit") or "overlaykit")
     parser.add_argument("--shards", help="folder for the shards (default: a temporary folder, removed after)")
-    parser.add_argument("--shard-format", default="", help="shard file extension; empty (the default) for tile directories")
+    parser.add_argument("--shard-format", default=".pmtiles", help=".pmtiles (default), .mbtiles, or '' for tile directories")
     parser.add_argument("--layer", default="features")
     parser.add_argument("--min-zoom", type=int, default=0)
     parser.add_argument("--max-zoom", type=int, default=8)

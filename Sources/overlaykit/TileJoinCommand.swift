@@ -15,17 +15,19 @@ struct TileJoinCommand: ParsableCommand {
             united, vector_layers fields united, tilestats and per-zoom drop counts summed.
             Options follow tippecanoe's tile-join: -l/-L keep or drop layers, -R renames, -x/-y
             drop or keep properties, -X drops them all, -z/-Z limit zooms.
-            Inputs and output: tile directories (z/x/y.mvt with metadata.json).
+            Inputs and output: any mix of tile directories (z/x/y.mvt with metadata.json),
+            .pmtiles and .mbtiles archives (format from the extension); the output appears
+            only when complete.
             """
     )
 
-    @Argument(help: "Input tile sets (directories of z/x/y.mvt).")
+    @Argument(help: "Input tile sets: directories, .pmtiles or .mbtiles.")
     var inputs: [String]
 
-    @Option(name: [.short, .long], help: "Output tile set (a directory).")
+    @Option(name: [.short, .long], help: "Output tile set: a directory, .pmtiles or .mbtiles.")
     var output: String
 
-    @Flag(name: [.short, .long], help: "Write into an output directory that is not empty.")
+    @Flag(name: [.short, .long], help: "Replace an existing output.")
     var force = false
 
     @Option(name: [.short, .customLong("layer")], help: ArgumentHelp("Keep only this layer (repeatable).", valueName: "name"))
@@ -70,9 +72,6 @@ struct TileJoinCommand: ParsableCommand {
             throw ValidationError("--minimum-zoom must not exceed --maximum-zoom")
         }
         if excludeAll && !includedProperties.isEmpty { throw ValidationError("--exclude-all cannot be combined with --include") }
-        for path in inputs + [output] where [".pmtiles", ".mbtiles"].contains(where: { path.lowercased().hasSuffix($0) }) {
-            throw ValidationError("\(path): this build joins tile directories only; PMTiles and MBTiles archives are not supported yet")
-        }
         if inputs.contains(output) { throw ValidationError("the output \(output) is also an input") }
     }
 
@@ -93,33 +92,46 @@ struct TileJoinCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            var sources = [TileJoin.Input](), metadata = [JSONObject]()
+            var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
             for path in inputs {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                guard FileManager.default.fileExists(atPath: path) else {
                     throw Diagnostic(.error, code: "io.not-found", message: "\(path): no such tile set")
                 }
-                guard isDirectory.boolValue else {
+                let reader = try TileArchive.open(path)
+                let format = reader.metadata.format.lowercased()
+                guard ["pbf", "mvt", ""].contains(format) else {
                     throw Diagnostic(.error, code: "tilejoin.format-mismatch",
-                                     message: "\(path) is not a tile set (a directory of z/x/y.mvt tiles)")
+                                     message: "\(path) holds \(format) tiles; tile-join joins Mapbox Vector Tiles (pbf/mvt)")
                 }
-                let (input, meta) = try TileJoinDirectory.input(path: path)
-                sources.append(input)
-                metadata.append(meta)
-            }
-            for layer in layers where layer.contains(":") {
-                Report.standardError("note: tilejoin.layer-colon: --layer \(layer) keeps the layer of that name (tippecanoe's -l); "
-                    + "to rename a layer use --rename-layer OLD:NEW\n")
+                // Readers are used from this thread only; the join reads one tile at a time.
+                nonisolated(unsafe) let source = reader
+                sources.append(TileJoin.Input(name: path, tileIDs: try reader.tileIDs()) { id in
+                    guard let bytes = try source.tile(id) else { return nil }
+                    if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
+                        throw Diagnostic(.error, code: "tilejoin.format-mismatch",
+                                         message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins Mapbox Vector Tiles")
+                    }
+                    return bytes
+                })
+                metadata.append(reader.metadata)
             }
             let options = mergerOptions
             let zooms = (minimumZoom != nil || maximumZoom != nil) ? (minimumZoom ?? 0)...(maximumZoom ?? 30) : nil
             let join = TileJoin(merger: VectorTileMerger(options: options), zooms: zooms)
             let ids = join.tileIDs(sources)
-            let writer = try TileJoinDirectory.Writer(path: output, force: force)
-            let counts = try join.run(sources, ids: ids, write: writer.write)
-            var merged = join.metadata(TileMetadataMerger(options: options).merge(metadata), counts: counts)
-            if let name { merged["name"] = .string(name) }
-            try writer.finish(metadata: merged)
+            var createOptions = TileArchive.CreateOptions()
+            createOptions.replaceExisting = force
+            let writer = try TileArchive.create(output, options: createOptions)
+            let counts: TileJoin.Counts
+            do {
+                counts = try join.run(sources, ids: ids, write: writer.write)
+                var merged = try join.metadata(merging: metadata, counts: counts)
+                if let name { merged.name = name }
+                try writer.finish(metadata: merged)
+            } catch {
+                writer.abort()
+                throw error
+            }
             let zoomText = counts.tilesByZoom.keys.min().map { "z\($0)–z\(counts.tilesByZoom.keys.max()!)" } ?? "no zooms"
             Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.copiedTiles) copied), "
                 + "\(zoomText), \(counts.bytes) bytes from \(inputs.count) inputs in \(output)\n")

@@ -56,13 +56,15 @@ final class TileJoinCommandTests: XCTestCase {
         XCTAssertEqual(try decode(renamed.appendingPathComponent("0/0/0.mvt")),
                        ["parks": ["1:name=a", "2:name=b", "3:area=2.5,name=c"]])
         let metadata = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: renamed.appendingPathComponent("metadata.json"))) as? [String: Any])
-        let layers = try XCTUnwrap(metadata["layers"] as? [[String: Any]])
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata["json"] as? String).utf8)) as? [String: Any])
+        let layers = try XCTUnwrap(json["vector_layers"] as? [[String: Any]])
         XCTAssertEqual(layers.map { $0["id"] as? String }, ["parks"])
         XCTAssertEqual(layers.first?["fields"] as? [String: String], ["name": "String", "area": "Number"])
-        let bounds = try XCTUnwrap(metadata["bounds"] as? [Double])
+        let bounds = try XCTUnwrap((metadata["bounds"] as? String)?.split(separator: ",").compactMap { Double($0) })
         XCTAssertEqual(bounds[0], 0, accuracy: 1e-6)
         XCTAssertEqual(bounds[2], 50, accuracy: 1e-6, "bounds united")
-        let input = try XCTUnwrap(metadata["input"] as? [String: Int])
+        let report = try XCTUnwrap(metadata["overlaykit"] as? [String: Any])
+        let input = try XCTUnwrap(report["input"] as? [String: Int])
         XCTAssertEqual(input["features"], 3, "input counts summed")
 
         // -l keeps one layer, -y keeps one property, -z limits zooms.
@@ -116,6 +118,36 @@ final class TileJoinCommandTests: XCTestCase {
         XCTAssertEqual(statsLayer["count"] as? Int, 12, "feature counts summed")
         let nameStats = try XCTUnwrap((statsLayer["attributes"] as? [[String: Any]])?.first { $0["attribute"] as? String == "name" })
         XCTAssertEqual(nameStats["count"] as? Int, 12, "12 distinct names")
+    }
+
+    /// Any mix of directory, PMTiles and MBTiles in and out: every joined tile holds the union
+    /// of the inputs' features (decoded by the peer after PyPI pmtiles / sqlite3 read them).
+    func testJoinsAnyMixOfDirectoryPMTilesAndMBTiles() throws {
+        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let folder = try CLI.temporaryFolder(self)
+        var inputs = [String]()
+        for (index, output) in ["a.pmtiles", "b.mbtiles", "c"].enumerated() {
+            let features = (0..<3).map { square(10 * index + $0 + 1, Double(-80 + 25 * index + 7 * $0), #"{"n":\#(10 * index + $0)}"#) }
+            let file = try write(features.joined(separator: "\n"), "part-\(index).geojsonl", in: folder)
+            let path = folder.appendingPathComponent(output).path
+            let tile = try CLI.run(["tile", file.path, "-o", path, "--max-zoom", "3", "--layer", "parts"])
+            XCTAssertEqual(tile.status, 0, tile.stderr)
+            inputs.append(path)
+        }
+        for output in ["joined.pmtiles", "joined.mbtiles", "joined"] {
+            let path = folder.appendingPathComponent(output).path
+            let join = try CLI.run(["tile-join"] + inputs + ["-o", path])
+            XCTAssertEqual(join.status, 0, join.stderr)
+            XCTAssertTrue(join.stderr.contains("merged"), join.stderr)
+            let compare = try CLI.runTool(python, [CLI.packageRoot.appendingPathComponent("Tests/Scripts/compare_tilesets.py").path, path] + inputs)
+            if compare.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile or pmtiles missing") }
+            XCTAssertEqual(compare.status, 0, output + ": " + compare.stdoutText + compare.stderr)
+            XCTAssertTrue(compare.stdoutText.contains("mismatches=0"), compare.stdoutText)
+        }
+        // An existing archive is kept unless -f.
+        let again = try CLI.run(["tile-join"] + inputs + ["-o", folder.appendingPathComponent("joined.pmtiles").path])
+        XCTAssertEqual(again.status, 74, again.stderr)
+        XCTAssertEqual(try CLI.run(["tile-join"] + inputs + ["-o", folder.appendingPathComponent("joined.pmtiles").path, "-f"]).status, 0)
     }
 
     func testRefusalsAndExitCodes() throws {

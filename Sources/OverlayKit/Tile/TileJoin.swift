@@ -126,16 +126,13 @@ public struct TileJoin: Sendable {
     /// ones, and zooms the join's zoom range left out are removed.
     public func metadata(_ merged: JSONObject, counts: Counts) -> JSONObject {
         var result = merged
-        if case .array(let items)? = merged["zooms"] {
-            result["zooms"] = .array(items.compactMap { item in
-                guard var zoom = item.objectValue, case .integer(let z)? = zoom["zoom"], let level = Int(exactly: z) else { return item }
-                if let zooms, !zooms.contains(level) { return nil }
-                if zoom["tiles"] != nil { zoom["tiles"] = .integer(Int64(counts.tilesByZoom[level] ?? 0)) }
-                if zoom["bytes"] != nil { zoom["bytes"] = .integer(Int64(counts.bytesByZoom[level] ?? 0)) }
-                if zoom["features"] != nil { zoom["features"] = .integer(Int64(counts.featuresByZoom[level] ?? 0)) }
-                return .object(zoom)
-            })
+        // The per-zoom counts sit at the top (overlaykit 0.1 directories) or in the drop report.
+        for member in merged.members {
+            if case .object(let inner) = member.value, inner["zooms"] != nil, member.key != "zooms" {
+                result[member.key] = .object(correctedZooms(inner, counts: counts))
+            }
         }
+        result = correctedZooms(result, counts: counts)
         if let zooms {
             for key in ["minzoom", "maxzoom"] {
                 guard let value = result[key] else { continue }
@@ -145,5 +142,59 @@ public struct TileJoin: Sendable {
             }
         }
         return result
+    }
+
+    private func correctedZooms(_ object: JSONObject, counts: Counts) -> JSONObject {
+        var result = object
+        if case .array(let items)? = object["zooms"] {
+            result["zooms"] = .array(items.compactMap { item in
+                guard var zoom = item.objectValue, case .integer(let z)? = zoom["zoom"], let level = Int(exactly: z) else { return item }
+                if let zooms, !zooms.contains(level) { return nil }
+                if zoom["tiles"] != nil { zoom["tiles"] = .integer(Int64(counts.tilesByZoom[level] ?? 0)) }
+                if zoom["bytes"] != nil { zoom["bytes"] = .integer(Int64(counts.bytesByZoom[level] ?? 0)) }
+                if zoom["features"] != nil { zoom["features"] = .integer(Int64(counts.featuresByZoom[level] ?? 0)) }
+                return .object(zoom)
+            })
+        }
+        return result
+    }
+
+    /// The joined set's metadata from the inputs' (`TileMetadataMerger` on their JSON form,
+    /// corrected by what was written).
+    /// - Throws: `Diagnostic` `tile.archive-metadata` when the merged JSON is not metadata.
+    public func metadata(merging inputs: [TileSetMetadata], counts: Counts) throws -> TileSetMetadata {
+        var objects = [JSONObject]()
+        for input in inputs {
+            guard case .object(var object) = try JSONScanner(input: ByteInput(bytes: input.pmtilesJSON())).readValue() else { continue }
+            if let bounds = input.bounds {
+                object["bounds"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map(JSONValue.number))
+            }
+            if let center = input.center {
+                object["center"] = .array([.number(center.longitude), .number(center.latitude), .integer(Int64(center.zoom))])
+            }
+            object["minzoom"] = .integer(Int64(input.minZoom))
+            object["maxzoom"] = .integer(Int64(input.maxZoom))
+            objects.append(object)
+        }
+        var merged = metadata(TileMetadataMerger(options: merger.options).merge(objects), counts: counts)
+        var bounds: TileSetMetadata.Bounds?
+        if let numbers = TileMetadataMerger.bounds(merged["bounds"]) {
+            bounds = TileSetMetadata.Bounds(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
+        }
+        var center: TileSetMetadata.Center?
+        if case .array(let items)? = merged["center"], items.count == 3, let longitude = items[0].doubleValue,
+           let latitude = items[1].doubleValue, let zoom = items[2].doubleValue, zoom.isFinite, (0...30).contains(zoom) {
+            center = TileSetMetadata.Center(longitude: longitude, latitude: latitude, zoom: Int(zoom))
+        }
+        func zoom(_ key: String, _ fallback: Int) -> Int {
+            guard let value = merged[key]?.doubleValue, value.isFinite, (0...30).contains(value) else { return fallback }
+            return Int(value)
+        }
+        let minZoom = zoom("minzoom", 0), maxZoom = zoom("maxzoom", 0)
+        for key in ["bounds", "center", "minzoom", "maxzoom"] { merged[key] = nil }
+        var json = JSONBytes()
+        json.appendValue(.object(merged))
+        return try TileSetMetadata.fromPMTilesJSON(json.bytes, source: "tile-join", bounds: bounds, center: center,
+                                                   minZoom: minZoom, maxZoom: max(minZoom, maxZoom))
     }
 }
