@@ -65,7 +65,7 @@ final class MapLibreTests: XCTestCase {
     }
 
     /// The same through the shard-and-join path: two halves tiled apart, joined by
-    /// `tile-join`, drawn by MapLibre like the whole file rendered by `render`.
+    /// `tile-join` into a PMTiles archive, drawn by MapLibre like the whole file rendered by `render`.
     func testMapLibreDrawsJoinedTilesLikeRender() throws {
         let source = try usStates()
         let folder = try CLI.temporaryFolder(self)
@@ -80,7 +80,8 @@ final class MapLibreTests: XCTestCase {
             XCTAssertEqual(tile.status, 0, tile.stderr)
             shards.append(tiles.path)
         }
-        let joined = folder.appendingPathComponent("joined")
+        // Joined into our PMTiles archive, served z/x/y by the test's handler via PyPI pmtiles.
+        let joined = folder.appendingPathComponent("joined.pmtiles")
         let join = try CLI.run(["tile-join"] + shards + ["-o", joined.path])
         XCTAssertEqual(join.status, 0, join.stderr)
         let camera = Camera(latitude: 39, longitude: -96, renderZoom: 4, width: 800, height: 500)
