@@ -131,10 +131,12 @@ final class TileArchiveTests: XCTestCase {
         let writer = try TileArchive.create(path)
         let ids = [TileID(z: 0, x: 0, y: 0), TileID(z: 3, x: 2, y: 1), TileID(z: 3, x: 7, y: 7)]
         for id in ids { try writer.write(id, tileBytes(id)) }
+        try writer.write(TileID(z: 4, x: 0, y: 0), tileBytes(ids[1]))   // same bytes as 3/2/1: stored once
         try writer.finish(metadata: sampleMetadata())
         let reader = try TileArchive.open(path)
-        XCTAssertEqual(try reader.tileIDs(), ids)
+        XCTAssertEqual(try reader.tileIDs(), ids + [TileID(z: 4, x: 0, y: 0)])
         for id in ids { XCTAssertEqual(try reader.tile(id), tileBytes(id)) }
+        XCTAssertEqual(try reader.tile(TileID(z: 4, x: 0, y: 0)), tileBytes(ids[1]))
         XCTAssertEqual(reader.metadata, sampleMetadata())
 
         guard let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
@@ -142,13 +144,14 @@ final class TileArchiveTests: XCTestCase {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: sqlite)
-        process.arguments = [path, "SELECT zoom_level, tile_column, tile_row, hex(substr(tile_data, 1, 2)) FROM tiles ORDER BY zoom_level, tile_column; SELECT value FROM metadata WHERE name = 'bounds';"]
+        process.arguments = [path, "SELECT zoom_level, tile_column, tile_row, hex(substr(tile_data, 1, 2)) FROM tiles ORDER BY zoom_level, tile_column; SELECT value FROM metadata WHERE name = 'bounds'; SELECT count(*) FROM images;"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        XCTAssertEqual(text, "0|0|0|1F8B\n3|2|6|1F8B\n3|7|0|1F8B\n-10.5,20.25,30,40.125\n", "TMS rows (y flipped) and gzip data")
+        XCTAssertEqual(text, "0|0|0|1F8B\n3|2|6|1F8B\n3|7|0|1F8B\n4|0|15|1F8B\n-10.5,20.25,30,40.125\n3\n",
+                       "TMS rows (y flipped), gzip data, 4 tiles in 3 images")
     }
 
     func testDirectoryRoundTripAndMetadataLayouts() throws {

@@ -227,4 +227,21 @@ enum ArchiveFiles {
         }
         return try read(fd, count: Int(info.st_size), at: 0, path: path)
     }
+
+    /// Flushes the whole file system holding `fd` (Linux `syncfs`, looked up at run time as
+    /// Swift's Glibc module does not export it; elsewhere `sync`).
+    static func syncFileSystem(of fd: Int32) {
+        #if os(Linux)
+        typealias SyncFS = @convention(c) (Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
+            _ = unsafeBitCast(symbol, to: SyncFS.self)(fd)
+            return
+        }
+        #endif
+        #if canImport(Glibc)
+        Glibc.sync()
+        #else
+        Darwin.sync()
+        #endif
+    }
 }

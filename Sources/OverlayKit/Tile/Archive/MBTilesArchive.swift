@@ -27,7 +27,7 @@ final class SQLiteDatabase {
     deinit { close() }
 
     func close() {
-        if let handle { sqlite3_close(handle) }
+        if let handle { sqlite3_close_v2(handle) }   // v2: closes once live statements are finalized
         handle = nil
     }
 
@@ -95,13 +95,19 @@ final class SQLiteDatabase {
 }
 
 /// Writes an MBTiles 1.3 file: `metadata` (name/value rows) and `tiles` (TMS row order, gzip
-/// data), in one transaction into a temporary file renamed into place by `finish`.
+/// data), in one transaction into a temporary file renamed into place by `finish`. Like
+/// tippecanoe, `tiles` is a view over `map` (z/x/y → tile id) and `images` (each distinct tile
+/// once, found by hash and compared byte for byte), so ocean tiles are stored once.
 final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
     let path: String
     private let output: ArchiveOutput
     private let temporaryPath: String
     private var database: SQLiteDatabase?
     private let insert: SQLiteDatabase.Statement
+    private let insertImage: SQLiteDatabase.Statement
+    private let selectImage: SQLiteDatabase.Statement
+    /// Content hash → ids of the distinct images with that hash.
+    private var imagesByHash: [UInt64: [String]] = [:]
     private let lock = NSLock()
 
     init(output: ArchiveOutput) throws {
@@ -115,11 +121,17 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         try database.execute("""
             PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 4096;
             CREATE TABLE metadata (name TEXT, value TEXT);
-            CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-            CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+            CREATE TABLE map (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_id TEXT);
+            CREATE TABLE images (tile_data BLOB, tile_id TEXT);
+            CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+            CREATE UNIQUE INDEX images_id ON images (tile_id);
+            CREATE VIEW tiles AS SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column,
+                map.tile_row AS tile_row, images.tile_data AS tile_data FROM map JOIN images ON images.tile_id = map.tile_id;
             BEGIN;
             """)
-        insert = try database.prepare("INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)")
+        insert = try database.prepare("INSERT INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)")
+        insertImage = try database.prepare("INSERT INTO images (tile_data, tile_id) VALUES (?, ?)")
+        selectImage = try database.prepare("SELECT tile_data FROM images WHERE tile_id = ?")
         self.database = database
     }
 
@@ -132,13 +144,32 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         insert.bind(1, id.z)
         insert.bind(2, id.x)
         insert.bind(3, (1 << id.z) - 1 - id.y)   // TMS: row 0 is the southernmost
-        insert.bind(4, compressed)
+        insert.bind(4, try imageID(compressed))
         defer { insert.reset() }
         do {
             _ = try insert.step()
         } catch let error as Diagnostic where error.message.contains("UNIQUE") {
             throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
         }
+    }
+
+    /// The id of an image with these bytes, inserting it when new (called under the lock).
+    private func imageID(_ compressed: [UInt8]) throws -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in compressed { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let known = imagesByHash[hash] ?? []
+        for candidate in known {
+            selectImage.bind(1, candidate)
+            defer { selectImage.reset() }
+            if try selectImage.step(), selectImage.blob(0) == compressed { return candidate }
+        }
+        let id = String(hash, radix: 16) + (known.isEmpty ? "" : "-\(known.count)")
+        insertImage.bind(1, compressed)
+        insertImage.bind(2, id)
+        defer { insertImage.reset() }
+        _ = try insertImage.step()
+        imagesByHash[hash, default: []].append(id)
+        return id
     }
 
     func finish(metadata: TileSetMetadata) throws {

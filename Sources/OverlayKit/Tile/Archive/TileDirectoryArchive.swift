@@ -57,9 +57,10 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
             }
             defer { close(fd) }
             try metadata.directoryJSON().withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
-            // Tiles reach the disk before the rename makes them visible (one sync for the file system).
+            // Tiles reach the disk before the rename makes them visible: one sync of this file
+            // system (syncfs) rather than one fsync per tile file.
             try ArchiveFiles.sync(fd, path: file)
-            sync()
+            ArchiveFiles.syncFileSystem(of: fd)
             try output.commit(temporary)
         } catch {
             output.abort()
