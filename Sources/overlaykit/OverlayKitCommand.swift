@@ -14,6 +14,7 @@ struct OverlayKitCommand: ParsableCommand {
             ValidateCommand.self,
             FilterCommand.self,
             TileCommand.self,
+            TileJoinCommand.self,
             RenderCommand.self,
         ]
     )

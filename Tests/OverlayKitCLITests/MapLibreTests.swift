@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+
+/// MapLibre GL JS (the client most tile users run) draws our tiles in headless Chromium, and the
+/// filled pixels agree with `overlaykit render` of the same data and camera. MapLibre's zoom
+/// counts 512-pixel tiles and ours (`render --zoom`) 256-point ones, so MapLibre zoom z is our
+/// zoom z + 1. The page, the loopback server and the pixel comparison are in
+/// Tests/Scripts/maplibre_screenshot.py; MapLibre comes from the PyPI wheel `maplibre`.
+final class MapLibreTests: XCTestCase {
+    static let script = CLI.packageRoot.appendingPathComponent("Tests/Scripts/maplibre_screenshot.py")
+
+    /// Black fill, no outline, on white: what the page draws too.
+    static let style = ##"{"default": {"fill": "#000000", "fill-opacity": 1, "outline": false, "stroke": "none"}}"##
+
+    struct Camera {
+        var latitude: Double, longitude: Double, renderZoom: Double, width: Int, height: Int
+        var mapLibreZoom: Double { renderZoom - 1 }
+    }
+
+    private func usStates() throws -> URL {
+        let url = CLI.corpus.appendingPathComponent("geojson-vt/fixtures/us-states.json")
+        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("skipped: corpus not found at \(url.path)") }
+        return url
+    }
+
+    /// The IoU of MapLibre's filled pixels against `overlaykit render`'s, for tiles at `tiles`.
+    private func intersectionOverUnion(tiles: URL, source: URL, camera: Camera, folder: URL, screenshot: URL) throws -> Double {
+        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let styleFile = folder.appendingPathComponent("style.json")
+        try Self.style.write(to: styleFile, atomically: true, encoding: .utf8)
+        let reference = folder.appendingPathComponent("render-\(UUID().uuidString).png")
+        let render = try CLI.run(["render", source.path, "-o", reference.path, "--center", "\(camera.latitude),\(camera.longitude)",
+                                  "--zoom", "\(camera.renderZoom)", "--size", "\(camera.width)x\(camera.height)", "--style", styleFile.path])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let result = try CLI.runTool(python, [Self.script.path, tiles.path, "states", "\(camera.latitude),\(camera.longitude)",
+                                              "\(camera.mapLibreZoom)", "\(camera.width)x\(camera.height)", screenshot.path, reference.path])
+        let output = result.stdoutText
+        if result.status == 3 { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertEqual(result.status, 0, output + result.stderr)
+        print("MapLibre vs render: \(output)")
+        guard let field = output.split(separator: " ").first(where: { $0.hasPrefix("iou=") }), let iou = Double(field.dropFirst(4)) else {
+            XCTFail("no IoU in: \(output) \(result.stderr)")
+            return 0
+        }
+        return iou
+    }
+
+    func testMapLibreDrawsTileDirectoryLikeRender() throws {
+        let source = try usStates()
+        let folder = try CLI.temporaryFolder(self)
+        let tiles = folder.appendingPathComponent("tiles")
+        let tile = try CLI.run(["tile", source.path, "-o", tiles.path, "--max-zoom", "5", "--layer", "states"])
+        XCTAssertEqual(tile.status, 0, tile.stderr)
+        // The whole lower 48 at a whole zoom, then a fractional zoom off the tile grid.
+        for camera in [Camera(latitude: 39, longitude: -96, renderZoom: 4, width: 800, height: 500),
+                       Camera(latitude: 41.3, longitude: -77.7, renderZoom: 6.4, width: 640, height: 480)] {
+            let screenshot = folder.appendingPathComponent("maplibre-\(camera.renderZoom).png")
+            let iou = try intersectionOverUnion(tiles: tiles, source: source, camera: camera, folder: folder, screenshot: screenshot)
+            XCTAssertGreaterThanOrEqual(iou, 0.95, "camera \(camera)")
+            if let keep = ProcessInfo.processInfo.environment["OVERLAYKIT_KEEP_SCREENSHOT"], camera.renderZoom == 4 {
+                try? FileManager.default.removeItem(atPath: keep)
+                try FileManager.default.copyItem(at: screenshot, to: URL(fileURLWithPath: keep))
+            }
+        }
+    }
+
+    /// The same through the shard-and-join path: two halves tiled apart, joined by
+    /// `tile-join` into a PMTiles archive, drawn by MapLibre like the whole file rendered by `render`.
+    func testMapLibreDrawsJoinedTilesLikeRender() throws {
+        let source = try usStates()
+        let folder = try CLI.temporaryFolder(self)
+        let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        let features = try XCTUnwrap(collection["features"] as? [[String: Any]])
+        var shards = [String]()
+        for (index, half) in [features.prefix(features.count / 2), features.dropFirst(features.count / 2)].enumerated() {
+            let file = folder.appendingPathComponent("half-\(index).geojson")
+            try JSONSerialization.data(withJSONObject: ["type": "FeatureCollection", "features": Array(half)]).write(to: file)
+            let tiles = folder.appendingPathComponent("half-\(index)")
+            let tile = try CLI.run(["tile", file.path, "-o", tiles.path, "--max-zoom", "5", "--layer", "states"])
+            XCTAssertEqual(tile.status, 0, tile.stderr)
+            shards.append(tiles.path)
+        }
+        // Joined into our PMTiles archive, served z/x/y by the test's handler via PyPI pmtiles.
+        let joined = folder.appendingPathComponent("joined.pmtiles")
+        let join = try CLI.run(["tile-join"] + shards + ["-o", joined.path])
+        XCTAssertEqual(join.status, 0, join.stderr)
+        let camera = Camera(latitude: 39, longitude: -96, renderZoom: 4, width: 800, height: 500)
+        let iou = try intersectionOverUnion(tiles: joined, source: source, camera: camera, folder: folder,
+                                            screenshot: folder.appendingPathComponent("joined.png"))
+        XCTAssertGreaterThanOrEqual(iou, 0.95)
+    }
+}
