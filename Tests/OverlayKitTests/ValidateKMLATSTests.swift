@@ -252,7 +252,7 @@ final class ValidateKMLATSTests: XCTestCase {
         XCTAssertEqual(findings(body, level: 1).map(\.code), [])
         XCTAssertEqual(findings(body, level: 2).map { "\($0.severity) \($0.code)" }, ["warning kml.placemark-no-geometry"])
         XCTAssertEqual(findings(body, level: 3).map { "\($0.severity) \($0.code)" },
-                       ["warning kml.placemark-no-geometry", "info kml.deprecated-snippet"])
+                       ["warning kml.placemark-no-geometry", "note kml.deprecated-snippet"])
         // Level 1 by default: a duplicate Data name is an error with its place.
         let duplicate = findings("<Placemark><ExtendedData><Data name=\"a\"><value>1</value></Data>\n<Data name=\"a\"><value>2</value></Data></ExtendedData></Placemark>", level: 1)
         XCTAssertEqual(duplicate.map { "\($0.location?.line ?? 0) \($0.severity) \($0.code)" }, ["5 error kml.data-name-duplicate"])
