@@ -13,14 +13,14 @@ struct TileCommand: ParsableCommand {
         commandName: "tile",
         abstract: "Cut overlays into vector tiles: a PMTiles or MBTiles archive, or a directory of MVT/GeoJSON tiles.",
         discussion: """
-            -o out.pmtiles writes one PMTiles v3 file, -o out.mbtiles one MBTiles 1.3 file (gzip tiles),
-            anything else a directory DIR/z/x/y.mvt (or .geojson) with DIR/metadata.json in the layout
-            tippecanoe and GDAL use. Every tile a feature reaches is clipped with a buffer and simplified
-            for its zoom (full detail at --max-zoom); the metadata holds bounds, zoom range, layer fields
-            and, under "overlaykit", per zoom every feature and ring that was dropped. Tiles left empty
-            are not written. The output appears only when complete (built beside it, then renamed);
-            a run that fails or is killed leaves the old output or none. --tolerance is in tile units
-            (1/extent of a tile): at extent 4096 the default 3 is 3/16 of a screen point. Defaults
+            -o out.pmtiles writes one PMTiles v3 file, -o out.mbtiles one MBTiles 1.3 file (gzip tiles), \
+            anything else a directory DIR/z/x/y.mvt (or .geojson) with DIR/metadata.json in the layout \
+            tippecanoe and GDAL use. Every tile a feature reaches is clipped with a buffer and simplified \
+            for its zoom (full detail at --max-zoom); the metadata holds bounds, zoom range, layer fields \
+            and, under "overlaykit", per zoom every feature and ring that was dropped. Tiles left empty \
+            are not written. The output appears only when complete (built beside it, then renamed); \
+            a run that fails or is killed leaves the old output or none. --tolerance is in tile units \
+            (1/extent of a tile): at extent 4096 the default 3 is 3/16 of a screen point. Defaults \
             match geojson-vt's.
             """
     )
@@ -54,7 +54,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Decimal places for --format geojson coordinates.")
     var precision = 7
 
-    @Option(help: "Threads to use (default: all cores).")
+    @Option(help: "Threads to use (the default is every core).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Replace an existing output.")
@@ -131,26 +131,27 @@ struct TileCommand: ParsableCommand {
         for zoom in zooms { total += zoom.statistics }
         let dropped = total.droppedTinyRings + total.droppedTinyLines + total.droppedDegenerateRings + total.droppedDegenerateLines
         if dropped > 0 || total.droppedFeatures > 0 {
-            Report.standardError("note: tile.dropped: \(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
-                + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
-                + "\(total.droppedFeatures) feature copies left empty were not written (per zoom in the metadata under \"overlaykit\")\n")
+            Report.diagnostic(Diagnostic(.note, code: "tile.dropped",
+                message: "\(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
+                    + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
+                    + "\(total.droppedFeatures) feature copies left empty were not written (per zoom in the metadata under \"overlaykit\")"))
         }
         let input = source.inputCounts
         if input.withoutGeometry + input.withoutPositions > 0 {
-            Report.standardError("warning: tile.no-geometry: \(input.withoutGeometry) features without geometry and "
-                + "\(input.withoutPositions) without positions have nothing to tile\n")
+            Report.diagnostic(Diagnostic(.warning, code: "tile.no-geometry",
+                message: "\(input.withoutGeometry) features without geometry and \(input.withoutPositions) without positions have nothing to tile"))
         }
         if losses.idsNotWritten > 0 {
-            Report.standardError("warning: mvt.id-not-integer: \(losses.idsNotWritten) feature ids are not unsigned integers; "
-                + "MVT cannot hold them and they were not written\n")
+            Report.diagnostic(Diagnostic(.warning, code: "mvt.id-not-integer",
+                message: "\(losses.idsNotWritten) feature ids are not unsigned integers; MVT cannot hold them and they were not written"))
         }
         if losses.nullValuesNotWritten > 0 {
-            Report.standardError("warning: mvt.null-value: \(losses.nullValuesNotWritten) null property values have no MVT form "
-                + "and were not written\n")
+            Report.diagnostic(Diagnostic(.warning, code: "mvt.null-value",
+                message: "\(losses.nullValuesNotWritten) null property values have no MVT form and were not written"))
         }
         if losses.valuesWrittenAsJSON > 0 {
-            Report.standardError("note: mvt.json-value: \(losses.valuesWrittenAsJSON) object or array property values were "
-                + "written as JSON text\n")
+            Report.diagnostic(Diagnostic(.note, code: "mvt.json-value",
+                message: "\(losses.valuesWrittenAsJSON) object or array property values were written as JSON text"))
         }
     }
 }

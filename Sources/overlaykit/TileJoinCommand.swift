@@ -136,7 +136,8 @@ struct TileJoinCommand: ParsableCommand {
             Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.copiedTiles) copied), "
                 + "\(zoomText), \(counts.bytes) bytes from \(inputs.count) inputs in \(output)\n")
             if counts.emptyTiles > 0 {
-                Report.standardError("note: tilejoin.empty: \(counts.emptyTiles) tiles left without layers by the filters were not written\n")
+                Report.diagnostic(Diagnostic(.note, code: "tilejoin.empty",
+                                             message: "\(counts.emptyTiles) tiles left without layers by the filters were not written"))
             }
         }
     }
