@@ -44,7 +44,11 @@ public final class TileArchiveSink: @unchecked Sendable {
     private var counts = Progress()
     private let onProgress: (@Sendable (Progress) -> Void)?
 
+    /// A sink that encodes each tile and hands it to `writer`.
     /// - Parameters:
+    ///   - writer: the archive (directory, PMTiles, MBTiles) the tiles go to.
+    ///   - layer: the name of the one layer every tile carries.
+    ///   - encoding: MVT, or GeoJSON tiles (directories only).
     ///   - precision: decimal places of GeoJSON tile coordinates.
     ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
     public init(writer: any TileArchiveWriter, layer: String, encoding: Encoding = .mvt, precision: Int = 7,
