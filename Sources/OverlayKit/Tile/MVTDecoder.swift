@@ -238,19 +238,17 @@ struct ProtobufReader {
         return text
     }
 
-    mutating func fixed64() throws -> UInt64 {
-        guard bytes.endIndex - position >= 8 else { throw Self.failure("a 64-bit field is cut off") }
-        var value: UInt64 = 0
-        for index in 0..<8 { value |= UInt64(bytes[position + index]) << UInt64(8 * index) }
-        position += 8
-        return value
-    }
+    mutating func fixed64() throws -> UInt64 { try fixed(UInt64.self) }
 
-    mutating func fixed32() throws -> UInt32 {
-        guard bytes.endIndex - position >= 4 else { throw Self.failure("a 32-bit field is cut off") }
-        var value: UInt32 = 0
-        for index in 0..<4 { value |= UInt32(bytes[position + index]) << UInt32(8 * index) }
-        position += 4
+    mutating func fixed32() throws -> UInt32 { try fixed(UInt32.self) }
+
+    /// A little-endian fixed-width field (protobuf's fixed32/fixed64).
+    private mutating func fixed<Value: FixedWidthInteger & UnsignedInteger>(_: Value.Type) throws -> Value {
+        let size = Value.bitWidth / 8
+        guard bytes.endIndex - position >= size else { throw Self.failure("a \(Value.bitWidth)-bit field is cut off") }
+        var value: Value = 0
+        for index in 0..<size { value |= Value(bytes[position + index]) << Value(8 * index) }
+        position += size
         return value
     }
 
