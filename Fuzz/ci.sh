@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# CI: builds the fuzz binary once and runs every target for a short fixed time (FUZZ_SECONDS,
+# default 20). Fails on the first finding. Long campaigns: see Fuzz/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=$(Fuzz/build.sh | tail -n 1)
+for target in geojson geojson-validate kml kmz kml-validate where tile render; do
+    FUZZ_BINARY=$binary Fuzz/run.sh "$target" "${FUZZ_SECONDS:-20}"
+done
