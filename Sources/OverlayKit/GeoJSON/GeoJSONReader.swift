@@ -439,6 +439,14 @@ public struct GeoJSONReader: FeatureReader {
                                             at: parts.start))
         }
         feature.foreignMembers.members += parts.foreign.members
+        // "folders": an array of strings is the KML folder path; anything else stays a foreign member.
+        if case .array(let names)? = feature.foreignMembers[GeoJSONConventions.foldersMember] {
+            let folderPath = names.compactMap(\.stringValue)
+            if folderPath.count == names.count {
+                feature.folderPath = folderPath
+                feature.foreignMembers[GeoJSONConventions.foldersMember] = nil
+            }
+        }
         if let coordinates = parts.coordinates {
             feature.foreignMembers.append("coordinates", coordinates.jsonValue())
         }

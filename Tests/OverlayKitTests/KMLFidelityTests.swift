@@ -1,0 +1,78 @@
+import Foundation
+@testable import OverlayKit
+import OverlayModel
+import XCTest
+
+/// Issue 12's fidelity bullets: what KML → GeoJSON → KML keeps, each on a small document.
+final class KMLFidelityTests: XCTestCase {
+    static func readKML(_ kml: String) throws -> (features: [Feature], warnings: [Diagnostic]) {
+        var reader = try KMLReader(input: ByteInput(string: kml, name: "test.kml"))
+        var features: [Feature] = []
+        while let feature = try reader.next() { features.append(feature) }
+        return (features, reader.takeWarnings())
+    }
+
+    static let foldersKML = """
+        <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+        <Folder><name>Top</name>
+          <Placemark><name>a</name><Point><coordinates>1,2</coordinates></Point></Placemark>
+          <Folder><name>Sub</name>
+            <Placemark><name>b</name><Point><coordinates>3,4</coordinates></Point></Placemark>
+          </Folder>
+          <Placemark><name>c</name><Point><coordinates>5,6</coordinates></Point></Placemark>
+        </Folder>
+        <Placemark><name>d</name><Point><coordinates>7,8</coordinates></Point></Placemark>
+        </Document></kml>
+        """
+
+    func testFoldersSurviveKMLToGeoJSONToKML() throws {
+        let read = try Self.readKML(Self.foldersKML).features
+        XCTAssertEqual(read.map(\.folderPath), [["Top"], ["Top", "Sub"], ["Top"], []])
+        let geojson = try writeGeoJSON(read)
+        XCTAssertTrue(geojson.contains(#""folders":["Top","Sub"]"#), geojson)
+        XCTAssertFalse(geojson.contains(#""properties":{"name":"d"},"geometry":{"type":"Point","coordinates":[7,8]},"folders""#))
+        for sequence in [false, true] {
+            let back = try readGeoJSON(try writeGeoJSON(read, sequence: sequence)).features
+            XCTAssertEqual(back.map(\.folderPath), read.map(\.folderPath))
+            XCTAssertTrue(back.allSatisfy { $0.foreignMembers.isEmpty })
+        }
+        let kml = try KMLWriterTests.write(try readGeoJSON(geojson).features)
+        let folders = kml.components(separatedBy: "<Folder>").count - 1
+        XCTAssertEqual(folders, 2, kml)  // Top and Sub: "c" goes back into the open Top
+        XCTAssertEqual(try KMLWriterTests.readBack(kml).map(\.folderPath), read.map(\.folderPath))
+    }
+
+    func testFoldersMemberThatIsNotAnArrayOfStringsStaysAForeignMember() throws {
+        let text = #"{"type":"Feature","properties":null,"geometry":null,"folders":[1,"a"]}"#
+        let feature = try XCTUnwrap(readGeoJSON(text).features.first)
+        XCTAssertEqual(feature.folderPath, [])
+        XCTAssertEqual(feature.foreignMembers["folders"], .array([.integer(1), .string("a")]))
+    }
+
+    func testShortLinesAndEmptyPartsNeverGiveInvalidGeoJSON() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+            <Placemark><name>line</name><LineString><coordinates>1,2</coordinates></LineString></Placemark>
+            <Placemark><name>track</name><gx:Track><when>2020-01-01T00:00:00Z</when><gx:coord>3 4 0</gx:coord></gx:Track></Placemark>
+            <Placemark><name>multitrack</name><gx:MultiTrack><gx:Track><gx:coord>1 1 0</gx:coord></gx:Track>
+              <gx:Track><gx:coord>1 1 0</gx:coord><gx:coord>2 2 0</gx:coord></gx:Track></gx:MultiTrack></Placemark>
+            <Placemark><name>ring</name><Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1</coordinates></LinearRing></outerBoundaryIs>
+              <innerBoundaryIs><LinearRing><coordinates>0,0 1,1</coordinates></LinearRing></innerBoundaryIs></Polygon></Placemark>
+            <Placemark><name>empty</name><MultiGeometry></MultiGeometry></Placemark>
+            </Document></kml>
+            """
+        let (features, warnings) = try Self.readKML(kml)
+        let geojson = try writeGeoJSON(features)
+        XCTAssertTrue(geojson.contains(#""geometry":{"type":"Point","coordinates":[1,2]}"#), geojson)
+        XCTAssertTrue(geojson.contains(#""geometry":{"type":"Point","coordinates":[3,4,0]}"#), geojson)
+        XCTAssertTrue(geojson.contains(#""geometry":{"type":"LineString","coordinates":[[1,1,0],[2,2,0]]}"#), geojson)
+        XCTAssertEqual(features.filter { $0.shape == nil }.count, 1)  // only the empty MultiGeometry
+        // Our own validator accepts what was written.
+        let result = Validator.validate(ByteInput(string: geojson, name: "out.geojson"), format: .geojson)
+        XCTAssertEqual(result.findings.filter { $0.severity == .error }.map(\.message), [], geojson)
+        let short = warnings.filter { $0.code == "kml.short-line" }
+        XCTAssertEqual(short.map { $0.location?.line }, [2, 3, 4], "\(warnings)")
+        XCTAssertTrue(warnings.contains { $0.code == "kml.short-ring" && $0.location?.line == 7 }, "\(warnings)")
+        XCTAssertTrue(warnings.contains { $0.code == "kml.empty-geometry" && $0.location?.line == 8 }, "\(warnings)")
+    }
+}
