@@ -621,6 +621,11 @@ final class KMLParserCore {
                 report("kml.empty-geometry", "<\(name)> has no coordinates; read without geometry", line: line)
                 return nil
             }
+            guard coordinates.count > 1 else {
+                // RFC 7946 §3.1.4: a LineString needs two positions; the one given is kept as a point.
+                report("kml.short-line", "<\(name)> has one position; read as a Point", line: line)
+                return .annotation(PointAnnotation(coordinate: coordinates[0]))
+            }
             return .polyline(Polyline(coordinates: coordinates))
         case "Polygon":
             var outer: [Coordinate]?
@@ -665,7 +670,11 @@ final class KMLParserCore {
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
                 }
             }
-            return KMLReaderShapes.combine(members)
+            guard let combined = KMLReaderShapes.combine(members) else {
+                report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
+                return nil
+            }
+            return combined
         case "Track":
             let (coordinates, times) = try parseTrack(info: &info)
             guard !coordinates.isEmpty else {
@@ -673,6 +682,10 @@ final class KMLParserCore {
                 return nil
             }
             if !times.isEmpty { info.times = .array(times.map { .string($0) }) }
+            guard coordinates.count > 1 else {
+                report("kml.short-line", "<gx:Track> has one position; read as a Point", line: line)
+                return .annotation(PointAnnotation(coordinate: coordinates[0]))
+            }
             return .polyline(Polyline(coordinates: coordinates))
         case "MultiTrack":
             var lines: [Polyline] = []
@@ -680,8 +693,11 @@ final class KMLParserCore {
             try xml.forEachChild { part in
                 switch part {
                 case "Track":
+                    let trackLine = xml.line
                     let (coordinates, times) = try parseTrack(info: &info)
-                    if !coordinates.isEmpty {
+                    if coordinates.count == 1 {
+                        report("kml.short-line", "<gx:Track> in a gx:MultiTrack has one position, which is no line; track dropped", line: trackLine)
+                    } else if !coordinates.isEmpty {
                         lines.append(Polyline(coordinates: coordinates))
                         allTimes.append(.array(times.map { .string($0) }))
                     }
