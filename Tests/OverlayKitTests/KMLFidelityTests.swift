@@ -75,4 +75,21 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertTrue(warnings.contains { $0.code == "kml.short-ring" && $0.location?.line == 7 }, "\(warnings)")
         XCTAssertTrue(warnings.contains { $0.code == "kml.empty-geometry" && $0.location?.line == 8 }, "\(warnings)")
     }
+
+    func testByteOrderMarkIsSkippedWithANoteByReaderAndValidator() throws {
+        let bom = "\u{FEFF}"
+        for (format, text) in [(FileFormat.geojson, bom + #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"a":1},"geometry":null}]}"#),
+                               (.geojsonseq, bom + "{\"type\":\"Feature\",\"properties\":{\"a\":1},\"geometry\":null}\n{\"type\":\"Feature\",\"properties\":null,\"geometry\":null}\n")] {
+            for bufferSize in [2, 1 << 16] {
+                let (features, warnings) = try readGeoJSON(text, bufferSize: bufferSize)
+                XCTAssertEqual(features.first?.properties, ["a": .integer(1)])
+                XCTAssertEqual(warnings.map(\.code), ["geojson.byte-order-mark"])
+                XCTAssertEqual(warnings.first?.severity, .note)
+            }
+            let result = Validator.validate(ByteInput(string: text, name: "bom"), format: format)
+            XCTAssertEqual(result.findings.map(\.code), ["geojson.byte-order-mark"], "\(result.findings)")
+        }
+        // A BOM anywhere else is still an error.
+        XCTAssertNotNil(geoJSONError(" " + bom + "{}"))
+    }
 }

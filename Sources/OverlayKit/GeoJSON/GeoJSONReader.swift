@@ -55,6 +55,8 @@ public struct GeoJSONReader: FeatureReader {
         case finished
     }
 
+    private var checkedByteOrderMark = false
+
     /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
@@ -76,6 +78,10 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     public mutating func next() throws -> Feature? {
+        if !checkedByteOrderMark {
+            checkedByteOrderMark = true
+            if try scanner.skipByteOrderMark() { warnings.append(scanner.byteOrderMarkNote()) }
+        }
         lastFeatureRange = nil
         scanner.retainFrom = nil
         let keepsStart = keepsFeatureBytes || resumable
