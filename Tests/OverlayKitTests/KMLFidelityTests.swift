@@ -92,4 +92,25 @@ final class KMLFidelityTests: XCTestCase {
         // A BOM anywhere else is still an error.
         XCTAssertNotNil(geoJSONError(" " + bom + "{}"))
     }
+
+    func testSchemaDefinedAfterItsPlacemarksTypesTheirValues() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><name>a</name><ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="n">42</SimpleData>
+              <SimpleData name="ok">1</SimpleData><SimpleData name="x">2.5</SimpleData></SchemaData></ExtendedData>
+              <Point><coordinates>1,2</coordinates></Point></Placemark>
+            <Placemark><name>b</name><Point><coordinates>1,2</coordinates></Point></Placemark>
+            <Schema name="s" id="s"><SimpleField name="n" type="int"/><SimpleField name="ok" type="bool"/><SimpleField name="x" type="double"/></Schema>
+            <Placemark><name>c</name><ExtendedData><SchemaData schemaUrl="#never"><SimpleData name="n">7</SimpleData></SchemaData></ExtendedData></Placemark>
+            </Document></kml>
+            """
+        let (features, warnings) = try Self.readKML(kml)
+        XCTAssertEqual(features.map { $0.properties?["name"] }, [.string("a"), .string("b"), .string("c")])  // order kept
+        XCTAssertEqual(features[0].properties?["n"], .integer(42))
+        XCTAssertEqual(features[0].properties?["ok"], .bool(true))
+        XCTAssertEqual(features[0].properties?["x"], .number(2.5))
+        XCTAssertEqual(features[2].properties?["n"], .string("7"))
+        XCTAssertEqual(warnings.map(\.code), ["kml.missing-schema"], "\(warnings)")
+        XCTAssertEqual(warnings.first?.location?.line, 7)
+    }
 }

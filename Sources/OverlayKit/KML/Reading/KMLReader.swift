@@ -91,6 +91,17 @@ private struct PendingFeature {
     var inlineStyle: Style?
     var inlineMap: KMLStyleMap?
     var line: Int
+    /// SimpleData read as text because their Schema was not defined yet: typed on release.
+    var lateSchemaValues: [LateSchemaValue] = []
+}
+
+/// A SimpleData (or SimpleArrayData) value whose `SchemaData` names a Schema not seen yet.
+private struct LateSchemaValue {
+    var schemaURL: String
+    var schemaID: String
+    var key: String
+    var line: Int
+    var isArray: Bool
 }
 
 /// The reader's state: a class so the streaming reader and its tables are shared, not copied.
@@ -114,6 +125,8 @@ final class KMLParserCore {
     private var queueHead = 0
     private var reported: Set<String> = []
     private var textBuffer: [UInt8] = []
+    /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
+    private var lateSchemaValues: [LateSchemaValue] = []
 
     init(xml: XMLStreamReader) {
         self.xml = xml
@@ -248,6 +261,8 @@ final class KMLParserCore {
         if !finished && held <= KMLReader.maximumHeldFeatures {
             if let url = pending.styleUrl, !styles.isResolvable(url) { return nil }
             if let map = pending.inlineMap, !styles.isResolvable(map) { return nil }
+            // A Schema defined after its placemarks: held, as late styles are, so types come out right.
+            if pending.lateSchemaValues.contains(where: { schemas[$0.schemaID] == nil }) { return nil }
         }
         queue[queueHead] = PendingFeature(feature: Feature(shape: nil), line: 0)
         queueHead += 1
@@ -258,7 +273,34 @@ final class KMLParserCore {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
-        return resolveStyle(pending)
+        return resolveStyle(typeLateSchemaValues(pending))
+    }
+
+    /// Types the values read before their Schema, or reports the Schema missing.
+    private func typeLateSchemaValues(_ pending: PendingFeature) -> PendingFeature {
+        guard !pending.lateSchemaValues.isEmpty, var properties = pending.feature.properties else { return pending }
+        var result = pending
+        for late in pending.lateSchemaValues {
+            guard let fields = schemas[late.schemaID] else {
+                report("kml.missing-schema", "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
+                       line: late.line, once: "schema:" + late.schemaURL)
+                continue
+            }
+            let field = fields[late.key]
+            if late.isArray {
+                guard var coordinateProperties = properties["coordinateProperties"]?.objectValue,
+                      case .array(let values)? = coordinateProperties[late.key] else { continue }
+                coordinateProperties[late.key] = .array(values.map { value in
+                    value.stringValue.map { typedValue($0, field: field, key: late.key, line: late.line) } ?? value
+                })
+                properties["coordinateProperties"] = .object(coordinateProperties)
+            } else if let text = properties[late.key]?.stringValue {
+                properties[late.key] = typedValue(text, field: field, key: late.key, line: late.line)
+            }
+        }
+        result.feature.properties = properties
+        result.lateSchemaValues = []
+        return result
     }
 
     private func resolveStyle(_ pending: PendingFeature) -> Feature {
@@ -310,6 +352,7 @@ final class KMLParserCore {
                               location: xml.location(line: line, needle: "<" + qualified, kmlPath: path))
         if let id = xml.attribute("id") { feature.id = .string(id) }
         var pending = PendingFeature(feature: feature, line: line)
+        lateSchemaValues = []
         var properties = JSONObject()
         var shape: Shape?
         var info = GeometryInfo()
@@ -452,6 +495,8 @@ final class KMLParserCore {
         feature.shape = shape
         feature.properties = properties
         pending.feature = feature
+        pending.lateSchemaValues = lateSchemaValues
+        lateSchemaValues = []
         return pending
     }
 
@@ -542,8 +587,10 @@ final class KMLParserCore {
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
                 let fields = schemas[schemaID]
-                if fields == nil {
-                    report("kml.missing-schema", "SchemaData names schema '\(url)', which is not defined before it; its values are read as text",
+                // "#id" not seen yet: typed when the feature is released (the Schema may come later).
+                let late = fields == nil && url.hasPrefix("#")
+                if fields == nil && !late {
+                    report("kml.missing-schema", "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
                 try xml.forEachChild { part in
@@ -553,9 +600,11 @@ final class KMLParserCore {
                         let key = xml.attribute("name") ?? ""
                         let text = try xml.readText()
                         properties.append(key, typedValue(text, field: fields?[key], key: key, line: line))
+                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: line, isArray: false)) }
                     case "SimpleArrayData":
                         // Per-vertex values of a gx:Track, beside its times.
                         let key = xml.attribute("name") ?? ""
+                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: xml.line, isArray: true)) }
                         var values: [JSONValue] = []
                         try xml.forEachChild { item in
                             let line = xml.line
