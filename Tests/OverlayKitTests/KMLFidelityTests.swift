@@ -113,4 +113,20 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertEqual(warnings.map(\.code), ["kml.missing-schema"], "\(warnings)")
         XCTAssertEqual(warnings.first?.location?.line, 7)
     }
+
+    func testDescriptionMarkupIsKeptAndCDATALineEndsNormalized() throws {
+        let kml = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>\n"
+            + "<Placemark><name>a</name><description>Some<br/>HTML &amp; <a href=\"http://x/?a=1&amp;b=2\">link</a></description></Placemark>\n"
+            + "<Placemark><name>b</name><description><![CDATA[line1\r\nline2\rline3]]></description></Placemark>\n"
+            + "<Placemark><name>c</name><description>plain &lt;b&gt; text</description></Placemark>\n"
+            + "</Document></kml>"
+        let read = try Self.readKML(kml).features
+        let markup = #"Some<br/>HTML &amp; <a href="http://x/?a=1&amp;b=2">link</a>"#
+        XCTAssertEqual(read.map { $0.properties?["description"] },
+                       [.string(markup), .string("line1\nline2\nline3"), .string("plain <b> text")])
+        // KML → GeoJSON → KML → model: the same strings.
+        let geojson = try writeGeoJSON(read)
+        let back = try KMLWriterTests.readBack(try KMLWriterTests.write(try readGeoJSON(geojson).features))
+        XCTAssertEqual(back.map { $0.properties?["description"] }, read.map { $0.properties?["description"] })
+    }
 }

@@ -365,8 +365,9 @@ final class KMLParserCore {
         try xml.forEachChild { name in
             switch name {
             case "name", "description", "address", "phoneNumber":
-                // An empty element says nothing (and togeojson leaves it out too).
-                let text = try xml.readText()
+                // An empty element says nothing (and togeojson leaves it out too). Markup in a
+                // description is kept as the XML written, as GDAL does.
+                let text = name == "description" ? try xml.readInnerXML() : try xml.readText()
                 if !text.isEmpty { properties[name] = .string(text) }
             case "visibility":
                 let valueLine = xml.line
