@@ -129,4 +129,28 @@ final class KMLFidelityTests: XCTestCase {
         let back = try KMLWriterTests.readBack(try KMLWriterTests.write(try readGeoJSON(geojson).features))
         XCTAssertEqual(back.map { $0.properties?["description"] }, read.map { $0.properties?["description"] })
     }
+
+    func testScreenOverlayHasNoGeometryAndRegionsAreReported() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <ScreenOverlay><name>logo</name><Icon><href>logo.png</href></Icon>
+              <Region><LatLonAltBox><north>10</north><south>0</south><east>20</east><west>5</west><altitudeMode>clampToGround</altitudeMode></LatLonAltBox></Region></ScreenOverlay>
+            <Placemark><name>p</name><Region><LatLonAltBox><north>1</north><south>0</south><east>1</east><west>0</west></LatLonAltBox></Region>
+              <Point><coordinates>1,2</coordinates></Point></Placemark>
+            <Placemark><name>q</name><Region><LatLonAltBox><north>1</north><south>0</south><east>1</east><west>0</west></LatLonAltBox></Region></Placemark>
+            <NetworkLink><name>n</name><Region><LatLonAltBox><north>1</north><south>0</south><east>1</east><west>0</west></LatLonAltBox></Region>
+              <Link><href>x.kml</href></Link></NetworkLink>
+            </Document></kml>
+            """
+        let (features, warnings) = try Self.readKML(kml)
+        XCTAssertNil(features[0].shape)
+        XCTAssertEqual(features[0].properties?["icon"], .string("logo.png"))
+        XCTAssertEqual(features[0].properties?["region"], .array([5, 0, 20, 10].map { .number($0) }))
+        XCTAssertNil(features[0].foreignMembers["bbox"])
+        if case .polygon? = features[3].shape {} else { XCTFail("a NetworkLink's Region places it") }
+        // The Placemark's Region: reported once, at its first occurrence; altitudeMode is no number.
+        let regions = warnings.filter { $0.message.contains("<Region>") }
+        XCTAssertEqual(regions.map { $0.location?.line }, [4], "\(warnings)")
+        XCTAssertFalse(warnings.contains { $0.message.contains("altitudeMode") }, "\(warnings)")
+    }
 }

@@ -361,6 +361,7 @@ final class KMLParserCore {
         var quad: [Coordinate]?
         var link: JSONObject?
         var region: (box: [Double]?, lod: [JSONValue]?)?
+        var regionLine = line
 
         try xml.forEachChild { name in
             switch name {
@@ -420,6 +421,7 @@ final class KMLParserCore {
                 try xml.forEachChild { part in object[part] = .string(try xml.readText().kmlTrimmed) }
                 link = object
             case "Region":
+                regionLine = xml.line
                 region = try parseRegion()
             case "altitude", "drawOrder":
                 properties[name] = .number(try readNumber(name) ?? 0)
@@ -449,6 +451,9 @@ final class KMLParserCore {
                 report("kml.invalid-value", "GroundOverlay has neither a LatLonBox nor a 4-corner gx:LatLonQuad; read without geometry", line: line)
             }
         case "NetworkLink", "ScreenOverlay", "PhotoOverlay":
+            // Geometry (docs/kml.md): a PhotoOverlay's Point, else the Region's box, where the
+            // link or photo is active; a ScreenOverlay is drawn on the screen, not the map, so it
+            // has none and its Region's box is the property `region` [west, south, east, north].
             properties["@geometry-type"] = .string(kind.lowercased())
             if let iconHref { properties["icon"] = .string(iconHref) }
             if let link {
@@ -457,7 +462,9 @@ final class KMLParserCore {
             }
             if let region {
                 if let lod = region.lod { properties["lod"] = .array(lod) }
-                if shape == nil, let b = region.box {
+                if kind == "ScreenOverlay", let b = region.box {
+                    properties["region"] = .array([b[3], b[1], b[2], b[0]].map { .number($0) })
+                } else if shape == nil, let b = region.box {
                     shape = .polygon(Polygon(coordinates: [
                         Coordinate(latitude: b[0], longitude: b[3]), Coordinate(latitude: b[0], longitude: b[2]),
                         Coordinate(latitude: b[1], longitude: b[2]), Coordinate(latitude: b[1], longitude: b[3]),
@@ -471,7 +478,9 @@ final class KMLParserCore {
                                        message: "<\(kind)> kept as a feature; its link (\(target)) is not fetched",
                                        location: feature.location))
         default:
-            break
+            if region != nil {
+                report("kml.ignored-element", "<Region> in <\(kind)> is not kept", line: regionLine, once: kind + "/Region", needle: "<Region")
+            }
         }
 
         if let text = properties[KMLConventions.featureIDKey]?.stringValue {
@@ -537,7 +546,10 @@ final class KMLParserCore {
             switch part {
             case "LatLonAltBox":
                 var values: [String: Double] = [:]
-                try xml.forEachChild { field in values[field] = try readNumber(field) }
+                try xml.forEachChild { field in
+                    // altitudeMode (and gx:altitudeMode) is a word, not a number; the region's altitudes are not kept.
+                    if field == "altitudeMode" { try xml.skipElement() } else { values[field] = try readNumber(field) }
+                }
                 if let n = values["north"], let s = values["south"], let e = values["east"], let w = values["west"] { box = [n, s, e, w] }
             case "Lod":
                 var values: [String: Double] = [:]
