@@ -153,4 +153,26 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertEqual(regions.map { $0.location?.line }, [4], "\(warnings)")
         XCTAssertFalse(warnings.contains { $0.message.contains("altitudeMode") }, "\(warnings)")
     }
+
+    func testUndeclaredPrefixAndRootsWithoutKMLAreRead() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><name>t</name>
+            <gx:Track><gx:coord>1 2 0</gx:coord><gx:coord>3 4 0</gx:coord></gx:Track></Placemark>
+            </Document></kml>
+            """
+        let (features, warnings) = try Self.readKML(kml)
+        guard case .polyline(let line)? = features.first?.shape else { return XCTFail("\(features)") }
+        XCTAssertEqual(line.pointCount, 2)
+        let prefix = warnings.filter { $0.code == "kml.undeclared-prefix" }
+        XCTAssertEqual(prefix.map { $0.location?.line }, [3, 3], "\(warnings)")  // once per element name
+        XCTAssertTrue(prefix[0].message.contains("gx"), prefix[0].message)
+        for root in ["<Placemark><name>p</name><Point><coordinates>1,2</coordinates></Point></Placemark>",
+                     "<Document><Placemark><name>p</name><Point><coordinates>1,2</coordinates></Point></Placemark></Document>",
+                     "<Folder><name>F</name><Placemark><name>p</name><Point><coordinates>1,2</coordinates></Point></Placemark></Folder>"] {
+            let read = try Self.readKML(root).features
+            XCTAssertEqual(read.map { $0.properties?["name"] }, [.string("p")], root)
+            if case .annotation? = read.first?.shape {} else { XCTFail(root) }
+        }
+    }
 }

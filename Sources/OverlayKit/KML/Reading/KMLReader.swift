@@ -162,6 +162,11 @@ final class KMLParserCore {
         let name = xml.localName
         guard rootSeen else {
             rootSeen = true
+            // A fragment whose root is a feature (no <kml>) is read as that one feature.
+            if ["Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay", "PhotoOverlay"].contains(name) {
+                queue.append(try parseFeature(kind: name, index: 1))
+                return
+            }
             guard ["kml", "Document", "Folder"].contains(name) else {
                 throw Diagnostic(.error, code: "kml.not-kml", message: "the root element is <\(xml.qualifiedName)>, not <kml>",
                                  location: xml.location(line: xml.line, needle: "<" + xml.qualifiedName))

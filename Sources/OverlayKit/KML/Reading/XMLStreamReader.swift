@@ -371,6 +371,7 @@ private final class Source {
     @exclusivity(unchecked) var sawElement = false
     @exclusivity(unchecked) var warnings: [Diagnostic] = []
     @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
+    private var undeclaredPrefixMessages: Set<String> = []
 
     let name: String?
     /// The parser whose events are the document's (libxml2 also parses entity values in
@@ -615,6 +616,17 @@ private final class Source {
         return nil
     }
 
+    /// An undeclared namespace prefix: a warning, once per message (prefix and element).
+    func recordUndeclaredPrefix(message: String, line: Int, column: Int) {
+        let text = message.trimmingTrailingWhitespace
+        guard !undeclaredPrefixMessages.contains(text), warnings.count + pendingWarnings.count < 1000 else { return }
+        undeclaredPrefixMessages.insert(text)
+        let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
+        pendingWarnings.append((eventBase + events.count,
+                                Diagnostic(.warning, code: "kml.undeclared-prefix",
+                                           message: text + "; read as if declared (add its xmlns declaration)", location: location)))
+    }
+
     func record(level: Int, message: String, line: Int, column: Int) {
         let text = message.trimmingTrailingWhitespace
         let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
@@ -695,6 +707,12 @@ private func xmlStreamError(_ context: UnsafeMutableRawPointer?, _ error: xmlErr
     guard let box = parser.pointee._private else { return }
     let source = Unmanaged<Source>.fromOpaque(box).takeUnretainedValue()
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
+    if error.pointee.domain == Int32(XML_FROM_NAMESPACE.rawValue) && error.pointee.code == Int32(XML_NS_ERR_UNDEFINED_NAMESPACE.rawValue) {
+        // libxml2 goes on (the document is well-formed, only not namespace-well-formed) and
+        // names stay split at the colon, so `gx:Track` reads as gx:Track (GDAL's LIBKML does too).
+        source.recordUndeclaredPrefix(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+        return
+    }
     source.record(level: Int(error.pointee.level.rawValue), message: message,
                   line: Int(error.pointee.line), column: Int(error.pointee.int2))
 }
