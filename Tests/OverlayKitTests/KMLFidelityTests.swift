@@ -175,4 +175,29 @@ final class KMLFidelityTests: XCTestCase {
             if case .annotation? = read.first?.shape {} else { XCTFail(root) }
         }
     }
+
+    func testSimpleFieldTypeIsTheNarrowestHoldingTheValueAndGDALReadsItExactly() throws {
+        let feature = Feature(properties: ["small": .integer(5), "mid": .integer(3_000_000_000), "big": .integer(1_234_567_890_123),
+                                           "huge": .integer(9_007_199_254_740_993), "neg": .integer(-5)],
+                              shape: .annotation(PointAnnotation(coordinate: Coordinate(latitude: 2, longitude: 1))))
+        let kml = try KMLWriterTests.write([feature])
+        for field in [#"type="int" name="small""#, #"type="uint" name="mid""#, #"type="double" name="big""#,
+                      #"type="string" name="huge"><displayName>json</displayName>"#, #"type="int" name="neg""#] {
+            XCTAssertTrue(kml.contains(field), "\(field) in \(kml)")
+        }
+        let back = try XCTUnwrap(KMLWriterTests.readBack(kml).first?.properties)
+        XCTAssertEqual(back["big"], .integer(1_234_567_890_123))
+        XCTAssertEqual(back["huge"], .integer(9_007_199_254_740_993))
+        XCTAssertEqual(back["mid"], .integer(3_000_000_000))
+        guard let ogrinfo = KMLTestSupport.executable("ogrinfo") else { throw XCTSkip("skipped: ogrinfo (GDAL) not installed") }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("kml-fidelity-\(getpid()).kml")
+        try Data(kml.utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        let (status, output) = try KMLTestSupport.run(ogrinfo, ["-al", "-q", path.path])
+        XCTAssertEqual(status, 0, output)
+        for line in ["small (Integer) = 5", "mid (Integer64) = 3000000000", "big (Real) = 1234567890123",
+                     "huge (String) = 9007199254740993", "neg (Integer) = -5"] {
+            XCTAssertTrue(output.contains(line), "\(line) in \(output)")
+        }
+    }
 }

@@ -651,6 +651,12 @@ final class KMLParserCore {
             if !trimmed.isEmpty, let value = trimmed.withUTF8({ JSONNumberParser.parseInteger($0.baseAddress!, count: $0.count) }) { return .integer(value) }
             if let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) { return .integer(value) }
         case "float", "double":
+            // An integer literal beyond 32 bits is an integer that needed a wider type than
+            // xsd:int (the writer uses double up to 2^53): read back as the integer it was.
+            if trimmed.utf8.count > 9, let value = Int64(trimmed), !(Int64(Int32.min)...Int64(Int32.max) ~= value),
+               abs(value) <= 1 << 53 {
+                return .integer(value)
+            }
             if !trimmed.isEmpty, let value = trimmed.withUTF8({ KMLCoordinates.number($0.baseAddress!, count: $0.count) }) { return .number(value) }
         case "bool":
             if let value = KMLStyleParser.bool(trimmed) { return .bool(value) }
