@@ -200,4 +200,36 @@ final class KMLFidelityTests: XCTestCase {
             XCTAssertTrue(output.contains(line), "\(line) in \(output)")
         }
     }
+
+    func testKMLToGeoJSONToKMLKeepsFoldersTypesMarkupAndStyles() throws {
+        let kml = """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Style id="red"><LineStyle><color>ff0000ff</color><width>3</width></LineStyle></Style>
+            <Schema name="t" id="t"><SimpleField name="n" type="int"/><SimpleField name="big" type="double"/>
+              <SimpleField name="ok" type="bool"/><SimpleField name="label" type="string"/></Schema>
+            <Folder><name>Trips</name><Folder><name>2024</name>
+              <Placemark><name>road</name><description>Some<br/>HTML</description><styleUrl>#red</styleUrl>
+                <ExtendedData><SchemaData schemaUrl="#t"><SimpleData name="n">7</SimpleData><SimpleData name="big">1234567890123</SimpleData>
+                <SimpleData name="ok">true</SimpleData><SimpleData name="label">x</SimpleData></SchemaData></ExtendedData>
+                <LineString><coordinates>1,2 3,4</coordinates></LineString></Placemark>
+            </Folder></Folder>
+            <Placemark><name>top</name><Point><coordinates>5,6</coordinates></Point></Placemark>
+            </Document></kml>
+            """
+        let first = try Self.readKML(kml).features
+        let geojson = try writeGeoJSON(first)
+        let second = try KMLWriterTests.readBack(try KMLWriterTests.write(try readGeoJSON(geojson).features))
+        XCTAssertEqual(second.map(\.folderPath), [["Trips", "2024"], []])
+        XCTAssertEqual(second.map(\.folderPath), first.map(\.folderPath))
+        let road = try XCTUnwrap(second.first)
+        XCTAssertEqual(road.properties?["description"], .string("Some<br/>HTML"))
+        XCTAssertEqual(road.properties?["n"], .integer(7))
+        XCTAssertEqual(road.properties?["big"], .integer(1_234_567_890_123))
+        XCTAssertEqual(road.properties?["ok"], .bool(true))
+        XCTAssertEqual(road.properties?["label"], .string("x"))
+        XCTAssertEqual(road.style?.strokeColor, RGBAColor(red: 255, green: 0, blue: 0))
+        XCTAssertEqual(road.style?.strokeWidth, 3)
+        XCTAssertEqual(road.style, first[0].style)
+        XCTAssertEqual(second.map(\.shape), first.map(\.shape))
+    }
 }
