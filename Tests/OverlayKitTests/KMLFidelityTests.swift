@@ -232,4 +232,34 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertEqual(road.style, first[0].style)
         XCTAssertEqual(second.map(\.shape), first.map(\.shape))
     }
+
+    /// Every element of the KML 2.2 schema, placed in a Placemark with some content, is kept
+    /// (the feature read differs from one without it) or reported by name.
+    func testEveryKML22ElementInAPlacemarkIsKeptOrReported() throws {
+        let xsd = try TestPaths.corpusFolder("schemas/kml22-offline/ogckml22.xsd")
+        let schema = try String(contentsOf: xsd, encoding: .utf8)
+        var names: [String] = []
+        for line in schema.split(separator: "\n") where line.contains("<element name=\"") && !line.contains("abstract=\"true\"") {
+            guard let start = line.range(of: "<element name=\"")?.upperBound, let end = line[start...].firstIndex(of: "\"") else { continue }
+            names.append(String(line[start..<end]))
+        }
+        XCTAssertGreaterThan(names.count, 100)
+        func read(_ child: String) throws -> (Feature?, [Diagnostic]) {
+            let kml = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document><Placemark><name>p</name>\(child)"
+                + "<Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>"
+            let (features, warnings) = try Self.readKML(kml)
+            return (features.first, warnings)
+        }
+        let baseline = try read("").0
+        var silent: [String] = []
+        for name in names where !["kml", "Document", "Folder", "Placemark", "Point", "coordinates"].contains(name) {
+            let (feature, warnings) = try read("<\(name)><value>1</value><href>1</href><north>1</north>1</\(name)>")
+            let kept = feature?.properties != baseline?.properties || feature?.shape != baseline?.shape
+                || feature?.style != baseline?.style || feature?.id != baseline?.id
+            // A Style is kept (inline style); what it holds that is not a style part is reported.
+            let reported = warnings.contains { $0.message.contains(name) || (name == "Style" && $0.message.contains("in a style")) }
+            if !kept && !reported { silent.append(name) }
+        }
+        XCTAssertEqual(silent, [], "elements neither kept nor reported")
+    }
 }

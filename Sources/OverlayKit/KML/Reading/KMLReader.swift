@@ -487,6 +487,13 @@ final class KMLParserCore {
                 report("kml.ignored-element", "<Region> in <\(kind)> is not kept", line: regionLine, once: kind + "/Region", needle: "<Region")
             }
         }
+        // Overlay parts read above but meaningless on this kind of feature: said, not dropped silently.
+        if kind == "Placemark" {
+            for (present, element) in [(iconHref != nil, "Icon"), (box != nil, "LatLonBox"), (quad != nil, "gx:LatLonQuad"), (link != nil, "Link")]
+            where present {
+                report("kml.ignored-element", "<\(element == "Link" ? "Link>/<Url" : element)> in <Placemark> is not kept", line: line, once: "Placemark/" + element)
+            }
+        }
 
         if let text = properties[KMLConventions.featureIDKey]?.stringValue {
             let scanner = JSONScanner(input: ByteInput(string: text))
