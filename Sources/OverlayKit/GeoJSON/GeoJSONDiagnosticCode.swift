@@ -161,3 +161,12 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension GeoJSONDiagnosticCode {
+    /// The note for a UTF-8 byte-order mark at the start of `file` (reader and validator alike).
+    static func byteOrderMarkNote(file: String?) -> Diagnostic {
+        Diagnostic(.note, code: byteOrderMark.code,
+                   message: "the text starts with a UTF-8 byte-order mark; it is ignored (RFC 8259 §8.1)",
+                   location: SourceLocation(file: file, line: 1, column: 1))
+    }
+}

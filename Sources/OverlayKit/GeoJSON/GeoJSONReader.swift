@@ -80,7 +80,7 @@ public struct GeoJSONReader: FeatureReader {
     public mutating func next() throws -> Feature? {
         if !checkedByteOrderMark {
             checkedByteOrderMark = true
-            if try scanner.skipByteOrderMark() { warnings.append(scanner.byteOrderMarkNote()) }
+            if try scanner.skipByteOrderMark() { warnings.append(GeoJSONDiagnosticCode.byteOrderMarkNote(file: scanner.input.name)) }
         }
         lastFeatureRange = nil
         scanner.retainFrom = nil

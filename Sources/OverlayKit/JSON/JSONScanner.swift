@@ -189,13 +189,6 @@ final class JSONScanner {
         return true
     }
 
-    /// A note that the input started with a byte-order mark, located at line 1, column 1.
-    func byteOrderMarkNote() -> Diagnostic {
-        Diagnostic(.note, code: GeoJSONDiagnosticCode.byteOrderMark.code,
-                   message: "the text starts with a UTF-8 byte-order mark; it is ignored (RFC 8259 §8.1)",
-                   location: SourceLocation(file: input.name, line: 1, column: 1))
-    }
-
     // MARK: Tokens
 
     /// Skips JSON whitespace; returns the next byte without consuming it, or nil at the end.
