@@ -117,16 +117,17 @@ final class KMLReaderTests: XCTestCase {
             <Placemark><gx:MultiTrack><gx:Track><when>A</when><gx:coord>1 2</gx:coord></gx:Track>
             <gx:Track><when>B</when><when>C</when><gx:coord>3 4</gx:coord><gx:coord>5 6</gx:coord></gx:Track></gx:MultiTrack></Placemark>
             """))
-        XCTAssertEqual(warnings, [])
+        // A one-position track is no line (RFC 7946 §3.1.4): dropped with a warning (issue 12).
+        XCTAssertEqual(warnings.map(\.code), ["kml.short-line"])
         guard case .polyline(let line)? = features[0].shape else { return XCTFail() }
         XCTAssertEqual(line.coordinates, [Coordinate(latitude: 37.3, longitude: -122.2, altitude: 156),
                                           Coordinate(latitude: 37.4, longitude: -122.1, altitude: 152)])
         XCTAssertEqual(features[0].properties?["coordinateProperties"],
                        .object(["times": .array([.string("2010-05-28T02:02:09Z"), .string("2010-05-28T02:02:35Z")])]))
-        guard case .multiPolyline(let multi)? = features[1].shape else { return XCTFail() }
-        XCTAssertEqual(multi.polylines.map(\.pointCount), [1, 2])
+        guard case .polyline(let kept)? = features[1].shape else { return XCTFail() }
+        XCTAssertEqual(kept.pointCount, 2)
         XCTAssertEqual(features[1].properties?["coordinateProperties"],
-                       .object(["times": .array([.array([.string("A")]), .array([.string("B"), .string("C")])])]))
+                       .object(["times": .array([.string("B"), .string("C")])]))
     }
 
     func testExtendedDataTypedBySchema() throws {

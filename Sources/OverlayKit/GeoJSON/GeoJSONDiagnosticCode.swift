@@ -95,6 +95,8 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
     case precision = "geojson.precision"
     /// Reading cannot resume after an error (filter --on-error skip/report).
     case cannotResume = "geojson.cannot-resume"
+    /// The text starts with a UTF-8 byte-order mark; RFC 8259 §8.1 lets a parser ignore it, and every reader does, with this note.
+    case byteOrderMark = "geojson.byte-order-mark"
 
     /// The code as it appears in diagnostics, e.g. `geojson.ring-not-closed`.
     public var code: String { rawValue }
@@ -103,7 +105,7 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
     public var defaultSeverity: Diagnostic.Severity {
         switch self {
         case .droppedMember, .crs, .positionTooLong, .coordinateRange, .rightHandRule, .antimeridian, .collectionSingle, .collectionNested: .warning
-        case .precision: .note
+        case .precision, .byteOrderMark: .note
         default: .error
         }
     }
@@ -154,7 +156,17 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
         case .collectionSingle: "A GeometryCollection holds a single geometry."
         case .collectionNested: "GeometryCollections nest (RFC 7946 §3.1.8)."
         case .precision: "Positions have more than 6 decimals (finer than 10 cm)."
+        case .byteOrderMark: "The text starts with a UTF-8 byte-order mark; RFC 8259 §8.1 lets a parser ignore it, and every reader does, with this note."
         case .cannotResume: "Reading cannot resume after an error (filter --on-error skip/report)."
         }
+    }
+}
+
+extension GeoJSONDiagnosticCode {
+    /// The note for a UTF-8 byte-order mark at the start of `file` (reader and validator alike).
+    static func byteOrderMarkNote(file: String?) -> Diagnostic {
+        Diagnostic(.note, code: byteOrderMark.code,
+                   message: "the text starts with a UTF-8 byte-order mark; it is ignored (RFC 8259 §8.1)",
+                   location: SourceLocation(file: file, line: 1, column: 1))
     }
 }

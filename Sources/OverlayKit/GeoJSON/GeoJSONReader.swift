@@ -55,6 +55,8 @@ public struct GeoJSONReader: FeatureReader {
         case finished
     }
 
+    private var checkedByteOrderMark = false
+
     /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
@@ -78,6 +80,10 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     public mutating func next() throws -> Feature? {
+        if !checkedByteOrderMark {
+            checkedByteOrderMark = true
+            if try scanner.skipByteOrderMark() { warnings.append(GeoJSONDiagnosticCode.byteOrderMarkNote(file: scanner.input.name)) }
+        }
         lastFeatureRange = nil
         scanner.retainFrom = nil
         let keepsStart = keepsFeatureBytes || resumable
@@ -446,6 +452,14 @@ public struct GeoJSONReader: FeatureReader {
                                             at: parts.start))
         }
         feature.foreignMembers.members += parts.foreign.members
+        // "folders": an array of strings is the KML folder path; anything else stays a foreign member.
+        if case .array(let names)? = feature.foreignMembers[GeoJSONConventions.foldersMember] {
+            let folderPath = names.compactMap(\.stringValue)
+            if folderPath.count == names.count {
+                feature.folderPath = folderPath
+                feature.foreignMembers[GeoJSONConventions.foldersMember] = nil
+            }
+        }
         if let coordinates = parts.coordinates {
             feature.foreignMembers.append("coordinates", coordinates.jsonValue())
         }

@@ -7,7 +7,8 @@ import OverlayModel
 /// coordinates use at most `options.precision` decimals; members come in a fixed order, so the
 /// same features give the same bytes. A circle is written as a Point with a `radius` property
 /// (meters); a style not already expressed by the properties is added as simplestyle
-/// properties.
+/// properties. `Feature.folderPath` is written as the foreign member `"folders"` (an array of
+/// folder names, outermost first).
 public struct GeoJSONWriter: FeatureWriter {
     private let output: ByteOutput
     private let options: WriterOptions
@@ -120,7 +121,16 @@ public struct GeoJSONWriter: FeatureWriter {
         } else {
             scratch.append("null")
         }
-        scratch.appendMembers(feature.foreignMembers, leadingComma: true)
+        var foreignMembers = feature.foreignMembers
+        if !feature.folderPath.isEmpty {
+            // The KML folder path (docs/kml.md "Folders"); it replaces a foreign member of that name.
+            foreignMembers[GeoJSONConventions.foldersMember] = nil
+            scratch.append(",")
+            scratch.appendString(GeoJSONConventions.foldersMember)
+            scratch.append(":")
+            scratch.appendValue(.array(feature.folderPath.map { .string($0) }))
+        }
+        scratch.appendMembers(foreignMembers, leadingComma: true)
         scratch.append("}")
     }
 

@@ -179,6 +179,19 @@ final class JSONScanner {
         return diagnostic
     }
 
+    /// At the very start of the input, skips a UTF-8 byte-order mark (RFC 8259 §8.1 lets a
+    /// parser ignore it) and returns true; columns on line 1 then count from after it.
+    func skipByteOrderMark() throws -> Bool {
+        guard base + position == 0 else { return false }
+        while end - position < 3, try refill() {}
+        guard end - position >= 3, bytes[position] == 0xEF, bytes[position + 1] == 0xBB, bytes[position + 2] == 0xBF else {
+            return false
+        }
+        position += 3
+        lineStart = 3
+        return true
+    }
+
     // MARK: Tokens
 
     /// Skips JSON whitespace; returns the next byte without consuming it, or nil at the end.

@@ -19,14 +19,8 @@ public struct DatasetSummary: Sendable {
     private var keyIndex: [String: Int] = [:]
     private var minLatitude = Double.infinity
     private var maxLatitude = -Double.infinity
-    /// Occupied longitude bins of 0.1°, each with the extreme longitudes that fell in it.
-    private var longitudeBins = [LongitudeBin](repeating: LongitudeBin(), count: 3600)
-
-    private struct LongitudeBin: Sendable {
-        var minimum = Double.infinity
-        var maximum = -Double.infinity
-        var isOccupied: Bool { minimum <= maximum }
-    }
+    /// West and east, crossing decided from the geometry (shared with `tile`'s bounds).
+    private var longitudes = LongitudeExtent()
 
     /// An empty summary; add features to it.
     public init() {}
@@ -45,6 +39,7 @@ public struct DatasetSummary: Sendable {
         vertexCount += shape.vertexCount
         boundingMapRect = boundingMapRect.union(shape.boundingMapRect)
         visitCoordinates(of: shape)
+        longitudes.add(shape)
     }
 
     private mutating func note(key: String, type: String) {
@@ -76,33 +71,14 @@ public struct DatasetSummary: Sendable {
     private mutating func note(_ coordinate: Coordinate) {
         if coordinate.latitude < minLatitude { minLatitude = coordinate.latitude }
         if coordinate.latitude > maxLatitude { maxLatitude = coordinate.latitude }
-        var longitude = coordinate.longitude
-        if longitude < -180 || longitude > 180 { longitude -= 360 * ((longitude + 180) / 360).rounded(.down) }
-        let bin = min(3599, max(0, Int(saturating: (longitude + 180) * 10)))
-        if longitude < longitudeBins[bin].minimum { longitudeBins[bin].minimum = longitude }
-        if longitude > longitudeBins[bin].maximum { longitudeBins[bin].maximum = longitude }
     }
 
-    /// The extent in degrees as (west, south, east, north). When the data sits on both sides
-    /// of the antimeridian with a wider gap elsewhere, west > east (RFC 7946 §5.2). Nil when
-    /// there are no coordinates.
+    /// The extent in degrees as (west, south, east, north). When the geometry crosses the
+    /// antimeridian (see `LongitudeExtent`) and the data is narrower across it, west > east
+    /// (RFC 7946 §5.2). Nil when there are no coordinates.
     public var boundingBox: (west: Double, south: Double, east: Double, north: Double)? {
-        let occupied = longitudeBins.indices.filter { longitudeBins[$0].isOccupied }
-        guard let first = occupied.first, let last = occupied.last else { return nil }
-        var west = longitudeBins[first].minimum, east = longitudeBins[last].maximum
-        // The widest run of empty bins between occupied ones; crossing the antimeridian pays
-        // when it is wider than the gap around it.
-        let wrapGap = 360 - (east - west)
-        var widest = 0.0, gapWest = 0.0, gapEast = 0.0
-        for (a, b) in zip(occupied, occupied.dropFirst()) where b > a + 1 {
-            let gap = longitudeBins[b].minimum - longitudeBins[a].maximum
-            if gap > widest { (widest, gapWest, gapEast) = (gap, longitudeBins[a].maximum, longitudeBins[b].minimum) }
-        }
-        if widest > wrapGap {
-            west = gapEast
-            east = gapWest
-        }
-        return (west, minLatitude, east, maxLatitude)
+        guard let westEast = longitudes.westEast else { return nil }
+        return (westEast.west, minLatitude, westEast.east, maxLatitude)
     }
 
     /// True when the extent crosses the antimeridian.

@@ -47,8 +47,9 @@ public struct TileMetadata: Sendable {
         if rect.isNull {
             out.append("null")
         } else {
-            let world = MapProjection.worldSize
-            let west = max(-180, rect.minX / world * 360 - 180), east = min(180, rect.maxX / world * 360 - 180)
+            // TileJSON bounds cannot cross the antimeridian: data across it has tiles at both edges.
+            var (west, east) = source.longitudeExtent.westEast ?? (-180, 180)
+            if west > east { (west, east) = (-180, 180) }
             let bounds = [west, MapProjection.latitude(y: rect.maxY), east, MapProjection.latitude(y: rect.minY)]
             out.append("[")
             for (index, value) in bounds.enumerated() {

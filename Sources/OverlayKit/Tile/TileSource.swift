@@ -26,6 +26,8 @@ public struct TileSource: Sendable {
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
     public let boundingMapRect: MapRect
+    /// West and east in degrees, the antimeridian decided from the geometry (as `info` does).
+    package let longitudeExtent: LongitudeExtent
 
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
     public init(features input: [Feature], options: TileOptions) throws {
@@ -41,6 +43,7 @@ public struct TileSource: Sendable {
         var projected = [ProjectedFeature]()
         projected.reserveCapacity(input.count)
         var counts = InputCounts()
+        var longitudeExtent = LongitudeExtent()
         for (index, feature) in input.enumerated() {
             counts.features += 1
             let id: JSONValue?
@@ -58,7 +61,9 @@ public struct TileSource: Sendable {
                 continue
             }
             if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
+            longitudeExtent.add(shape)
         }
+        self.longitudeExtent = longitudeExtent
         var bounds = MapRect.null
         for feature in projected {
             bounds = bounds.union(MapRect(x: feature.minX, y: feature.minY,

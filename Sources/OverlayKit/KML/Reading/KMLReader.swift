@@ -91,6 +91,17 @@ private struct PendingFeature {
     var inlineStyle: Style?
     var inlineMap: KMLStyleMap?
     var line: Int
+    /// SimpleData read as text because their Schema was not defined yet: typed on release.
+    var lateSchemaValues: [LateSchemaValue] = []
+}
+
+/// A SimpleData (or SimpleArrayData) value whose `SchemaData` names a Schema not seen yet.
+private struct LateSchemaValue {
+    var schemaURL: String
+    var schemaID: String
+    var key: String
+    var line: Int
+    var isArray: Bool
 }
 
 /// The reader's state: a class so the streaming reader and its tables are shared, not copied.
@@ -114,6 +125,8 @@ final class KMLParserCore {
     private var queueHead = 0
     private var reported: Set<String> = []
     private var textBuffer: [UInt8] = []
+    /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
+    private var lateSchemaValues: [LateSchemaValue] = []
 
     init(xml: XMLStreamReader) {
         self.xml = xml
@@ -149,6 +162,11 @@ final class KMLParserCore {
         let name = xml.localName
         guard rootSeen else {
             rootSeen = true
+            // A fragment whose root is a feature (no <kml>) is read as that one feature.
+            if ["Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay", "PhotoOverlay"].contains(name) {
+                queue.append(try parseFeature(kind: name, index: 1))
+                return
+            }
             guard ["kml", "Document", "Folder"].contains(name) else {
                 throw Diagnostic(.error, code: "kml.not-kml", message: "the root element is <\(xml.qualifiedName)>, not <kml>",
                                  location: xml.location(line: xml.line, needle: "<" + xml.qualifiedName))
@@ -248,6 +266,8 @@ final class KMLParserCore {
         if !finished && held <= KMLReader.maximumHeldFeatures {
             if let url = pending.styleUrl, !styles.isResolvable(url) { return nil }
             if let map = pending.inlineMap, !styles.isResolvable(map) { return nil }
+            // A Schema defined after its placemarks: held, as late styles are, so types come out right.
+            if pending.lateSchemaValues.contains(where: { schemas[$0.schemaID] == nil }) { return nil }
         }
         queue[queueHead] = PendingFeature(feature: Feature(shape: nil), line: 0)
         queueHead += 1
@@ -258,7 +278,34 @@ final class KMLParserCore {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
-        return resolveStyle(pending)
+        return resolveStyle(typeLateSchemaValues(pending))
+    }
+
+    /// Types the values read before their Schema, or reports the Schema missing.
+    private func typeLateSchemaValues(_ pending: PendingFeature) -> PendingFeature {
+        guard !pending.lateSchemaValues.isEmpty, var properties = pending.feature.properties else { return pending }
+        var result = pending
+        for late in pending.lateSchemaValues {
+            guard let fields = schemas[late.schemaID] else {
+                report("kml.missing-schema", "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
+                       line: late.line, once: "schema:" + late.schemaURL)
+                continue
+            }
+            let field = fields[late.key]
+            if late.isArray {
+                guard var coordinateProperties = properties["coordinateProperties"]?.objectValue,
+                      case .array(let values)? = coordinateProperties[late.key] else { continue }
+                coordinateProperties[late.key] = .array(values.map { value in
+                    value.stringValue.map { typedValue($0, field: field, key: late.key, line: late.line) } ?? value
+                })
+                properties["coordinateProperties"] = .object(coordinateProperties)
+            } else if let text = properties[late.key]?.stringValue {
+                properties[late.key] = typedValue(text, field: field, key: late.key, line: late.line)
+            }
+        }
+        result.feature.properties = properties
+        result.lateSchemaValues = []
+        return result
     }
 
     private func resolveStyle(_ pending: PendingFeature) -> Feature {
@@ -310,6 +357,7 @@ final class KMLParserCore {
                               location: xml.location(line: line, needle: "<" + qualified, kmlPath: path))
         if let id = xml.attribute("id") { feature.id = .string(id) }
         var pending = PendingFeature(feature: feature, line: line)
+        lateSchemaValues = []
         var properties = JSONObject()
         var shape: Shape?
         var info = GeometryInfo()
@@ -318,12 +366,14 @@ final class KMLParserCore {
         var quad: [Coordinate]?
         var link: JSONObject?
         var region: (box: [Double]?, lod: [JSONValue]?)?
+        var regionLine = line
 
         try xml.forEachChild { name in
             switch name {
             case "name", "description", "address", "phoneNumber":
-                // An empty element says nothing (and togeojson leaves it out too).
-                let text = try xml.readText()
+                // An empty element says nothing (and togeojson leaves it out too). Markup in a
+                // description is kept as the XML written, as GDAL does.
+                let text = name == "description" ? try xml.readInnerXML() : try xml.readText()
                 if !text.isEmpty { properties[name] = .string(text) }
             case "visibility":
                 let valueLine = xml.line
@@ -376,6 +426,7 @@ final class KMLParserCore {
                 try xml.forEachChild { part in object[part] = .string(try xml.readText().kmlTrimmed) }
                 link = object
             case "Region":
+                regionLine = xml.line
                 region = try parseRegion()
             case "altitude", "drawOrder":
                 properties[name] = .number(try readNumber(name) ?? 0)
@@ -405,6 +456,9 @@ final class KMLParserCore {
                 report("kml.invalid-value", "GroundOverlay has neither a LatLonBox nor a 4-corner gx:LatLonQuad; read without geometry", line: line)
             }
         case "NetworkLink", "ScreenOverlay", "PhotoOverlay":
+            // Geometry (docs/kml.md): a PhotoOverlay's Point, else the Region's box, where the
+            // link or photo is active; a ScreenOverlay is drawn on the screen, not the map, so it
+            // has none and its Region's box is the property `region` [west, south, east, north].
             properties["@geometry-type"] = .string(kind.lowercased())
             if let iconHref { properties["icon"] = .string(iconHref) }
             if let link {
@@ -413,7 +467,9 @@ final class KMLParserCore {
             }
             if let region {
                 if let lod = region.lod { properties["lod"] = .array(lod) }
-                if shape == nil, let b = region.box {
+                if kind == "ScreenOverlay", let b = region.box {
+                    properties["region"] = .array([b[3], b[1], b[2], b[0]].map { .number($0) })
+                } else if shape == nil, let b = region.box {
                     shape = .polygon(Polygon(coordinates: [
                         Coordinate(latitude: b[0], longitude: b[3]), Coordinate(latitude: b[0], longitude: b[2]),
                         Coordinate(latitude: b[1], longitude: b[2]), Coordinate(latitude: b[1], longitude: b[3]),
@@ -427,7 +483,16 @@ final class KMLParserCore {
                                        message: "<\(kind)> kept as a feature; its link (\(target)) is not fetched",
                                        location: feature.location))
         default:
-            break
+            if region != nil {
+                report("kml.ignored-element", "<Region> in <\(kind)> is not kept", line: regionLine, once: kind + "/Region", needle: "<Region")
+            }
+        }
+        // Overlay parts read above but meaningless on this kind of feature: said, not dropped silently.
+        if kind == "Placemark" {
+            for (present, element) in [(iconHref != nil, "Icon"), (box != nil, "LatLonBox"), (quad != nil, "gx:LatLonQuad"), (link != nil, "Link")]
+            where present {
+                report("kml.ignored-element", "<\(element == "Link" ? "Link>/<Url" : element)> in <Placemark> is not kept", line: line, once: "Placemark/" + element)
+            }
         }
 
         if let text = properties[KMLConventions.featureIDKey]?.stringValue {
@@ -452,6 +517,8 @@ final class KMLParserCore {
         feature.shape = shape
         feature.properties = properties
         pending.feature = feature
+        pending.lateSchemaValues = lateSchemaValues
+        lateSchemaValues = []
         return pending
     }
 
@@ -491,7 +558,10 @@ final class KMLParserCore {
             switch part {
             case "LatLonAltBox":
                 var values: [String: Double] = [:]
-                try xml.forEachChild { field in values[field] = try readNumber(field) }
+                try xml.forEachChild { field in
+                    // altitudeMode (and gx:altitudeMode) is a word, not a number; the region's altitudes are not kept.
+                    if field == "altitudeMode" { try xml.skipElement() } else { values[field] = try readNumber(field) }
+                }
                 if let n = values["north"], let s = values["south"], let e = values["east"], let w = values["west"] { box = [n, s, e, w] }
             case "Lod":
                 var values: [String: Double] = [:]
@@ -542,8 +612,10 @@ final class KMLParserCore {
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
                 let fields = schemas[schemaID]
-                if fields == nil {
-                    report("kml.missing-schema", "SchemaData names schema '\(url)', which is not defined before it; its values are read as text",
+                // "#id" not seen yet: typed when the feature is released (the Schema may come later).
+                let late = fields == nil && url.hasPrefix("#")
+                if fields == nil && !late {
+                    report("kml.missing-schema", "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
                 try xml.forEachChild { part in
@@ -553,9 +625,11 @@ final class KMLParserCore {
                         let key = xml.attribute("name") ?? ""
                         let text = try xml.readText()
                         properties.append(key, typedValue(text, field: fields?[key], key: key, line: line))
+                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: line, isArray: false)) }
                     case "SimpleArrayData":
                         // Per-vertex values of a gx:Track, beside its times.
                         let key = xml.attribute("name") ?? ""
+                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: xml.line, isArray: true)) }
                         var values: [JSONValue] = []
                         try xml.forEachChild { item in
                             let line = xml.line
@@ -584,6 +658,12 @@ final class KMLParserCore {
             if !trimmed.isEmpty, let value = trimmed.withUTF8({ JSONNumberParser.parseInteger($0.baseAddress!, count: $0.count) }) { return .integer(value) }
             if let value = Int64(trimmed.hasPrefix("+") ? String(trimmed.dropFirst()) : trimmed) { return .integer(value) }
         case "float", "double":
+            // An integer literal beyond 32 bits is an integer that needed a wider type than
+            // xsd:int (the writer uses double up to 2^53): read back as the integer it was.
+            if trimmed.utf8.count > 9, let value = Int64(trimmed), !(Int64(Int32.min)...Int64(Int32.max) ~= value),
+               abs(value) <= 1 << 53 {
+                return .integer(value)
+            }
             if !trimmed.isEmpty, let value = trimmed.withUTF8({ KMLCoordinates.number($0.baseAddress!, count: $0.count) }) { return .number(value) }
         case "bool":
             if let value = KMLStyleParser.bool(trimmed) { return .bool(value) }
@@ -620,6 +700,11 @@ final class KMLParserCore {
             guard !coordinates.isEmpty else {
                 report("kml.empty-geometry", "<\(name)> has no coordinates; read without geometry", line: line)
                 return nil
+            }
+            guard coordinates.count > 1 else {
+                // RFC 7946 §3.1.4: a LineString needs two positions; the one given is kept as a point.
+                report("kml.short-line", "<\(name)> has one position; read as a Point", line: line)
+                return .annotation(PointAnnotation(coordinate: coordinates[0]))
             }
             return .polyline(Polyline(coordinates: coordinates))
         case "Polygon":
@@ -665,7 +750,11 @@ final class KMLParserCore {
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
                 }
             }
-            return KMLReaderShapes.combine(members)
+            guard let combined = KMLReaderShapes.combine(members) else {
+                report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
+                return nil
+            }
+            return combined
         case "Track":
             let (coordinates, times) = try parseTrack(info: &info)
             guard !coordinates.isEmpty else {
@@ -673,6 +762,10 @@ final class KMLParserCore {
                 return nil
             }
             if !times.isEmpty { info.times = .array(times.map { .string($0) }) }
+            guard coordinates.count > 1 else {
+                report("kml.short-line", "<gx:Track> has one position; read as a Point", line: line)
+                return .annotation(PointAnnotation(coordinate: coordinates[0]))
+            }
             return .polyline(Polyline(coordinates: coordinates))
         case "MultiTrack":
             var lines: [Polyline] = []
@@ -680,8 +773,11 @@ final class KMLParserCore {
             try xml.forEachChild { part in
                 switch part {
                 case "Track":
+                    let trackLine = xml.line
                     let (coordinates, times) = try parseTrack(info: &info)
-                    if !coordinates.isEmpty {
+                    if coordinates.count == 1 {
+                        report("kml.short-line", "<gx:Track> in a gx:MultiTrack has one position, which is no line; track dropped", line: trackLine)
+                    } else if !coordinates.isEmpty {
                         lines.append(Polyline(coordinates: coordinates))
                         allTimes.append(.array(times.map { .string($0) }))
                     }

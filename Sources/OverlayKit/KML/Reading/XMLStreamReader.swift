@@ -382,6 +382,7 @@ private final class Source {
     @exclusivity(unchecked) var sawElement = false
     @exclusivity(unchecked) var warnings: [Diagnostic] = []
     @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
+    private var undeclaredPrefixMessages: Set<String> = []
 
     let name: String?
     /// The parser whose events are the document's (libxml2 also parses entity values in
@@ -626,6 +627,17 @@ private final class Source {
         return nil
     }
 
+    /// An undeclared namespace prefix: a warning, once per message (prefix and element).
+    func recordUndeclaredPrefix(message: String, line: Int, column: Int) {
+        let text = message.trimmingTrailingWhitespace
+        guard !undeclaredPrefixMessages.contains(text), warnings.count + pendingWarnings.count < 1000 else { return }
+        undeclaredPrefixMessages.insert(text)
+        let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
+        pendingWarnings.append((eventBase + events.count,
+                                Diagnostic(.warning, code: "kml.undeclared-prefix",
+                                           message: text + "; read as if declared (add its xmlns declaration)", location: location)))
+    }
+
     func record(level: Int, message: String, line: Int, column: Int) {
         let text = message.trimmingTrailingWhitespace
         let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
@@ -706,6 +718,12 @@ private func xmlStreamError(_ context: UnsafeMutableRawPointer?, _ error: xmlErr
     guard let box = parser.pointee._private else { return }
     let source = Unmanaged<Source>.fromOpaque(box).takeUnretainedValue()
     let message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(error.pointee.code)"
+    if error.pointee.domain == Int32(XML_FROM_NAMESPACE.rawValue) && error.pointee.code == Int32(XML_NS_ERR_UNDEFINED_NAMESPACE.rawValue) {
+        // libxml2 goes on (the document is well-formed, only not namespace-well-formed) and
+        // names stay split at the colon, so `gx:Track` reads as gx:Track (GDAL's LIBKML does too).
+        source.recordUndeclaredPrefix(message: message, line: Int(error.pointee.line), column: Int(error.pointee.int2))
+        return
+    }
     source.record(level: Int(error.pointee.level.rawValue), message: message,
                   line: Int(error.pointee.line), column: Int(error.pointee.int2))
 }
@@ -752,7 +770,8 @@ extension XMLStreamReader {
             if kind == .text {
                 let cdata = isCDATA
                 withValueBytes { bytes in
-                    let piece = (String(decoding: bytes, as: UTF8.self), cdata)
+                    let decoded = String(decoding: bytes, as: UTF8.self)
+                    let piece = (cdata ? Self.normalizedLineEnds(decoded) : decoded, cdata)
                     if first == nil && pieces.isEmpty { first = piece } else {
                         if let pending = first { pieces.append(pending); first = nil }
                         pieces.append(piece)
@@ -764,6 +783,85 @@ extension XMLStreamReader {
         if pieces.isEmpty { return "" }
         let hasCDATA = pieces.contains { $0.cdata }
         return pieces.filter { !hasCDATA || $0.cdata || !$0.text.allSatisfy(\.isWhitespace) }.map(\.text).joined()
+    }
+
+    /// The content of the current element as the XML the user wrote when it holds elements
+    /// (`Some<br/>HTML` in a `description` not in CDATA, as GDAL keeps it), else its text as
+    /// `readText` gives it; leaves the reader on its end tag. Text is re-escaped (`&amp;`,
+    /// `&lt;`, `&gt;`), CDATA inside markup is written as text; nesting is bounded by the parser.
+    func readInnerXML() throws -> String {
+        guard kind == .element, !isEmptyElement else { return "" }
+        let startDepth = depth
+        var xml = ""
+        var sawElement = false
+        var plain: [(text: String, cdata: Bool)] = []
+        while try read() {
+            if kind == .endElement && depth == startDepth { break }
+            switch kind {
+            case .element:
+                sawElement = true
+                xml += "<" + qualifiedName + attributesAsXML() + (isEmptyElement ? "/>" : ">")
+            case .endElement:
+                xml += "</" + qualifiedName + ">"
+            case .text:
+                let cdata = isCDATA
+                withValueBytes { bytes in
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let normalized = cdata ? Self.normalizedLineEnds(text) : text
+                    plain.append((normalized, cdata))
+                    xml += Self.escaped(normalized, attribute: false)
+                }
+            default:
+                break
+            }
+        }
+        if sawElement { return xml }
+        guard plain.count > 1 else { return plain.first?.text ?? "" }
+        let hasCDATA = plain.contains { $0.cdata }
+        return plain.filter { !hasCDATA || $0.cdata || !$0.text.allSatisfy(\.isWhitespace) }.map(\.text).joined()
+    }
+
+    /// The current element's attributes as ` name="value"` pairs, escaped.
+    private func attributesAsXML() -> String {
+        guard kind == .element, current.count > 0 else { return "" }
+        var result = ""
+        for index in current.start..<current.start + current.count {
+            let attribute = source.attributes[index]
+            guard let name = attribute.name else { continue }
+            result += " "
+            if let prefix = attribute.prefix { result += String(cString: prefix) + ":" }
+            result += String(cString: name) + "=\"" + Self.escaped(source.attributeValue(attribute), attribute: true) + "\""
+        }
+        return result
+    }
+
+    private static func escaped(_ text: String, attribute: Bool) -> String {
+        guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" || (attribute && $0 == "\"") }) else { return text }
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"" where attribute: result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// CR LF and lone CR as LF (XML 1.0 §2.11): libxml2's push parser leaves them in CDATA.
+    static func normalizedLineEnds(_ text: String) -> String {
+        guard text.utf8.contains(0x0D) else { return text }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var previousWasCR = false
+        for byte in text.utf8 {
+            if byte == 0x0A && previousWasCR { previousWasCR = false; continue }
+            previousWasCR = byte == 0x0D
+            bytes.append(previousWasCR ? 0x0A : byte)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends the text inside the current element to `buffer` as bytes (for the coordinates

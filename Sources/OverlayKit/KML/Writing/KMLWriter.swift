@@ -308,7 +308,13 @@ public struct KMLWriter: FeatureWriter {
     private static func fieldType(_ value: JSONValue) -> String {
         switch value {
         case .string: "string"
-        case .integer: "int"
+        // The narrowest KML type that holds the value exactly: xsd:int and xsd:unsignedInt
+        // are 32 bits (GDAL read 1234567890123 typed int back as 2147483647), a double holds
+        // every integer up to 2^53; beyond, JSON text in a string field keeps every digit.
+        case .integer(let value) where Int64(Int32.min)...Int64(Int32.max) ~= value: "int"
+        case .integer(let value) where 0...Int64(UInt32.max) ~= value: "uint"
+        case .integer(let value) where -(Int64(1) << 53)...(Int64(1) << 53) ~= value: "double"
+        case .integer: "json"
         case .number: "double"
         case .bool: "bool"
         default: "json"

@@ -19,6 +19,7 @@ struct GeoJSONValidator {
         var findings: [Diagnostic] = []
         var precision = GeoJSONStructureCheck.PrecisionTally()
         do {
+            if try scanner.skipByteOrderMark() { findings.append(GeoJSONDiagnosticCode.byteOrderMarkNote(file: input.name)) }
             var rootIndex = 0
             while true {
                 let next = sequence ? try scanner.peekSignificantSkippingRecordSeparators() : try scanner.peekSignificant()

@@ -1,0 +1,128 @@
+import OverlayModel
+
+/// The west–east extent of shapes in degrees, deciding from the geometry whether it crosses
+/// the antimeridian: `info`'s bounding box and `tile`'s TileJSON bounds share it.
+///
+/// Crossing is possible only when the geometry says so: an edge longer than 180° of longitude
+/// (neither end on ±180°: such an edge runs along the antimeridian, it does not cross it),
+/// longitudes written beyond ±180° (a ring drawn as 170° … 190°), or shapes that reach both
+/// +180° and −180° (a country split at the antimeridian, RFC 7946 §3.1.9). Only then is the
+/// smallest box chosen by the widest empty gap, where edges count as covering the longitudes
+/// between their ends, not just their vertices: world data such as Natural Earth's countries
+/// (Antarctica's long edges along the pole) gives −180 … 180, never a bogus crossing.
+/// Constant memory (3,600 bins of 0.1°); O(1) per vertex and per edge.
+package struct LongitudeExtent: Sendable {
+    private static let binCount = 3600
+    /// Extreme vertex longitudes per bin.
+    private var minimum = [Double](repeating: .infinity, count: binCount)
+    private var maximum = [Double](repeating: -.infinity, count: binCount)
+    /// Edge coverage as a difference array: +1 where a covered run of bins starts, −1 after it.
+    private var coverageDelta = [Int](repeating: 0, count: binCount + 1)
+    private var reachesEast = false
+    private var reachesWest = false
+    private var hasCrossingEdge = false
+
+    /// An empty extent.
+    package init() {}
+
+    /// Adds every vertex and edge of `shape` (rings and lines as edges, points alone).
+    package mutating func add(_ shape: Shape) {
+        switch shape {
+        case .annotation(let annotation): addPoint(annotation.coordinate.longitude)
+        case .circle(let circle):
+            let rect = circle.boundingMapRect
+            addPath([Coordinate(rect.origin).longitude, Coordinate(MapPoint(x: rect.maxX, y: rect.maxY)).longitude])
+        case .polyline(let polyline): addPath(polyline.coordinates.map(\.longitude))
+        case .polygon(let polygon): polygon.rings.forEach { addPath($0.coordinates.map(\.longitude)) }
+        case .multiPolyline(let multi): multi.polylines.forEach { add(.polyline($0)) }
+        case .multiPolygon(let multi): multi.polygons.forEach { add(.polygon($0)) }
+        case .collection(let collection): collection.members.forEach { add($0) }
+        }
+    }
+
+    /// The longitude wrapped into −180 … 180, and whether it was written beyond.
+    private static func wrapped(_ longitude: Double) -> (Double, Bool) {
+        guard longitude < -180 || longitude > 180 else { return (longitude, false) }
+        return (longitude - 360 * ((longitude + 180) / 360).rounded(.down), true)
+    }
+
+    private static func bin(_ longitude: Double) -> Int {
+        min(binCount - 1, max(0, Int(saturating: (longitude + 180) * 10)))
+    }
+
+    private mutating func addPoint(_ raw: Double) {
+        guard raw.isFinite else { return }
+        let (longitude, beyond) = Self.wrapped(raw)
+        if beyond { hasCrossingEdge = true }
+        if longitude >= 180 { reachesEast = true }
+        if longitude <= -180 { reachesWest = true }
+        let bin = Self.bin(longitude)
+        if longitude < minimum[bin] { minimum[bin] = longitude }
+        if longitude > maximum[bin] { maximum[bin] = longitude }
+    }
+
+    /// Marks the bins strictly between those of `a` and `b` (a ≤ b) as covered.
+    private mutating func cover(_ a: Double, _ b: Double) {
+        let first = Self.bin(a) + 1, last = Self.bin(b) - 1
+        guard first <= last else { return }
+        coverageDelta[first] += 1
+        coverageDelta[last + 1] -= 1
+    }
+
+    private mutating func addPath(_ longitudes: [Double]) {
+        var previous: Double?
+        for raw in longitudes where raw.isFinite {
+            addPoint(raw)
+            let longitude = Self.wrapped(raw).0
+            defer { previous = longitude }
+            guard let start = previous else { continue }
+            let onAntimeridian = abs(start) == 180 || abs(longitude) == 180
+            if abs(longitude - start) > 180 && onAntimeridian {
+                continue  // from +180 to −180: along the antimeridian, covering nothing
+            } else if abs(longitude - start) > 180 {
+                // The short way, across ±180.
+                hasCrossingEdge = true
+                let (west, east) = start > 0 ? (start, longitude) : (longitude, start)
+                addPoint(180)
+                addPoint(-180)
+                cover(west, 180)
+                cover(-180, east)
+            } else {
+                cover(min(start, longitude), max(start, longitude))
+            }
+        }
+    }
+
+    /// West and east in degrees; west > east when the extent crosses the antimeridian
+    /// (RFC 7946 §5.2). Nil when nothing was added.
+    package var westEast: (west: Double, east: Double)? {
+        var coverage = 0
+        var low = [Double](), high = [Double](), bins = [Int]()  // per occupied bin, in order
+        low.reserveCapacity(64)
+        high.reserveCapacity(64)
+        bins.reserveCapacity(64)
+        for bin in 0..<Self.binCount {
+            coverage += coverageDelta[bin]
+            let binWest = Double(bin) / 10 - 180, binEast = Double(bin + 1) / 10 - 180
+            if coverage > 0 {
+                low.append(min(binWest, minimum[bin]))
+                high.append(max(binEast, maximum[bin]))
+                bins.append(bin)
+            } else if minimum[bin] <= maximum[bin] {
+                low.append(minimum[bin])
+                high.append(maximum[bin])
+                bins.append(bin)
+            }
+        }
+        guard let west = low.first, let east = high.last else { return nil }
+        guard hasCrossingEdge || (reachesEast && reachesWest) else { return (west, east) }
+        let wrapGap = 360 - (east - west)
+        var widest = 0.0, gapWest = west, gapEast = east
+        // Gaps of at least one empty bin: an edge ends inside its end bins, so neighbours touch.
+        for index in 1..<low.count where bins[index] > bins[index - 1] + 1 {
+            let gap = low[index] - high[index - 1]
+            if gap > widest { (widest, gapWest, gapEast) = (gap, high[index - 1], low[index]) }
+        }
+        return widest > wrapGap ? (gapEast, gapWest) : (west, east)
+    }
+}
