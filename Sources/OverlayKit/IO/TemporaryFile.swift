@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// An anonymous scratch file in `$TMPDIR` (or /tmp), unlinked as soon as it is created so it

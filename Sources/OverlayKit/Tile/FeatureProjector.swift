@@ -1,9 +1,4 @@
 import OverlayModel
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Projects shapes once into `ProjectedFeature` flat buffers and computes Douglas-Peucker
 /// importance for every vertex at the finest tolerance (geojson-vt's `convert`).

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// The KML `coordinates` tokenizer: `lon,lat[,alt]` tuples separated by any whitespace.
