@@ -18,3 +18,40 @@ extension FixedWidthInteger {
         }
     }
 }
+
+// The generic initializer above converts through `FixedWidthInteger`'s bit-by-bit
+// `_convert(from:)`, which showed up at ~5% of tiling's instructions; these concrete ones
+// (same results) compile to one CPU conversion after the same checks.
+
+extension Int32 {
+    /// `value` rounded toward zero and clamped to `Int32`'s range; NaN gives zero.
+    @inlinable
+    package init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value <= Double(Int32.min) {
+            self = .min
+        } else if value >= Double(Int32.max) {
+            self = .max
+        } else {
+            self = Int32(value)
+        }
+    }
+}
+
+extension Int {
+    /// `value` rounded toward zero and clamped to `Int`'s range; NaN gives zero.
+    @inlinable
+    package init(saturating value: Double) {
+        if value.isNaN {
+            self = 0
+        } else if value <= Double(Int.min) {
+            self = .min
+        } else if value >= Double(Int.max) {
+            // Double(Int.max) rounds up to 2^63, so every value below it converts exactly.
+            self = .max
+        } else {
+            self = Int(value)
+        }
+    }
+}

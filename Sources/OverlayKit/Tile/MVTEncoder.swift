@@ -36,6 +36,10 @@ public struct MVTEncoder: Sendable {
 
     /// The tile's bytes (uncompressed protobuf) and what could not be written.
     public func encode(_ tile: VectorTile) -> ([UInt8], Losses) {
+        if let table = tile.propertyTable, tile.propertySources.count == tile.features.count,
+           !tile.propertySources.contains(-1) {
+            return encode(tile, table: table)
+        }
         var losses = Losses()
         var keys = [String](), keyIndex = [String: UInt32]()
         var values = [Value](), valueIndex = [Value: UInt32]()
@@ -45,10 +49,6 @@ public struct MVTEncoder: Sendable {
         for feature in tile.features {
             let geometry = Self.geometry(feature)
             guard !geometry.isEmpty else { continue }
-            var message = ProtobufWriter()
-            if let id = feature.id {
-                if let unsigned = Self.unsignedID(id) { message.varintField(1, unsigned) } else { losses.idsNotWritten += 1 }
-            }
             var tags = [UInt32]()
             for member in feature.properties ?? JSONObject() {
                 let value: Value
@@ -81,10 +81,7 @@ public struct MVTEncoder: Sendable {
                 tags.append(key)
                 tags.append(valueNumber)
             }
-            if !tags.isEmpty { message.packedField(2, tags) }
-            message.varintField(3, UInt64(feature.type.rawValue))
-            message.packedField(4, geometry)
-            layer.bytesField(2, message.bytes)
+            Self.appendFeature(feature, geometry: geometry, tags: tags, to: &layer, losses: &losses)
         }
         for key in keys { layer.stringField(3, key) }
         for value in values {
@@ -98,10 +95,60 @@ public struct MVTEncoder: Sendable {
             }
             layer.bytesField(4, message.bytes)
         }
-        layer.varintField(5, UInt64(tile.extent))
+        return (finish(layer, extent: tile.extent), losses)
+    }
+
+    /// The same encoding from properties encoded once per input feature: tags are renumbered
+    /// to the tile's first-use order through arrays, and keys and values copied as bytes.
+    private func encode(_ tile: VectorTile, table: MVTPropertyTable) -> ([UInt8], Losses) {
+        var losses = Losses()
+        var scratch = table.takeScratch()
+        var layer = ProtobufWriter()
+        layer.varintField(15, 2)                                   // version
+        layer.stringField(1, layerName)
+        var tags = [UInt32]()
+        for (feature, source) in zip(tile.features, tile.propertySources) {
+            let geometry = Self.geometry(feature)
+            guard !geometry.isEmpty else { continue }
+            let entry = table.entries[source]
+            losses.nullValuesNotWritten += entry.nullValues
+            losses.valuesWrittenAsJSON += entry.jsonValues
+            tags.removeAll(keepingCapacity: true)
+            var index = 0
+            while index + 1 < entry.tags.count {
+                tags.append(scratch.key(entry.tags[index]))
+                tags.append(scratch.value(entry.tags[index + 1]))
+                index += 2
+            }
+            Self.appendFeature(feature, geometry: geometry, tags: tags, to: &layer, losses: &losses)
+        }
+        for key in scratch.keys { layer.bytes += table.keyFields[Int(key)] }
+        for value in scratch.values { layer.bytes += table.valueFields[Int(value)] }
+        scratch.reset()
+        table.returnScratch(scratch)
+        return (finish(layer, extent: tile.extent), losses)
+    }
+
+    /// Layer field 2: one feature's id (when MVT can hold it), tags, type and geometry.
+    private static func appendFeature(_ feature: TileFeature, geometry: [UInt32], tags: [UInt32],
+                                      to layer: inout ProtobufWriter, losses: inout Losses) {
+        var message = ProtobufWriter()
+        if let id = feature.id {
+            if let unsigned = unsignedID(id) { message.varintField(1, unsigned) } else { losses.idsNotWritten += 1 }
+        }
+        if !tags.isEmpty { message.packedField(2, tags) }
+        message.varintField(3, UInt64(feature.type.rawValue))
+        message.packedField(4, geometry)
+        layer.bytesField(2, message.bytes)
+    }
+
+    /// The layer's extent, and the layer as the tile's field 3.
+    private func finish(_ layer: ProtobufWriter, extent: Int) -> [UInt8] {
+        var layer = layer
+        layer.varintField(5, UInt64(extent))
         var output = ProtobufWriter()
         output.bytesField(3, layer.bytes)
-        return (output.bytes, losses)
+        return output.bytes
     }
 
     /// An id as MVT's uint64, when it is one (a non-negative integer, or a string of digits

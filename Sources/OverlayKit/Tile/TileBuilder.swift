@@ -29,11 +29,13 @@ enum TileBuilder {
     }
 
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
-                      attributes: [TileAttributes]) -> (VectorTile, Bounds) {
+                      attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil) -> (VectorTile, Bounds) {
         var builder = Builder(tile: tile, options: options)
         var bounds = Bounds()
         var output = [TileFeature]()
         output.reserveCapacity(features.count)
+        var propertySources = [Int]()
+        if propertyTable != nil { propertySources.reserveCapacity(features.count) }
         for feature in features {
             bounds.minX = min(bounds.minX, feature.minX)
             bounds.minY = min(bounds.minY, feature.minY)
@@ -41,13 +43,18 @@ enum TileBuilder {
             bounds.maxY = max(bounds.maxY, feature.maxY)
             if let result = builder.add(feature, attributes: attributes[feature.source]) {
                 output.append(result)
+                if propertyTable != nil {
+                    // Line metrics add two properties per tile: those features are not pre-encoded.
+                    propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
+                }
             } else {
                 builder.statistics.droppedFeatures += 1
             }
         }
         builder.statistics.features = output.count
         let vectorTile = VectorTile(id: tile, extent: options.extent, features: output, statistics: builder.statistics,
-                                    sourcePointCount: builder.sourcePoints, pointCount: builder.keptPoints)
+                                    sourcePointCount: builder.sourcePoints, pointCount: builder.keptPoints,
+                                    propertyTable: propertyTable, propertySources: propertySources)
         return (vectorTile, bounds)
     }
 

@@ -72,7 +72,8 @@ public final class TileIndex: @unchecked Sendable {
         var stack: [([ProjectedFeature], TileID)] = [(features, start)]
         while let (features, id) = stack.popLast() {
             if tiles[id] == nil {
-                let (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes)
+                let (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
+                                                       propertyTable: source.propertyTable)
                 tiles[id] = Stored(tile: tile, bounds: bounds, features: nil)
                 creationOrder.append(id)
             }

@@ -104,7 +104,8 @@ public enum TilePyramid {
     private static func visit(_ features: [ProjectedFeature], _ id: TileID, source: TileSource, minZoom: Int,
                               counts: inout ZoomCounts,
                               emit: (VectorTile) throws -> Int) throws -> [([ProjectedFeature], TileID)] {
-        let (tile, bounds) = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes)
+        let (tile, bounds) = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes,
+                                               propertyTable: source.propertyTable)
         if id.z >= minZoom {
             counts.statistics += tile.statistics
             if tile.features.isEmpty {

@@ -20,6 +20,8 @@ public struct TileSource: Sendable {
     public let options: TileOptions
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
+    /// Every feature's properties encoded for MVT once, shared by the tiles.
+    let propertyTable: MVTPropertyTable
     /// The projected, wrapped features (a geometry collection gives several).
     package let features: [ProjectedFeature]
     /// How many input features had which kind of geometry, or none.
@@ -70,6 +72,7 @@ public struct TileSource: Sendable {
                                           width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
         }
         self.attributes = attributes
+        self.propertyTable = MVTPropertyTable(attributes)
         self.inputCounts = counts
         self.boundingMapRect = bounds
         self.features = AntimeridianWrap.wrap(projected, buffer: Double(options.buffer) / Double(options.extent))

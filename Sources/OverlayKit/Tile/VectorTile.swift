@@ -87,4 +87,9 @@ public struct VectorTile: Sendable {
     public var sourcePointCount: Int
     /// Points written.
     public var pointCount: Int
+    /// Every input feature's properties encoded for MVT once (nil: encode `properties` here).
+    var propertyTable: MVTPropertyTable? = nil
+    /// For each feature, its input position in `propertyTable`, or -1 when its properties were
+    /// changed for this tile (line metrics).
+    var propertySources: [Int] = []
 }

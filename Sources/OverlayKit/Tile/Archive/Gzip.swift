@@ -1,4 +1,5 @@
 import CSystemZlib
+import Foundation
 import OverlayModel
 
 /// gzip through zlib (the only file importing `CSystemZlib`): tiles and PMTiles directories are
@@ -13,31 +14,85 @@ enum Gzip {
         bytes.count >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b
     }
 
-    /// gzip-compresses `bytes` (zlib's default level, as tippecanoe).
+    /// gzip-compresses `bytes` at zlib's default level 6, as tippecanoe does. Measured on the
+    /// 40,000 tiles of countries z0–8 (docs/tile.md): level 1 writes 1.2% more bytes and saves
+    /// about 0.2 s of CPU, level 4 the same bytes as 6 (within 0.01%) for no measurable time.
+    /// Streams are reused rather than set up per tile (each setup allocates and clears
+    /// ~256 KiB); the bytes are the same.
     static func compress(_ bytes: [UInt8]) throws -> [UInt8] {
-        var stream = z_stream()
-        // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
+        let deflater = try deflaters.take()
+        defer { deflaters.give(deflater) }
+        return try deflater.compress(bytes)
+    }
+
+    /// Deflate streams kept for reuse, one per thread compressing at a time.
+    private static let deflaters = DeflaterPool()
+
+    private final class DeflaterPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var spare = [Deflater]()
+
+        func take() throws -> Deflater {
+            lock.lock()
+            let deflater = spare.popLast()
+            lock.unlock()
+            return try deflater ?? Deflater()
         }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
-        var input = bytes
-        let status = input.withUnsafeMutableBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { target in
-                stream.next_in = source.baseAddress
-                stream.avail_in = uInt(source.count)
-                stream.next_out = target.baseAddress
-                stream.avail_out = uInt(target.count)
-                return deflate(&stream, Z_FINISH)
+
+        func give(_ deflater: Deflater) {
+            lock.lock()
+            // At most a few per core: more only happen when threads outnumber cores.
+            if spare.count < 64 { spare.append(deflater) }
+            lock.unlock()
+        }
+    }
+
+    /// One gzip deflate stream, reset between uses (`deflateReset` gives the same bytes as a
+    /// fresh `deflateInit2`). The `z_stream` lives at a fixed address because zlib's state
+    /// points back to it.
+    private final class Deflater {
+        private let stream: UnsafeMutablePointer<z_stream>
+
+        init() throws {
+            stream = .allocate(capacity: 1)
+            stream.initialize(to: z_stream())
+            // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
+            guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                stream.deallocate()
+                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
             }
         }
-        guard status == Z_STREAM_END else {
-            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
+
+        deinit {
+            deflateEnd(stream)
+            stream.deallocate()
         }
-        output.removeSubrange(Int(stream.total_out)...)
-        return output
+
+        func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+            guard deflateReset(stream) == Z_OK else {
+                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateReset failed")
+            }
+            var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(bytes.count))) + 32)
+            var input = bytes
+            let status = input.withUnsafeMutableBufferPointer { source in
+                output.withUnsafeMutableBufferPointer { target in
+                    stream.pointee.next_in = source.baseAddress
+                    stream.pointee.avail_in = uInt(source.count)
+                    stream.pointee.next_out = target.baseAddress
+                    stream.pointee.avail_out = uInt(target.count)
+                    return deflate(stream, Z_FINISH)
+                }
+            }
+            // No pointers into the arrays outlive the call.
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+            guard status == Z_STREAM_END else {
+                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
+            }
+            output.removeSubrange(Int(stream.pointee.total_out)...)
+            return output
+        }
     }
 
     /// Unpacks gzip (or zlib) data, refusing output larger than `limit` bytes.

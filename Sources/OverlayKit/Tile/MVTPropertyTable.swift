@@ -1,0 +1,142 @@
+import Foundation
+import OverlayModel
+
+/// Every input feature's properties encoded for MVT once, before tiling: each distinct key and
+/// value becomes its layer field bytes (tag, length, payload) under a global number, and each
+/// feature a list of (key, value) numbers. A tile then only renumbers: global numbers map to the
+/// tile's own in first-use order through an array, with no hashing of properties per tile
+/// (each country carries ~160 properties, and a feature reaches many tiles).
+///
+/// Keys and values are told apart by their encoded bytes, so two strings that Swift considers
+/// equal but that are spelled differently (composed and decomposed accents) stay distinct and
+/// each feature keeps its own spelling.
+final class MVTPropertyTable: @unchecked Sendable {
+    /// One feature's properties: global (key, value) numbers interleaved, in property order,
+    /// and what MVT cannot hold.
+    struct Entry: Sendable {
+        var tags: [UInt32] = []
+        /// Properties with a null value (not written).
+        var nullValues = 0
+        /// Object or array values (written as JSON text).
+        var jsonValues = 0
+    }
+
+    /// Layer field 3 (key) for each global key number.
+    let keyFields: [[UInt8]]
+    /// Layer field 4 (value message) for each global value number.
+    let valueFields: [[UInt8]]
+    /// By input position (`TileSource.attributes`' order).
+    let entries: [Entry]
+
+    private let lock = NSLock()
+    private var spareScratches = [Scratch]()
+
+    init(_ attributes: [TileAttributes]) {
+        var keyNumbers = [[UInt8]: UInt32](), valueNumbers = [[UInt8]: UInt32]()
+        var keyFields = [[UInt8]](), valueFields = [[UInt8]]()
+        var entries = [Entry]()
+        entries.reserveCapacity(attributes.count)
+        for attribute in attributes {
+            var entry = Entry()
+            for member in attribute.properties ?? JSONObject() {
+                var value = ProtobufWriter()
+                switch member.value {
+                case .null:
+                    entry.nullValues += 1
+                    continue
+                case .bool(let flag): value.varintField(7, flag ? 1 : 0)
+                case .integer(let number):
+                    if number >= 0 { value.varintField(5, UInt64(number)) } else { value.varintField(6, ProtobufWriter.zigzag(number)) }
+                case .number(let number): value.doubleField(3, number)
+                case .string(let text): value.stringField(1, text)
+                case .array, .object:
+                    entry.jsonValues += 1
+                    var json = JSONBytes()
+                    json.appendValue(member.value)
+                    value.stringField(1, String(decoding: json.bytes, as: UTF8.self))
+                }
+                var keyField = ProtobufWriter()
+                keyField.stringField(3, member.key)
+                var valueField = ProtobufWriter()
+                valueField.bytesField(4, value.bytes)
+                let key: UInt32
+                if let known = keyNumbers[keyField.bytes] { key = known } else {
+                    key = UInt32(keyFields.count)
+                    keyNumbers[keyField.bytes] = key
+                    keyFields.append(keyField.bytes)
+                }
+                let valueNumber: UInt32
+                if let known = valueNumbers[valueField.bytes] { valueNumber = known } else {
+                    valueNumber = UInt32(valueFields.count)
+                    valueNumbers[valueField.bytes] = valueNumber
+                    valueFields.append(valueField.bytes)
+                }
+                entry.tags.append(key)
+                entry.tags.append(valueNumber)
+            }
+            entries.append(entry)
+        }
+        self.keyFields = keyFields
+        self.valueFields = valueFields
+        self.entries = entries
+    }
+
+    /// Per-tile renumbering: global number → the tile's number (`UInt32.max` when unused), and
+    /// the global numbers in the tile's order, so resetting costs only what the tile used.
+    struct Scratch {
+        var tileKey: [UInt32]
+        var tileValue: [UInt32]
+        var keys = [UInt32]()
+        var values = [UInt32]()
+
+        init(keys: Int, values: Int) {
+            tileKey = [UInt32](repeating: .max, count: keys)
+            tileValue = [UInt32](repeating: .max, count: values)
+        }
+
+        /// The tile's number for global key `key`, given one when first used.
+        @inline(__always)
+        mutating func key(_ key: UInt32) -> UInt32 {
+            let known = tileKey[Int(key)]
+            if known != .max { return known }
+            let number = UInt32(keys.count)
+            tileKey[Int(key)] = number
+            keys.append(key)
+            return number
+        }
+
+        /// The tile's number for global value `value`, given one when first used.
+        @inline(__always)
+        mutating func value(_ value: UInt32) -> UInt32 {
+            let known = tileValue[Int(value)]
+            if known != .max { return known }
+            let number = UInt32(values.count)
+            tileValue[Int(value)] = number
+            values.append(value)
+            return number
+        }
+
+        mutating func reset() {
+            for key in keys { tileKey[Int(key)] = .max }
+            for value in values { tileValue[Int(value)] = .max }
+            keys.removeAll(keepingCapacity: true)
+            values.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// A clean scratch (one per concurrent tile; reused, since allocating one per tile would
+    /// cost as much as the hashing it replaces).
+    func takeScratch() -> Scratch {
+        lock.lock()
+        defer { lock.unlock() }
+        return spareScratches.popLast() ?? Scratch(keys: keyFields.count, values: valueFields.count)
+    }
+
+    /// Gives a scratch back for the next tile; the caller has `reset()` it (while it still held
+    /// the only reference, so the reset does not copy the arrays).
+    func returnScratch(_ scratch: Scratch) {
+        lock.lock()
+        spareScratches.append(scratch)
+        lock.unlock()
+    }
+}
