@@ -16,9 +16,13 @@ struct CoordinateTree {
     var starts: [[(line: Int, column: Int)]] = []
     /// True when some position had more than three numbers (the extra ones are not kept).
     var droppedDimensions = false
+    /// The first empty array seen at each level before the depth of positions was known: once it
+    /// is, an empty array at the positions' level is an empty position, not an empty ring.
+    var earlyEmptyArrays: [Int: (offset: Int, indices: [Int])] = [:]
 
     mutating func removeAll() {
         positions.removeAll(keepingCapacity: true)
+        earlyEmptyArrays.removeAll()
         leafDepth = 0
         for index in childCounts.indices {
             childCounts[index].removeAll(keepingCapacity: true)
@@ -74,6 +78,12 @@ extension JSONScanner {
             throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
         }
         try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
+        // `[[[], [1, 2], …]]`: the `[]` came before any position told the depth (a fuzzer found
+        // that it desynchronised the shape builder and crashed the reader).
+        if tree.leafDepth > 0, let empty = tree.earlyEmptyArrays[tree.leafDepth - 1] {
+            throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found 0",
+                        at: empty.offset, extraPath: coordinatePath(empty.indices))
+        }
     }
 
     private func readCoordinateArray(level: Int, tree: inout CoordinateTree, indices: inout [Int]) throws {
@@ -106,6 +116,9 @@ extension JSONScanner {
             if tree.leafDepth != 0 && level == tree.leafDepth - 1 {
                 throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found 0",
                             at: startOffset, extraPath: coordinatePath(indices))
+            }
+            if tree.leafDepth == 0 && tree.earlyEmptyArrays[level] == nil {
+                tree.earlyEmptyArrays[level] = (startOffset, indices)
             }
             tree.record(level: level, childCount: 0, start: lineColumn(at: startOffset))
         } else {

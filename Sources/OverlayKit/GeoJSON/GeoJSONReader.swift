@@ -632,7 +632,8 @@ private struct ShapeBuilder {
 
     /// The positions of the next array at `level` (an array of positions).
     mutating func run(level: Int) -> VertexBuffer {
-        let count = children(level: level).count
+        // Never past the positions read, whatever the counts say.
+        let count = min(children(level: level).count, tree.positions.count - positionCursor)
         let slice = tree.positions[positionCursor..<positionCursor + count]
         positionCursor += count
         return VertexBuffer(coordinates: Array(slice))

@@ -52,6 +52,9 @@ struct ScreenTransform {
         let first = ((visible.minX - maxX) / world).rounded(.up)
         let last = ((visible.maxX - minX) / world).rounded(.down)
         guard first <= last else { return [] }
-        return stride(from: first, through: last, by: 1).map { $0 * world }
+        // A run that winds around the world many times would need as many copies; past a few
+        // hundred every visible point is covered many times over.
+        let capped = min(last, first + 255)
+        return stride(from: first, through: capped, by: 1).map { $0 * world }
     }
 }
