@@ -10,9 +10,10 @@ objects=()
 for module in OverlayModel OverlayKit ZIPFoundation; do
     objects+=("$release/$module.build"/*.o)
 done
+# Our system-library maps and ZIPFoundation's CZlib map from this scratch path's checkout only:
+# a second copy of the same module (say from .build/checkouts) is a redefinition error.
 maps=()
-for map in Sources/C*/module.modulemap .build/checkouts/ZIPFoundation/Sources/CZLib/module.modulemap \
-           "$scratch"/checkouts/ZIPFoundation/Sources/CZLib/module.modulemap; do
+for map in Sources/C*/module.modulemap "$scratch"/checkouts/ZIPFoundation/Sources/CZLib/module.modulemap; do
     [ -f "$map" ] && maps+=(-Xcc "-fmodule-map-file=$map")
 done
 # shellcheck disable=SC2046
