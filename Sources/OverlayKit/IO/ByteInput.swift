@@ -114,6 +114,12 @@ public final class ByteInput {
         return Array(pending.prefix(count))
     }
 
+    /// The whole input when it is in memory and nothing has been read yet (random-access formats
+    /// such as zip then need no copy).
+    var unreadMemory: [UInt8]? {
+        descriptor < 0 && bytesRead == 0 ? memory : nil  // peeked bytes are still in `memory`
+    }
+
     /// Everything that is left, in one array (for formats that need random access, like zip).
     public func readAll() throws -> [UInt8] {
         var result = [UInt8]()

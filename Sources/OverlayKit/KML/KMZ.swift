@@ -5,32 +5,30 @@ import ZIPFoundation
 /// The files of a KMZ archive besides its main KML (icons, images, models, other KML), kept
 /// available by path so a KMZ written from it carries them too.
 public final class KMZResources {
-    private let archive: Archive
-    /// Keeps a copy of standard input alive while the archive reads from it.
-    private let backing: TemporaryFile?
-    /// The resources' entries by archive path: `Archive[path]` scans every entry, which made
-    /// KMZ → KMZ quadratic in the number of entries (5,000 entries took 33 s).
-    private let entries: [String: Entry]
+    private let zip: RandomAccessBytes
+    /// The resources' entries by archive path (a dictionary: looking each up by scanning made
+    /// KMZ → KMZ quadratic in the number of entries; 5,000 entries took 33 s).
+    private let entries: [String: ZipEntry]
     private let limits: KMZ.Limits
     /// The archive paths of the resources, in archive order.
     public let names: [String]
 
-    fileprivate init(archive: Archive, backing: TemporaryFile?, entries: [Entry], limits: KMZ.Limits) {
-        self.archive = archive
-        self.backing = backing
+    fileprivate init(zip: RandomAccessBytes, entries: [ZipEntry], limits: KMZ.Limits) {
+        self.zip = zip
         self.limits = limits
         names = entries.map(\.path)
         self.entries = Dictionary(entries.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The bytes of one resource, checked against its CRC-32 and the size limits.
-    /// - Throws: `Diagnostic` `kmz.read-failed` when it is missing, corrupt or too large.
+    /// - Throws: `Diagnostic` `kmz.read-failed` when it is missing, `kmz.corrupt` or
+    ///   `kmz.too-large` otherwise.
     public func contents(of name: String) throws -> [UInt8] {
         guard let entry = entries[name] else {
             throw Diagnostic(.error, code: "kmz.read-failed", message: "the KMZ has no entry \(name)")
         }
         var bytes: [UInt8] = []
-        try KMZ.inflate(entry, of: archive, name: name, limits: limits) { bytes.append(contentsOf: $0) }
+        try KMZ.inflate(entry, of: zip, limits: limits) { bytes.append(contentsOf: $0) }
         return bytes
     }
 }
@@ -56,37 +54,29 @@ public enum KMZ {
         }
     }
 
-    /// Inflates one entry into `consumer`, failing past the limits and on a CRC-32 mismatch
-    /// (ZIPFoundation's streaming extract computes the checksum but does not compare it).
-    static func inflate(_ entry: Entry, of archive: Archive, name: String, limits: Limits,
-                        into consumer: (Data) throws -> Void) throws {
+    /// Inflates one entry into `consumer`, failing past the limits, on a truncated or corrupt
+    /// entry and on a CRC-32 mismatch.
+    static func inflate(_ entry: ZipEntry, of zip: RandomAccessBytes, limits: Limits,
+                        into consumer: (UnsafeRawBufferPointer) throws -> Void) throws {
         var inflated: Int64 = 0
-        let compressed = max(1, Int64(clamping: entry.compressedSize))
-        let checksum: CRC32
+        let compressed = max(1, entry.compressedSize)
         do {
-            checksum = try archive.extract(entry) { data in
+            try ZipEntryReader.read(entry, from: zip) { data in
                 inflated += Int64(data.count)
                 if inflated > limits.maximumEntryBytes {
                     throw Diagnostic(.error, code: "kmz.too-large",
-                                     message: "\(name) inflates to more than \(limits.maximumEntryBytes >> 20) MiB; "
+                                     message: "\(entry.path) inflates to more than \(limits.maximumEntryBytes >> 20) MiB; "
                                         + "raise the limit with --max-kmz-size if the file is trusted")
                 }
                 if inflated > limits.ratioCheckedAbove && inflated / compressed > limits.maximumRatio {
                     throw Diagnostic(.error, code: "kmz.too-large",
-                                     message: "\(name) inflates more than \(limits.maximumRatio) times its compressed size "
+                                     message: "\(entry.path) inflates more than \(limits.maximumRatio) times its compressed size "
                                         + "(a zip bomb?); raise the limit with --max-kmz-size if the file is trusted")
                 }
                 try consumer(data)
             }
-        } catch let diagnostic as Diagnostic {
-            throw diagnostic
-        } catch {
-            throw Diagnostic(.error, code: "kmz.read-failed", message: "cannot inflate \(name) from the KMZ: \(error)")
-        }
-        guard checksum == entry.checksum else {
-            throw Diagnostic(.error, code: "kmz.corrupt",
-                             message: "\(name) in the KMZ is corrupt: its CRC-32 is \(String(checksum, radix: 16)), "
-                                + "the archive says \(String(entry.checksum, radix: 16))")
+        } catch let failure as ZipFailure {
+            throw Diagnostic(.error, code: "kmz.corrupt", message: "\(entry.path) in the KMZ is corrupt: \(failure)")
         }
     }
 
@@ -102,52 +92,45 @@ public enum KMZ {
     ///
     /// The KML entry is inflated into an unnamed temporary file and streamed from there, so
     /// memory stays bounded whatever its size. Standard input is first copied to an unnamed
-    /// file (a zip's directory is at its end).
-    /// - Throws: `Diagnostic` `kmz.invalid` for a file that is not a zip or holds no KML.
+    /// file (a zip's directory is at its end). Entries are read by `ZipEntryReader`, which checks
+    /// every offset, size and CRC-32 and refuses truncated deflate data.
+    /// - Throws: `Diagnostic` `kmz.invalid` for a file that is not a zip or holds no KML,
+    ///   `kmz.corrupt` or `kmz.too-large` for its KML entry.
     public static func reader(for input: ByteInput, limits: Limits = Limits()) throws -> KMLReader {
         let displayName = input.name ?? "<stdin>"
-        var backing: TemporaryFile?
-        let url: URL
-        if let path = input.name {
-            url = URL(fileURLWithPath: path)
-        } else {
-            let copy = try TemporaryFile()
-            var chunk = [UInt8](repeating: 0, count: 1 << 20)
-            while true {
-                let count = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
-                if count == 0 { break }
-                try chunk.withUnsafeBytes { try copy.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            }
-            backing = copy
-            url = URL(fileURLWithPath: copy.descriptorPath)
-        }
-        let archive: Archive
+        let zip = try RandomAccessBytes(input)
+        let entries: [ZipEntry]
         do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) is not a readable zip archive (\(error))",
+            entries = try ZipDirectory.entries(of: zip).filter { !$0.isDirectory }
+        } catch let failure as ZipFailure {
+            throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) is not a readable zip archive: \(failure)",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
-        let entries = Array(archive).filter { $0.type == .file }
         let main = entries.first { $0.path.lowercased() == "doc.kml" }
             ?? entries.first { $0.path.lowercased().hasSuffix(".kml") }
         guard let main else {
             throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) holds no .kml file",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
-        // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
-        let spool = try TemporaryFile()
+        var reader: KMLReader
         do {
-            try inflate(main, of: archive, name: main.path, limits: limits) { data in
-                try data.withUnsafeBytes { try spool.write($0) }
+            if zip.isInMemory && main.uncompressedSize <= 16 << 20 {
+                // A zip already in memory with a small KML (tests, library callers, the fuzzer): no spool file.
+                var kml: [UInt8] = []
+                try inflate(main, of: zip, limits: limits) { kml.append(contentsOf: $0) }
+                reader = try KMLReader(input: ByteInput(bytes: kml), name: "\(displayName)/\(main.path)")
+            } else {
+                // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
+                let spool = try TemporaryFile()
+                try inflate(main, of: zip, limits: limits) { try spool.write($0) }
+                // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
+                reader = try KMLReader(input: ByteInput(path: spool.descriptorPath), name: "\(displayName)/\(main.path)")
             }
         } catch var diagnostic as Diagnostic {
             diagnostic.location = diagnostic.location ?? SourceLocation(file: input.name, line: 1, column: 1)
             throw diagnostic
         }
-        // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
-        var reader = try KMLReader(input: ByteInput(path: spool.descriptorPath), name: "\(displayName)/\(main.path)")
-        var resources: [Entry] = []
+        var resources: [ZipEntry] = []
         for entry in entries where entry.path != main.path {
             if isSafeEntryPath(entry.path) {
                 resources.append(entry)
@@ -158,7 +141,7 @@ public enum KMZ {
                                              location: SourceLocation(file: input.name, line: 1, column: 1)))
             }
         }
-        reader.resources = KMZResources(archive: archive, backing: backing, entries: resources, limits: limits)
+        reader.resources = KMZResources(zip: zip, entries: resources, limits: limits)
         return reader
     }
 

@@ -98,39 +98,22 @@ enum Gzip {
     /// Unpacks gzip (or zlib) data, refusing output larger than `limit` bytes.
     /// - Throws: `Diagnostic` `tile.archive-bad-gzip` naming `source` for corrupt data or too much output.
     static func decompress(_ bytes: [UInt8], limit: Int, source: String) throws -> [UInt8] {
-        var stream = z_stream()
-        // windowBits 15 + 32: accept gzip or zlib headers.
-        guard inflateInit2_(&stream, 15 + 32, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib inflateInit2 failed")
-        }
-        defer { inflateEnd(&stream) }
         var output = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var input = bytes
-        var status: Int32 = Z_OK
-        try input.withUnsafeMutableBufferPointer { source in
-            stream.next_in = source.baseAddress
-            stream.avail_in = uInt(source.count)
-            while status != Z_STREAM_END {
-                let produced = chunk.withUnsafeMutableBufferPointer { target -> Int in
-                    stream.next_out = target.baseAddress
-                    stream.avail_out = uInt(target.count)
-                    status = inflate(&stream, Z_NO_FLUSH)
-                    return target.count - Int(stream.avail_out)
-                }
-                guard status == Z_OK || status == Z_STREAM_END || (status == Z_BUF_ERROR && produced > 0) else {
-                    throw Diagnostic(.error, code: "tile.archive-bad-gzip",
-                                     message: "\(source): gzip data is corrupt or truncated (zlib \(status))")
-                }
-                guard output.count + produced <= limit else {
-                    throw Diagnostic(.error, code: "tile.archive-too-large",
-                                     message: "\(source): gzip data unpacks to more than \(limit) bytes")
-                }
-                output.append(contentsOf: chunk[0..<produced])
-                if status == Z_OK && produced == 0 && stream.avail_in == 0 {
-                    throw Diagnostic(.error, code: "tile.archive-bad-gzip", message: "\(source): gzip data is truncated")
+        do {
+            let inflater = try Inflater(framing: .gzipOrZlib)
+            try bytes.withUnsafeBytes { input in
+                try inflater.inflate(input) { chunk in
+                    guard output.count + chunk.count <= limit else {
+                        throw Diagnostic(.error, code: "tile.archive-too-large",
+                                         message: "\(source): gzip data unpacks to more than \(limit) bytes")
+                    }
+                    output.append(contentsOf: chunk)
                 }
             }
+            try inflater.finish()
+        } catch let failure as Inflater.Failure {
+            let reason = if case .truncated = failure { "truncated" } else { "corrupt (\(failure))" }
+            throw Diagnostic(.error, code: "tile.archive-bad-gzip", message: "\(source): gzip data is \(reason)")
         }
         return output
     }
