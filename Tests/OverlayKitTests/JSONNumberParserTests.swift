@@ -133,6 +133,52 @@ final class JSONNumberParserTests: XCTestCase {
         XCTAssertEqual(failures, 0)
     }
 
+    /// `parsePrefix` with room behind the number takes the SWAR short-decimal path: it must give
+    /// `Double(String)`'s value bit for bit, the right length and decimals, and decline (nil,
+    /// then the general path) whatever is not a plain short decimal followed by a delimiter.
+    func testShortDecimalPathMatchesDoubleString() {
+        var rng = SplitMix64(state: 0x5EED_1234_ABCD_0002)
+        var texts = ["0.5", "-0.0", "0.0", "-0.000", "1.0", "10.5", "179.99999999999997", "-45.349964972999942",
+                     "1234567.123456789012", "9999999.999999999999", "0.000000000000001", "-7.7", "3.0000000000000004",
+                     "0.1234567890123456", "12.34567890123456789", "1.23456789012345678"]
+        for _ in 0 ..< 100_000 {
+            let integer = String(rng.next() % [10, 1000, 10_000_000][Int(rng.next() % 3)])
+            let fraction = (0 ..< 1 + Int(rng.next() % 18)).map { _ in String(rng.next() % 10) }.joined()
+            texts.append((rng.next() & 1 == 0 ? "-" : "") + integer + "." + fraction)
+        }
+        var failures = 0
+        for text in texts {
+            for delimiter in [",", "]", " ", "\n", "}"] {
+                let bytes = Array((text + delimiter + String(repeating: "x", count: 40)).utf8)
+                bytes.withUnsafeBufferPointer { buffer in
+                    let start = buffer.baseAddress!
+                    let found = JSONNumberParser.parsePrefix(start, end: start + buffer.count)
+                    let decimals = text.split(separator: ".").last!.count
+                    if found?.value.bitPattern != Double(text)?.bitPattern || found?.length != text.utf8.count
+                        || found?.fractionDigits != decimals {
+                        failures += 1
+                        if failures <= 20 { XCTFail("\(text)\(delimiter): \(String(describing: found)) vs \(Double(text)!)") }
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(failures, 0)
+        for text in ["01.5,", "-01.5,", "1.5e3,", "1.5E-3,", "1.5.3,", "1.5-3,", "1.5+3,", ".5,", "-.5,", "1.,", "12345678.5,"] {
+            let bytes = Array((text + String(repeating: " ", count: 40)).utf8)
+            bytes.withUnsafeBufferPointer { buffer in
+                let start = buffer.baseAddress!
+                XCTAssertNil(JSONNumberParser.parseShortDecimal(start), text)
+                let general = JSONNumberParser.parsePrefix(start, end: start + buffer.count)
+                let expected = Double(text.dropLast())
+                if let general, let expected {
+                    XCTAssertEqual(general.value.bitPattern, expected.bitPattern, text)
+                } else if text.hasPrefix("1.5e") || text.hasPrefix("1.5E") || text.hasPrefix("12345678") {
+                    XCTFail("\(text): the general path should have parsed it")
+                }
+            }
+        }
+    }
+
     /// 15-20 random significant digits, random decimal point, random exponent.
     private static func randomDecimal(using rng: inout SplitMix64) -> String {
         let count = 15 + Int(rng.next() % 6)

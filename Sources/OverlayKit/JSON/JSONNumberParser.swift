@@ -32,6 +32,15 @@ package enum JSONNumberParser {
     @inlinable
     static func parsePrefix(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
         -> (value: Double, length: Int, fractionDigits: Int)? {
+        if end - start >= 32, let found = parseShortDecimal(start) { return found }
+        return parseGeneralPrefix(start, end: end)
+    }
+
+    /// `parsePrefix` for what the short-decimal path declines, out of line so that path's
+    /// caller stays small (inlined, the general parser's register spills cost every number).
+    @usableFromInline @inline(never)
+    static func parseGeneralPrefix(_ start: UnsafePointer<UInt8>, end: UnsafePointer<UInt8>)
+        -> (value: Double, length: Int, fractionDigits: Int)? {
         guard let found = parse(start, end: end, prefix: true) else { return nil }
         return (found.value, found.stop - start, found.fractionDigits)
     }
@@ -184,6 +193,50 @@ package enum JSONNumberParser {
         return slowPath(start, count: p - start).map { ($0, p, fractionDigits) }
     }
 
+    /// The common coordinate form `-?[1-9]?[0-9]{1,6}\.[0-9]{1,15}` (at most 19 significant
+    /// digits, no exponent) followed by a delimiter, with whole 8-byte loads instead of a loop
+    /// per digit: each run of digits is measured and valued with SWAR. It needs 32 readable bytes
+    /// from `start`. Nil for anything else; `parse` then handles it (and reports it exactly).
+    @inlinable @inline(__always)
+    static func parseShortDecimal(_ start: UnsafePointer<UInt8>)
+        -> (value: Double, length: Int, fractionDigits: Int)? {
+        let negative = start.pointee == UInt8(ascii: "-")
+        let integerStart = negative ? start + 1 : start
+        let head = loadEight(integerStart)
+        let integerDigits = digitRunLength(head)
+        guard integerDigits >= 1, integerDigits <= 7, integerStart[integerDigits] == UInt8(ascii: "."),
+              integerDigits == 1 || integerStart.pointee != UInt8(ascii: "0") else { return nil }
+        let fractionStart = integerStart + integerDigits + 1
+        let first = loadEight(fractionStart)
+        let firstDigits = digitRunLength(first)
+        var fractionDigits = firstDigits
+        var fraction = leadingDigitsValue(first, count: firstDigits)
+        if firstDigits == 8 {
+            let second = loadEight(fractionStart + 8)
+            let secondDigits = digitRunLength(second)
+            guard secondDigits < 8 else { return nil }
+            fraction = fraction &* exactIntegerPowerOfTen(secondDigits) &+ leadingDigitsValue(second, count: secondDigits)
+            fractionDigits += secondDigits
+        }
+        guard fractionDigits >= 1, integerDigits + fractionDigits <= 19 else { return nil }
+        let stop = fractionStart + fractionDigits
+        // A delimiter must follow (a digit cannot: the run ended).
+        let next = stop.pointee
+        if next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next | 0x20 == UInt8(ascii: "e") {
+            return nil
+        }
+        let mantissa = leadingDigitsValue(head, count: integerDigits) &* exactIntegerPowerOfTen(fractionDigits) &+ fraction
+        let exponent = -fractionDigits
+        let length = stop - start
+        if mantissa == 0 { return (negative ? -0.0 : 0.0, length, fractionDigits) }
+        if mantissa <= 1 << 53 && exponent >= -22 {
+            let scaled = Double(Int64(truncatingIfNeeded: mantissa)) / exactPowerOfTen(-exponent)
+            return (negative ? -scaled : scaled, length, fractionDigits)
+        }
+        let bits = eiselLemire(mantissa, exponent) | (negative ? 1 << 63 : 0)
+        return (Double(bitPattern: bits), length, fractionDigits)
+    }
+
     /// Parses an integer literal (`-?(0|[1-9][0-9]*)`: no fraction, no exponent).
     ///
     /// - Returns: the exact value, or `nil` when the text is not a valid JSON integer
@@ -235,6 +288,43 @@ package enum JSONNumberParser {
     }
 
     // MARK: Digit helpers
+
+    /// Eight bytes from `p`, first byte lowest.
+    @inlinable @inline(__always)
+    static func loadEight(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+    }
+
+    /// How many of the eight bytes, from the first (lowest), are ASCII digits before another
+    /// byte. A borrow from a non-digit only disturbs the bytes above it, which do not count.
+    @inlinable @inline(__always)
+    static func digitRunLength(_ v: UInt64) -> Int {
+        let nonDigits = ((v &+ 0x4646_4646_4646_4646) | (v &- 0x3030_3030_3030_3030)) & 0x8080_8080_8080_8080
+        return nonDigits.trailingZeroBitCount >> 3
+    }
+
+    /// The value of the first `count` (0…8) bytes, which are ASCII digits: they are moved to
+    /// the top and the bytes below filled with '0', so the eight-digit SWAR gives their value.
+    @inlinable @inline(__always)
+    static func leadingDigitsValue(_ v: UInt64, count: Int) -> UInt64 {
+        if count == 0 { return 0 }
+        if count == 8 { return eightDigitsValue(v) }
+        let shift = UInt64(64 - 8 * count)
+        return eightDigitsValue(v << shift | (0x3030_3030_3030_3030 & ((1 << shift) - 1)))
+    }
+
+    /// 10^e for 0 <= e <= 19 as an integer.
+    @inlinable @inline(__always)
+    static func exactIntegerPowerOfTen(_ e: Int) -> UInt64 {
+        exactIntegerPowersOfTen.withUnsafeBufferPointer { $0[e] }
+    }
+
+    @usableFromInline
+    static let exactIntegerPowersOfTen: [UInt64] = [  // a literal: initialized statically, no lazy-init check per use
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ]
 
     /// True when all eight little-endian bytes are ASCII digits.
     @inlinable @inline(__always)

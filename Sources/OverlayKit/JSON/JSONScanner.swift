@@ -287,6 +287,13 @@ final class JSONScanner {
     /// Reads a JSON number as a Double, exactly as `Double(String)` would.
     @inline(__always)
     func readDouble() throws -> Double {
+        // The common case in one pass: scanned and parsed together (a separate token scan was
+        // 13% of `info`'s instructions). The window's end, a malformed or an out-of-range number
+        // takes the tokenizing path, which reports it exactly.
+        if let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end), found.value.isFinite {
+            position += found.length
+            return found.value
+        }
         let token = try numberToken()
         if token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) {
             guard value.isFinite else { throw numberOutOfRange(token) }
