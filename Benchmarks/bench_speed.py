@@ -313,6 +313,12 @@ def git_commit():
     return commit + ("+dirty" if dirty else "")
 
 
+def sources_commit():
+    """The last commit that changed the code measured (Sources/, Package.swift)."""
+    return subprocess.run(["git", "log", "-1", "--format=%H", "--", "Sources", "Package.swift"], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout.decode().strip() or "unknown"
+
+
 def target_text(target, strict):
     return "%s %.2f" % (">" if strict else "≥", target)
 
@@ -445,7 +451,7 @@ def main():
                 if before.get("instructions_input_bytes") != after["instructions_input_bytes"]:
                     change = "input differs"
                 else:
-                    change = "%+.1f%%" % (100.0 * (after["instructions"] / before["instructions"] - 1))
+                    change = "%+.2f%%" % (100.0 * (after["instructions"] / before["instructions"] - 1))
             log("| %-15s | %15s | %15s | %8s | %12s | %12s |" % (
                 row, format(before["instructions"], ",") if before.get("instructions") else "-",
                 format(after["instructions"], ",") if after["instructions"] else "-", change,
@@ -455,7 +461,7 @@ def main():
     if args.save_baseline:
         document = {
             "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "commit": git_commit(), "runs": args.runs, "note": NOISE_NOTE,
+            "commit": git_commit(), "sources_commit": sources_commit(), "runs": args.runs, "note": NOISE_NOTE,
             "load_before": round(load_before[0], 2), "load_after": round(load_after[0], 2),
             "ratio": "peer seconds / our seconds (higher is better for us)",
             "rows": results, "skipped": skipped,
