@@ -52,6 +52,7 @@ SHORT_NAMES = {"ne_10m_land.geojson": "land.geojson", "ne_50m_admin_0_countries.
 NOISE_NOTE = ("The machine is a shared 2-core VM (other work runs on it): wall-time ratios are noisy;"
               " instruction counts are the stable signal.")
 
+sys.dont_write_bytecode = True  # importing bench_tile must not leave __pycache__ in the repository
 sys.path.insert(0, HERE)
 from bench_tile import GEOJSON_VT_SCRIPT  # noqa: E402  (the tile benchmark's way of running geojson-vt)
 
