@@ -194,13 +194,7 @@ public struct GeoJSONWriter: FeatureWriter {
     private mutating func appendPositions(_ coordinates: [Coordinate], reversed: Bool = false) {
         let scale = JSONBytes.CoordinateScale(decimals: options.precision)
         scratch.append(UInt8(ascii: "["))
-        coordinates.withUnsafeBufferPointer { coordinates in
-            let count = coordinates.count
-            for index in 0..<count {
-                if index > 0 { scratch.append(UInt8(ascii: ",")) }
-                scratch.appendPosition(coordinates[reversed ? count - 1 - index : index], scale: scale)
-            }
-        }
+        coordinates.withUnsafeBufferPointer { scratch.appendPositions($0, reversed: reversed, scale: scale) }
         scratch.append(UInt8(ascii: "]"))
     }
 
