@@ -64,12 +64,16 @@ package struct LongitudeExtent: Sendable {
                 coverageDelta.withUnsafeMutableBufferPointer { coverageDelta in
                     var bins = Bins(minimum: minimum, maximum: maximum, coverageDelta: coverageDelta)
                     var previous: Double?
+                    var previousBin = 0
                     for coordinate in coordinates where coordinate.longitude.isFinite {
                         let (longitude, beyond) = Self.wrapped(coordinate.longitude)
                         if beyond { flags.hasCrossingEdge = true }
-                        bins.addVertex(longitude, &flags)
-                        defer { previous = longitude }
+                        let bin = Self.bin(longitude)
+                        bins.addVertex(longitude, bin: bin, &flags)
+                        defer { previous = longitude; previousBin = bin }
                         guard let start = previous else { continue }
+                        // Dense lines mostly stay within one 0.1° bin or step to the next: nothing between to cover.
+                        if abs(bin - previousBin) <= 1 && abs(longitude - start) <= 180 { continue }
                         let onAntimeridian = abs(start) == 180 || abs(longitude) == 180
                         if abs(longitude - start) > 180 && onAntimeridian {
                             continue  // from +180 to −180: along the antimeridian, covering nothing
@@ -77,12 +81,12 @@ package struct LongitudeExtent: Sendable {
                             // The short way, across ±180.
                             flags.hasCrossingEdge = true
                             let (west, east) = start > 0 ? (start, longitude) : (longitude, start)
-                            bins.addVertex(180, &flags)
-                            bins.addVertex(-180, &flags)
-                            bins.cover(west, 180)
-                            bins.cover(-180, east)
+                            bins.addVertex(180, bin: Self.bin(180), &flags)
+                            bins.addVertex(-180, bin: Self.bin(-180), &flags)
+                            bins.cover(Self.bin(west), Self.binCount - 1)
+                            bins.cover(0, Self.bin(east))
                         } else {
-                            bins.cover(min(start, longitude), max(start, longitude))
+                            bins.cover(min(bin, previousBin), max(bin, previousBin))
                         }
                     }
                 }
@@ -103,18 +107,17 @@ package struct LongitudeExtent: Sendable {
         let maximum: UnsafeMutableBufferPointer<Double>
         let coverageDelta: UnsafeMutableBufferPointer<Int>
 
-        /// A vertex at a longitude already wrapped into −180 … 180.
-        func addVertex(_ longitude: Double, _ flags: inout Flags) {
+        /// A vertex at a longitude already wrapped into −180 … 180, in `bin`.
+        func addVertex(_ longitude: Double, bin: Int, _ flags: inout Flags) {
             if longitude >= 180 { flags.reachesEast = true }
             if longitude <= -180 { flags.reachesWest = true }
-            let bin = LongitudeExtent.bin(longitude)
             if longitude < minimum[bin] { minimum[bin] = longitude }
             if longitude > maximum[bin] { maximum[bin] = longitude }
         }
 
-        /// Marks the bins strictly between those of `a` and `b` (a ≤ b) as covered.
-        func cover(_ a: Double, _ b: Double) {
-            let first = LongitudeExtent.bin(a) + 1, last = LongitudeExtent.bin(b) - 1
+        /// Marks the bins strictly between bins `a` and `b` (a ≤ b) as covered.
+        func cover(_ a: Int, _ b: Int) {
+            let first = a + 1, last = b - 1
             guard first <= last else { return }
             coverageDelta[first] += 1
             coverageDelta[last + 1] -= 1
