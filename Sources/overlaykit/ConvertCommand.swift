@@ -32,7 +32,9 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            var (_, reader) = try inputOptions.openReader()
+            let (_, openedReader) = try inputOptions.openReader()
+            // Parsing on a second thread overlaps writing (identical bytes).
+            var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
             let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
             let byteOutput = try ByteOutput(path: output)
             defer { byteOutput.abandon() }

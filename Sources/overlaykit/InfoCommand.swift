@@ -16,7 +16,8 @@ struct InfoCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             let (input, openedReader) = try inputOptions.openReader()
-            var reader = openedReader
+            // Parsing on a second thread overlaps summarizing (identical result).
+            var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
             var summary = DatasetSummary()
             while let feature = try reader.next() {
                 summary.add(feature)

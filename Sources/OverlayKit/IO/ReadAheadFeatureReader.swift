@@ -1,0 +1,161 @@
+import Foundation
+import OverlayModel
+
+/// Reads features on a second thread while the caller works on those already read: parsing
+/// overlaps writing (`convert`) or summarizing (`info`), the split that uses a second core
+/// without changing a byte of the result.
+///
+/// The features, the warnings that came with each and any error arrive in the order the wrapped
+/// reader produced them, so a caller sees exactly what it would have seen reading directly. At
+/// most `depth` features wait in between, which bounds the memory read ahead. Only the reading
+/// thread touches the wrapped reader after `init`.
+public final class ReadAheadFeatureReader: FeatureReader {
+    private let queue: Queue
+    private var warnings: [Diagnostic] = []
+    private var ended = false
+    /// The wrapped reader's context, complete once ``next()`` has returned nil.
+    public private(set) var documentContext = DocumentContext()
+
+    /// Starts reading `reader` ahead on a thread of its own.
+    /// - Parameter depth: how many features may wait to be taken (at least 1).
+    /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
+    public init(_ reader: any FeatureReader, depth: Int = 4) throws {
+        queue = Queue(reader: reader, depth: max(1, depth))
+        try queue.startReading()
+    }
+
+    deinit { queue.cancel() }
+
+    /// `reader` read ahead on a second thread when this machine has more than one core,
+    /// else `reader` itself (a second thread on one core would only add hand-over costs).
+    public static func whenUseful(_ reader: any FeatureReader) throws -> any FeatureReader {
+        ProcessInfo.processInfo.activeProcessorCount > 1 ? try ReadAheadFeatureReader(reader) : reader
+    }
+
+    /// The next feature, with the warnings read with it kept for ``takeWarnings()``; an error
+    /// of the wrapped reader is thrown at the same point in the sequence.
+    public func next() throws -> Feature? {
+        guard !ended else { return nil }
+        switch queue.take() {
+        case .feature(let feature, let found):
+            warnings += found
+            return feature
+        case .failure(let error, let found):
+            warnings += found
+            throw error
+        case .end(let found, let context):
+            warnings += found
+            documentContext = context
+            ended = true
+            return nil
+        }
+    }
+
+    /// Warnings that came with the features taken since the last call.
+    public func takeWarnings() -> [Diagnostic] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    /// One step of the wrapped reader, as the reading thread hands it over.
+    private enum Item {
+        case feature(Feature, [Diagnostic])
+        case failure(any Error, [Diagnostic])
+        case end([Diagnostic], DocumentContext)
+    }
+
+    /// The bounded hand-over between the reading thread and the caller. `@unchecked Sendable`:
+    /// every shared field is read and written under `condition`; `reader` only by the reading thread.
+    private final class Queue: @unchecked Sendable {
+        private var reader: any FeatureReader
+        private let depth: Int
+        private let condition = NSCondition()
+        private var items: [Item] = []
+        private var head = 0
+        private var cancelled = false
+
+        init(reader: any FeatureReader, depth: Int) {
+            self.reader = reader
+            self.depth = depth
+        }
+
+        /// Starts the reading thread with a main-thread-sized stack: the readers' nesting
+        /// limits (512 GeoJSON, 1,000 KML levels) assume 8 MiB, and a secondary thread gets less.
+        func startReading() throws {
+            var attributes = pthread_attr_t()
+            pthread_attr_init(&attributes)
+            defer { pthread_attr_destroy(&attributes) }
+            pthread_attr_setstacksize(&attributes, 16 << 20)
+            let context = Unmanaged.passRetained(self).toOpaque()
+            #if canImport(Glibc)
+            var thread = pthread_t()
+            #else
+            var thread: pthread_t?
+            #endif
+            let status = pthread_create(&thread, &attributes, { context in
+                let queue = Unmanaged<Queue>.fromOpaque(context!).takeRetainedValue()
+                queue.readAll()
+                return nil
+            }, context)
+            guard status == 0 else {
+                Unmanaged<Queue>.fromOpaque(context).release()
+                throw Diagnostic(.error, code: "io.thread-failed", message: "cannot start a reading thread (error \(status))")
+            }
+            pthread_detach(thread)
+        }
+
+        /// The reading thread: calls the reader as a caller would, until its end or cancellation.
+        /// After an error it goes on (some callers resume past a bad feature), still bounded by
+        /// `depth` and stopped by `cancel()`.
+        private func readAll() {
+            while true {
+                let item: Item
+                do {
+                    if let feature = try reader.next() {
+                        item = .feature(feature, reader.takeWarnings())
+                    } else {
+                        item = .end(reader.takeWarnings(), reader.documentContext)
+                    }
+                } catch {
+                    item = .failure(error, reader.takeWarnings())
+                }
+                guard put(item) else { return }
+                if case .end = item { return }
+            }
+        }
+
+        /// Waits for room; false once cancelled.
+        private func put(_ item: Item) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            while items.count - head >= depth && !cancelled { condition.wait() }
+            guard !cancelled else { return false }
+            items.append(item)
+            condition.broadcast()
+            return true
+        }
+
+        /// Waits for the next item.
+        func take() -> Item {
+            condition.lock()
+            defer { condition.unlock() }
+            while head == items.count { condition.wait() }
+            let item = items[head]
+            head += 1
+            if head > 64 && head * 2 > items.count {  // drop taken items now and then, not per take
+                items.removeFirst(head)
+                head = 0
+            }
+            condition.broadcast()
+            return item
+        }
+
+        /// Stops the reading thread at its next hand-over (the caller is gone).
+        func cancel() {
+            condition.lock()
+            cancelled = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
