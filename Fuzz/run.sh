@@ -24,6 +24,7 @@ extra=()
 IFS=: read -ra extraSeeds <<< "${FUZZ_EXTRA_SEEDS:-}"
 for folder in "${extraSeeds[@]}"; do [ -d "$folder" ] && extra+=("$folder"); done
 log=$(mktemp)
+started=$SECONDS
 LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 FUZZ_TARGET=$target "$binary" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -dict="$dict" -artifact_prefix="$artifacts/" "$@" \
     "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1
@@ -39,4 +40,4 @@ if [ $status -ne 0 ]; then
 fi
 rm -f "$log"
 rmdir "$artifacts" 2>/dev/null
-echo "fuzz $target: ${runs:-0} runs in ${seconds} s (${rate:-?} exec/s), no findings"
+echo "fuzz $target: ${runs:-0} runs in $((SECONDS - started)) s (${rate:-?} exec/s), no findings"
