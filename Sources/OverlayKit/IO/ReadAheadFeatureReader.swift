@@ -17,7 +17,9 @@ public final class ReadAheadFeatureReader: FeatureReader {
     public private(set) var documentContext = DocumentContext()
 
     /// Starts reading `reader` ahead on a thread of its own.
-    /// - Parameter depth: how many features may wait to be taken (at least 1).
+    /// - Parameters:
+    ///   - reader: the reader to read ahead; only the reading thread uses it from now on.
+    ///   - depth: how many features may wait to be taken (at least 1).
     /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
     public init(_ reader: any FeatureReader, depth: Int = 4) throws {
         queue = Queue(reader: reader, depth: max(1, depth))
@@ -28,6 +30,8 @@ public final class ReadAheadFeatureReader: FeatureReader {
 
     /// `reader` read ahead on a second thread when this machine has more than one core,
     /// else `reader` itself (a second thread on one core would only add hand-over costs).
+    /// - Parameter reader: the reader to wrap.
+    /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
     public static func whenUseful(_ reader: any FeatureReader) throws -> any FeatureReader {
         ProcessInfo.processInfo.activeProcessorCount > 1 ? try ReadAheadFeatureReader(reader) : reader
     }

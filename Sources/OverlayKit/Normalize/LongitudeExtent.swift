@@ -62,7 +62,7 @@ package struct LongitudeExtent: Sendable {
         minimum.withUnsafeMutableBufferPointer { minimum in
             maximum.withUnsafeMutableBufferPointer { maximum in
                 coverageDelta.withUnsafeMutableBufferPointer { coverageDelta in
-                    var bins = Bins(minimum: minimum, maximum: maximum, coverageDelta: coverageDelta)
+                    let bins = Bins(minimum: minimum, maximum: maximum, coverageDelta: coverageDelta)
                     var previous: Double?
                     var previousBin = 0
                     for coordinate in coordinates where coordinate.longitude.isFinite {
