@@ -1,4 +1,5 @@
-import OverlayKit
+@testable import OverlayKit
+import Foundation
 import XCTest
 
 /// Reading ahead on a second thread hands over exactly what reading directly gives: the same
@@ -74,5 +75,26 @@ final class ReadAheadFeatureReaderTests: XCTestCase {
             XCTAssertNotNil(try reader?.next())
             reader = nil
         }
+    }
+
+    /// One usable core (`taskset -c 0`): no reading thread; more: one. The count follows the
+    /// process's CPU affinity, which `ProcessInfo.activeProcessorCount` ignores.
+    func testReadsAheadOnlyWithASecondCore() throws {
+        let cores = ReadAheadFeatureReader.usableCores
+        XCTAssertGreaterThanOrEqual(cores, 1)
+        XCTAssertLessThanOrEqual(cores, ProcessInfo.processInfo.activeProcessorCount)
+        let reader = try ReadAheadFeatureReader.whenUseful(try FeatureIO.reader(for: ByteInput(string: "{\"type\":\"Point\",\"coordinates\":[1,2]}")))
+        XCTAssertEqual(reader is ReadAheadFeatureReader, cores > 1)
+        #if os(Linux)
+        let pinned = Process()
+        pinned.executableURL = URL(fileURLWithPath: "/usr/bin/taskset")
+        pinned.arguments = ["-c", "0", "/usr/bin/nproc"]
+        let pipe = Pipe()
+        pinned.standardOutput = pipe
+        guard (try? pinned.run()) != nil else { throw XCTSkip("skipped: taskset not available") }
+        pinned.waitUntilExit()
+        let nproc = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(nproc.trimmingCharacters(in: .whitespacesAndNewlines), "1", "nproc, like usableCores, follows the affinity")
+        #endif
     }
 }

@@ -28,12 +28,27 @@ public final class ReadAheadFeatureReader: FeatureReader {
 
     deinit { queue.cancel() }
 
-    /// `reader` read ahead on a second thread when this machine has more than one core,
+    /// `reader` read ahead on a second thread when this process may run on more than one core,
     /// else `reader` itself (a second thread on one core would only add hand-over costs).
     /// - Parameter reader: the reader to wrap.
     /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
     public static func whenUseful(_ reader: any FeatureReader) throws -> any FeatureReader {
-        ProcessInfo.processInfo.activeProcessorCount > 1 ? try ReadAheadFeatureReader(reader) : reader
+        usableCores > 1 ? try ReadAheadFeatureReader(reader) : reader
+    }
+
+    /// The cores this process may run on: its CPU affinity on Linux (`taskset`, container
+    /// cpusets), which `ProcessInfo.activeProcessorCount` ignores; the active count elsewhere.
+    static var usableCores: Int {
+        #if os(Linux)
+        // `Cpus_allowed:\t3` (a hex mask, comma-grouped) in /proc/self/status; Glibc's module
+        // does not export sched_getaffinity.
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) {
+            let count = line.dropFirst("Cpus_allowed:".count).reduce(0) { $0 + ($1.hexDigitValue ?? 0).nonzeroBitCount }
+            if count > 0 { return count }
+        }
+        #endif
+        return ProcessInfo.processInfo.activeProcessorCount
     }
 
     /// The next feature, with the warnings read with it kept for ``takeWarnings()``; an error
