@@ -21,7 +21,7 @@ public final class ReadAheadFeatureReader: FeatureReader {
     ///   - reader: the reader to read ahead; only the reading thread uses it from now on.
     ///   - depth: how many features may wait to be taken (at least 1).
     /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
-    public init(_ reader: any FeatureReader, depth: Int = 4) throws {
+    public init(_ reader: any FeatureReader, depth: Int = 8) throws {
         queue = Queue(reader: reader, depth: max(1, depth))
         try queue.startReading()
     }
@@ -92,6 +92,10 @@ public final class ReadAheadFeatureReader: FeatureReader {
         private var items: [Item] = []
         private var head = 0
         private var cancelled = false
+        /// How many items the other side waits for before it is woken (half the depth).
+        private var wakeAt: Int { max(1, depth / 2) }
+        private var consumerWaiting = false
+        private var producerWaiting = false
 
         init(reader: any FeatureReader, depth: Int) {
             self.reader = reader
@@ -143,29 +147,41 @@ public final class ReadAheadFeatureReader: FeatureReader {
             }
         }
 
-        /// Waits for room; false once cancelled.
+        /// Waits for room; false once cancelled. The taker is woken only once half the queue is
+        /// ready (or at the end, or on an error): a wake-up per feature cost more than the overlap
+        /// gained on files of many small features (5,784 placemarks: `info` 10 % slower).
         private func put(_ item: Item) -> Bool {
             condition.lock()
             defer { condition.unlock() }
-            while items.count - head >= depth && !cancelled { condition.wait() }
+            while items.count - head >= depth && !cancelled {
+                producerWaiting = true
+                condition.wait()
+                producerWaiting = false
+            }
             guard !cancelled else { return false }
             items.append(item)
-            condition.broadcast()
+            let terminal: Bool
+            if case .feature = item { terminal = false } else { terminal = true }
+            if consumerWaiting && (terminal || items.count - head >= wakeAt) { condition.broadcast() }
             return true
         }
 
-        /// Waits for the next item.
+        /// Waits for the next item; wakes the reading thread once half the queue is free.
         func take() -> Item {
             condition.lock()
             defer { condition.unlock() }
-            while head == items.count { condition.wait() }
+            while head == items.count {
+                consumerWaiting = true
+                condition.wait()
+                consumerWaiting = false
+            }
             let item = items[head]
             head += 1
             if head > 64 && head * 2 > items.count {  // drop taken items now and then, not per take
                 items.removeFirst(head)
                 head = 0
             }
-            condition.broadcast()
+            if producerWaiting && items.count - head <= depth - wakeAt { condition.broadcast() }
             return item
         }
 
