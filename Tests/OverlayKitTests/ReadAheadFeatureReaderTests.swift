@@ -58,7 +58,7 @@ final class ReadAheadFeatureReaderTests: XCTestCase {
         let depth = 511
         let text = String(repeating: #"{"type":"GeometryCollection","geometries":["#, count: depth) + #"{"type":"Point","coordinates":[1,2]}"#
             + String(repeating: "]}", count: depth)
-        var reader = try ReadAheadFeatureReader(try FeatureIO.reader(for: ByteInput(string: text)))
+        let reader = try ReadAheadFeatureReader(try FeatureIO.reader(for: ByteInput(string: text)))
         XCTAssertNotNil(try reader.next())
         XCTAssertNil(try reader.next())
         XCTAssertNil(try reader.next(), "after the end, nil again")

@@ -66,18 +66,7 @@ final class RandomAccessBytes {
         case .temporary(let file):
             return try file.read(at: Int(offset), count: count)
         case .descriptor(let fd):
-            var bytes = [UInt8](repeating: 0, count: count)
-            var filled = 0
-            while filled < count {
-                let got = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(name): \(String(cString: strerror(errno)))")
-                }
-                if got == 0 { break }
-                filled += got
-            }
-            return filled == count ? bytes : Array(bytes[0..<filled])
+            return try readFully(fd, at: offset, count: count, what: name)
         }
     }
 }

@@ -87,19 +87,26 @@ final class TemporaryFile {
 
     /// Reads `count` bytes at `offset` (fewer at the end).
     func read(at offset: Int, count: Int) throws -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw Diagnostic(.error, code: "io.read-failed", message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        return Array(bytes[0..<filled])
+        try readFully(descriptor, at: Int64(offset), count: count, what: "a temporary file")
     }
+}
+
+/// `count` bytes of a file at `offset` by `pread`, retrying short reads and EINTR; fewer at the
+/// end of the file. `what` names the file in the error.
+/// - Throws: `Diagnostic` `io.read-failed`.
+func readFully(_ descriptor: Int32, at offset: Int64, count: Int, what: String) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+        if got < 0 {
+            if errno == EINTR { continue }
+            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(String(cString: strerror(errno)))")
+        }
+        if got == 0 { break }
+        filled += got
+    }
+    return filled == count ? bytes : Array(bytes[0..<filled])
 }
 
 @inline(__always)

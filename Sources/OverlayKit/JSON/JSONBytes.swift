@@ -105,30 +105,15 @@ struct JSONBytes {
     }
 
     /// `[longitude,latitude]` or `[longitude,latitude,altitude]`, each number as
-    /// `appendCoordinate` writes it. Formatted on the stack and appended with one copy: this is
-    /// the inner loop of every geometry written.
+    /// `appendCoordinate` writes it. Formatted on the stack and appended with one copy.
     @inline(__always)
     mutating func appendPosition(_ coordinate: Coordinate, scale: CoordinateScale) {
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)  // 80 bytes: 3 numbers of at most 19 bytes, 4 marks
         let written = withUnsafeMutableBytes(of: &buffer) { raw -> Bool in
             let out = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            out[0] = UInt8(ascii: "[")
-            var count = 1
-            guard let longitude = JSONBytes.formatCoordinate(coordinate.longitude, scale: scale, into: out + count) else { return false }
-            count += longitude
-            out[count] = UInt8(ascii: ",")
-            count += 1
-            guard let latitude = JSONBytes.formatCoordinate(coordinate.latitude, scale: scale, into: out + count) else { return false }
-            count += latitude
-            if let altitude = coordinate.altitude {
-                out[count] = UInt8(ascii: ",")
-                count += 1
-                guard let length = JSONBytes.formatCoordinate(altitude, scale: scale, into: out + count) else { return false }
-                count += length
-            }
-            out[count] = UInt8(ascii: "]")
-            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count + 1))
+            guard let count = JSONBytes.formatPosition(coordinate, scale: scale, into: out) else { return false }
+            bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: count))
             return true
         }
         guard !written else { return }
@@ -144,6 +129,28 @@ struct JSONBytes {
         append(UInt8(ascii: "]"))
     }
 
+    /// Writes `[x,y]` or `[x,y,z]` into `out` (room for 80 bytes) and returns the byte count;
+    /// nil when a number needs the general path (see `formatCoordinate`).
+    @inline(__always)
+    static func formatPosition(_ coordinate: Coordinate, scale: CoordinateScale, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        out[0] = UInt8(ascii: "[")
+        var count = 1
+        guard let longitude = formatCoordinate(coordinate.longitude, scale: scale, into: out + count) else { return nil }
+        count += longitude
+        out[count] = UInt8(ascii: ",")
+        count += 1
+        guard let latitude = formatCoordinate(coordinate.latitude, scale: scale, into: out + count) else { return nil }
+        count += latitude
+        if let altitude = coordinate.altitude {
+            out[count] = UInt8(ascii: ",")
+            count += 1
+            guard let length = formatCoordinate(altitude, scale: scale, into: out + count) else { return nil }
+            count += length
+        }
+        out[count] = UInt8(ascii: "]")
+        return count + 1
+    }
+
     /// The powers of ten for writing coordinates with `decimals` decimals, looked up once per
     /// geometry rather than once per number.
     struct CoordinateScale {
@@ -155,8 +162,8 @@ struct JSONBytes {
         init(decimals: Int) {
             self.decimals = decimals
             if decimals >= 0 && decimals <= 15 {
-                factor = JSONBytes.powersOfTen[decimals]
-                divisor = UInt64(JSONBytes.integerPowersOfTen[decimals])
+                factor = JSONNumberParser.exactPowerOfTen(decimals)
+                divisor = JSONNumberParser.exactIntegerPowerOfTen(decimals)
             } else {
                 factor = 0
                 divisor = 1
@@ -245,41 +252,21 @@ struct JSONBytes {
             var used = 0
             for index in 0..<count {
                 let coordinate = coordinates[reversed ? count - 1 - index : index]
-                if used > 4096 - 80 {
+                if used > 4096 - 81 {
                     bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: used))
                     used = 0
                 }
-                let start = used
-                if index > 0 { out[used] = UInt8(ascii: ","); used += 1 }
-                out[used] = UInt8(ascii: "[")
-                used += 1
-                if let longitude = JSONBytes.formatCoordinate(coordinate.longitude, scale: scale, into: out + used) {
-                    used += longitude
-                    out[used] = UInt8(ascii: ",")
-                    used += 1
-                    if let latitude = JSONBytes.formatCoordinate(coordinate.latitude, scale: scale, into: out + used) {
-                        used += latitude
-                        if let altitude = coordinate.altitude {
-                            out[used] = UInt8(ascii: ",")
-                            used += 1
-                            if let length = JSONBytes.formatCoordinate(altitude, scale: scale, into: out + used) {
-                                used += length
-                                out[used] = UInt8(ascii: "]")
-                                used += 1
-                                continue
-                            }
-                        } else {
-                            out[used] = UInt8(ascii: "]")
-                            used += 1
-                            continue
-                        }
-                    }
+                let separator = index > 0 ? 1 : 0
+                if let length = JSONBytes.formatPosition(coordinate, scale: scale, into: out + used + separator) {
+                    if separator == 1 { out[used] = UInt8(ascii: ",") }
+                    used += separator + length
+                } else {
+                    // A number needs the general path: flush, then write this position the slow way.
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: used))
+                    used = 0
+                    if separator == 1 { append(UInt8(ascii: ",")) }
+                    appendPosition(coordinate, scale: scale)
                 }
-                // A number needs the general path: flush, then write this position the slow way.
-                bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: start))
-                used = 0
-                if index > 0 { append(UInt8(ascii: ",")) }
-                appendPosition(coordinate, scale: scale)
             }
             bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: used))
         }
@@ -303,17 +290,6 @@ struct JSONBytes {
         }
         if text == "-0" { text = "0" }
         appendRaw(text)
-    }
-
-    static let powersOfTen: [Double] = (0...15).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
-    }
-    static let integerPowersOfTen: [Int64] = (0...15).map { exponent in
-        var value: Int64 = 1
-        for _ in 0..<exponent { value *= 10 }
-        return value
     }
 
     /// Any JSON value, members in order.

@@ -107,9 +107,7 @@ public struct TileMetadataMerger: Sendable {
             let value = key.hasPrefix("min") ? min(x, y) : max(x, y)
             if case .string = a { return .string(Self.text(value)) }
             return Self.number(value)
-        case "vector_layers":
-            return .array(unite(a, b, id: "id") { self.mergeVectorLayer($0, $1) })
-        case "layers" where path == ["layers"]:
+        case _ where key == "vector_layers" || (key == "layers" && path == ["layers"]):
             return .array(unite(a, b, id: "id") { self.mergeVectorLayer($0, $1) })
         case "layers" where path.count >= 2 && path[path.count - 2] == "tilestats":
             return .array(unite(a, b, id: "layer") { self.mergeStatsLayer($0, $1) })
