@@ -67,6 +67,10 @@ public enum MapProjection {
     /// The map y of a latitude in degrees (clamped to the world's edges).
     @inlinable
     public static func y(latitude: Double) -> Double {
+        // At and beyond the poles (and for NaN) the formula below is meaningless: sin folds 100°
+        // back to 80°, and 1e308 · π overflows to a NaN y. Those are the world's edges.
+        guard latitude < 90 else { return 0 }
+        guard latitude > -90 else { return worldSize }
         let sine = sin(latitude * Double.pi / 180)
         let y = (0.5 - 0.25 * log((1 + sine) / (1 - sine)) / Double.pi) * worldSize
         // Beyond the Mercator limit (or ±90°, where log gives ±inf): clamp to the world edge.

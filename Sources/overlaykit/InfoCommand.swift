@@ -20,6 +20,7 @@ struct InfoCommand: ParsableCommand {
             var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
             var summary = DatasetSummary()
             while let feature = try reader.next() {
+                if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
                 summary.add(feature)
             }
             reader.takeWarnings().forEach(Report.diagnostic)

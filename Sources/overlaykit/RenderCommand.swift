@@ -123,6 +123,7 @@ struct RenderCommand: ParsableCommand {
                 builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
                 while let feature = try reader.next() {
                     reader.takeWarnings().forEach(Report.diagnostic)
+                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
                     builder.add(feature)
                 }
             } else {
@@ -130,6 +131,7 @@ struct RenderCommand: ParsableCommand {
                 var features = [Feature]()
                 while let feature = try reader.next() {
                     reader.takeWarnings().forEach(Report.diagnostic)
+                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
                     features.append(feature)
                 }
                 builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)

@@ -63,15 +63,26 @@ struct TileCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
     var progress: Bool?
 
-    /// The container and the tile encoding the options ask for.
-    var destination: (archive: TileArchiveFormat, encoding: TileArchiveSink.Encoding) {
+    /// The run these options ask for.
+    var tiler: Tiler {
+        let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
+            .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "features"
+        var tiler = Tiler(output: output, layer: layerName)
         switch format {
-        case .pmtiles: return (.pmtiles, .mvt)
-        case .mbtiles: return (.mbtiles, .mvt)
-        case .geojson: return (.directory, .geojson)
-        case .mvt: return (TileArchiveFormat(path: output), .mvt)
-        case nil: return (TileArchiveFormat(path: output), .mvt)
+        case .pmtiles: tiler.archiveFormat = .pmtiles
+        case .mbtiles: tiler.archiveFormat = .mbtiles
+        case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
+        case .mvt, nil: break
         }
+        tiler.minZoom = minZoom
+        tiler.options.maxZoom = maxZoom
+        tiler.options.extent = extent
+        tiler.options.buffer = buffer
+        tiler.options.tolerance = tolerance
+        tiler.precision = precision
+        tiler.threads = threads
+        tiler.replaceExisting = force
+        return tiler
     }
 
     func validate() throws {
@@ -90,68 +101,14 @@ struct TileCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
-            let features = try reader.readAll()
-            reader.takeWarnings().forEach(Report.diagnostic)
-
-            var options = TileOptions()
-            options.maxZoom = maxZoom
-            options.extent = extent
-            options.buffer = buffer
-            options.tolerance = tolerance
-            let source = try TileSource(features: features, options: options)
-            let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
-                .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "features"
-            let (archive, encoding) = destination
-            var createOptions = TileArchive.CreateOptions()
-            createOptions.replaceExisting = force
-            createOptions.tileExtension = encoding.rawValue
-            let writer = try TileArchive.create(output, format: archive, options: createOptions)
             let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
-            let sink = TileArchiveSink(writer: writer, layer: layerName, encoding: encoding, precision: precision,
-                                       onProgress: onProgress)
-            do {
-                let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write)
-                meter?.finish(sink.progress)
-                try writer.finish(metadata: sink.metadata(for: source, minZoom: minZoom, zooms: zooms))
-                report(source: source, zooms: zooms, losses: sink.losses)
-            } catch {
-                writer.abort()
-                throw error
-            }
-        }
-    }
-
-    private func report(source: TileSource, zooms: [TilePyramid.ZoomCounts], losses: MVTEncoder.Losses) {
-        let tiles = zooms.reduce(0) { $0 + $1.tiles }
-        let bytes = zooms.reduce(0) { $0 + $1.bytes }
-        Report.standardError("tile: \(tiles) tiles, z\(minZoom)–z\(maxZoom), \(bytes) bytes in \(output)\n")
-        var total = TileStatistics()
-        for zoom in zooms { total += zoom.statistics }
-        let dropped = total.droppedTinyRings + total.droppedTinyLines + total.droppedDegenerateRings + total.droppedDegenerateLines
-        if dropped > 0 || total.droppedFeatures > 0 {
-            Report.diagnostic(Diagnostic(.note, code: "tile.dropped",
-                message: "\(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
-                    + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
-                    + "\(total.droppedFeatures) feature copies left empty were not written (per zoom in the metadata under \"overlaykit\")"))
-        }
-        let input = source.inputCounts
-        if input.withoutGeometry + input.withoutPositions > 0 {
-            Report.diagnostic(Diagnostic(.warning, code: "tile.no-geometry",
-                message: "\(input.withoutGeometry) features without geometry and \(input.withoutPositions) without positions have nothing to tile"))
-        }
-        if losses.idsNotWritten > 0 {
-            Report.diagnostic(Diagnostic(.warning, code: "mvt.id-not-integer",
-                message: "\(losses.idsNotWritten) feature ids are not unsigned integers; MVT cannot hold them and they were not written"))
-        }
-        if losses.nullValuesNotWritten > 0 {
-            Report.diagnostic(Diagnostic(.warning, code: "mvt.null-value",
-                message: "\(losses.nullValuesNotWritten) null property values have no MVT form and were not written"))
-        }
-        if losses.valuesWrittenAsJSON > 0 {
-            Report.diagnostic(Diagnostic(.note, code: "mvt.json-value",
-                message: "\(losses.valuesWrittenAsJSON) object or array property values were written as JSON text"))
+            let report = try tiler.run(reading: &reader, onWarning: Report.diagnostic, onProgress: onProgress)
+            if let meter { meter.finish(report) }
+            let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
+            Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(maxZoom), \(size) in \(output)\n")
+            report.diagnostics.forEach(Report.diagnostic)
         }
     }
 }
@@ -171,7 +128,15 @@ final class TileProgressMeter: @unchecked Sendable {
         print(progress, now: now, end: lineEnd)
     }
 
-    func finish(_ progress: TileArchiveSink.Progress) {
+    /// The last line, with the final counts.
+    func finish(_ report: Tiler.Report) {
+        var progress = TileArchiveSink.Progress()
+        for zoom in report.zooms where zoom.zoom < progress.tilesPerZoom.count {
+            progress.tilesPerZoom[zoom.zoom] = zoom.tiles
+            if zoom.tiles > 0 { progress.deepestZoom = zoom.zoom }
+        }
+        progress.tiles = report.tiles
+        progress.bytes = report.encodedBytes
         print(progress, now: Date(), end: "\n")
     }
 

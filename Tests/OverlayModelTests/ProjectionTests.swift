@@ -24,6 +24,18 @@ final class ProjectionTests: XCTestCase {
         }
     }
 
+    /// Beyond the poles the sine folds back (100° would be drawn at 80°) and huge values give NaN:
+    /// every such latitude is the world's edge, and no latitude gives a non-finite y.
+    func testLatitudesBeyondThePolesAreTheWorldsEdges() {
+        for latitude in [90.0, 90.000001, 100, 180, 1e10, 1e308, .infinity] {
+            XCTAssertEqual(MapProjection.y(latitude: latitude), 0, "\(latitude)")
+            XCTAssertEqual(MapProjection.y(latitude: -latitude), world, "\(-latitude)")
+        }
+        XCTAssertTrue(MapProjection.y(latitude: .nan).isFinite)
+        XCTAssertEqual(MapProjection.y(latitude: 80), MapPoint(Coordinate(latitude: 80, longitude: 0)).y)
+        XCTAssertGreaterThan(MapProjection.y(latitude: 80), 0)
+    }
+
     func testClampAndWrap() {
         XCTAssertEqual(MapPoint(Coordinate(latitude: 89, longitude: 0)).y, 0)
         XCTAssertEqual(MapPoint(Coordinate(latitude: -90, longitude: 0)).y, world)

@@ -101,6 +101,7 @@ public struct StreamingFilter {
                 }
                 guard let feature = next else { break }
                 source.takeWarnings().forEach(report)
+                if filter.needsGeometry, let warning = PolarLatitudes.warning(for: feature) { report(warning) }
                 meter.tick(matched: matched)
                 guard filter.matches(feature) else { continue }
                 matched += 1

@@ -31,22 +31,66 @@ public struct TileSource: Sendable {
     /// West and east in degrees, the antimeridian decided from the geometry (as `info` does).
     package let longitudeExtent: LongitudeExtent
 
+    /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
     public init(features input: [Feature], options: TileOptions) throws {
-        try options.validate()
-        self.options = options
-        let world = MapProjection.worldSize
-        let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
-        let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
-        let projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance,
-                                        lineMetrics: options.lineMetrics)
+        var projection = try Projection(options: options)
+        for feature in input { projection.add(feature) }
+        self.init(projection)
+    }
+
+    /// Projects every feature `reader` yields, one at a time: the features themselves are not
+    /// kept, only their flat projected buffers and attributes. Warnings the reader finds go to
+    /// `onWarning` as they appear.
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the reader's errors.
+    public init(reading reader: inout some FeatureReader, options: TileOptions,
+                onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        var projection = try Projection(options: options)
+        while let feature = try reader.next() {
+            reader.takeWarnings().forEach(onWarning)
+            if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
+            projection.add(feature)
+        }
+        reader.takeWarnings().forEach(onWarning)
+        self.init(projection)
+    }
+
+    private init(_ projection: Projection) {
+        options = projection.options
+        var bounds = MapRect.null
+        for feature in projection.projected {
+            bounds = bounds.union(MapRect(x: feature.minX, y: feature.minY,
+                                          width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
+        }
+        attributes = projection.attributes
+        propertyTable = MVTPropertyTable(projection.attributes)
+        inputCounts = projection.counts
+        boundingMapRect = bounds
+        longitudeExtent = projection.longitudeExtent
+        features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+    }
+
+    /// The features projected so far, in input order.
+    private struct Projection {
+        let options: TileOptions
+        let projector: FeatureProjector
         var attributes = [TileAttributes]()
-        attributes.reserveCapacity(input.count)
         var projected = [ProjectedFeature]()
-        projected.reserveCapacity(input.count)
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
-        for (index, feature) in input.enumerated() {
+
+        init(options: TileOptions) throws {
+            try options.validate()
+            self.options = options
+            let world = MapProjection.worldSize
+            let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
+            let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
+            projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance,
+                                         lineMetrics: options.lineMetrics)
+        }
+
+        mutating func add(_ feature: Feature) {
+            let index = counts.features
             counts.features += 1
             let id: JSONValue?
             if let key = options.promoteID {
@@ -60,22 +104,11 @@ public struct TileSource: Sendable {
             attributes.append(TileAttributes(id: id, properties: feature.properties))
             guard let shape = feature.shape else {
                 counts.withoutGeometry += 1
-                continue
+                return
             }
             if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
             longitudeExtent.add(shape)
         }
-        self.longitudeExtent = longitudeExtent
-        var bounds = MapRect.null
-        for feature in projected {
-            bounds = bounds.union(MapRect(x: feature.minX, y: feature.minY,
-                                          width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
-        }
-        self.attributes = attributes
-        self.propertyTable = MVTPropertyTable(attributes)
-        self.inputCounts = counts
-        self.boundingMapRect = bounds
-        self.features = AntimeridianWrap.wrap(projected, buffer: Double(options.buffer) / Double(options.extent))
     }
 
     /// Clips a tile's features into its four children with the buffer (geojson-vt's split):

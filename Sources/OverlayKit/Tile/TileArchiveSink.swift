@@ -11,14 +11,6 @@ import OverlayModel
 /// try writer.finish(metadata: sink.metadata(for: source, minZoom: 0, zooms: zooms))
 /// ```
 public final class TileArchiveSink: @unchecked Sendable {
-    /// How tiles are encoded.
-    public enum Encoding: String, Sendable, CaseIterable {
-        /// Mapbox Vector Tile 2.1 (metadata format "pbf").
-        case mvt
-        /// One GeoJSON FeatureCollection per tile (metadata format "geojson"; directories only).
-        case geojson
-    }
-
     /// Tiles written so far, and when the latest was.
     public struct Progress: Sendable {
         /// Tiles written per zoom (index = zoom).
@@ -29,6 +21,9 @@ public final class TileArchiveSink: @unchecked Sendable {
         public var bytes = 0
         /// The deepest zoom written so far.
         public var deepestZoom = 0
+
+        /// No tiles yet.
+        public init() {}
     }
 
     /// Where tiles go.
@@ -36,7 +31,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// The layer name in every MVT tile.
     public let layer: String
     /// How tiles are encoded.
-    public let encoding: Encoding
+    public let encoding: TileEncoding
     private let mvt: MVTEncoder
     private let geoJSON: TileGeoJSONEncoder
     private let lock = NSLock()
@@ -51,7 +46,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     ///   - encoding: MVT, or GeoJSON tiles (directories only).
     ///   - precision: decimal places of GeoJSON tile coordinates.
     ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
-    public init(writer: any TileArchiveWriter, layer: String, encoding: Encoding = .mvt, precision: Int = 7,
+    public init(writer: any TileArchiveWriter, layer: String, encoding: TileEncoding = .mvt, precision: Int = 7,
                 onProgress: (@Sendable (Progress) -> Void)? = nil) {
         self.writer = writer
         self.layer = layer
@@ -117,7 +112,7 @@ public final class TileArchiveSink: @unchecked Sendable {
             center = TileSetMetadata.Center(longitude: (box.west + box.east) / 2, latitude: (box.south + box.north) / 2,
                                             zoom: minZoom)
         }
-        let fields = TileMetadata.fields(source.attributes).map { TileSetMetadata.VectorLayer.Field(name: $0.key, type: $0.type) }
+        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes)
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
                                     notWritten: losses, zooms: zooms)

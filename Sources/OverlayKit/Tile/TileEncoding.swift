@@ -1,0 +1,7 @@
+/// How each tile's features are encoded.
+public enum TileEncoding: String, Sendable, CaseIterable {
+    /// Mapbox Vector Tile 2.1 (metadata format "pbf").
+    case mvt
+    /// One GeoJSON FeatureCollection per tile (metadata format "geojson"; directories only).
+    case geojson
+}

@@ -1,0 +1,154 @@
+import Foundation
+import OverlayModel
+
+/// `overlaykit tile` as one library call (go-pmtiles' `Convert`): reads features, projects
+/// them, builds every tile of a zoom range, encodes each one, stores it in an archive with the
+/// tile set's metadata, and returns one report.
+///
+/// ```swift
+/// var reader = try FeatureIO.reader(for: ByteInput(path: "Examples/parks.geojson"))
+/// var tiler = Tiler(output: "parks.pmtiles", layer: "parks")
+/// tiler.options.maxZoom = 12
+/// let report = try tiler.run(reading: &reader)
+/// for note in report.diagnostics { print(note) }
+/// ```
+///
+/// Nothing appears at ``output`` until the whole set is written; a run that throws leaves the
+/// old output (or none).
+public struct Tiler: Sendable {
+    /// The output: a `.pmtiles` or `.mbtiles` file, or a directory.
+    public var output: String
+    /// The container; nil takes it from ``output``'s extension (anything else is a directory).
+    public var archiveFormat: TileArchiveFormat?
+    /// How tiles are encoded (GeoJSON tiles need a directory).
+    public var encoding: TileEncoding = .mvt
+    /// The name of the one layer every tile carries.
+    public var layer: String
+    /// The tile set's name in its metadata; nil uses ``layer``.
+    public var name: String?
+    /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
+    public var minZoom = 0
+    /// Zoom range, extent, buffer, tolerance and ids.
+    public var options = TileOptions()
+    /// Decimal places of GeoJSON tile coordinates.
+    public var precision = 7
+    /// Threads that cut tiles (1 cuts every tile on the calling thread).
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    /// Replace an existing output (otherwise an existing non-empty output is an error).
+    public var replaceExisting = false
+
+    /// A run writing `layer` into `output`, with geojson-vt's tile options.
+    public init(output: String, layer: String) {
+        self.output = output
+        self.layer = layer
+    }
+
+    /// The container that will be written.
+    public var resolvedArchiveFormat: TileArchiveFormat { archiveFormat ?? TileArchiveFormat(path: output) }
+
+    /// Checks every setting before any work starts; the message names the setting.
+    /// - Throws: `Diagnostic` `tile.bad-option`.
+    public func validate() throws {
+        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: "tile.bad-option", message: message) }
+        try options.validate()
+        guard (0...options.maxZoom).contains(minZoom) else { throw fail("minZoom must be 0…maxZoom, not \(minZoom)") }
+        guard (0...17).contains(precision) else { throw fail("precision must be 0…17, not \(precision)") }
+        guard threads >= 1 else { throw fail("threads must be ≥ 1, not \(threads)") }
+        guard encoding == .mvt || resolvedArchiveFormat == .directory else {
+            throw fail("GeoJSON tiles need a directory; PMTiles and MBTiles hold MVT tiles")
+        }
+    }
+
+    /// What a run wrote and left out.
+    public struct Report: Sendable {
+        /// The metadata stored with the tiles.
+        public var metadata: TileSetMetadata
+        /// Per zoom from ``Tiler/minZoom``: tiles, bytes, features and what was dropped.
+        public var zooms: [TilePyramid.ZoomCounts]
+        /// What was read, and what had nothing to tile.
+        public var input: TileSource.InputCounts
+        /// What the tile encoding could not hold.
+        public var losses: MVTEncoder.Losses
+        /// The size of the output file (PMTiles, MBTiles); nil for a directory.
+        public var fileBytes: Int?
+
+        /// Tiles written.
+        public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
+        /// Encoded tile bytes before archive compression.
+        public var encodedBytes: Int { zooms.reduce(0) { $0 + $1.bytes } }
+
+        /// Notes and warnings about what was dropped or changed, each with its count (empty
+        /// when nothing was): tiny and degenerate parts, features without geometry, and what
+        /// MVT cannot hold.
+        public var diagnostics: [Diagnostic] {
+            var notes = [Diagnostic]()
+            var total = TileStatistics()
+            for zoom in zooms { total += zoom.statistics }
+            let dropped = total.droppedTinyRings + total.droppedTinyLines + total.droppedDegenerateRings
+                + total.droppedDegenerateLines
+            if dropped > 0 || total.droppedFeatures > 0 {
+                notes.append(Diagnostic(.note, code: "tile.dropped",
+                    message: "\(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
+                        + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
+                        + "\(total.droppedFeatures) feature copies left empty were not written "
+                        + "(per zoom in the metadata under \"\(TileSetMetadata.dropReportKey)\")"))
+            }
+            if input.withoutGeometry + input.withoutPositions > 0 {
+                notes.append(Diagnostic(.warning, code: "tile.no-geometry",
+                    message: "\(input.withoutGeometry) features without geometry and \(input.withoutPositions) "
+                        + "without positions have nothing to tile"))
+            }
+            if losses.idsNotWritten > 0 {
+                notes.append(Diagnostic(.warning, code: "mvt.id-not-integer",
+                    message: "\(losses.idsNotWritten) feature ids are not unsigned integers; MVT cannot hold them "
+                        + "and they were not written"))
+            }
+            if losses.nullValuesNotWritten > 0 {
+                notes.append(Diagnostic(.warning, code: "mvt.null-value",
+                    message: "\(losses.nullValuesNotWritten) null property values have no MVT form and were not written"))
+            }
+            if losses.valuesWrittenAsJSON > 0 {
+                notes.append(Diagnostic(.note, code: "mvt.json-value",
+                    message: "\(losses.valuesWrittenAsJSON) object or array property values were written as JSON text"))
+            }
+            return notes
+        }
+    }
+
+    /// Tiles everything `reader` yields.
+    /// - Parameters:
+    ///   - reader: the input; read to its end before the first tile is cut.
+    ///   - onWarning: the reader's warnings, as they are found.
+    ///   - onProgress: called after every tile written (under a lock: keep it quick).
+    /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
+    /// - Throws: `Diagnostic` `tile.bad-option` before any work; the reader's errors; `io.*` when the
+    ///   archive cannot be written. The old output is then untouched.
+    public func run(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in },
+                    onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
+        try validate()
+        var createOptions = TileArchive.CreateOptions()
+        createOptions.replaceExisting = replaceExisting
+        createOptions.tileExtension = encoding.rawValue
+        // Taken first: a locked or existing output fails before minutes of reading.
+        let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
+        do {
+            let source = try TileSource(reading: &reader, options: options, onWarning: onWarning)
+            let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
+                                       onProgress: onProgress)
+            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write)
+            let metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name)
+            try writer.finish(metadata: metadata)
+            return Report(metadata: metadata, zooms: zooms, input: source.inputCounts, losses: sink.losses,
+                          fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output))
+        } catch {
+            writer.abort()
+            throw error
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+}
