@@ -3,7 +3,7 @@ import OverlayModel
 /// Finds latitudes beyond ±90°: they name no place, and the map projection puts them at the
 /// world's top or bottom edge (`MapProjection.y(latitude:)`). Commands that project (`tile`,
 /// `info`, `render`, `filter` with a geometry test) warn with the feature's location instead
-/// of drawing such data silently somewhere else; `validate` reports them as errors.
+/// of drawing such data silently somewhere else; `validate` reports them too.
 public enum PolarLatitudes {
     /// The first latitude of `shape` beyond ±90° (or not a number), or nil. O(vertices), stops at the first.
     public static func first(in shape: Shape) -> Double? {
