@@ -55,3 +55,19 @@ extension Int {
         }
     }
 }
+
+extension Int {
+    /// `self + other`, clamped to `Int`'s range instead of trapping (counts of 4^z tiles).
+    @inlinable
+    package func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self × other`, clamped to `Int`'s range instead of trapping.
+    @inlinable
+    package func multipliedSaturating(by other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? ((self < 0) == (other < 0) ? .max : .min) : product
+    }
+}

@@ -37,6 +37,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     private let lock = NSLock()
     private var lossTotal = MVTEncoder.Losses()
     private var counts = Progress()
+    private var blockTilesOneByOne = 0
     private let onProgress: (@Sendable (Progress) -> Void)?
 
     /// A sink that encodes each tile and hands it to `writer`.
@@ -72,17 +73,7 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// Encodes and writes one tile; returns the encoded size. Fits `TilePyramid.build`'s `emit`.
     public func write(_ tile: VectorTile) throws -> Int {
-        let bytes: [UInt8]
-        switch encoding {
-        case .mvt:
-            let (encoded, losses) = mvt.encode(tile)
-            bytes = encoded
-            lock.lock()
-            lossTotal += losses
-            lock.unlock()
-        case .geojson:
-            bytes = try geoJSON.encode(tile)
-        }
+        let bytes = try encode(tile)
         try writer.write(tile.id, bytes)
         lock.lock()
         counts.tiles += 1
@@ -93,6 +84,68 @@ public final class TileArchiveSink: @unchecked Sendable {
         onProgress?(snapshot)
         lock.unlock()
         return bytes.count
+    }
+
+    /// The most tiles of solid blocks a writer that stores tiles one by one may receive: 2^24
+    /// (a world polygon to z14 would be 2^28 files). Beyond, the run stops with
+    /// `tile.too-many-tiles` instead of filling the disk; PMTiles has no limit. (`Tiler` also
+    /// checks an estimate before the first tile.)
+    public var maximumBlockTilesWrittenOneByOne = 1 << 24
+
+    /// Encodes one tile and writes it at every position of `block` (identical tiles below a
+    /// solid tile); returns the encoded size of one copy. Fits `TilePyramid.build`'s `emitBlock`.
+    /// - Throws: `Diagnostic` `tile.too-many-tiles` when the writer stores blocks tile by tile and
+    ///   the run's blocks exceed ``maximumBlockTilesWrittenOneByOne``; the writer's errors.
+    public func writeBlock(_ tile: VectorTile, _ block: TileBlock) throws -> Int {
+        let copies = block.tileCount
+        if !writer.storesBlocksOnce || encoding == .geojson {
+            lock.lock()
+            blockTilesOneByOne = blockTilesOneByOne.addingSaturating(copies)
+            let total = blockTilesOneByOne
+            lock.unlock()
+            guard total <= maximumBlockTilesWrittenOneByOne else {
+                throw Diagnostic(.error, code: "tile.too-many-tiles",
+                    message: "z\(block.root.z)/\(block.root.x)/\(block.root.y) is covered by polygons down to z\(block.zoom): "
+                        + "more than \(maximumBlockTilesWrittenOneByOne)"
+                        + " identical tiles would be written one by one to "
+                        + "\(writer.path); write a .pmtiles archive (it stores them once) or lower --max-zoom")
+            }
+        }
+        if encoding == .geojson {
+            // GeoJSON tiles are in degrees: each tile of the block has its own coordinates.
+            var copy = tile
+            try block.forEachTile { id in
+                copy.id = id
+                _ = try write(copy)
+            }
+            return try encode(tile).count
+        }
+        let bytes = try encode(tile)
+        try writer.writeBlock(block, bytes)
+        lock.lock()
+        counts.tiles = counts.tiles.addingSaturating(copies)
+        counts.bytes = counts.bytes.addingSaturating(bytes.count.multipliedSaturating(by: copies))
+        if block.zoom < counts.tilesPerZoom.count {
+            counts.tilesPerZoom[block.zoom] = counts.tilesPerZoom[block.zoom].addingSaturating(copies)
+        }
+        counts.deepestZoom = max(counts.deepestZoom, block.zoom)
+        let snapshot = counts
+        onProgress?(snapshot)
+        lock.unlock()
+        return bytes.count
+    }
+
+    private func encode(_ tile: VectorTile) throws -> [UInt8] {
+        switch encoding {
+        case .mvt:
+            let (encoded, losses) = mvt.encode(tile)
+            lock.lock()
+            lossTotal += losses
+            lock.unlock()
+            return encoded
+        case .geojson:
+            return try geoJSON.encode(tile)
+        }
     }
 
     /// The tile set's metadata: bounds and center from the source, one vector layer with its

@@ -25,9 +25,9 @@ public enum TilePyramid {
         public init(zoom: Int) { self.zoom = zoom }
 
         static func += (a: inout ZoomCounts, b: ZoomCounts) {
-            a.tiles += b.tiles
-            a.emptyTiles += b.emptyTiles
-            a.bytes += b.bytes
+            a.tiles = a.tiles.addingSaturating(b.tiles)
+            a.emptyTiles = a.emptyTiles.addingSaturating(b.emptyTiles)
+            a.bytes = a.bytes.addingSaturating(b.bytes)
             a.statistics += b.statistics
         }
     }
@@ -39,9 +39,14 @@ public enum TilePyramid {
     ///   - parallelism: threads to use (1 = all on the calling thread).
     ///   - emit: called once per non-empty tile, possibly from several threads at once;
     ///     returns the number of bytes it wrote. An error stops the build and is rethrown.
+    ///   - emitBlock: when given, a solid tile (``SolidTile``) is not cut further: for each
+    ///     deeper zoom one tile is cut and handed over with the block it stands for (every tile
+    ///     of that zoom below the solid one, all identical); returns the bytes of one copy.
+    ///     When nil, every tile is cut and emitted one by one.
     /// - Returns: counts for each zoom from `minZoom` to `maxZoom`.
     public static func build(_ source: TileSource, minZoom: Int, parallelism: Int = 2,
-                             emit: @escaping @Sendable (VectorTile) throws -> Int) throws -> [ZoomCounts] {
+                             emit: @escaping @Sendable (VectorTile) throws -> Int,
+                             emitBlock: (@Sendable (VectorTile, TileBlock) throws -> Int)? = nil) throws -> [ZoomCounts] {
         let maxZoom = source.options.maxZoom
         var counts = (0...maxZoom).map { ZoomCounts(zoom: $0) }
         var frontier: [([ProjectedFeature], TileID)] = source.features.isEmpty ? [] : [(source.features, TileID(z: 0, x: 0, y: 0))]
@@ -49,7 +54,8 @@ public enum TilePyramid {
         while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism) && frontier[0].1.z < min(maxZoom, 6) {
             var next = [([ProjectedFeature], TileID)]()
             for (features, id) in frontier {
-                next += try visit(features, id, source: source, minZoom: minZoom, counts: &counts[id.z], emit: emit)
+                next += try visit(features, id, source: source, minZoom: minZoom, counts: &counts, emit: emit,
+                                  emitBlock: emitBlock)
             }
             frontier = next
         }
@@ -62,7 +68,8 @@ public enum TilePyramid {
             do {
                 var stack = [subtrees[index]]
                 while let (features, id) = stack.popLast() {
-                    stack += try visit(features, id, source: source, minZoom: minZoom, counts: &local[id.z], emit: emit)
+                    stack += try visit(features, id, source: source, minZoom: minZoom, counts: &local, emit: emit,
+                                       emitBlock: emitBlock)
                 }
                 return (local, nil)
             } catch {
@@ -100,22 +107,27 @@ public enum TilePyramid {
         init(count: Int) { results = Array(repeating: [], count: count) }
     }
 
-    /// Builds one tile, emits it when it has features, and returns its non-empty children.
+    /// Builds one tile, emits it when it has features, and returns its non-empty children (none
+    /// when the tile is solid and its subtree was emitted as blocks).
     private static func visit(_ features: [ProjectedFeature], _ id: TileID, source: TileSource, minZoom: Int,
-                              counts: inout ZoomCounts,
-                              emit: (VectorTile) throws -> Int) throws -> [([ProjectedFeature], TileID)] {
+                              counts: inout [ZoomCounts], emit: (VectorTile) throws -> Int,
+                              emitBlock: ((VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
         let (tile, bounds) = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes,
                                                propertyTable: source.propertyTable)
         if id.z >= minZoom {
-            counts.statistics += tile.statistics
+            counts[id.z].statistics += tile.statistics
             if tile.features.isEmpty {
-                counts.emptyTiles += 1
+                counts[id.z].emptyTiles += 1
             } else {
-                counts.tiles += 1
-                counts.bytes += try emit(tile)
+                counts[id.z].tiles += 1
+                counts[id.z].bytes += try emit(tile)
             }
         }
         guard id.z < source.options.maxZoom else { return [] }
+        if let emitBlock, SolidTile.isSolid(features, tile: id, options: source.options) {
+            try visitSolid(features, id, bounds: bounds, source: source, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
+            return []
+        }
         let parts = TileSource.split(features, tile: id, bounds: bounds, options: source.options)
         var children = [([ProjectedFeature], TileID)]()
         for (part, child) in zip(parts, TileSource.children(of: id)) where !part.isEmpty {
@@ -123,5 +135,30 @@ public enum TilePyramid {
         }
         // Depth-first from a stack: push in reverse so the first child is built first.
         return children.reversed()
+    }
+
+    /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
+    /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
+    private static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
+                                   source: TileSource, minZoom: Int, counts: inout [ZoomCounts],
+                                   emitBlock: (VectorTile, TileBlock) throws -> Int) throws {
+        var features = features, bounds = bounds, id = root
+        while id.z < source.options.maxZoom {
+            features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[0]
+            id = TileSource.children(of: id)[0]
+            let (tile, tileBounds) = TileBuilder.build(features, tile: id, options: source.options,
+                                                       attributes: source.attributes, propertyTable: source.propertyTable)
+            bounds = tileBounds
+            guard id.z >= minZoom else { continue }
+            let block = TileBlock(root: root, zoom: id.z)
+            let copies = block.tileCount
+            counts[id.z].statistics += tile.statistics.repeated(copies)
+            if tile.features.isEmpty {
+                counts[id.z].emptyTiles = counts[id.z].emptyTiles.addingSaturating(copies)
+            } else {
+                counts[id.z].tiles = counts[id.z].tiles.addingSaturating(copies)
+                counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(tile, block).multipliedSaturating(by: copies))
+            }
+        }
     }
 }

@@ -135,7 +135,19 @@ public struct Tiler: Sendable {
             let source = try TileSource(reading: &reader, options: options, onWarning: onWarning)
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        onProgress: onProgress)
-            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write)
+            if !writer.storesBlocksOnce || encoding == .geojson {
+                // Checked before the first tile: hundreds of millions of files would fill the disk.
+                let estimate = source.estimatedPolygonTiles(zooms: minZoom...options.maxZoom)
+                let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
+                guard estimate <= limit else {
+                    throw Diagnostic(.error, code: "tile.too-many-tiles",
+                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(minZoom) to "
+                            + "z\(options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
+                            + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
+                }
+            }
+            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
+                                              emitBlock: sink.writeBlock)
             let metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name)
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts, losses: sink.losses,

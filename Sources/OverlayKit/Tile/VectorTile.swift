@@ -60,16 +60,30 @@ public struct TileStatistics: Hashable, Sendable {
     /// Zero counts.
     public init() {}
 
-    /// Adds another tile's counts.
+    /// The counts of `copies` identical tiles (saturating: a solid block can hold 4^24 tiles).
+    public func repeated(_ copies: Int) -> TileStatistics {
+        var result = TileStatistics()
+        result.features = features.multipliedSaturating(by: copies)
+        result.droppedFeatures = droppedFeatures.multipliedSaturating(by: copies)
+        result.droppedTinyRings = droppedTinyRings.multipliedSaturating(by: copies)
+        result.droppedTinyLines = droppedTinyLines.multipliedSaturating(by: copies)
+        result.droppedDegenerateRings = droppedDegenerateRings.multipliedSaturating(by: copies)
+        result.droppedDegenerateLines = droppedDegenerateLines.multipliedSaturating(by: copies)
+        result.repairedRings = repairedRings.multipliedSaturating(by: copies)
+        result.selfCrossingRings = selfCrossingRings.multipliedSaturating(by: copies)
+        return result
+    }
+
+    /// Adds another tile's counts (saturating).
     public static func += (a: inout TileStatistics, b: TileStatistics) {
-        a.features += b.features
-        a.droppedFeatures += b.droppedFeatures
-        a.droppedTinyRings += b.droppedTinyRings
-        a.droppedTinyLines += b.droppedTinyLines
-        a.droppedDegenerateRings += b.droppedDegenerateRings
-        a.droppedDegenerateLines += b.droppedDegenerateLines
-        a.repairedRings += b.repairedRings
-        a.selfCrossingRings += b.selfCrossingRings
+        a.features = a.features.addingSaturating(b.features)
+        a.droppedFeatures = a.droppedFeatures.addingSaturating(b.droppedFeatures)
+        a.droppedTinyRings = a.droppedTinyRings.addingSaturating(b.droppedTinyRings)
+        a.droppedTinyLines = a.droppedTinyLines.addingSaturating(b.droppedTinyLines)
+        a.droppedDegenerateRings = a.droppedDegenerateRings.addingSaturating(b.droppedDegenerateRings)
+        a.droppedDegenerateLines = a.droppedDegenerateLines.addingSaturating(b.droppedDegenerateLines)
+        a.repairedRings = a.repairedRings.addingSaturating(b.repairedRings)
+        a.selfCrossingRings = a.selfCrossingRings.addingSaturating(b.selfCrossingRings)
     }
 }
 

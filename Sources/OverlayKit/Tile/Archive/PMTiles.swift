@@ -15,8 +15,7 @@ enum PMTiles {
     /// The spec's Hilbert tile id: tiles of all lower zooms first, then along a Hilbert curve.
     static func tileID(_ id: TileID) -> UInt64 {
         let z = id.z
-        var accumulator: UInt64 = 0
-        for level in 0..<z { accumulator += UInt64(1) << (2 * level) }
+        let accumulator = firstID(ofZoom: z)
         var x = UInt64(id.x), y = UInt64(id.y)
         var distance: UInt64 = 0
         var step = z > 0 ? UInt64(1) << (z - 1) : 0
@@ -29,6 +28,11 @@ enum PMTiles {
             step >>= 1
         }
         return accumulator + distance
+    }
+
+    /// The id of zoom `z`'s first tile: the number of tiles in every lower zoom, (4^z − 1) / 3.
+    static func firstID(ofZoom z: Int) -> UInt64 {
+        ((UInt64(1) << (2 * UInt64(z))) - 1) / 3
     }
 
     /// The tile for a Hilbert id (nil above zoom 26, beyond any tile a reader can ask for).

@@ -17,6 +17,8 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     private var staged: [UInt64: (offset: Int, length: Int)] = [:]
     /// Content hash → staging offsets of distinct tiles with that hash.
     private var byHash: [UInt64: [(offset: Int, length: Int)]] = [:]
+    /// Staged blocks of identical tiles: first Hilbert id, tile count, staging location.
+    private var stagedBlocks: [(first: UInt64, count: UInt64, location: (offset: Int, length: Int))] = []
     /// Root directory size limit; tests lower it to force leaf directories.
     var rootLimit = PMTiles.rootLimit
 
@@ -40,17 +42,41 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         guard staged[hilbert] == nil else {
             throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
         }
+        staged[hilbert] = try stage(compressed, hash: hash)
+    }
+
+    /// A block is one run of Hilbert ids (the curve fills every aligned square in one go):
+    /// stored once, whatever its size.
+    var storesBlocksOnce: Bool { true }
+
+    func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws {
+        let compressed = try Gzip.compress(tile)
+        let hash = Self.hash(tile)
+        let depth = 2 * UInt64(block.zoom - block.root.z)
+        let count = UInt64(1) << depth
+        // The root's first descendant in curve order starts the run: any descendant's id with
+        // the low 2·depth bits (its place inside the block) cleared, counted from the zoom's first id.
+        let corner = TileID(z: block.zoom, x: block.root.x << (block.zoom - block.root.z), y: block.root.y << (block.zoom - block.root.z))
+        let zoomStart = PMTiles.firstID(ofZoom: block.zoom)
+        let first = zoomStart + (((PMTiles.tileID(corner) - zoomStart) >> depth) << depth)
+        lock.lock()
+        defer { lock.unlock() }
+        stagedBlocks.append((first, count, try stage(compressed, hash: hash)))
+    }
+
+    /// Where `compressed` is in the staging file: a byte-equal tile staged before, or appended now.
+    /// Call under the lock.
+    private func stage(_ compressed: [UInt8], hash: UInt64) throws -> (offset: Int, length: Int) {
         for candidate in byHash[hash] ?? [] where candidate.length == compressed.count {
             if try ArchiveFiles.read(staging.descriptor, count: candidate.length, at: candidate.offset, path: staging.path) == compressed {
-                staged[hilbert] = candidate
-                return
+                return candidate
             }
         }
         try ArchiveFiles.writeAll(staging.descriptor, compressed, at: stagedLength, path: staging.path)
         let location = (offset: stagedLength, length: compressed.count)
         stagedLength += compressed.count
-        staged[hilbert] = location
         byHash[hash, default: []].append(location)
+        return location
     }
 
     /// FNV-1a over the uncompressed bytes (equal gzip output follows from equal input).
@@ -71,14 +97,17 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
 
     private func writeArchive(_ metadata: TileSetMetadata) throws {
         lock.lock()
-        let tiles = staged.sorted { $0.key < $1.key }
+        var runs = staged.map { (first: $0.key, count: UInt64(1), location: $0.value) }
+        runs += stagedBlocks
         lock.unlock()
+        runs.sort { $0.first < $1.first }
         // Tile data in id order; a tile seen before keeps its first offset (clustered allows it).
         var entries = [PMTiles.Entry]()
         var placed = [Int: UInt64]()   // staging offset → data offset
         var order = [(offset: Int, length: Int)]()
         var dataLength: UInt64 = 0
-        for (hilbert, location) in tiles {
+        var addressed: UInt64 = 0
+        for (first, count, location) in runs {
             let offset: UInt64
             if let known = placed[location.offset] {
                 offset = known
@@ -88,11 +117,22 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
                 order.append(location)
                 dataLength += UInt64(location.length)
             }
-            if let last = entries.last, last.offset == offset, last.tileID + UInt64(last.runLength) == hilbert,
-               last.runLength < UInt32.max {
-                entries[entries.count - 1].runLength += 1
-            } else {
-                entries.append(PMTiles.Entry(tileID: hilbert, offset: offset, length: UInt32(location.length), runLength: 1))
+            addressed += count
+            var hilbert = first, remaining = count
+            while remaining > 0 {
+                if let last = entries.last, last.offset == offset, last.tileID + UInt64(last.runLength) == hilbert,
+                   last.runLength < UInt32.max {
+                    let added = min(remaining, UInt64(UInt32.max - last.runLength))
+                    entries[entries.count - 1].runLength += UInt32(added)
+                    hilbert += added
+                    remaining -= added
+                } else {
+                    let taken = min(remaining, UInt64(UInt32.max))
+                    entries.append(PMTiles.Entry(tileID: hilbert, offset: offset, length: UInt32(location.length),
+                                                 runLength: UInt32(taken)))
+                    hilbert += taken
+                    remaining -= taken
+                }
             }
         }
         let (root, leaves) = try Self.directories(entries, rootLimit: rootLimit)
@@ -107,7 +147,7 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         header.leafLength = UInt64(leaves.count)
         header.dataOffset = header.leafOffset + header.leafLength
         header.dataLength = dataLength
-        header.addressedTiles = UInt64(tiles.count)
+        header.addressedTiles = addressed
         header.tileEntries = UInt64(entries.count)
         header.tileContents = UInt64(order.count)
         header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT : PMTiles.tileTypeUnknown

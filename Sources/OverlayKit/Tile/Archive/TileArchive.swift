@@ -22,6 +22,35 @@ public enum TileArchiveFormat: String, Sendable, CaseIterable {
     }
 }
 
+/// Every tile of one zoom below a tile of a lower zoom: `4^(zoom − root.z)` tiles, a square
+/// `2^(zoom − root.z)` tiles wide.
+public struct TileBlock: Hashable, Sendable {
+    /// The tile the block lies under (or is, when `zoom == root.z`).
+    public var root: TileID
+    /// The zoom of the block's tiles (≥ `root.z`).
+    public var zoom: Int
+
+    /// The tiles at `zoom` below `root`.
+    public init(root: TileID, zoom: Int) {
+        precondition(zoom >= root.z, "a block lies at or below its root")
+        self.root = root
+        self.zoom = zoom
+    }
+
+    /// Tiles across the block: 2^(zoom − root.z).
+    public var width: Int { 1 << (zoom - root.z) }
+    /// Tiles in the block, saturating beyond `Int.max`.
+    public var tileCount: Int { width.multipliedSaturating(by: width) }
+
+    /// Every tile of the block, row by row (for writers that store tiles one by one).
+    public func forEachTile(_ body: (TileID) throws -> Void) rethrows {
+        let x0 = root.x << (zoom - root.z), y0 = root.y << (zoom - root.z)
+        for x in x0..<(x0 + width) {
+            for y in y0..<(y0 + width) { try body(TileID(z: zoom, x: x, y: y)) }
+        }
+    }
+}
+
 /// Receives tiles one at a time and commits the whole set at once.
 ///
 /// `write` may be called from several threads at once, in any tile order. Nothing appears at
@@ -34,11 +63,28 @@ public protocol TileArchiveWriter: AnyObject, Sendable {
     /// Writing the same id twice is an error.
     /// - Throws: `Diagnostic` `io.*` when the bytes cannot be stored.
     func write(_ id: TileID, _ tile: [UInt8]) throws
+    /// Adds the same tile at every position of `block` (a solid region). Archives that can
+    /// address a run of identical tiles store it once; the default writes each tile.
+    /// - Throws: as ``write(_:_:)``.
+    func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws
+    /// True when ``writeBlock(_:_:)`` stores a block once, whatever its size (PMTiles' run
+    /// lengths); false when it writes every tile.
+    var storesBlocksOnce: Bool { get }
     /// Writes the metadata and moves the finished set into place, replacing what was there.
     /// - Throws: `Diagnostic` `io.*`; the temporary set is removed and the old output kept.
     func finish(metadata: TileSetMetadata) throws
     /// Removes everything written so far; the old output (if any) is untouched. Safe to call twice.
     func abort()
+}
+
+extension TileArchiveWriter {
+    /// Blocks are written tile by tile unless the writer says otherwise.
+    public var storesBlocksOnce: Bool { false }
+
+    /// Writes each tile of the block, one by one.
+    public func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws {
+        try block.forEachTile { try write($0, tile) }
+    }
 }
 
 /// Reads a finished tile set.
