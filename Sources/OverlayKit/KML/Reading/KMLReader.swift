@@ -400,7 +400,8 @@ final class KMLParserCore {
                     if part == "begin" || part == "end" { span[part] = .string(try xml.readText().kmlTrimmed) } else { try skipReported(part, in: "TimeSpan") }
                 }
                 properties["timespan"] = .object(span)
-            case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model":
+            case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model",
+                 "MultiPolygon", "MultiLineString", "MultiPoint":
                 if shape != nil {
                     report("kml.extra-geometry", "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                     try xml.skipElement()
@@ -744,7 +745,8 @@ final class KMLParserCore {
             var members: [Shape] = []
             try xml.forEachChild { part in
                 switch part {
-                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model":
+                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model",
+                     "MultiPolygon", "MultiLineString", "MultiPoint":
                     if let shape = try parseGeometry(part, info: &info) { members.append(shape) }
                 default:
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
@@ -752,6 +754,36 @@ final class KMLParserCore {
             }
             guard let combined = KMLReaderShapes.combine(members) else {
                 report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
+                return nil
+            }
+            return combined
+        case "MultiPolygon", "MultiLineString", "MultiPoint":
+            // GML's multi geometries, not KML's (GDAL reads them): the matching multi overlay.
+            report("kml.gml-geometry", "<\(name)> is GML, not KML (KML writes <MultiGeometry>); read as a \(name)",
+                   line: line, once: "gml:" + name, needle: "<" + xml.qualifiedName)
+            var members: [Shape] = []
+            try xml.forEachChild { part in
+                switch part {
+                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "MultiPolygon", "MultiLineString", "MultiPoint":
+                    if let shape = try parseGeometry(part, info: &info) { members.append(shape) }
+                case "pointMember", "lineStringMember", "polygonMember", "pointMembers", "lineStringMembers", "polygonMembers":
+                    // GML wraps each member (`<polygonMember><Polygon>…`): read what the wrapper holds.
+                    try xml.forEachChild { member in
+                        switch member {
+                        case "Point", "LineString", "LinearRing", "Polygon":
+                            if let shape = try parseGeometry(member, info: &info) { members.append(shape) }
+                        default:
+                            try skipReported(xml.qualifiedName, in: part)
+                        }
+                    }
+                case "extrude", "tessellate", "altitudeMode":
+                    try readGeometryField(part, info: &info)
+                default:
+                    try skipReported(xml.qualifiedName, in: name)
+                }
+            }
+            guard let combined = KMLReaderShapes.combine(members) else {
+                report("kml.empty-geometry", "<\(name)> has no geometry; read without geometry", line: line)
                 return nil
             }
             return combined
@@ -846,7 +878,7 @@ final class KMLParserCore {
                 var problems: [KMLCoordinates.Problem] = []
                 textBuffer.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
                 for problem in problems.prefix(100) {
-                    warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : "kml.extra-coordinates",
+                    warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : problem.split ? "kml.joined-tuples" : "kml.extra-coordinates",
                                                message: "\(problem.message) ('\(problem.text)')" + (problem.dropped ? "; tuple skipped, the others keep their values" : ""),
                                                location: xml.location(ofTextOffset: problem.offset, in: textBuffer, elementLine: line,
                                                                           elementName: "coordinates")))
