@@ -103,6 +103,15 @@ final class KMLConformanceTests: XCTestCase {
              {"type":"Feature","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]}},
              {"type":"Feature","properties":{},"geometry":{"type":"MultiPoint","coordinates":[[5,6],[7,8]]}}]}
             """, warning: "kml.gml-geometry"),
+        RecoveryCase(name: "Schema parent=Placemark (issue 21.4)", entries: [("doc.kml", """
+            <kml xmlns="http://earth.google.com/kml/2.1"><Document>
+            <Schema parent="Placemark" name="S_t"><SimpleField type="wstring" name="LABEL"/><SimpleField type="int" name="N"/></Schema>
+            <S_t><name>a</name><LABEL>x</LABEL><N>7</N><Point><coordinates>1,2</coordinates></Point></S_t>
+            </Document></kml>
+            """)], expected: """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a","LABEL":"x","N":7},
+             "geometry":{"type":"Point","coordinates":[1,2]}}]}
+            """, warning: "kml.legacy-markup"),
     ]
 
     func testRecoveriesMatchGDAL() throws {

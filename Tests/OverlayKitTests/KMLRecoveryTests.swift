@@ -29,3 +29,45 @@ final class KMLRecoveryTests: XCTestCase {
         XCTAssertEqual(warnings.first?.location?.column, 26)
     }
 }
+
+extension KMLRecoveryTests {
+    /// Google Earth Pro 5.x: `<Schema parent="Placemark" name="S_x">` then `<S_x>` placemarks.
+    static let legacySchemaKML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <kml xmlns="http://earth.google.com/kml/2.1">
+        <Document><name>states.kml</name>
+        <Schema parent="Placemark" name="S_states_SDI">
+          <SimpleField type="wstring" name="STATE_NAME"></SimpleField>
+          <SimpleField type="double" name="AREA"></SimpleField>
+          <SimpleField type="int" name="POP"></SimpleField>
+        </Schema>
+        <Folder><name>states</name>
+          <S_states_SDI><name>Ohio</name><STATE_NAME>Ohio</STATE_NAME><AREA>116096.5</AREA><POP>11536504</POP>
+            <Point><coordinates>-82.9,40.0</coordinates></Point></S_states_SDI>
+          <S_states_SDI id="s2"><name>Utah</name><STATE_NAME>Utah</STATE_NAME><AREA>219887</AREA><POP>x</POP>
+            <Polygon><outerBoundaryIs><LinearRing><coordinates>-114,42 -111,42 -111,37 -114,37 -114,42</coordinates></LinearRing></outerBoundaryIs></Polygon>
+          </S_states_SDI>
+        </Folder>
+        </Document></kml>
+        """
+
+    /// Issue 21 item 4: each `<S_…>` is a placemark with typed fields, and one warning says
+    /// the file is pre-2.2 markup.
+    func testGoogleEarth5SchemaPlacemarksAreReadWithTypedFields() throws {
+        let (features, allWarnings) = try KMLTestSupport.read(Self.legacySchemaKML)
+        let warnings = allWarnings.filter { $0.code != "kml.ignored-element" || !$0.message.contains("<name> in <Document") }
+        XCTAssertEqual(features.count, 2)
+        XCTAssertEqual(features[0].properties, ["name": .string("Ohio"), "STATE_NAME": .string("Ohio"),
+                                                "AREA": .number(116096.5), "POP": .integer(11536504)])
+        XCTAssertEqual(features[0].folderPath, ["states"])
+        XCTAssertEqual(features[0].shape?.kind, .annotation)
+        XCTAssertEqual(features[1].id, .string("s2"))
+        XCTAssertEqual(features[1].properties?["AREA"], .number(219887))
+        XCTAssertEqual(features[1].properties?["POP"], .string("x"), "a bad int stays text, with a warning")
+        XCTAssertEqual(features[1].shape?.kind, .polygon)
+        XCTAssertEqual(features[1].location?.kmlPath, "/kml/Document[1]/Folder[1]/S_states_SDI[2]")
+        XCTAssertEqual(warnings.map(\.code), ["kml.legacy-markup", "kml.invalid-value"], "\(warnings)")
+        XCTAssertEqual(warnings[0].location?.line, 10)
+        XCTAssertEqual(warnings[0].location?.column, 3)
+    }
+}

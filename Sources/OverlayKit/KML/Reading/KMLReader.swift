@@ -111,6 +111,8 @@ final class KMLParserCore {
     private var styles = KMLStyleTable()
     /// Schema id (and name) → field name → (type, displayName).
     private var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
+    /// `Schema parent="Placemark"` element names (Google Earth 5.x, pre-2.2) and their fields.
+    private var legacyPlacemarks = KMLLegacySchemaPlacemarks()
     private struct Container {
         var name: String
         var depth: Int
@@ -208,6 +210,11 @@ final class KMLParserCore {
             }
         case "Schema":
             try parseSchema()
+        case _ where legacyPlacemarks.fields(ofElement: name) != nil:
+            report("kml.legacy-markup", "<\(xml.qualifiedName)> is a placemark declared by <Schema parent=\"Placemark\">, "
+                   + "pre-KML 2.2 markup (Google Earth 5.x); read as a Placemark with its fields typed by the Schema",
+                   line: xml.line, once: "legacy-placemark", needle: "<" + xml.qualifiedName)
+            queue.append(try parseFeature(kind: "Placemark", index: index, legacyFields: legacyPlacemarks.fields(ofElement: name)))
         default:
             let line = xml.line
             let qualified = xml.qualifiedName
@@ -349,10 +356,12 @@ final class KMLParserCore {
         var times: JSONValue?
     }
 
-    private func parseFeature(kind: String, index: Int) throws -> PendingFeature {
+    /// Reads one feature element; `legacyFields` are the typed child elements of a
+    /// `Schema parent="Placemark"` placemark (see `KMLLegacySchemaPlacemarks`).
+    private func parseFeature(kind: String, index: Int, legacyFields: [String: KMLLegacySchemaPlacemarks.Field]? = nil) throws -> PendingFeature {
         let line = xml.line
         let qualified = xml.qualifiedName
-        let path = currentPath + "/\(kind)[\(index)]"
+        let path = currentPath + "/\(legacyFields == nil ? kind : xml.localName)[\(index)]"
         var feature = Feature(shape: nil, folderPath: folderPath,
                               location: xml.location(line: line, needle: "<" + qualified, kmlPath: path))
         if let id = xml.attribute("id") { feature.id = .string(id) }
@@ -433,6 +442,9 @@ final class KMLParserCore {
                 properties[name] = .number(try readNumber(name) ?? 0)
             case "altitudeMode":
                 properties["altitudeMode"] = .string(try xml.readText().kmlTrimmed)
+            case _ where legacyFields?[name] != nil:
+                let valueLine = xml.line
+                properties.append(name, typedValue(try xml.readText(), field: legacyFields?[name], key: name, line: valueLine))
             default:
                 try skipReported(xml.qualifiedName, in: kind)
             }
@@ -582,6 +594,7 @@ final class KMLParserCore {
     private func parseSchema() throws {
         let id = xml.attribute("id")
         let name = xml.attribute("name")
+        let parent = xml.attribute("parent")
         var fields: [String: (type: String, displayName: String?)] = [:]
         try xml.forEachChild { child in
             guard child == "SimpleField", let fieldName = xml.attribute("name") else {
@@ -597,6 +610,7 @@ final class KMLParserCore {
         }
         if let id { schemas[id] = fields }
         if let name, schemas[name] == nil { schemas[name] = fields }
+        legacyPlacemarks.define(name: name, parent: parent, fields: fields)
     }
 
     private func parseExtendedData(into properties: inout JSONObject) throws {
