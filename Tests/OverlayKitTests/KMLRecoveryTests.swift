@@ -1,5 +1,6 @@
 @testable import OverlayKit
 import OverlayModel
+import Foundation
 import XCTest
 
 /// Non-conformant KML that Google Earth, libkml and GDAL read, read here too (issues 21 and 25).
@@ -69,5 +70,58 @@ extension KMLRecoveryTests {
         XCTAssertEqual(warnings.map(\.code), ["kml.legacy-markup", "kml.invalid-value"], "\(warnings)")
         XCTAssertEqual(warnings[0].location?.line, 10)
         XCTAssertEqual(warnings[0].location?.column, 3)
+    }
+}
+
+extension KMLRecoveryTests {
+    /// More placemarks than the reader holds, then the Schema that types their `v`.
+    static func lateSchemaKML(placemarks: Int) -> String {
+        var kml = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>\n"
+        for index in 0..<placemarks {
+            kml += "<Placemark><ExtendedData><SchemaData schemaUrl=\"#s\"><SimpleData name=\"v\">\(index)</SimpleData></SchemaData></ExtendedData>"
+                + "<Point><coordinates>1,2</coordinates></Point></Placemark>\n"
+        }
+        return kml + "<Schema id=\"s\"><SimpleField name=\"v\" type=\"int\"/></Schema>\n</Document></kml>\n"
+    }
+
+    private func readAll(_ input: ByteInput) throws -> ([Feature], [Diagnostic]) {
+        var reader = try KMLReader(input: input)
+        var features: [Feature] = []
+        while let feature = try reader.next() { features.append(feature) }
+        return (features, reader.takeWarnings())
+    }
+
+    /// Issue 21 item 3: a Schema after more placemarks than are held. An input that can be read
+    /// twice (memory, a file) is scanned for Schemas once: every value is an integer.
+    func testLateSchemaOnAFileTypesEveryValue() throws {
+        let count = KMLReader.maximumHeldFeatures + 50
+        let kml = Self.lateSchemaKML(placemarks: count)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("late-schema-\(getpid()).kml")
+        try kml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        for input in [ByteInput(string: kml, name: "late.kml"), try ByteInput(path: file.path)] {
+            let (features, warnings) = try readAll(input)
+            XCTAssertEqual(features.count, count)
+            XCTAssertEqual(features.compactMap { $0.properties?["v"] }, (0..<count).map { .integer(Int64($0)) })
+            XCTAssertEqual(warnings.map(\.code), [])
+        }
+    }
+
+    /// On a pipe the Schema cannot be learnt first: every value is text, and a warning says so.
+    func testLateSchemaOnAPipeKeepsEveryValueTextAndSaysSo() throws {
+        let count = KMLReader.maximumHeldFeatures + 50
+        let bytes = Array(Self.lateSchemaKML(placemarks: count).utf8)
+        let pipe = Pipe()
+        let writer = Thread {
+            pipe.fileHandleForWriting.write(Data(bytes))
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        let (features, warnings) = try readAll(try ByteInput(path: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"))
+        XCTAssertEqual(features.count, count)
+        XCTAssertEqual(features.compactMap { $0.properties?["v"] }, (0..<count).map { .string(String($0)) })
+        XCTAssertEqual(warnings.map(\.code), ["kml.late-schema"])
+        XCTAssertTrue(warnings.first?.message.contains("all its values are read as text") == true, "\(warnings)")
+        XCTAssertEqual(warnings.first?.location?.line, 2)
     }
 }

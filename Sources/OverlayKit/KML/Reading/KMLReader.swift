@@ -44,12 +44,12 @@ public struct KMLReader: FeatureReader {
 
     /// Starts reading KML from the input (nothing is read until `next()`).
     public init(input: ByteInput) throws {
-        core = try KMLParserCore(xml: XMLStreamReader(input: input))
+        core = try KMLParserCore(xml: XMLStreamReader(input: input), input: input)
     }
 
     /// Reads KML from `input`, naming it `name` in diagnostics (e.g. `a.kmz/doc.kml`).
     init(input: ByteInput, name: String) throws {
-        core = try KMLParserCore(xml: XMLStreamReader(input: input, name: name))
+        core = try KMLParserCore(xml: XMLStreamReader(input: input, name: name), input: input)
     }
 
     public mutating func next() throws -> Feature? {
@@ -130,8 +130,16 @@ final class KMLParserCore {
     /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
     private var lateSchemaValues: [LateSchemaValue] = []
 
-    init(xml: XMLStreamReader) {
+    /// The input, read once more from its start if a Schema comes too late (`KMLSchemaPrescan`).
+    private let input: ByteInput
+    /// True once the input has been scanned for Schemas (at most once).
+    private var schemasPrescanned = false
+    /// Schemas whose values are all read as text: defined too late on an input read only once.
+    private var textOnlySchemas: Set<String> = []
+
+    init(xml: XMLStreamReader, input: ByteInput) {
         self.xml = xml
+        self.input = input
         textBuffer.reserveCapacity(1 << 16)
     }
 
@@ -275,6 +283,8 @@ final class KMLParserCore {
             if let map = pending.inlineMap, !styles.isResolvable(map) { return nil }
             // A Schema defined after its placemarks: held, as late styles are, so types come out right.
             if pending.lateSchemaValues.contains(where: { schemas[$0.schemaID] == nil }) { return nil }
+        } else if !finished {
+            learnLateSchemas(for: pending)
         }
         queue[queueHead] = PendingFeature(feature: Feature(shape: nil), line: 0)
         queueHead += 1
@@ -288,11 +298,35 @@ final class KMLParserCore {
         return resolveStyle(typeLateSchemaValues(pending))
     }
 
+    /// Too many features wait for a Schema: learn every Schema of the input from a second read
+    /// (once), or, when the input cannot be read twice, read the missing Schemas' values as
+    /// text from here to the end, so that each column keeps one type.
+    private func learnLateSchemas(for pending: PendingFeature) {
+        let missing = pending.lateSchemaValues.filter { schemas[$0.schemaID] == nil && !textOnlySchemas.contains($0.schemaID) }
+        guard !missing.isEmpty else { return }
+        if !schemasPrescanned, let copy = input.independentCopy() {
+            schemasPrescanned = true
+            for schema in KMLSchemaPrescan.schemas(in: copy, name: xml.fileName) {
+                if let id = schema.id, schemas[id] == nil { schemas[id] = schema.fields }
+                if let name = schema.name, schemas[name] == nil { schemas[name] = schema.fields }
+            }
+            return
+        }
+        guard !schemasPrescanned else { return }
+        for late in missing where !textOnlySchemas.contains(late.schemaID) {
+            textOnlySchemas.insert(late.schemaID)
+            report("kml.late-schema", "SchemaData names schema '\(late.schemaURL)', not defined before \(KMLReader.maximumHeldFeatures) "
+                   + "placemarks using it, and \(xml.fileName ?? "standard input") cannot be read twice to find it; "
+                   + "all its values are read as text so that each column has one type (read from a file to type them)",
+                   line: late.line)
+        }
+    }
+
     /// Types the values read before their Schema, or reports the Schema missing.
     private func typeLateSchemaValues(_ pending: PendingFeature) -> PendingFeature {
         guard !pending.lateSchemaValues.isEmpty, var properties = pending.feature.properties else { return pending }
         var result = pending
-        for late in pending.lateSchemaValues {
+        for late in pending.lateSchemaValues where !textOnlySchemas.contains(late.schemaID) {
             guard let fields = schemas[late.schemaID] else {
                 report("kml.missing-schema", "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
                        line: late.line, once: "schema:" + late.schemaURL)
@@ -592,25 +626,11 @@ final class KMLParserCore {
     // MARK: ExtendedData and Schema
 
     private func parseSchema() throws {
-        let id = xml.attribute("id")
-        let name = xml.attribute("name")
-        let parent = xml.attribute("parent")
-        var fields: [String: (type: String, displayName: String?)] = [:]
-        try xml.forEachChild { child in
-            guard child == "SimpleField", let fieldName = xml.attribute("name") else {
-                try skipReported(child, in: "Schema")
-                return
-            }
-            let type = xml.attribute("type") ?? "string"
-            var displayName: String?
-            try xml.forEachChild { part in
-                if part == "displayName" { displayName = try xml.readText() } else { try xml.skipElement() }
-            }
-            fields[fieldName] = (type, displayName)
-        }
-        if let id { schemas[id] = fields }
-        if let name, schemas[name] == nil { schemas[name] = fields }
-        legacyPlacemarks.define(name: name, parent: parent, fields: fields)
+        let schema = try KMLSchemaPrescan.readSchema(xml) { child in try skipReported(child, in: "Schema") }
+        // A Schema whose values were already read as text stays text (one type per column).
+        if let id = schema.id, !textOnlySchemas.contains(id) { schemas[id] = schema.fields }
+        if let name = schema.name, schemas[name] == nil, !textOnlySchemas.contains(name) { schemas[name] = schema.fields }
+        legacyPlacemarks.define(name: schema.name, parent: schema.parent, fields: schema.fields)
     }
 
     private func parseExtendedData(into properties: inout JSONObject) throws {
@@ -626,10 +646,11 @@ final class KMLParserCore {
             case "SchemaData":
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                let fields = schemas[schemaID]
+                let textOnly = textOnlySchemas.contains(schemaID)
+                let fields = textOnly ? nil : schemas[schemaID]
                 // "#id" not seen yet: typed when the feature is released (the Schema may come later).
-                let late = fields == nil && url.hasPrefix("#")
-                if fields == nil && !late {
+                let late = fields == nil && url.hasPrefix("#") && !textOnly
+                if fields == nil && !late && !textOnly {
                     report("kml.missing-schema", "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
