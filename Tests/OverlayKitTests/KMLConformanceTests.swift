@@ -120,6 +120,19 @@ final class KMLConformanceTests: XCTestCase {
                             "{\"type\":\"Feature\",\"properties\":{\"v\":\($0)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
                         }.joined(separator: ",") + "]}",
                      warning: nil),
+        RecoveryCase(name: "NetworkLink to an entry of the same KMZ (issue 25.2)", entries: [
+            ("doc.kml", """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Folder><name>F</name>
+                <NetworkLink><Link><href>within.kml</href></Link></NetworkLink></Folder></Document></kml>
+                """),
+            ("within.kml", """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>w</name><Point><coordinates>3,4</coordinates></Point></Placemark></kml>
+                """),
+        ], expected: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","properties":{"@geometry-type":"networklink","href":"within.kml"},"geometry":null,"folders":["F"]},
+             {"type":"Feature","properties":{"name":"w"},"geometry":{"type":"Point","coordinates":[3,4]},"folders":["F"]}]}
+            """, warning: nil),
     ]
 
     func testRecoveriesMatchGDAL() throws {

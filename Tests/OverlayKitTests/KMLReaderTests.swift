@@ -307,7 +307,9 @@ final class KMLReaderTests: XCTestCase {
         let directory = try KMLTestSupport.corpus("kml-samples/kml/kmz/networklink")
         var reader = try KMZ.reader(for: ByteInput(path: directory.appendingPathComponent("hier.kmz").path))
         let features = try reader.readAll()
-        XCTAssertEqual(features.count, 2)
+        // The link to within.kml, the placemark it holds (issue 25 item 2), the link to outside.kml.
+        XCTAssertEqual(features.count, 3)
+        XCTAssertEqual(features[1].properties?["name"], .string("within.kml"))
         XCTAssertEqual(reader.resources?.names, ["within.kml"])
         XCTAssertEqual(try reader.resources?.contents(of: "within.kml").count, 70)
     }

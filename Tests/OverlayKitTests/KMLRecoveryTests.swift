@@ -125,3 +125,68 @@ extension KMLRecoveryTests {
         XCTAssertEqual(warnings.first?.location?.line, 2)
     }
 }
+
+extension KMLRecoveryTests {
+    static func kml(_ body: String) -> String {
+        "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>\n\(body)\n</Document></kml>"
+    }
+
+    static func link(_ href: String, name: String? = nil) -> String {
+        "<NetworkLink>\(name.map { "<name>\($0)</name>" } ?? "")<Link><href>\(href)</href></Link></NetworkLink>"
+    }
+
+    private func readKMZ(_ entries: [(String, String)]) throws -> ([Feature], [Diagnostic], KMLReader) {
+        var reader = try KMZ.reader(for: ByteInput(bytes: KMZTestArchive.stored(entries.map { ($0.0, Array($0.1.utf8)) }), name: "t.kmz"))
+        var features: [Feature] = []
+        var warnings: [Diagnostic] = []
+        while let feature = try reader.next() {
+            features.append(feature)
+            warnings += reader.takeWarnings()
+        }
+        return (features, warnings + reader.takeWarnings(), reader)
+    }
+
+    /// Issue 25 item 2: NetworkLinks naming entries of the same KMZ are read after the link, with
+    /// the link's folder path; each entry once; images of a linked KML in a folder keep their entry.
+    func testNetworkLinksToEntriesOfTheSameKMZAreRead() throws {
+        let (features, warnings, reader) = try readKMZ([
+            ("doc.kml", Self.kml("""
+                <Folder><name>F</name>\(Self.link("files/a.kml", name: "to a"))</Folder>
+                \(Self.link("files/a.kml", name: "again"))
+                \(Self.link("http://example.invalid/x.kml", name: "web"))
+                <Placemark><name>last</name></Placemark>
+                """)),
+            ("files/a.kml", Self.kml("""
+                <Placemark><name>a1</name><Point><coordinates>1,2</coordinates></Point></Placemark>
+                <Folder><name>G</name>\(Self.link("./b%20c.kml"))\(Self.link("../doc.kml"))\(Self.link("img.png"))</Folder>
+                <GroundOverlay><name>g</name><Icon><href>img.png</href></Icon>
+                  <LatLonBox><north>1</north><south>0</south><east>1</east><west>0</west></LatLonBox></GroundOverlay>
+                """)),
+            ("files/b c.kml", Self.kml("<Placemark><name>b1</name></Placemark>")),
+            ("files/img.png", "png"),
+        ])
+        let names = features.map { $0.properties?["name"]?.stringValue ?? $0.properties?["href"]?.stringValue ?? "?" }
+        XCTAssertEqual(names, ["to a", "a1", "./b%20c.kml", "b1", "../doc.kml", "img.png", "g", "again", "web", "last"])
+        XCTAssertEqual(features.map(\.folderPath), [["F"], ["F"], ["F", "G"], ["F", "G"], ["F", "G"], ["F", "G"], ["F"], [], [], []])
+        XCTAssertEqual(features[6].properties?["icon"], .string("files/img.png"), "the overlay's image is its archive entry")
+        XCTAssertEqual(features[3].location?.file, "t.kmz/files/b c.kml")
+        let codes = warnings.map(\.code)
+        XCTAssertEqual(codes.filter { $0 == "kmz.link-repeated" }.count, 2, "\(warnings)")
+        // Only the web link and the link to an image are unfetched; links read from the archive are not.
+        XCTAssertEqual(warnings.filter { $0.code == "kml.not-fetched" }.map(\.message).map { $0.contains("http://") || $0.contains("img.png") },
+                       [true, true], "\(warnings)")
+        XCTAssertEqual(reader.resources?.names, ["files/a.kml", "files/b c.kml", "files/img.png"])
+    }
+
+    /// Links nest at most `KMZNetworkLinks.maximumDepth` deep.
+    func testNetworkLinkChainsStopAtTheDepthLimit() throws {
+        let depth = KMZNetworkLinks.maximumDepth + 3
+        var entries = [("doc.kml", Self.kml(Self.link("k1.kml")))]
+        for level in 1...depth {
+            entries.append(("k\(level).kml", Self.kml("<Placemark><name>p\(level)</name></Placemark>" + Self.link("k\(level + 1).kml"))))
+        }
+        let (features, warnings, _) = try readKMZ(entries)
+        XCTAssertEqual(features.filter { $0.properties?["name"] != nil }.count, KMZNetworkLinks.maximumDepth)
+        XCTAssertEqual(warnings.filter { $0.code == "kmz.link-too-deep" }.count, 1, "\(warnings)")
+    }
+}

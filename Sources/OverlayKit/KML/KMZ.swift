@@ -31,6 +31,18 @@ public final class KMZResources {
         try KMZ.inflate(entry, of: zip, limits: limits) { bytes.append(contentsOf: $0) }
         return bytes
     }
+
+    /// Whether the archive has a resource at `path`.
+    func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// A KML reader over the resource at `path` (a KML reached through a `NetworkLink`),
+    /// streamed as the main KML is; diagnostics name it `displayName`.
+    func kmlReader(forEntry path: String, displayName: String) throws -> KMLReader {
+        guard let entry = entries[path] else {
+            throw Diagnostic(.error, code: "kmz.read-failed", message: "the KMZ has no entry \(path)")
+        }
+        return try KMZ.kmlReader(for: entry, of: zip, limits: limits, name: displayName)
+    }
 }
 
 /// KMZ: a zip holding `doc.kml` (or, failing that, the first `.kml`) and its resources.
@@ -114,18 +126,7 @@ public enum KMZ {
         }
         var reader: KMLReader
         do {
-            if zip.isInMemory && main.uncompressedSize <= 16 << 20 {
-                // A zip already in memory with a small KML (tests, library callers, the fuzzer): no spool file.
-                var kml: [UInt8] = []
-                try inflate(main, of: zip, limits: limits) { kml.append(contentsOf: $0) }
-                reader = try KMLReader(input: ByteInput(bytes: kml), name: "\(displayName)/\(main.path)")
-            } else {
-                // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
-                let spool = try TemporaryFile()
-                try inflate(main, of: zip, limits: limits) { try spool.write($0) }
-                // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
-                reader = try KMLReader(input: ByteInput(path: spool.descriptorPath), name: "\(displayName)/\(main.path)")
-            }
+            reader = try kmlReader(for: main, of: zip, limits: limits, name: "\(displayName)/\(main.path)")
         } catch var diagnostic as Diagnostic {
             diagnostic.location = diagnostic.location ?? SourceLocation(file: input.name, line: 1, column: 1)
             throw diagnostic
@@ -141,8 +142,27 @@ public enum KMZ {
                                              location: SourceLocation(file: input.name, line: 1, column: 1)))
             }
         }
-        reader.resources = KMZResources(zip: zip, entries: resources, limits: limits)
+        let kept = KMZResources(zip: zip, entries: resources, limits: limits)
+        reader.resources = kept
+        reader.networkLinks = KMZNetworkLinks(resources: kept, mainEntry: main.path, archiveName: displayName)
+        reader.core.archiveEntry = reader.networkLinks?.linkResolver(relativeTo: main.path)
         return reader
+    }
+
+    /// A KML reader over one entry: inflated into memory when the zip is in memory and the entry
+    /// small, else into an unnamed temporary file it streams from (memory stays bounded).
+    fileprivate static func kmlReader(for entry: ZipEntry, of zip: RandomAccessBytes, limits: Limits, name: String) throws -> KMLReader {
+        if zip.isInMemory && entry.uncompressedSize <= 16 << 20 {
+            // A zip already in memory with a small KML (tests, library callers, the fuzzer): no spool file.
+            var kml: [UInt8] = []
+            try inflate(entry, of: zip, limits: limits) { kml.append(contentsOf: $0) }
+            return try KMLReader(input: ByteInput(bytes: kml), name: name)
+        }
+        // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
+        let spool = try TemporaryFile()
+        try inflate(entry, of: zip, limits: limits) { try spool.write($0) }
+        // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
+        return try KMLReader(input: ByteInput(path: spool.descriptorPath), name: name)
     }
 
     /// Zips `kml` (the complete document, as `doc.kml`, deflated) and the resources into

@@ -15,7 +15,10 @@ import OverlayModel
 /// `KMLConventions.circleCenterKey` and `circleRadiusKey` → `Circle`; `GroundOverlay` →
 /// `Polygon` of its LatLonBox (rotated) or gx:LatLonQuad with the image in `icon`;
 /// `NetworkLink`, `ScreenOverlay`, `PhotoOverlay` → features with their links (never
-/// fetched; a warning says so).
+/// fetched; a warning says so — but in a KMZ, a `NetworkLink` naming one of its KML entries is
+/// followed by that entry's features, see `KMZNetworkLinks`). Recovered as GDAL and libkml do:
+/// tuples joined by commas only (split into triples), GML `MultiPolygon`/`MultiLineString`/
+/// `MultiPoint`, and pre-2.2 `Schema parent="Placemark"` placemarks; each with a warning.
 ///
 /// Properties: `name`, `description` (CDATA kept as text), `address`, `phoneNumber`,
 /// `visibility` (bool), ExtendedData `Data` (strings) and `SchemaData` (typed by the
@@ -35,9 +38,11 @@ import OverlayModel
 /// Everything not kept is reported: each unknown or unused element once per name, with the
 /// line of its first occurrence.
 public struct KMLReader: FeatureReader {
-    private let core: KMLParserCore
+    let core: KMLParserCore
     /// Files embedded in the KMZ this KML came from (images, models, other KML), by path.
     public var resources: KMZResources?
+    /// KML entries of the same KMZ reached through `NetworkLink`s, read after their link.
+    var networkLinks: KMZNetworkLinks?
 
     /// How many features may wait for a forward-referenced style.
     public static let maximumHeldFeatures = 10_000
@@ -53,7 +58,8 @@ public struct KMLReader: FeatureReader {
     }
 
     public mutating func next() throws -> Feature? {
-        try core.nextFeature()
+        guard networkLinks != nil else { return try core.nextFeature() }
+        return try networkLinks!.next(after: core)
     }
 
     /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
@@ -63,9 +69,8 @@ public struct KMLReader: FeatureReader {
     }
 
     public mutating func takeWarnings() -> [Diagnostic] {
-        var warnings = core.xml.takeParserWarnings()
-        warnings += core.warnings
-        core.warnings.removeAll()
+        var warnings = core.takeWarnings()
+        if networkLinks != nil { warnings += networkLinks!.takeWarnings() }
         return warnings
     }
 }
@@ -136,6 +141,18 @@ final class KMLParserCore {
     private var schemasPrescanned = false
     /// Schemas whose values are all read as text: defined too late on an input read only once.
     private var textOnlySchemas: Set<String> = []
+
+    /// In a KMZ: the archive entry a `NetworkLink` href names, if any (read by `KMZNetworkLinks`,
+    /// so the link gets no "not fetched" warning).
+    var archiveEntry: ((String) -> String?)?
+
+    /// The parser's warnings and the reader's, in that order, leaving none behind.
+    func takeWarnings() -> [Diagnostic] {
+        var taken = xml.takeParserWarnings()
+        taken += warnings
+        warnings.removeAll()
+        return taken
+    }
 
     init(xml: XMLStreamReader, input: ByteInput) {
         self.xml = xml
@@ -526,6 +543,8 @@ final class KMLParserCore {
                 }
             }
             let target = (link?["href"] ?? iconHref.map { .string($0) })?.stringValue ?? "no link"
+            // A link to an entry of the same KMZ is read, not fetched (KMZNetworkLinks).
+            if kind == "NetworkLink", archiveEntry?(target) != nil { break }
             warnings.append(Diagnostic(.warning, code: "kml.not-fetched",
                                        message: "<\(kind)> kept as a feature; its link (\(target)) is not fetched",
                                        location: feature.location))
