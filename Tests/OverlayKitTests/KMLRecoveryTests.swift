@@ -190,3 +190,25 @@ extension KMLRecoveryTests {
         XCTAssertEqual(warnings.filter { $0.code == "kmz.link-too-deep" }.count, 1, "\(warnings)")
     }
 }
+
+extension KMLRecoveryTests {
+    /// Issue 25 item 12: a parameter entity reference in the DTD is an error like any entity
+    /// reference (docs/kml.md), in the reader and in `validate`; a declaration alone is not.
+    func testParameterEntityReferencesAreRefusedAndReported() throws {
+        for (declaration, reference) in [("<!ENTITY % p SYSTEM \"file:///etc/passwd\">", "%p;"),
+                                         ("<!ENTITY % q \"<!ENTITY x 'y'>\">", "%q;")] {
+            let kml = "<?xml version=\"1.0\"?>\n<!DOCTYPE kml [\(declaration) \(reference)]>\n<kml><Placemark><name>x</name></Placemark></kml>\n"
+            XCTAssertThrowsError(try KMLTestSupport.read(kml)) { error in
+                let diagnostic = error as? Diagnostic
+                XCTAssertEqual(diagnostic?.code, "kml.entity-reference", "\(error)")
+                XCTAssertTrue(diagnostic?.message.contains("parameter entity reference \(reference)") == true, "\(error)")
+                XCTAssertEqual(diagnostic?.location?.line, 2)
+                XCTAssertEqual(diagnostic?.location?.column, "<!DOCTYPE kml [".utf8.count + declaration.utf8.count + 2)
+            }
+            let report = Validator.validate(ByteInput(string: kml, name: "pe.kml"), format: .kml)
+            XCTAssertTrue(report.findings.contains { $0.code == "kml.entity-reference" && $0.severity == .error }, "\(report.findings)")
+        }
+        let declaredOnly = "<?xml version=\"1.0\"?>\n<!DOCTYPE kml [<!ENTITY % p SYSTEM \"file:///etc/passwd\">]>\n<kml><Placemark><name>x</name></Placemark></kml>\n"
+        XCTAssertEqual(try KMLTestSupport.read(declaredOnly).0.count, 1)
+    }
+}
