@@ -1,6 +1,4 @@
-import Foundation
 import OverlayModel
-import ZIPFoundation
 
 /// The files of a KMZ archive besides its main KML (icons, images, models, other KML), kept
 /// available by path so a KMZ written from it carries them too.
@@ -166,45 +164,14 @@ public enum KMZ {
     }
 
     /// Zips `kml` (the complete document, as `doc.kml`, deflated) and the resources into
-    /// `output`, deterministically (fixed timestamps, entries in the given order).
+    /// `output`, deterministically (fixed timestamps, entries in the given order), in one pass:
+    /// O(bytes + entries) (`ZipWriter`).
     static func write(kml: TemporaryFile, resources: KMZResources?, to output: ByteOutput) throws {
-        let zip = try TemporaryFile(keepPath: true, suffix: ".kmz")
-        let url = URL(fileURLWithPath: zip.path!)
-        // A fixed date so the same input gives the same bytes.
-        let date = Date(timeIntervalSince1970: 315_532_800)
-        let handle: ByteInput
-        do {
-            try FileManager.default.removeItem(at: url)
-            // ZIPFoundation builds an archive at a path and keeps its own FILE* open: the name is
-            // unlinked as soon as it and `handle` have the file, so a SIGKILL while zipping leaves
-            // nothing in $TMPDIR. The scope ends the archive, which flushes it.
-            handle = try {
-                let archive = try Archive(url: url, accessMode: .create)
-                let handle = try ByteInput(path: url.path)
-                unlink(url.path)
-                try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.size), modificationDate: date,
-                                     compressionMethod: .deflate) { position, size in
-                    Data(try kml.read(at: Int(position), count: size))
-                }
-                for name in resources?.names ?? [] {
-                    let bytes = try resources!.contents(of: name)
-                    try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
-                                         compressionMethod: .deflate) { position, size in
-                        Data(bytes[Int(position)..<min(bytes.count, Int(position) + size)])
-                    }
-                }
-                return handle
-            }()
-        } catch let diagnostic as Diagnostic {
-            throw diagnostic
-        } catch {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot build the KMZ archive: \(error)")
+        var zip = try ZipWriter { try output.write($0) }
+        try zip.add(path: "doc.kml", file: kml)
+        for name in resources?.names ?? [] {
+            try zip.add(path: name, bytes: resources!.contents(of: name))
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try handle.read(into: $0) }
-            if count == 0 { break }
-            try chunk.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
+        try zip.finish()
     }
 }
