@@ -6,5 +6,7 @@
 #undef LIBXML_ICU_ENABLED
 #include <libxml/xmlreader.h>
 #include <libxml/parser.h>
+// xmlSAX2GetParameterEntity: the default lookup behind the reader's parameter-entity hook.
+#include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlschemas.h>

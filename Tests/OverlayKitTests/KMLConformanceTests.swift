@@ -64,6 +64,105 @@ final class KMLConformanceTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(Double(matched), 0.9 * Double(files.count), "\(matched) of \(files.count) fixtures match")
     }
 
+    /// Non-conformant KML that libkml, GDAL and Google Earth recover (issues 21 and 25): each
+    /// case is an input written here, the GeoJSON GDAL's KML/LIBKML drivers give for it, and the
+    /// warning that says the input was recovered. Compared with the rules of the fixtures above.
+    struct RecoveryCase {
+        var name: String
+        /// The KML, or the KMZ's entries (the first is the main KML).
+        var entries: [(path: String, text: String)]
+        var expected: String
+        /// The warning that says what was recovered; nil when nothing needs saying.
+        var warning: String?
+    }
+
+    static let recoveryCases: [RecoveryCase] = [
+        RecoveryCase(name: "tuples joined by commas (issue 25.4)", entries: [("doc.kml", """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>l</name>
+            <LineString><coordinates>-55.8,-60.7,0,-55.0,-60.7,0</coordinates></LineString></Placemark></kml>
+            """)], expected: """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"l"},
+             "geometry":{"type":"LineString","coordinates":[[-55.8,-60.7,0],[-55.0,-60.7,0]]}}]}
+            """, warning: "kml.joined-tuples"),
+        RecoveryCase(name: "GML MultiPolygon (issue 25.5)", entries: [("doc.kml", """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>m</name><MultiPolygon>
+            <Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon>
+            <Polygon><outerBoundaryIs><LinearRing><coordinates>5,5 6,5 6,6 5,5</coordinates></LinearRing></outerBoundaryIs></Polygon>
+            </MultiPolygon></Placemark></kml>
+            """)], expected: """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"m"},
+             "geometry":{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,0]]],[[[5,5],[6,5],[6,6],[5,5]]]]}}]}
+            """, warning: "kml.gml-geometry"),
+        RecoveryCase(name: "GML MultiLineString and MultiPoint (issue 25.5)", entries: [("doc.kml", """
+            <kml xmlns="http://www.opengis.net/kml/2.2"><Document>
+            <Placemark><MultiLineString><LineString><coordinates>0,0 1,1</coordinates></LineString>
+            <LineString><coordinates>2,2 3,3</coordinates></LineString></MultiLineString></Placemark>
+            <Placemark><MultiPoint><Point><coordinates>5,6</coordinates></Point><Point><coordinates>7,8</coordinates></Point></MultiPoint></Placemark>
+            </Document></kml>
+            """)], expected: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","properties":{},"geometry":{"type":"MultiLineString","coordinates":[[[0,0],[1,1]],[[2,2],[3,3]]]}},
+             {"type":"Feature","properties":{},"geometry":{"type":"MultiPoint","coordinates":[[5,6],[7,8]]}}]}
+            """, warning: "kml.gml-geometry"),
+        RecoveryCase(name: "Schema parent=Placemark (issue 21.4)", entries: [("doc.kml", """
+            <kml xmlns="http://earth.google.com/kml/2.1"><Document>
+            <Schema parent="Placemark" name="S_t"><SimpleField type="wstring" name="LABEL"/><SimpleField type="int" name="N"/></Schema>
+            <S_t><name>a</name><LABEL>x</LABEL><N>7</N><Point><coordinates>1,2</coordinates></Point></S_t>
+            </Document></kml>
+            """)], expected: """
+            {"type":"FeatureCollection","features":[{"type":"Feature","properties":{"name":"a","LABEL":"x","N":7},
+             "geometry":{"type":"Point","coordinates":[1,2]}}]}
+            """, warning: "kml.legacy-markup"),
+        RecoveryCase(name: "Schema after more placemarks than are held (issue 21.3)",
+                     entries: [("doc.kml", KMLRecoveryTests.lateSchemaKML(placemarks: KMLReader.maximumHeldFeatures + 1))],
+                     expected: "{\"type\":\"FeatureCollection\",\"features\":["
+                        + (0...KMLReader.maximumHeldFeatures).map {
+                            "{\"type\":\"Feature\",\"properties\":{\"v\":\($0)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}"
+                        }.joined(separator: ",") + "]}",
+                     warning: nil),
+        RecoveryCase(name: "NetworkLink to an entry of the same KMZ (issue 25.2)", entries: [
+            ("doc.kml", """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Folder><name>F</name>
+                <NetworkLink><Link><href>within.kml</href></Link></NetworkLink></Folder></Document></kml>
+                """),
+            ("within.kml", """
+                <kml xmlns="http://www.opengis.net/kml/2.2"><Placemark><name>w</name><Point><coordinates>3,4</coordinates></Point></Placemark></kml>
+                """),
+        ], expected: """
+            {"type":"FeatureCollection","features":[
+             {"type":"Feature","properties":{"@geometry-type":"networklink","href":"within.kml"},"geometry":null,"folders":["F"]},
+             {"type":"Feature","properties":{"name":"w"},"geometry":{"type":"Point","coordinates":[3,4]},"folders":["F"]}]}
+            """, warning: nil),
+    ]
+
+    func testRecoveriesMatchGDAL() throws {
+        for recovery in Self.recoveryCases {
+            var reader: KMLReader
+            if recovery.entries.count == 1 {
+                reader = try KMLReader(input: ByteInput(string: recovery.entries[0].text, name: "case.kml"))
+            } else {
+                let archive = KMZTestArchive.stored(recovery.entries.map { ($0.path, Array($0.text.utf8)) })
+                reader = try KMZ.reader(for: ByteInput(bytes: archive, name: "case.kmz"))
+            }
+            let features = try reader.readAll()
+            let warnings = reader.takeWarnings()
+            if let warning = recovery.warning {
+                XCTAssertTrue(warnings.contains { $0.code == warning }, "\(recovery.name): \(warnings)")
+            } else {
+                XCTAssertEqual(warnings, [], recovery.name)
+            }
+            let expected = try KMLTestSupport.json(ByteInput(string: recovery.expected))
+            guard case .array(let wanted)? = expected.objectValue?["features"], wanted.count == features.count else {
+                XCTFail("\(recovery.name): \(features.count) features, expected \(expected)")
+                continue
+            }
+            for (index, (feature, want)) in zip(features, wanted).enumerated() {
+                let problems = compareFeature(feature, want.objectValue ?? JSONObject())
+                XCTAssertEqual(problems, [], "\(recovery.name), feature \(index)")
+            }
+        }
+    }
+
     /// The problems found comparing one fixture (empty when it matches).
     private func compare(kml: URL, expected: URL) throws -> [String] {
         var reader = try KMLReader(input: ByteInput(path: kml.path))

@@ -51,6 +51,22 @@ final class KMLCoordinatesTests: XCTestCase {
         XCTAssertTrue(parse("1,2 3,4,").1.first?.message.contains("ends with a comma") == true)
     }
 
+    /// Issue 25 item 4: libkml's rule for tuples joined by commas only.
+    func testTuplesJoinedByCommasAreSplitIntoTriples() {
+        let (coordinates, problems) = parse("-55.8,-60.7,0,-55.0,-60.7,0,-55.0,-61.0,10 7,8")
+        XCTAssertEqual(coordinates, [c(-55.8, -60.7, 0), c(-55.0, -60.7, 0), c(-55.0, -61.0, 10), c(7, 8)])
+        XCTAssertEqual(problems.count, 1)
+        XCTAssertEqual(problems[0].offset, 0)
+        XCTAssertTrue(problems[0].split)
+        XCTAssertFalse(problems[0].dropped)
+        XCTAssertTrue(problems[0].message.contains("read as 3 longitude,latitude,altitude tuples"), problems[0].message)
+        // Five numbers are not triples: the first three are kept, as before.
+        let (five, fiveProblems) = parse("1,2,3,4,5")
+        XCTAssertEqual(five, [c(1, 2, 3)])
+        XCTAssertEqual(fiveProblems.map(\.split), [false])
+        XCTAssertTrue(fiveProblems[0].message.contains("not a multiple of three"), fiveProblems[0].message)
+    }
+
     func testExtraNumbersAreKeptWithAWarning() {
         let (coordinates, problems) = parse("1,2,3,4")
         XCTAssertEqual(coordinates, [c(1, 2, 3)])

@@ -220,6 +220,21 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(warnings[1].location?.column, 21)
     }
 
+    /// Issue 25 item 4: a LineString whose tuples are joined by commas only stays a line.
+    func testTuplesJoinedByCommasOnlyReadAsALineWithALocatedWarning() throws {
+        let (features, warnings) = try KMLTestSupport.read(KMLTestSupport.document("""
+            <Placemark><LineString>
+                <coordinates>-55.8,-60.7,0,-55.0,-60.7,0,-55.0,-61.0,0</coordinates></LineString></Placemark>
+            """))
+        guard case .polyline(let line)? = features.first?.shape else { return XCTFail("\(String(describing: features.first?.shape))") }
+        XCTAssertEqual(line.coordinates, [Coordinate(latitude: -60.7, longitude: -55.8, altitude: 0),
+                                          Coordinate(latitude: -60.7, longitude: -55.0, altitude: 0),
+                                          Coordinate(latitude: -61.0, longitude: -55.0, altitude: 0)])
+        XCTAssertEqual(warnings.map(\.code), ["kml.joined-tuples"])
+        XCTAssertEqual(warnings.first?.location?.line, 5)
+        XCTAssertEqual(warnings.first?.location?.column, 18)
+    }
+
     func testNamespaces() throws {
         for namespace in ["http://www.opengis.net/kml/2.2", "http://earth.google.com/kml/2.0", "http://earth.google.com/kml/2.1",
                           "http://earth.google.com/kml/2.2"] {
@@ -292,7 +307,9 @@ final class KMLReaderTests: XCTestCase {
         let directory = try KMLTestSupport.corpus("kml-samples/kml/kmz/networklink")
         var reader = try KMZ.reader(for: ByteInput(path: directory.appendingPathComponent("hier.kmz").path))
         let features = try reader.readAll()
-        XCTAssertEqual(features.count, 2)
+        // The link to within.kml, the placemark it holds (issue 25 item 2), the link to outside.kml.
+        XCTAssertEqual(features.count, 3)
+        XCTAssertEqual(features[1].properties?["name"], .string("within.kml"))
         XCTAssertEqual(reader.resources?.names, ["within.kml"])
         XCTAssertEqual(try reader.resources?.contents(of: "within.kml").count, 70)
     }

@@ -18,6 +18,9 @@ public final class ByteInput {
     private var memoryOffset = 0
     /// Bytes read ahead by `peek(_:)`, replayed before reading on.
     private var pending: [UInt8] = []
+    /// For a copy made by `independentCopy()`: where the next `pread` starts (the descriptor
+    /// is shared with the original, so its own offset is never used).
+    private var positionalOffset: Int?
 
     /// Opens a file, or standard input for nil or "-".
     /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason.
@@ -61,8 +64,30 @@ public final class ByteInput {
         self.init(bytes: Array(string.utf8), name: name)
     }
 
+    /// A copy of a file input that reads it from the start, whatever the original has read.
+    private init(duplicating descriptor: Int32, name: String?, expectedSize: Int?) {
+        self.name = name
+        self.descriptor = descriptor
+        ownsDescriptor = true
+        self.expectedSize = expectedSize
+        memory = []
+        positionalOffset = 0
+    }
+
     deinit {
         if ownsDescriptor { close(descriptor) }
+    }
+
+    /// A second reader of the same bytes from their start, independent of this one; nil for
+    /// standard input, pipes and anything else that cannot be read twice. For a reader that
+    /// must look ahead in the whole input once (KML's late `Schema`s) without holding it.
+    func independentCopy() -> ByteInput? {
+        if descriptor < 0 { return ByteInput(bytes: memory, name: name) }
+        // A regular file opened by path (`expectedSize` is set only for those).
+        guard ownsDescriptor, expectedSize != nil else { return nil }
+        let copy = dup(descriptor)
+        guard copy >= 0 else { return nil }
+        return ByteInput(duplicating: copy, name: name, expectedSize: expectedSize)
     }
 
     /// Reads up to `buffer.count` bytes; returns 0 at the end of input.
@@ -94,7 +119,13 @@ public final class ByteInput {
             return count
         }
         while true {
-            let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+            let count: Int
+            if let offset = positionalOffset {
+                count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
+                if count > 0 { positionalOffset = offset + count }
+            } else {
+                count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
+            }
             if count >= 0 { return count }
             if errno == EINTR { continue }
             throw Diagnostic(.error, code: "io.read-failed",

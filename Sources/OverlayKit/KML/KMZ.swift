@@ -1,6 +1,4 @@
-import Foundation
 import OverlayModel
-import ZIPFoundation
 
 /// The files of a KMZ archive besides its main KML (icons, images, models, other KML), kept
 /// available by path so a KMZ written from it carries them too.
@@ -30,6 +28,18 @@ public final class KMZResources {
         var bytes: [UInt8] = []
         try KMZ.inflate(entry, of: zip, limits: limits) { bytes.append(contentsOf: $0) }
         return bytes
+    }
+
+    /// Whether the archive has a resource at `path`.
+    func contains(_ path: String) -> Bool { entries[path] != nil }
+
+    /// A KML reader over the resource at `path` (a KML reached through a `NetworkLink`),
+    /// streamed as the main KML is; diagnostics name it `displayName`.
+    func kmlReader(forEntry path: String, displayName: String) throws -> KMLReader {
+        guard let entry = entries[path] else {
+            throw Diagnostic(.error, code: "kmz.read-failed", message: "the KMZ has no entry \(path)")
+        }
+        return try KMZ.kmlReader(for: entry, of: zip, limits: limits, name: displayName)
     }
 }
 
@@ -114,18 +124,7 @@ public enum KMZ {
         }
         var reader: KMLReader
         do {
-            if zip.isInMemory && main.uncompressedSize <= 16 << 20 {
-                // A zip already in memory with a small KML (tests, library callers, the fuzzer): no spool file.
-                var kml: [UInt8] = []
-                try inflate(main, of: zip, limits: limits) { kml.append(contentsOf: $0) }
-                reader = try KMLReader(input: ByteInput(bytes: kml), name: "\(displayName)/\(main.path)")
-            } else {
-                // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
-                let spool = try TemporaryFile()
-                try inflate(main, of: zip, limits: limits) { try spool.write($0) }
-                // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
-                reader = try KMLReader(input: ByteInput(path: spool.descriptorPath), name: "\(displayName)/\(main.path)")
-            }
+            reader = try kmlReader(for: main, of: zip, limits: limits, name: "\(displayName)/\(main.path)")
         } catch var diagnostic as Diagnostic {
             diagnostic.location = diagnostic.location ?? SourceLocation(file: input.name, line: 1, column: 1)
             throw diagnostic
@@ -141,50 +140,38 @@ public enum KMZ {
                                              location: SourceLocation(file: input.name, line: 1, column: 1)))
             }
         }
-        reader.resources = KMZResources(zip: zip, entries: resources, limits: limits)
+        let kept = KMZResources(zip: zip, entries: resources, limits: limits)
+        reader.resources = kept
+        reader.networkLinks = KMZNetworkLinks(resources: kept, mainEntry: main.path, archiveName: displayName)
+        reader.core.archiveEntry = reader.networkLinks?.linkResolver(relativeTo: main.path)
         return reader
     }
 
+    /// A KML reader over one entry: inflated into memory when the zip is in memory and the entry
+    /// small, else into an unnamed temporary file it streams from (memory stays bounded).
+    fileprivate static func kmlReader(for entry: ZipEntry, of zip: RandomAccessBytes, limits: Limits, name: String) throws -> KMLReader {
+        if zip.isInMemory && entry.uncompressedSize <= 16 << 20 {
+            // A zip already in memory with a small KML (tests, library callers, the fuzzer): no spool file.
+            var kml: [UInt8] = []
+            try inflate(entry, of: zip, limits: limits) { kml.append(contentsOf: $0) }
+            return try KMLReader(input: ByteInput(bytes: kml), name: name)
+        }
+        // Unnamed from the start: a KMZ killed while inflating leaves nothing in $TMPDIR.
+        let spool = try TemporaryFile()
+        try inflate(entry, of: zip, limits: limits) { try spool.write($0) }
+        // The reader opens its own descriptor, which keeps the unnamed spool readable once closed here.
+        return try KMLReader(input: ByteInput(path: spool.descriptorPath), name: name)
+    }
+
     /// Zips `kml` (the complete document, as `doc.kml`, deflated) and the resources into
-    /// `output`, deterministically (fixed timestamps, entries in the given order).
+    /// `output`, deterministically (fixed timestamps, entries in the given order), in one pass:
+    /// O(bytes + entries) (`ZipWriter`).
     static func write(kml: TemporaryFile, resources: KMZResources?, to output: ByteOutput) throws {
-        let zip = try TemporaryFile(keepPath: true, suffix: ".kmz")
-        let url = URL(fileURLWithPath: zip.path!)
-        // A fixed date so the same input gives the same bytes.
-        let date = Date(timeIntervalSince1970: 315_532_800)
-        let handle: ByteInput
-        do {
-            try FileManager.default.removeItem(at: url)
-            // ZIPFoundation builds an archive at a path and keeps its own FILE* open: the name is
-            // unlinked as soon as it and `handle` have the file, so a SIGKILL while zipping leaves
-            // nothing in $TMPDIR. The scope ends the archive, which flushes it.
-            handle = try {
-                let archive = try Archive(url: url, accessMode: .create)
-                let handle = try ByteInput(path: url.path)
-                unlink(url.path)
-                try archive.addEntry(with: "doc.kml", type: .file, uncompressedSize: Int64(kml.size), modificationDate: date,
-                                     compressionMethod: .deflate) { position, size in
-                    Data(try kml.read(at: Int(position), count: size))
-                }
-                for name in resources?.names ?? [] {
-                    let bytes = try resources!.contents(of: name)
-                    try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), modificationDate: date,
-                                         compressionMethod: .deflate) { position, size in
-                        Data(bytes[Int(position)..<min(bytes.count, Int(position) + size)])
-                    }
-                }
-                return handle
-            }()
-        } catch let diagnostic as Diagnostic {
-            throw diagnostic
-        } catch {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot build the KMZ archive: \(error)")
+        var zip = try ZipWriter { try output.write($0) }
+        try zip.add(path: "doc.kml", file: kml)
+        for name in resources?.names ?? [] {
+            try zip.add(path: name, bytes: resources!.contents(of: name))
         }
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let count = try chunk.withUnsafeMutableBytes { try handle.read(into: $0) }
-            if count == 0 { break }
-            try chunk.withUnsafeBytes { try output.write(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-        }
+        try zip.finish()
     }
 }

@@ -6,7 +6,9 @@ import OverlayModel
 /// (exact and fast); forms JSON rejects but KML writers produce (`+1.5`, `.5`, `5.`, `01`) go
 /// through a checked fallback. Spaces after (or before) a comma stay inside the tuple. A
 /// malformed tuple is skipped whole and reported with its byte offset, so it never shifts
-/// the values of the tuples around it. O(n) in the text length.
+/// the values of the tuples around it. One recovery, libkml's: a tuple of more than three numbers
+/// whose count is a multiple of three (`1,2,0,3,4,0`, tuples joined by commas only) is read as
+/// that many `lon,lat,alt` triples, with a problem saying so. O(n) in the text length.
 enum KMLCoordinates {
     /// A tuple that could not be read, or was read with a loss.
     struct Problem: Equatable {
@@ -17,6 +19,8 @@ enum KMLCoordinates {
         var message: String
         /// True when the tuple was dropped; false when it was kept (e.g. extra numbers ignored).
         var dropped: Bool
+        /// True when the tuple was split into `lon,lat,alt` triples (libkml's recovery).
+        var split = false
     }
 
     /// Appends the tuples of `text` to `coordinates` and the problems to `problems`.
@@ -67,6 +71,8 @@ enum KMLCoordinates {
             }
             let tupleStart = index
             var valueCount = 0
+            // Numbers past the third, kept for libkml's split into triples.
+            var extraValues: [Double] = []
             var bad: String?
             // One tuple: numbers joined by commas (whitespace allowed around a comma).
             while true {
@@ -80,7 +86,7 @@ enum KMLCoordinates {
                     case 0: values.0 = value
                     case 1: values.1 = value
                     case 2: values.2 = value
-                    default: break
+                    default: extraValues.append(value)
                     }
                     valueCount += 1
                 } else {
@@ -107,9 +113,22 @@ enum KMLCoordinates {
                                         dropped: true))
             } else {
                 coordinates.append(Coordinate(latitude: values.1, longitude: values.0, altitude: valueCount >= 3 ? values.2 : nil))
-                if valueCount > 3 {
+                if valueCount > 3 && valueCount % 3 == 0 {
+                    // Tuples joined by commas only (`1,2,0,3,4,0`): libkml, GDAL and Google Earth
+                    // read triples; a count that is not a multiple of three stays ambiguous.
+                    var triple = 0
+                    while triple + 2 < extraValues.count {
+                        coordinates.append(Coordinate(latitude: extraValues[triple + 1], longitude: extraValues[triple],
+                                                      altitude: extraValues[triple + 2]))
+                        triple += 3
+                    }
                     problems.append(Problem(offset: tupleStart, text: tupleText(),
-                                            message: "coordinate tuple has \(valueCount) numbers; only longitude, latitude and altitude are kept",
+                                            message: "\(valueCount) numbers joined by commas with no space between tuples; "
+                                                + "read as \(valueCount / 3) longitude,latitude,altitude tuples",
+                                            dropped: false, split: true))
+                } else if valueCount > 3 {
+                    problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                            message: "coordinate tuple has \(valueCount) numbers, not a multiple of three; only longitude, latitude and altitude are kept",
                                             dropped: false))
                 }
             }

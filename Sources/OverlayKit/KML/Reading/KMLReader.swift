@@ -15,7 +15,10 @@ import OverlayModel
 /// `KMLConventions.circleCenterKey` and `circleRadiusKey` → `Circle`; `GroundOverlay` →
 /// `Polygon` of its LatLonBox (rotated) or gx:LatLonQuad with the image in `icon`;
 /// `NetworkLink`, `ScreenOverlay`, `PhotoOverlay` → features with their links (never
-/// fetched; a warning says so).
+/// fetched; a warning says so — but in a KMZ, a `NetworkLink` naming one of its KML entries is
+/// followed by that entry's features, see `KMZNetworkLinks`). Recovered as GDAL and libkml do:
+/// tuples joined by commas only (split into triples), GML `MultiPolygon`/`MultiLineString`/
+/// `MultiPoint`, and pre-2.2 `Schema parent="Placemark"` placemarks; each with a warning.
 ///
 /// Properties: `name`, `description` (CDATA kept as text), `address`, `phoneNumber`,
 /// `visibility` (bool), ExtendedData `Data` (strings) and `SchemaData` (typed by the
@@ -35,25 +38,28 @@ import OverlayModel
 /// Everything not kept is reported: each unknown or unused element once per name, with the
 /// line of its first occurrence.
 public struct KMLReader: FeatureReader {
-    private let core: KMLParserCore
+    let core: KMLParserCore
     /// Files embedded in the KMZ this KML came from (images, models, other KML), by path.
     public var resources: KMZResources?
+    /// KML entries of the same KMZ reached through `NetworkLink`s, read after their link.
+    var networkLinks: KMZNetworkLinks?
 
     /// How many features may wait for a forward-referenced style.
     public static let maximumHeldFeatures = 10_000
 
     /// Starts reading KML from the input (nothing is read until `next()`).
     public init(input: ByteInput) throws {
-        core = try KMLParserCore(xml: XMLStreamReader(input: input))
+        core = try KMLParserCore(xml: XMLStreamReader(input: input), input: input)
     }
 
     /// Reads KML from `input`, naming it `name` in diagnostics (e.g. `a.kmz/doc.kml`).
     init(input: ByteInput, name: String) throws {
-        core = try KMLParserCore(xml: XMLStreamReader(input: input, name: name))
+        core = try KMLParserCore(xml: XMLStreamReader(input: input, name: name), input: input)
     }
 
     public mutating func next() throws -> Feature? {
-        try core.nextFeature()
+        guard networkLinks != nil else { return try core.nextFeature() }
+        return try networkLinks!.next(after: core)
     }
 
     /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
@@ -63,9 +69,8 @@ public struct KMLReader: FeatureReader {
     }
 
     public mutating func takeWarnings() -> [Diagnostic] {
-        var warnings = core.xml.takeParserWarnings()
-        warnings += core.warnings
-        core.warnings.removeAll()
+        var warnings = core.takeWarnings()
+        if networkLinks != nil { warnings += networkLinks!.takeWarnings() }
         return warnings
     }
 }
@@ -111,6 +116,8 @@ final class KMLParserCore {
     private var styles = KMLStyleTable()
     /// Schema id (and name) → field name → (type, displayName).
     private var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
+    /// `Schema parent="Placemark"` element names (Google Earth 5.x, pre-2.2) and their fields.
+    private var legacyPlacemarks = KMLLegacySchemaPlacemarks()
     private struct Container {
         var name: String
         var depth: Int
@@ -128,8 +135,28 @@ final class KMLParserCore {
     /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
     private var lateSchemaValues: [LateSchemaValue] = []
 
-    init(xml: XMLStreamReader) {
+    /// The input, read once more from its start if a Schema comes too late (`KMLSchemaPrescan`).
+    private let input: ByteInput
+    /// True once the input has been scanned for Schemas (at most once).
+    private var schemasPrescanned = false
+    /// Schemas whose values are all read as text: defined too late on an input read only once.
+    private var textOnlySchemas: Set<String> = []
+
+    /// In a KMZ: the archive entry a `NetworkLink` href names, if any (read by `KMZNetworkLinks`,
+    /// so the link gets no "not fetched" warning).
+    var archiveEntry: ((String) -> String?)?
+
+    /// The parser's warnings and the reader's, in that order, leaving none behind.
+    func takeWarnings() -> [Diagnostic] {
+        var taken = xml.takeParserWarnings()
+        taken += warnings
+        warnings.removeAll()
+        return taken
+    }
+
+    init(xml: XMLStreamReader, input: ByteInput) {
         self.xml = xml
+        self.input = input
         textBuffer.reserveCapacity(1 << 16)
     }
 
@@ -208,6 +235,11 @@ final class KMLParserCore {
             }
         case "Schema":
             try parseSchema()
+        case _ where legacyPlacemarks.fields(ofElement: name) != nil:
+            report("kml.legacy-markup", "<\(xml.qualifiedName)> is a placemark declared by <Schema parent=\"Placemark\">, "
+                   + "pre-KML 2.2 markup (Google Earth 5.x); read as a Placemark with its fields typed by the Schema",
+                   line: xml.line, once: "legacy-placemark", needle: "<" + xml.qualifiedName)
+            queue.append(try parseFeature(kind: "Placemark", index: index, legacyFields: legacyPlacemarks.fields(ofElement: name)))
         default:
             let line = xml.line
             let qualified = xml.qualifiedName
@@ -268,6 +300,8 @@ final class KMLParserCore {
             if let map = pending.inlineMap, !styles.isResolvable(map) { return nil }
             // A Schema defined after its placemarks: held, as late styles are, so types come out right.
             if pending.lateSchemaValues.contains(where: { schemas[$0.schemaID] == nil }) { return nil }
+        } else if !finished {
+            learnLateSchemas(for: pending)
         }
         queue[queueHead] = PendingFeature(feature: Feature(shape: nil), line: 0)
         queueHead += 1
@@ -281,11 +315,35 @@ final class KMLParserCore {
         return resolveStyle(typeLateSchemaValues(pending))
     }
 
+    /// Too many features wait for a Schema: learn every Schema of the input from a second read
+    /// (once), or, when the input cannot be read twice, read the missing Schemas' values as
+    /// text from here to the end, so that each column keeps one type.
+    private func learnLateSchemas(for pending: PendingFeature) {
+        let missing = pending.lateSchemaValues.filter { schemas[$0.schemaID] == nil && !textOnlySchemas.contains($0.schemaID) }
+        guard !missing.isEmpty else { return }
+        if !schemasPrescanned, let copy = input.independentCopy() {
+            schemasPrescanned = true
+            for schema in KMLSchemaPrescan.schemas(in: copy, name: xml.fileName) {
+                if let id = schema.id, schemas[id] == nil { schemas[id] = schema.fields }
+                if let name = schema.name, schemas[name] == nil { schemas[name] = schema.fields }
+            }
+            return
+        }
+        guard !schemasPrescanned else { return }
+        for late in missing where !textOnlySchemas.contains(late.schemaID) {
+            textOnlySchemas.insert(late.schemaID)
+            report("kml.late-schema", "SchemaData names schema '\(late.schemaURL)', not defined before \(KMLReader.maximumHeldFeatures) "
+                   + "placemarks using it, and \(xml.fileName ?? "standard input") cannot be read twice to find it; "
+                   + "all its values are read as text so that each column has one type (read from a file to type them)",
+                   line: late.line)
+        }
+    }
+
     /// Types the values read before their Schema, or reports the Schema missing.
     private func typeLateSchemaValues(_ pending: PendingFeature) -> PendingFeature {
         guard !pending.lateSchemaValues.isEmpty, var properties = pending.feature.properties else { return pending }
         var result = pending
-        for late in pending.lateSchemaValues {
+        for late in pending.lateSchemaValues where !textOnlySchemas.contains(late.schemaID) {
             guard let fields = schemas[late.schemaID] else {
                 report("kml.missing-schema", "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
                        line: late.line, once: "schema:" + late.schemaURL)
@@ -349,10 +407,12 @@ final class KMLParserCore {
         var times: JSONValue?
     }
 
-    private func parseFeature(kind: String, index: Int) throws -> PendingFeature {
+    /// Reads one feature element; `legacyFields` are the typed child elements of a
+    /// `Schema parent="Placemark"` placemark (see `KMLLegacySchemaPlacemarks`).
+    private func parseFeature(kind: String, index: Int, legacyFields: [String: KMLLegacySchemaPlacemarks.Field]? = nil) throws -> PendingFeature {
         let line = xml.line
         let qualified = xml.qualifiedName
-        let path = currentPath + "/\(kind)[\(index)]"
+        let path = currentPath + "/\(legacyFields == nil ? kind : xml.localName)[\(index)]"
         var feature = Feature(shape: nil, folderPath: folderPath,
                               location: xml.location(line: line, needle: "<" + qualified, kmlPath: path))
         if let id = xml.attribute("id") { feature.id = .string(id) }
@@ -400,7 +460,8 @@ final class KMLParserCore {
                     if part == "begin" || part == "end" { span[part] = .string(try xml.readText().kmlTrimmed) } else { try skipReported(part, in: "TimeSpan") }
                 }
                 properties["timespan"] = .object(span)
-            case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model":
+            case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model",
+                 "MultiPolygon", "MultiLineString", "MultiPoint":
                 if shape != nil {
                     report("kml.extra-geometry", "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                     try xml.skipElement()
@@ -432,6 +493,9 @@ final class KMLParserCore {
                 properties[name] = .number(try readNumber(name) ?? 0)
             case "altitudeMode":
                 properties["altitudeMode"] = .string(try xml.readText().kmlTrimmed)
+            case _ where legacyFields?[name] != nil:
+                let valueLine = xml.line
+                properties.append(name, typedValue(try xml.readText(), field: legacyFields?[name], key: name, line: valueLine))
             default:
                 try skipReported(xml.qualifiedName, in: kind)
             }
@@ -479,6 +543,8 @@ final class KMLParserCore {
                 }
             }
             let target = (link?["href"] ?? iconHref.map { .string($0) })?.stringValue ?? "no link"
+            // A link to an entry of the same KMZ is read, not fetched (KMZNetworkLinks).
+            if kind == "NetworkLink", archiveEntry?(target) != nil { break }
             warnings.append(Diagnostic(.warning, code: "kml.not-fetched",
                                        message: "<\(kind)> kept as a feature; its link (\(target)) is not fetched",
                                        location: feature.location))
@@ -579,23 +645,11 @@ final class KMLParserCore {
     // MARK: ExtendedData and Schema
 
     private func parseSchema() throws {
-        let id = xml.attribute("id")
-        let name = xml.attribute("name")
-        var fields: [String: (type: String, displayName: String?)] = [:]
-        try xml.forEachChild { child in
-            guard child == "SimpleField", let fieldName = xml.attribute("name") else {
-                try skipReported(child, in: "Schema")
-                return
-            }
-            let type = xml.attribute("type") ?? "string"
-            var displayName: String?
-            try xml.forEachChild { part in
-                if part == "displayName" { displayName = try xml.readText() } else { try xml.skipElement() }
-            }
-            fields[fieldName] = (type, displayName)
-        }
-        if let id { schemas[id] = fields }
-        if let name, schemas[name] == nil { schemas[name] = fields }
+        let schema = try KMLSchemaPrescan.readSchema(xml) { child in try skipReported(child, in: "Schema") }
+        // A Schema whose values were already read as text stays text (one type per column).
+        if let id = schema.id, !textOnlySchemas.contains(id) { schemas[id] = schema.fields }
+        if let name = schema.name, schemas[name] == nil, !textOnlySchemas.contains(name) { schemas[name] = schema.fields }
+        legacyPlacemarks.define(name: schema.name, parent: schema.parent, fields: schema.fields)
     }
 
     private func parseExtendedData(into properties: inout JSONObject) throws {
@@ -611,10 +665,11 @@ final class KMLParserCore {
             case "SchemaData":
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
-                let fields = schemas[schemaID]
+                let textOnly = textOnlySchemas.contains(schemaID)
+                let fields = textOnly ? nil : schemas[schemaID]
                 // "#id" not seen yet: typed when the feature is released (the Schema may come later).
-                let late = fields == nil && url.hasPrefix("#")
-                if fields == nil && !late {
+                let late = fields == nil && url.hasPrefix("#") && !textOnly
+                if fields == nil && !late && !textOnly {
                     report("kml.missing-schema", "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
@@ -744,7 +799,8 @@ final class KMLParserCore {
             var members: [Shape] = []
             try xml.forEachChild { part in
                 switch part {
-                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model":
+                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model",
+                     "MultiPolygon", "MultiLineString", "MultiPoint":
                     if let shape = try parseGeometry(part, info: &info) { members.append(shape) }
                 default:
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
@@ -752,6 +808,36 @@ final class KMLParserCore {
             }
             guard let combined = KMLReaderShapes.combine(members) else {
                 report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
+                return nil
+            }
+            return combined
+        case "MultiPolygon", "MultiLineString", "MultiPoint":
+            // GML's multi geometries, not KML's (GDAL reads them): the matching multi overlay.
+            report("kml.gml-geometry", "<\(name)> is GML, not KML (KML writes <MultiGeometry>); read as a \(name)",
+                   line: line, once: "gml:" + name, needle: "<" + xml.qualifiedName)
+            var members: [Shape] = []
+            try xml.forEachChild { part in
+                switch part {
+                case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "MultiPolygon", "MultiLineString", "MultiPoint":
+                    if let shape = try parseGeometry(part, info: &info) { members.append(shape) }
+                case "pointMember", "lineStringMember", "polygonMember", "pointMembers", "lineStringMembers", "polygonMembers":
+                    // GML wraps each member (`<polygonMember><Polygon>…`): read what the wrapper holds.
+                    try xml.forEachChild { member in
+                        switch member {
+                        case "Point", "LineString", "LinearRing", "Polygon":
+                            if let shape = try parseGeometry(member, info: &info) { members.append(shape) }
+                        default:
+                            try skipReported(xml.qualifiedName, in: part)
+                        }
+                    }
+                case "extrude", "tessellate", "altitudeMode":
+                    try readGeometryField(part, info: &info)
+                default:
+                    try skipReported(xml.qualifiedName, in: name)
+                }
+            }
+            guard let combined = KMLReaderShapes.combine(members) else {
+                report("kml.empty-geometry", "<\(name)> has no geometry; read without geometry", line: line)
                 return nil
             }
             return combined
@@ -846,7 +932,7 @@ final class KMLParserCore {
                 var problems: [KMLCoordinates.Problem] = []
                 textBuffer.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
                 for problem in problems.prefix(100) {
-                    warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : "kml.extra-coordinates",
+                    warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : problem.split ? "kml.joined-tuples" : "kml.extra-coordinates",
                                                message: "\(problem.message) ('\(problem.text)')" + (problem.dropped ? "; tuple skipped, the others keep their values" : ""),
                                                location: xml.location(ofTextOffset: problem.offset, in: textBuffer, elementLine: line,
                                                                           elementName: "coordinates")))

@@ -28,6 +28,8 @@ final class XMLStreamReader {
     /// The kinds of node the KML reader cares about.
     enum NodeKind {
         case element, endElement, text, entityReference, other
+        /// `%name;` in the DTD (only seen, and refused, by `read()`).
+        case parameterEntityReference
     }
 
     private let source: Source
@@ -97,6 +99,7 @@ final class XMLStreamReader {
         sax.pointee.ignorableWhitespace = saxCharacters
         sax.pointee.cdataBlock = saxCDATA
         sax.pointee.reference = saxReference
+        sax.pointee.getParameterEntity = saxGetParameterEntity
         sax.pointee.comment = saxComment
         sax.pointee.processingInstruction = saxProcessingInstruction
         sax.pointee.serror = xmlStreamError
@@ -192,6 +195,13 @@ final class XMLStreamReader {
                                      message: "elements nest more than \(XMLStreamReader.maximumDepth) levels deep; no KML needs that many",
                                      location: location(line: line, column: 1))
                 }
+                if kind == .parameterEntityReference {
+                    // libxml2 skips an external one silently without DTD loading; the promise is that
+                    // every entity reference is refused, so this one is too (nothing was fetched).
+                    throw Diagnostic(.error, code: "kml.entity-reference",
+                                     message: "parameter entity reference %\(localName); in the DTD is refused: entities are never expanded or fetched (KML needs none)",
+                                     location: location(line: line, needle: "%\(localName);"))
+                }
                 if kind == .entityReference {
                     throw Diagnostic(.error, code: "kml.entity-reference",
                                      message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
@@ -220,7 +230,7 @@ final class XMLStreamReader {
             level -= 1
             depth = level
             localName = internedName(current.name)
-        case .entityReference:
+        case .entityReference, .parameterEntityReference:
             depth = level
             localName = current.name.map { String(cString: $0) } ?? ""
         case .text, .other:
@@ -694,6 +704,13 @@ private func saxCDATA(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointe
 /// An entity reference libxml2 did not substitute (it never does here): refused by `read()`.
 private func saxReference(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
     saxSource(context)?.other(.entityReference, name: name)
+}
+
+/// A parameter entity reference (`%name;`) in the DTD: recorded, refused by `read()`; the
+/// lookup itself stays libxml2's (which never loads an external one here).
+private func saxGetParameterEntity(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
+    saxSource(context)?.other(.parameterEntityReference, name: name)
+    return xmlSAX2GetParameterEntity(context, name)
 }
 
 private func saxComment(_ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<xmlChar>?) {

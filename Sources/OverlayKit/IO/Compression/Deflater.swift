@@ -1,0 +1,66 @@
+import CSystemZlib
+import OverlayModel
+
+/// Streaming raw deflate (no zlib or gzip framing), as zip entries store it: bytes go in chunk
+/// by chunk, compressed bytes come out through a closure; `reset()` starts the next entry.
+final class Deflater {
+    /// zlib's state points back at the `z_stream`, so it lives at a fixed address.
+    private let stream: UnsafeMutablePointer<z_stream>
+    private var output = [UInt8](repeating: 0, count: 1 << 16)
+
+    /// A raw deflate stream at zlib's default level (6).
+    init() throws {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        // windowBits -15: raw deflate, no header or trailer.
+        guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            stream.deallocate()
+            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Starts a new stream, as a fresh `Deflater` would (same bytes out) without its allocations.
+    func reset() throws {
+        guard deflateReset(stream) == Z_OK else {
+            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateReset failed")
+        }
+    }
+
+    /// Compresses `input` (all of it), handing compressed output to `body`; with `finish`, ends
+    /// the stream. Each pass of the loop consumes input or produces output, so it ends.
+    func deflate(_ input: UnsafeRawBufferPointer, finish: Bool, into body: (UnsafeRawBufferPointer) throws -> Void) throws {
+        stream.pointee.next_in = input.baseAddress.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: Bytef.self)) }
+        stream.pointee.avail_in = uInt(input.count)
+        defer { stream.pointee.next_in = nil; stream.pointee.avail_in = 0 }
+        while true {
+            let (status, produced) = output.withUnsafeMutableBufferPointer { target -> (Int32, Int) in
+                stream.pointee.next_out = target.baseAddress
+                stream.pointee.avail_out = uInt(target.count)
+                let status = CSystemZlib.deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH)
+                stream.pointee.next_out = nil
+                return (status, target.count - Int(stream.pointee.avail_out))
+            }
+            if produced > 0 {
+                try output.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<produced])) }
+            }
+            switch status {
+            case Z_STREAM_END:
+                return
+            case Z_OK:
+                // Without finish: done once all input is taken and zlib had output room to spare.
+                if !finish && stream.pointee.avail_in == 0 && stream.pointee.avail_out > 0 { return }
+            case Z_BUF_ERROR where !finish:
+                // No progress possible: the input is taken and nothing waits to be written.
+                return
+            default:
+                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
+            }
+        }
+    }
+}
