@@ -100,6 +100,8 @@ private struct LateSchemaValue {
     var schemaURL: String
     var schemaID: String
     var key: String
+    /// The property (or coordinate array) name the value was read under (docs/kml.md "Property names").
+    var propertyKey: String
     var line: Int
     var isArray: Bool
 }
@@ -127,6 +129,8 @@ final class KMLParserCore {
     private var textBuffer: [UInt8] = []
     /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
     private var lateSchemaValues: [LateSchemaValue] = []
+    /// Property names that collided in this document, reported once at its end.
+    private var propertyCollisions = KMLPropertyCollisions()
 
     init(xml: XMLStreamReader) {
         self.xml = xml
@@ -141,6 +145,7 @@ final class KMLParserCore {
             if finished { return nil }
             guard try xml.read() else {
                 finished = true
+                if let collisions = propertyCollisions.diagnostic { warnings.append(collisions) }
                 if !rootSeen {
                     throw Diagnostic(.error, code: "kml.empty", message: "input holds no KML element",
                                      location: xml.location(line: 1))
@@ -294,13 +299,13 @@ final class KMLParserCore {
             let field = fields[late.key]
             if late.isArray {
                 guard var coordinateProperties = properties["coordinateProperties"]?.objectValue,
-                      case .array(let values)? = coordinateProperties[late.key] else { continue }
-                coordinateProperties[late.key] = .array(values.map { value in
+                      case .array(let values)? = coordinateProperties[late.propertyKey] else { continue }
+                coordinateProperties[late.propertyKey] = .array(values.map { value in
                     value.stringValue.map { typedValue($0, field: field, key: late.key, line: late.line) } ?? value
                 })
                 properties["coordinateProperties"] = .object(coordinateProperties)
-            } else if let text = properties[late.key]?.stringValue {
-                properties[late.key] = typedValue(text, field: field, key: late.key, line: late.line)
+            } else if let text = properties[late.propertyKey]?.stringValue {
+                properties[late.propertyKey] = typedValue(text, field: field, key: late.key, line: late.line)
             }
         }
         result.feature.properties = properties
@@ -358,7 +363,7 @@ final class KMLParserCore {
         if let id = xml.attribute("id") { feature.id = .string(id) }
         var pending = PendingFeature(feature: feature, line: line)
         lateSchemaValues = []
-        var properties = JSONObject()
+        var properties = KMLPropertyBuilder()
         var shape: Shape?
         var info = GeometryInfo()
         var iconHref: String?
@@ -440,7 +445,7 @@ final class KMLParserCore {
         if let mode = info.altitudeMode { properties["altitudeMode"] = .string(mode) }
         if let extrude = info.extrude { properties["extrude"] = .bool(extrude) }
         if let tessellate = info.tessellate { properties["tessellate"] = .bool(tessellate) }
-        if let times = info.times { properties["coordinateProperties"] = .object(["times": times]) }
+        if let times = info.times { properties.setTimes(times) }
 
         switch kind {
         case "GroundOverlay":
@@ -506,16 +511,22 @@ final class KMLParserCore {
             properties[KMLConventions.featureIDKey] = nil
         }
         // A polygon carrying a circle's center and radius is that circle.
-        if case .polygon? = shape, let circle = KMLCircle.circle(from: properties) {
+        if case .polygon? = shape, let circle = KMLCircle.circle(from: properties.object) {
             shape = .circle(circle)
             properties[KMLConventions.circleCenterKey] = nil
             properties[KMLConventions.circleRadiusKey] = nil
         }
         if let current = shape {
-            shape = decorate(current, properties: properties)
+            shape = decorate(current, properties: properties.object)
         }
         feature.shape = shape
-        feature.properties = properties
+        feature.properties = properties.object
+        for move in properties.moves {
+            for index in lateSchemaValues.indices where lateSchemaValues[index].propertyKey == move.from {
+                lateSchemaValues[index].propertyKey = move.to
+            }
+        }
+        propertyCollisions.add(properties.collisions, unnamed: properties.unnamedCount, at: feature.location)
         pending.feature = feature
         pending.lateSchemaValues = lateSchemaValues
         lateSchemaValues = []
@@ -598,16 +609,16 @@ final class KMLParserCore {
         if let name, schemas[name] == nil { schemas[name] = fields }
     }
 
-    private func parseExtendedData(into properties: inout JSONObject) throws {
+    private func parseExtendedData(into properties: inout KMLPropertyBuilder) throws {
         try xml.forEachChild { child in
             switch child {
             case "Data":
-                let key = xml.attribute("name") ?? ""
+                let key = xml.attribute("name")
                 var value: String?
                 try xml.forEachChild { part in
                     if part == "value" { value = try xml.readText() } else { try xml.skipElement() }
                 }
-                properties.append(key, .string(value ?? ""))
+                properties.appendData(key, .string(value ?? ""))
             case "SchemaData":
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
@@ -622,22 +633,29 @@ final class KMLParserCore {
                     switch part {
                     case "SimpleData":
                         let line = xml.line
-                        let key = xml.attribute("name") ?? ""
+                        let name = xml.attribute("name")
+                        let key = name ?? ""
                         let text = try xml.readText()
-                        properties.append(key, typedValue(text, field: fields?[key], key: key, line: line))
-                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: line, isArray: false)) }
+                        let propertyKey = properties.appendData(name, typedValue(text, field: fields?[key], key: key, line: line))
+                        if late {
+                            lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, propertyKey: propertyKey,
+                                                                    line: line, isArray: false))
+                        }
                     case "SimpleArrayData":
                         // Per-vertex values of a gx:Track, beside its times.
-                        let key = xml.attribute("name") ?? ""
-                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: xml.line, isArray: true)) }
+                        let name = xml.attribute("name")
+                        let key = name ?? ""
+                        let line = xml.line
                         var values: [JSONValue] = []
                         try xml.forEachChild { item in
                             let line = xml.line
                             if item == "value" { values.append(typedValue(try xml.readText(), field: fields?[key], key: key, line: line)) } else { try xml.skipElement() }
                         }
-                        var coordinateProperties = properties["coordinateProperties"]?.objectValue ?? JSONObject()
-                        coordinateProperties[key] = .array(values)
-                        properties["coordinateProperties"] = .object(coordinateProperties)
+                        let propertyKey = properties.appendCoordinateArray(name, values)
+                        if late {
+                            lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, propertyKey: propertyKey,
+                                                                    line: line, isArray: true))
+                        }
                     default:
                         try skipReported(part, in: "SchemaData")
                     }
@@ -645,7 +663,7 @@ final class KMLParserCore {
             default:
                 // Arbitrary XML from another namespace: keep its text under its qualified name.
                 let key = xml.qualifiedName
-                properties[key] = .string(try xml.readText())
+                properties.appendData(key, .string(try xml.readText()))
             }
         }
     }
@@ -886,7 +904,7 @@ final class KMLParserCore {
             case "altitudeMode", "extrude", "tessellate":
                 try readGeometryField(part, info: &info)
             case "ExtendedData":
-                var properties = JSONObject()
+                var properties = KMLPropertyBuilder()
                 try parseExtendedData(into: &properties)
                 // Per-vertex arrays are not carried per track here; they are reported.
                 if !properties.isEmpty {

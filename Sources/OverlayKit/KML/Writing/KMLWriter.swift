@@ -156,6 +156,16 @@ public struct KMLWriter: FeatureWriter {
         case nil: break
         }
         scratch.append(">")
+        if case .circle(let circle)? = feature.shape {
+            data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
+            data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
+        }
+        // One ExtendedData never names two values alike (docs/kml.md "Property names"): a
+        // repeated property name, or one the writer's own Data use, is written renamed.
+        for rename in properties.renameDuplicateKeys(besides: data.keys) where reported.insert("rename:" + rename.original).inserted {
+            warnings.append(Diagnostic(.warning, code: "output.duplicate-name-renamed",
+                                       message: "property \"\(rename.original)\" appears more than once in one feature (or is a name the writer uses itself); a later one is written as \"\(rename.renamed)\" (reported once per name)"))
+        }
 
         // Feature fields in the schema's order.
         for key in ["name", "visibility", "address", "phoneNumber", "description"] {
@@ -189,10 +199,6 @@ public struct KMLWriter: FeatureWriter {
 
         // Geometry fields come off the properties before ExtendedData is written.
         let geometryFields = takeGeometryFields(&properties, hasGeometry: feature.shape != nil)
-        if case .circle(let circle)? = feature.shape {
-            data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
-            data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
-        }
         appendExtendedData(data: data, properties: properties)
         if let shape = feature.shape { appendGeometry(shape, fields: geometryFields) }
         scratch.append("</Placemark>\n")
