@@ -17,7 +17,9 @@ import OverlayModel
 /// polyline → LineString, polygon → Polygon (rings closed), multi overlays and collections →
 /// MultiGeometry, circle → Polygon ring (within `KMLCircle.tolerance` of the circle) plus its
 /// center and radius as ExtendedData `Data`. A feature id that is not an XML name goes to
-/// ExtendedData `overlaykit:id` (JSON text) so it comes back. Style fields KML cannot express
+/// ExtendedData `overlaykit:id` (JSON text) so it comes back; so does an id that repeats an
+/// earlier feature's (warning `kml.duplicate-id`). The made-up ids avoid the features' ids
+/// (`s_1`, … when a placemark is `s1`; `KMLGeneratedIDs`), so no `xs:ID` is written twice. Style fields KML cannot express
 /// (dash, cap, join, marker symbol/size) are reported once.
 public struct KMLWriter: FeatureWriter {
     private let output: ByteOutput
@@ -35,6 +37,8 @@ public struct KMLWriter: FeatureWriter {
     private var warnings: [Diagnostic] = []
     private var reported: Set<String> = []
     private var finished = false
+    /// Feature ids written, so made-up ids and repeated ids stay unique.
+    private var ids = KMLGeneratedIDs()
 
     private struct SchemaField: Hashable {
         var name: String
@@ -80,13 +84,16 @@ public struct KMLWriter: FeatureWriter {
             KMLWriter.appendEscaped(name, into: &head)
             head.append("</name>\n")
         }
-        for (index, style) in styles.values.enumerated() { appendStyle(style, id: index + 1, into: &head) }
+        let s = ids.prefix(for: .style, count: styles.values.count)
+        let m = ids.prefix(for: .styleMap, count: styleMaps.values.count)
+        let p = ids.prefix(for: .schema, count: schemas.values.count)
+        for (index, style) in styles.values.enumerated() { appendStyle(style, id: s + String(index + 1), into: &head) }
         for (index, pair) in styleMaps.values.enumerated() {
-            head.appendRaw("<StyleMap id=\"m\(index + 1)\"><Pair><key>normal</key><styleUrl>#s\(pair[0])</styleUrl></Pair>")
-            head.appendRaw("<Pair><key>highlight</key><styleUrl>#s\(pair[1])</styleUrl></Pair></StyleMap>\n")
+            head.appendRaw("<StyleMap id=\"\(m)\(index + 1)\"><Pair><key>normal</key><styleUrl>#\(s)\(pair[0])</styleUrl></Pair>")
+            head.appendRaw("<Pair><key>highlight</key><styleUrl>#\(s)\(pair[1])</styleUrl></Pair></StyleMap>\n")
         }
         for (index, fields) in schemas.values.enumerated() {
-            head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"p\(index + 1)\">")
+            head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"\(p)\(index + 1)\">")
             for field in fields {
                 head.append("<SimpleField type=\"")
                 head.appendRaw(field.type == "json" ? "string" : field.type)
@@ -97,14 +104,16 @@ public struct KMLWriter: FeatureWriter {
             head.append("</Schema>\n")
         }
 
+        // The placemarks name the made-up ids by placeholder bytes (KMLGeneratedIDs).
+        let prefixes = [[], Array(s.utf8), Array(m.utf8), Array(p.utf8)]
         if kmz {
             let kml = try TemporaryFile()
             try head.bytes.withUnsafeBytes { try kml.write($0) }
-            try body.forEachChunk { try kml.write($0) }
+            try body.forEachChunk { try KMLGeneratedIDs.copy($0, prefixes: prefixes) { try kml.write($0) } }
             try KMZ.write(kml: kml, resources: resources, to: output)
         } else {
             try head.bytes.withUnsafeBytes { try output.write($0) }
-            try body.forEachChunk { try output.write($0) }
+            try body.forEachChunk { try KMLGeneratedIDs.copy($0, prefixes: prefixes) { try output.write($0) } }
         }
         try output.flush()
     }
@@ -146,10 +155,18 @@ public struct KMLWriter: FeatureWriter {
         var data = JSONObject()  // untyped Data: the conventions
         scratch.append("<Placemark")
         switch feature.id {
-        case .string(let id)? where KMLWriter.isXMLName(id):
+        case .string(let id)? where KMLWriter.isXMLName(id) && ids.claim(id):
             scratch.append(" id=\"")
             appendText(id, attribute: true)
             scratch.append("\"")
+        case .string(let id)? where KMLWriter.isXMLName(id):
+            // A KML id is unique in its document: a repeated one goes where non-XML-name ids
+            // go, so it still reads back as the feature's id.
+            data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
+            if reported.insert("repeated-id").inserted {
+                warnings.append(Diagnostic(.warning, code: "kml.duplicate-id",
+                                           message: "feature id '\(id)' repeats an earlier feature's; KML ids are unique, so this and later repeated ids are written as ExtendedData \(KMLConventions.featureIDKey) instead of the id attribute, and read back alike (reported once)"))
+            }
         case .string(let id)?: data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
         case .integer(let id)?: data[KMLConventions.featureIDKey] = .string(String(id))
         case .number(let id)?: data[KMLConventions.featureIDKey] = .string(JSONValue.number(id).kmlJSONText)
@@ -214,9 +231,9 @@ public struct KMLWriter: FeatureWriter {
         let normal = styleID(style)
         if let highlight = feature.highlightStyle, !highlight.isEmpty {
             let id = styleMaps.id(for: [normal, styleID(highlight)]).id
-            scratch.appendRaw("<styleUrl>#m\(id)</styleUrl>")
+            scratch.appendRaw("<styleUrl>#\u{2}\(id)</styleUrl>")
         } else {
-            scratch.appendRaw("<styleUrl>#s\(normal)</styleUrl>")
+            scratch.appendRaw("<styleUrl>#\u{1}\(normal)</styleUrl>")
         }
     }
 
@@ -232,8 +249,8 @@ public struct KMLWriter: FeatureWriter {
         return id
     }
 
-    private func appendStyle(_ style: Style, id: Int, into out: inout JSONBytes) {
-        out.appendRaw("<Style id=\"s\(id)\">")
+    private func appendStyle(_ style: Style, id: String, into out: inout JSONBytes) {
+        out.appendRaw("<Style id=\"\(id)\">")
         if let icon = style.icon, icon.href != nil || icon.scale != nil || icon.heading != nil || icon.color != nil || icon.hotSpot != nil {
             out.append("<IconStyle>")
             if let color = icon.color { out.appendRaw("<color>\(color.kmlString)</color>") }
@@ -292,7 +309,7 @@ public struct KMLWriter: FeatureWriter {
         if !properties.isEmpty {
             let fields = properties.members.map { SchemaField(name: $0.key, type: KMLWriter.fieldType($0.value)) }
             let id = schemas.id(for: fields).id
-            scratch.appendRaw("<SchemaData schemaUrl=\"#p\(id)\">")
+            scratch.appendRaw("<SchemaData schemaUrl=\"#\u{3}\(id)\">")
             for member in properties {
                 scratch.append("<SimpleData name=\"")
                 appendText(member.key, attribute: true)
