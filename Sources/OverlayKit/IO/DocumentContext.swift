@@ -47,8 +47,10 @@ extension GeoJSONReader {
 }
 
 extension KMLReader {
-    /// A KMZ's embedded files.
-    public var documentContext: DocumentContext { DocumentContext(resources: resources) }
+    /// A KMZ's embedded files, and the outermost Document's name as the collection's `name`.
+    public var documentContext: DocumentContext {
+        DocumentContext(resources: resources, collectionMembers: documentName.map { ["name": .string($0)] } ?? JSONObject())
+    }
 }
 
 extension GeoJSONWriter {
@@ -60,9 +62,15 @@ extension GeoJSONWriter {
 }
 
 extension KMLWriter {
-    /// Puts a KMZ's files into a KMZ written from it; collection members have no place in KML.
+    /// Puts a KMZ's files into a KMZ written from it and a collection's string `name` into
+    /// `Document/name` (unless ``WriterOptions/name`` gave one); other collection members
+    /// have no place in KML.
     public mutating func carry(_ context: DocumentContext) -> [Diagnostic] {
         if context.resources != nil { resources = context.resources }
-        return DocumentContext.droppedMembers(context, formatName: "KML")
+        var rest = context
+        if case .string(let name)? = context.collectionMembers["name"], takeDocumentName(name) {
+            rest.collectionMembers["name"] = nil
+        }
+        return DocumentContext.droppedMembers(rest, formatName: "KML")
     }
 }

@@ -56,6 +56,10 @@ public struct KMLReader: FeatureReader {
         try core.nextFeature()
     }
 
+    /// The `name` of the outermost `Document`, once read (docs/kml.md: the GeoJSON
+    /// FeatureCollection's `name`).
+    var documentName: String? { core.documentName }
+
     /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
     /// with the reader's own.
     mutating func addWarning(_ warning: Diagnostic) {
@@ -129,6 +133,8 @@ final class KMLParserCore {
     private var textBuffer: [UInt8] = []
     /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
     private var lateSchemaValues: [LateSchemaValue] = []
+    /// The outermost Document's `name`.
+    private(set) var documentName: String?
     /// Property names that collided in this document, reported once at its end.
     private var propertyCollisions = KMLPropertyCollisions()
 
@@ -187,6 +193,9 @@ final class KMLParserCore {
             }
         case "name" where containers.last?.isFolder == true:
             containers[containers.count - 1].folderName = try xml.readText()
+        case "name" where documentName == nil && containers.last?.name.hasPrefix("Document") == true
+            && containers.filter({ $0.name.hasPrefix("Document") || $0.isFolder }).count == 1:
+            documentName = try xml.readText()
         case "Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay", "PhotoOverlay":
             let pending = try parseFeature(kind: name, index: index)
             queue.append(pending)

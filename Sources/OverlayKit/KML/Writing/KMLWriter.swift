@@ -37,6 +37,8 @@ public struct KMLWriter: FeatureWriter {
     private var warnings: [Diagnostic] = []
     private var reported: Set<String> = []
     private var finished = false
+    /// `Document/name`: the options' name, else a collection's carried over.
+    private var documentName: String?
     /// Feature ids written, so made-up ids and repeated ids stay unique.
     private var ids = KMLGeneratedIDs()
 
@@ -54,7 +56,15 @@ public struct KMLWriter: FeatureWriter {
         self.output = output
         self.options = options
         self.kmz = kmz
+        documentName = options.name
         body = try TemporaryFile()
+    }
+
+    /// Takes `name` as the document's name unless it has one; true when taken.
+    mutating func takeDocumentName(_ name: String) -> Bool {
+        guard documentName == nil else { return false }
+        documentName = name
+        return true
     }
 
     public mutating func takeWarnings() -> [Diagnostic] {
@@ -79,7 +89,7 @@ public struct KMLWriter: FeatureWriter {
 
         var head = JSONBytes()
         head.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\">\n<Document>\n")
-        if let name = options.name {
+        if let name = documentName {
             head.append("<name>")
             KMLWriter.appendEscaped(name, into: &head)
             head.append("</name>\n")
