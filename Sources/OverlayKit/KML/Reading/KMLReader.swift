@@ -135,6 +135,8 @@ final class KMLParserCore {
     private var lateSchemaValues: [LateSchemaValue] = []
     /// The outermost Document's `name`.
     private(set) var documentName: String?
+    /// The next top-level MultiGeometry is a GeoJSON GeometryCollection (KMLGeoJSONFidelity).
+    private var keepsGeometryCollection = false
     /// Property names that collided in this document, reported once at its end.
     private var propertyCollisions = KMLPropertyCollisions()
 
@@ -419,7 +421,9 @@ final class KMLParserCore {
                     report("kml.extra-geometry", "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                     try xml.skipElement()
                 } else {
+                    keepsGeometryCollection = properties[KMLConventions.geometryTypeKey] == .string("GeometryCollection")
                     shape = try parseGeometry(name, info: &info)
+                    keepsGeometryCollection = false
                 }
             case "Icon":
                 try xml.forEachChild { part in
@@ -519,6 +523,9 @@ final class KMLParserCore {
             }
             properties[KMLConventions.featureIDKey] = nil
         }
+        // What KML cannot say about a GeoJSON feature, from the writer's overlaykit: Data.
+        let hadNullProperties = KMLGeoJSONFidelity.hadNullProperties(properties)
+        KMLGeoJSONFidelity.restore(&feature, shape: &shape, properties: &properties)
         // A polygon carrying a circle's center and radius is that circle.
         if case .polygon? = shape, let circle = KMLCircle.circle(from: properties.object) {
             shape = .circle(circle)
@@ -529,7 +536,7 @@ final class KMLParserCore {
             shape = decorate(current, properties: properties.object)
         }
         feature.shape = shape
-        feature.properties = properties.object
+        feature.properties = hadNullProperties && properties.isEmpty ? nil : properties.object
         for move in properties.moves {
             for index in lateSchemaValues.indices where lateSchemaValues[index].propertyKey == move.from {
                 lateSchemaValues[index].propertyKey = move.to
@@ -768,6 +775,9 @@ final class KMLParserCore {
             }
             return .polygon(Polygon(coordinates: outer, interiorPolygons: holes))
         case "MultiGeometry":
+            // Only the feature's own MultiGeometry can be a GeometryCollection; nested ones combine.
+            let keepsCollection = keepsGeometryCollection
+            keepsGeometryCollection = false
             var members: [Shape] = []
             try xml.forEachChild { part in
                 switch part {
@@ -777,7 +787,7 @@ final class KMLParserCore {
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
                 }
             }
-            guard let combined = KMLReaderShapes.combine(members) else {
+            guard let combined = keepsCollection ? KMLGeoJSONFidelity.collection(of: members) : KMLReaderShapes.combine(members) else {
                 report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
                 return nil
             }

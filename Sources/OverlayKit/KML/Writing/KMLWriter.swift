@@ -187,6 +187,10 @@ public struct KMLWriter: FeatureWriter {
             data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
             data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
         }
+        // What KML has no element for (null properties, a one-kind GeometryCollection, an empty
+        // geometry, foreign members) goes to overlaykit: Data, so it reads back (KMLGeoJSONFidelity).
+        for member in KMLGeoJSONFidelity.data(for: feature) { data[member.key] = member.value }
+        let writesGeometry = feature.shape.map { !KMLGeoJSONFidelity.isEmpty($0) } ?? false
         // One ExtendedData never names two values alike (docs/kml.md "Property names"): a
         // repeated property name, or one the writer's own Data use, is written renamed.
         for rename in properties.renameDuplicateKeys(besides: data.keys) where reported.insert("rename:" + rename.original).inserted {
@@ -225,9 +229,9 @@ public struct KMLWriter: FeatureWriter {
         appendStyleURL(feature)
 
         // Geometry fields come off the properties before ExtendedData is written.
-        let geometryFields = takeGeometryFields(&properties, hasGeometry: feature.shape != nil)
+        let geometryFields = takeGeometryFields(&properties, hasGeometry: writesGeometry)
         appendExtendedData(data: data, properties: properties)
-        if let shape = feature.shape { appendGeometry(shape, fields: geometryFields) }
+        if let shape = feature.shape, writesGeometry { appendGeometry(shape, fields: geometryFields) }
         scratch.append("</Placemark>\n")
     }
 
@@ -395,6 +399,12 @@ public struct KMLWriter: FeatureWriter {
         case .circle(let circle):
             appendPolygon(Polygon(coordinates: KMLCircle.ring(circle)), fields: fields)
         case .polyline(let polyline):
+            if polyline.coordinates.count == 1, reported.insert("short-line").inserted {
+                // Not repaired here (a one-position line is invalid GeoJSON too): said, so the
+                // Point it reads back as is no surprise.
+                warnings.append(Diagnostic(.warning, code: "kml.short-line",
+                                           message: "a LineString with one position is no line (KML and RFC 7946 need two); written as it is, KML readers take it as a Point (reported once)"))
+            }
             scratch.append("<LineString>")
             appendFields(fields, lineLike: true)
             appendCoordinates(polyline.coordinates, close: false)

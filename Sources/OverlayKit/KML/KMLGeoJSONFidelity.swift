@@ -1,0 +1,144 @@
+import OverlayModel
+
+extension KMLConventions {
+    /// ExtendedData `Data` saying a feature's GeoJSON `"properties"` was `null` (value `null`),
+    /// which KML, whose placemarks always have a set of fields, cannot tell from `{}`.
+    public static let nullPropertiesKey = "overlaykit:properties"
+    /// ExtendedData `Data` naming the GeoJSON geometry type where KML cannot say it: a
+    /// `GeometryCollection` whose members are of one kind (a `MultiGeometry` of one kind reads
+    /// as a Multi* otherwise), or the type of an empty geometry (written as no geometry).
+    public static let geometryTypeKey = "overlaykit:geometry"
+    /// Prefix of ExtendedData `Data` holding a Feature's foreign member (such as `bbox`) as
+    /// JSON text: `overlaykit:member:bbox`.
+    public static let foreignMemberPrefix = "overlaykit:member:"
+    /// Prefix of ExtendedData `Data` holding a member of a Feature's geometry object other
+    /// than `type` and `coordinates`/`geometries` (such as its `bbox`) as JSON text.
+    public static let geometryMemberPrefix = "overlaykit:geometry-member:"
+}
+
+/// What a GeoJSON feature holds that KML has no element for, carried in `overlaykit:` Data
+/// (`KMLConventions`) so GeoJSON → KML → GeoJSON gives it back (docs/kml.md "GeoJSON → KML →
+/// GeoJSON"): `"properties": null`, a one-kind GeometryCollection, an empty geometry, the
+/// Feature's foreign members and its geometry's extra members.
+enum KMLGeoJSONFidelity {
+    /// The Data to write for `feature`, in a fixed order.
+    static func data(for feature: Feature) -> JSONObject {
+        var data = JSONObject()
+        if feature.properties == nil { data.append(KMLConventions.nullPropertiesKey, .string("null")) }
+        if let shape = feature.shape {
+            if isEmpty(shape) {
+                data.append(KMLConventions.geometryTypeKey, .string(geoJSONType(of: shape)))
+            } else if case .collection(let collection) = shape, collection.origin == .geometryCollection,
+                      KMLReaderShapes.combine(collection.members).map(isCollection) != true {
+                data.append(KMLConventions.geometryTypeKey, .string("GeometryCollection"))
+            }
+        }
+        for member in feature.foreignMembers {
+            data.append(KMLConventions.foreignMemberPrefix + member.key, .string(member.value.kmlJSONText))
+        }
+        if feature.shape != nil {
+            for member in feature.geometryMembers {
+                data.append(KMLConventions.geometryMemberPrefix + member.key, .string(member.value.kmlJSONText))
+            }
+        }
+        return data
+    }
+
+    /// True for a shape with no position at all (GeoJSON allows `"coordinates": []`); KML has
+    /// no empty geometry, so none is written and `geometryTypeKey` says what it was.
+    static func isEmpty(_ shape: Shape) -> Bool {
+        switch shape {
+        case .annotation, .circle: false
+        case .polyline(let polyline): polyline.coordinates.isEmpty
+        case .polygon(let polygon): polygon.coordinates.isEmpty && polygon.interiorPolygons.isEmpty
+        case .multiPolyline(let multi): multi.polylines.isEmpty
+        case .multiPolygon(let multi): multi.polygons.isEmpty
+        case .collection(let collection): collection.members.isEmpty
+        }
+    }
+
+    private static func isCollection(_ shape: Shape) -> Bool {
+        if case .collection(let collection) = shape, collection.origin == .geometryCollection { return true }
+        return false
+    }
+
+    /// The GeoJSON type the GeoJSON writer gives `shape`.
+    static func geoJSONType(of shape: Shape) -> String {
+        switch shape {
+        case .annotation, .circle: "Point"
+        case .polyline: "LineString"
+        case .polygon: "Polygon"
+        case .multiPolyline: "MultiLineString"
+        case .multiPolygon: "MultiPolygon"
+        case .collection(let collection): collection.origin == .multiPoint ? "MultiPoint" : "GeometryCollection"
+        }
+    }
+
+    /// The empty shape of a GeoJSON type, or nil for a type that cannot be empty here.
+    static func emptyShape(ofType type: String) -> Shape? {
+        switch type {
+        case "LineString": .polyline(Polyline(coordinates: []))
+        case "Polygon": .polygon(Polygon(coordinates: []))
+        case "MultiLineString": .multiPolyline(MultiPolyline([]))
+        case "MultiPolygon": .multiPolygon(MultiPolygon([]))
+        case "MultiPoint": .collection(ShapeCollection(members: [], origin: .multiPoint))
+        case "GeometryCollection": .collection(ShapeCollection(members: [], origin: .geometryCollection))
+        default: nil
+        }
+    }
+
+    /// Takes the conventions' Data off `properties` (as read) and puts back what they carry:
+    /// null properties, the geometry type, foreign and geometry members. A value that is not
+    /// what the writer writes stays an ordinary property.
+    static func restore(_ feature: inout Feature, shape: inout Shape?, properties: inout KMLPropertyBuilder) {
+        for member in properties.object.members {
+            let key = member.key
+            let prefix: String
+            if key.hasPrefix(KMLConventions.foreignMemberPrefix) {
+                prefix = KMLConventions.foreignMemberPrefix
+            } else if key.hasPrefix(KMLConventions.geometryMemberPrefix) {
+                prefix = KMLConventions.geometryMemberPrefix
+            } else {
+                continue
+            }
+            guard let text = member.value.stringValue, let value = json(text), key.count > prefix.count else { continue }
+            let name = String(key.dropFirst(prefix.count))
+            if prefix == KMLConventions.foreignMemberPrefix {
+                guard feature.foreignMembers[name] == nil else { continue }
+                feature.foreignMembers.append(name, value)
+            } else {
+                feature.geometryMembers.append(name, value)
+            }
+            properties[key] = nil
+        }
+        if case .string(let type)? = properties[KMLConventions.geometryTypeKey] {
+            if shape == nil, let empty = emptyShape(ofType: type) {
+                shape = empty
+                properties[KMLConventions.geometryTypeKey] = nil
+            } else if type == "GeometryCollection", case .collection(let collection)? = shape, collection.origin == .geometryCollection {
+                properties[KMLConventions.geometryTypeKey] = nil
+            }
+        }
+        if properties[KMLConventions.nullPropertiesKey] == .string("null") {
+            properties[KMLConventions.nullPropertiesKey] = nil
+        }
+    }
+
+    /// Whether `properties` came from a feature whose properties were null (call before `restore`).
+    static func hadNullProperties(_ properties: KMLPropertyBuilder) -> Bool {
+        properties[KMLConventions.nullPropertiesKey] == .string("null")
+    }
+
+    private static func json(_ text: String) -> JSONValue? {
+        let scanner = JSONScanner(input: ByteInput(string: text))
+        guard let value = try? scanner.readValue(), (try? scanner.peekSignificant()) == nil else { return nil }
+        return value
+    }
+
+    /// The members of a one-kind MultiGeometry as a GeometryCollection's (the reader's shape
+    /// when `geometryTypeKey` says GeometryCollection): one member per polygon, line or point.
+    static func collection(of members: [Shape]) -> Shape? {
+        guard !members.isEmpty else { return nil }
+        return .collection(ShapeCollection(members: members, origin: .geometryCollection))
+    }
+}
