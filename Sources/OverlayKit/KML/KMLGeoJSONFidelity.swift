@@ -129,7 +129,7 @@ enum KMLGeoJSONFidelity {
         properties[KMLConventions.nullPropertiesKey] == .string("null")
     }
 
-    private static func json(_ text: String) -> JSONValue? {
+    static func json(_ text: String) -> JSONValue? {
         let scanner = JSONScanner(input: ByteInput(string: text))
         guard let value = try? scanner.readValue(), (try? scanner.peekSignificant()) == nil else { return nil }
         return value
@@ -140,5 +140,56 @@ enum KMLGeoJSONFidelity {
     static func collection(of members: [Shape]) -> Shape? {
         guard !members.isEmpty else { return nil }
         return .collection(ShapeCollection(members: members, origin: .geometryCollection))
+    }
+}
+
+extension KMLGeoJSONFidelity {
+    /// The Document's `Data` for a FeatureCollection's members (besides a `name` written as
+    /// `Document/name`): `overlaykit:member:NAME` = the value as JSON text.
+    static func documentData(_ members: JSONObject) -> JSONObject {
+        var data = JSONObject()
+        for member in members {
+            data.append(KMLConventions.foreignMemberPrefix + member.key, .string(member.value.kmlJSONText))
+        }
+        return data
+    }
+
+    /// A collection member from one Document `Data`, or nil when the Data is not one of ours.
+    static func documentMember(name: String?, value: String?) -> JSONObject.Member? {
+        guard let name, name.hasPrefix(KMLConventions.foreignMemberPrefix), name.count > KMLConventions.foreignMemberPrefix.count,
+              let value, let json = json(value) else { return nil }
+        return JSONObject.Member(key: String(name.dropFirst(KMLConventions.foreignMemberPrefix.count)), value: json)
+    }
+}
+
+extension KMLParserCore {
+    /// The outermost Document's ExtendedData: the collection members the writer put there
+    /// (`overlaykit:member:` Data) become ``KMLReader/documentMembers``; anything else in it
+    /// describes no feature and is reported as not kept.
+    func parseDocumentExtendedData() throws {
+        let line = xml.line
+        var others: [String] = []
+        try xml.forEachChild { child in
+            guard child == "Data" else {
+                others.append(xml.qualifiedName)
+                try xml.skipElement()
+                return
+            }
+            let name = xml.attribute("name")
+            var value: String?
+            try xml.forEachChild { part in
+                if part == "value" { value = try xml.readText() } else { try xml.skipElement() }
+            }
+            if let member = KMLGeoJSONFidelity.documentMember(name: name, value: value) {
+                if documentMembers[member.key] == nil { documentMembers.append(member.key, member.value) }
+            } else {
+                others.append("Data" + (name.map { " '\($0.prefix(60))'" } ?? ""))
+            }
+        }
+        if !others.isEmpty {
+            warnings.append(Diagnostic(.warning, code: "kml.ignored-element",
+                                       message: "<ExtendedData> of the Document describes no feature; \(others.joined(separator: ", ")) not kept",
+                                       location: xml.location(line: line, needle: "<ExtendedData")))
+        }
     }
 }

@@ -56,9 +56,14 @@ public struct KMLReader: FeatureReader {
         try core.nextFeature()
     }
 
-    /// The `name` of the outermost `Document`, once read (docs/kml.md: the GeoJSON
-    /// FeatureCollection's `name`).
-    var documentName: String? { core.documentName }
+    /// The outermost `Document`'s `name` and the collection members its `ExtendedData` carries
+    /// (docs/kml.md "GeoJSON → KML → GeoJSON"): the GeoJSON FeatureCollection's members.
+    var documentMembers: JSONObject {
+        var members = JSONObject()
+        if let name = core.documentName { members.append("name", .string(name)) }
+        for member in core.documentMembers where members[member.key] == nil { members.append(member.key, member.value) }
+        return members
+    }
 
     /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
     /// with the reader's own.
@@ -135,6 +140,8 @@ final class KMLParserCore {
     private var lateSchemaValues: [LateSchemaValue] = []
     /// The outermost Document's `name`.
     private(set) var documentName: String?
+    /// FeatureCollection members carried in the outermost Document's ExtendedData.
+    var documentMembers = JSONObject()
     /// The next top-level MultiGeometry is a GeoJSON GeometryCollection (KMLGeoJSONFidelity).
     private var keepsGeometryCollection = false
     /// Property names that collided in this document, reported once at its end.
@@ -198,6 +205,9 @@ final class KMLParserCore {
         case "name" where documentName == nil && containers.last?.name.hasPrefix("Document") == true
             && containers.filter({ $0.name.hasPrefix("Document") || $0.isFolder }).count == 1:
             documentName = try xml.readText()
+        case "ExtendedData" where containers.last?.name.hasPrefix("Document") == true
+            && containers.filter({ $0.name.hasPrefix("Document") || $0.isFolder }).count == 1:
+            try parseDocumentExtendedData()
         case "Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay", "PhotoOverlay":
             let pending = try parseFeature(kind: name, index: index)
             queue.append(pending)

@@ -39,6 +39,8 @@ public struct KMLWriter: FeatureWriter {
     private var finished = false
     /// `Document/name`: the options' name, else a collection's carried over.
     private var documentName: String?
+    /// Collection members for the Document's ExtendedData.
+    private var documentMembers = JSONObject()
     /// Feature ids written, so made-up ids and repeated ids stay unique.
     private var ids = KMLGeneratedIDs()
 
@@ -58,6 +60,11 @@ public struct KMLWriter: FeatureWriter {
         self.kmz = kmz
         documentName = options.name
         body = try TemporaryFile()
+    }
+
+    /// Keeps a collection's members (besides a name taken) for the Document's ExtendedData.
+    mutating func takeDocumentMembers(_ members: JSONObject) {
+        documentMembers = members
     }
 
     /// Takes `name` as the document's name unless it has one; true when taken.
@@ -98,10 +105,13 @@ public struct KMLWriter: FeatureWriter {
         let m = ids.prefix(for: .styleMap, count: styleMaps.values.count)
         let p = ids.prefix(for: .schema, count: schemas.values.count)
         for (index, style) in styles.values.enumerated() { appendStyle(style, id: s + String(index + 1), into: &head) }
+        // Schema order: Document's ExtendedData after its StyleSelectors, before its Schemas.
+        let documentData = KMLGeoJSONFidelity.documentData(documentMembers)
         for (index, pair) in styleMaps.values.enumerated() {
             head.appendRaw("<StyleMap id=\"\(m)\(index + 1)\"><Pair><key>normal</key><styleUrl>#\(s)\(pair[0])</styleUrl></Pair>")
             head.appendRaw("<Pair><key>highlight</key><styleUrl>#\(s)\(pair[1])</styleUrl></Pair></StyleMap>\n")
         }
+        appendDocumentData(documentData, into: &head)
         for (index, fields) in schemas.values.enumerated() {
             head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"\(p)\(index + 1)\">")
             for field in fields {
@@ -307,6 +317,20 @@ public struct KMLWriter: FeatureWriter {
     }
 
     private static let units: Set<String> = ["fraction", "pixels", "insetPixels"]
+
+    /// The Document's ExtendedData `Data` (collection members), if any.
+    private mutating func appendDocumentData(_ data: JSONObject, into out: inout JSONBytes) {
+        guard !data.isEmpty else { return }
+        out.append("<ExtendedData>")
+        for member in data {
+            out.append("<Data name=\"")
+            if KMLWriter.appendEscaped(member.key, into: &out, attribute: true) { report("control-characters", "control characters cannot appear in XML 1.0; written as U+FFFD") }
+            out.append("\"><value>")
+            if KMLWriter.appendEscaped(member.value.stringValue ?? "", into: &out) { report("control-characters", "control characters cannot appear in XML 1.0; written as U+FFFD") }
+            out.append("</value></Data>")
+        }
+        out.append("</ExtendedData>\n")
+    }
 
     // MARK: ExtendedData
 
