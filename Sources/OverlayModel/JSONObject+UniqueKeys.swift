@@ -6,9 +6,17 @@ extension JSONObject {
     /// … that is not taken (`key` itself when it is free). Ends: the taken names are finite, so
     /// at most that many candidates are tried.
     public static func uniqueName(for key: String, isTaken: (String) -> Bool) -> String {
-        guard isTaken(key) else { return key }
         var suffix = 2
+        return uniqueName(for: key, from: &suffix, isTaken: isTaken)
+    }
+
+    /// `uniqueName(for:isTaken:)` trying suffixes from `suffix` on, and leaving `suffix` past the
+    /// one used: a caller naming many repeats of one name keeps it per name, so n repeats cost
+    /// O(n) tries, not O(n²) (hostile input repeats a name 100,000 times).
+    public static func uniqueName(for key: String, from suffix: inout Int, isTaken: (String) -> Bool) -> String {
+        guard isTaken(key) else { return key }
         while isTaken("\(key)_\(suffix)") { suffix += 1 }
+        defer { suffix += 1 }
         return "\(key)_\(suffix)"
     }
 
@@ -45,10 +53,13 @@ extension JSONObject {
         let original = Set(members.map(\.key))
         var used = Set<String>(reserved)
         var renames: [(original: String, renamed: String)] = []
+        var nextSuffix: [String: Int] = [:]
         for index in members.indices {
             let key = members[index].key
             if used.insert(key).inserted { continue }
-            let renamed = JSONObject.uniqueName(for: key) { used.contains($0) || original.contains($0) }
+            var suffix = nextSuffix[key] ?? 2
+            let renamed = JSONObject.uniqueName(for: key, from: &suffix) { used.contains($0) || original.contains($0) }
+            nextSuffix[key] = suffix
             used.insert(renamed)
             members[index].key = renamed
             renames.append((key, renamed))

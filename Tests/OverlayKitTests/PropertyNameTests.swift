@@ -93,6 +93,26 @@ final class PropertyNameTests: XCTestCase {
         XCTAssertEqual(found.first?.location?.line, 5)
     }
 
+    /// Hostile input repeats a name many times: every value is kept under its own name (the
+    /// builder keeps names in sets and a next suffix per name, so this stays linear).
+    func testManyRepeatsOfOneNameKeepEveryValue() throws {
+        let count = 20_000
+        var kml = #"<kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>"#
+            + #"<Schema id="s"><gx:SimpleArrayField name="t" type="int"/></Schema><Placemark><ExtendedData>"#
+        for index in 0..<count { kml += #"<Data name="a"><value>\#(index)</value></Data>"# }
+        kml += ##"<SchemaData schemaUrl="#s">"##
+        for _ in 0..<count { kml += #"<gx:SimpleArrayData name="t"><gx:value>1</gx:value></gx:SimpleArrayData>"# }
+        kml += #"</SchemaData></ExtendedData></Placemark></Document></kml>"#
+        let (features, _) = try KMLTestSupport.read(kml)
+        let properties = try XCTUnwrap(features.first?.properties)
+        XCTAssertEqual(properties.count, count + 1)
+        XCTAssertEqual(properties["a_\(count)"], .string("\(count - 1)"))
+        XCTAssertEqual(properties["coordinateProperties"]?.objectValue?.count, count)
+        XCTAssertFalse(properties.hasDuplicateKeys)
+        var object = JSONObject((0..<count).map { .init(key: "k", value: .integer(Int64($0))) })
+        XCTAssertEqual(object.renameDuplicateKeys().last?.renamed, "k_\(count)")
+    }
+
     func testRenameRuleSkipsNamesTakenLaterInTheObject() {
         var object = JSONObject([.init(key: "a", value: .integer(1)), .init(key: "a", value: .integer(2)),
                                  .init(key: "a_2", value: .integer(3)), .init(key: "a", value: .integer(4))])

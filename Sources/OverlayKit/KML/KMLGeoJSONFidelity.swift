@@ -91,37 +91,34 @@ enum KMLGeoJSONFidelity {
     /// null properties, the geometry type, foreign and geometry members. A value that is not
     /// what the writer writes stays an ordinary property.
     static func restore(_ feature: inout Feature, shape: inout Shape?, properties: inout KMLPropertyBuilder) {
-        for member in properties.object.members {
+        // One pass, names kept in sets: a hostile file with 100,000 such Data stays linear.
+        var consumed: Set<String> = []
+        var foreignNames = Set(feature.foreignMembers.keys)
+        for member in properties.object.members where member.key.hasPrefix("overlaykit:") {
             let key = member.key
-            let prefix: String
-            if key.hasPrefix(KMLConventions.foreignMemberPrefix) {
-                prefix = KMLConventions.foreignMemberPrefix
-            } else if key.hasPrefix(KMLConventions.geometryMemberPrefix) {
-                prefix = KMLConventions.geometryMemberPrefix
-            } else {
-                continue
-            }
-            guard let text = member.value.stringValue, let value = json(text), key.count > prefix.count else { continue }
+            let isForeign = key.hasPrefix(KMLConventions.foreignMemberPrefix)
+            guard isForeign || key.hasPrefix(KMLConventions.geometryMemberPrefix) else { continue }
+            let prefix = isForeign ? KMLConventions.foreignMemberPrefix : KMLConventions.geometryMemberPrefix
+            guard key.count > prefix.count, let text = member.value.stringValue, let value = json(text) else { continue }
             let name = String(key.dropFirst(prefix.count))
-            if prefix == KMLConventions.foreignMemberPrefix {
-                guard feature.foreignMembers[name] == nil else { continue }
+            if isForeign {
+                guard foreignNames.insert(name).inserted else { continue }
                 feature.foreignMembers.append(name, value)
             } else {
                 feature.geometryMembers.append(name, value)
             }
-            properties[key] = nil
+            consumed.insert(key)
         }
         if case .string(let type)? = properties[KMLConventions.geometryTypeKey] {
             if shape == nil, let empty = emptyShape(ofType: type) {
                 shape = empty
-                properties[KMLConventions.geometryTypeKey] = nil
+                consumed.insert(KMLConventions.geometryTypeKey)
             } else if type == "GeometryCollection", case .collection(let collection)? = shape, collection.origin == .geometryCollection {
-                properties[KMLConventions.geometryTypeKey] = nil
+                consumed.insert(KMLConventions.geometryTypeKey)
             }
         }
-        if properties[KMLConventions.nullPropertiesKey] == .string("null") {
-            properties[KMLConventions.nullPropertiesKey] = nil
-        }
+        if properties[KMLConventions.nullPropertiesKey] == .string("null") { consumed.insert(KMLConventions.nullPropertiesKey) }
+        properties.remove(consumed)
     }
 
     /// Whether `properties` came from a feature whose properties were null (call before `restore`).

@@ -18,44 +18,79 @@ struct KMLPropertyBuilder {
     static let unnamedKey = "unnamed"
 
     /// The properties so far.
-    private(set) var object = JSONObject()
+    var object: JSONObject {
+        guard !arrays.isEmpty, let index = storage.members.firstIndex(where: { $0.key == Self.arraysKey }) else { return storage }
+        var object = storage
+        object.members[index].value = .object(arrays)
+        return object
+    }
+    /// The members, with a placeholder for `coordinateProperties` while `arrays` grows.
+    private var storage = JSONObject()
+    private static let arraysKey = "coordinateProperties"
+    /// The `coordinateProperties` members (track times, SimpleArrayData), kept apart so each
+    /// added array costs O(1).
+    private var arrays = JSONObject()
+    private var arrayKeys: Set<String> = []
+    /// Every name in `object`, so a placemark of 100,000 Data costs O(n), not O(n²).
+    private var keys: Set<String> = []
     /// Names set from KML's own elements.
     private var fieldKeys: Set<String> = []
+    /// The next suffix to try per repeated name (`JSONObject.uniqueName(for:from:isTaken:)`).
+    private var nextSuffix: [String: Int] = [:]
     /// Names that collided in this feature, in order of first collision (each once).
     private(set) var collisions: [String] = []
+    private var collided: Set<String> = []
     /// How many values had no name.
     private(set) var unnamedCount = 0
     /// ExtendedData values moved to a suffixed name by a later field: (old name, new name).
     private(set) var moves: [(from: String, to: String)] = []
 
     /// True when there are no properties.
-    var isEmpty: Bool { object.isEmpty }
+    var isEmpty: Bool { storage.isEmpty }
 
     /// Reads a member; setting one is setting a *field* (see the type's rules). Setting nil
     /// removes the first member of that name (the reader consumes its conventions this way).
     subscript(key: String) -> JSONValue? {
-        get { object[key] }
+        get {
+            guard keys.contains(key) else { return nil }
+            return key == Self.arraysKey && !arrays.isEmpty ? .object(arrays) : storage[key]
+        }
         set {
             guard let newValue else {
-                object[key] = nil
-                fieldKeys.remove(key)
+                remove([key])
                 return
             }
             setField(key, newValue)
         }
     }
 
+    /// Removes the members with these names, in one pass.
+    mutating func remove(_ names: Set<String>) {
+        guard !names.isDisjoint(with: keys) else { return }
+        storage.members.removeAll { names.contains($0.key) }
+        if names.contains(Self.arraysKey) {
+            arrays = JSONObject()
+            arrayKeys = []
+        }
+        keys.subtract(names)
+        fieldKeys.subtract(names)
+    }
+
     /// Sets a value read from one of KML's own elements (see the type's rules).
     mutating func setField(_ key: String, _ value: JSONValue) {
-        if !fieldKeys.contains(key), let index = object.members.firstIndex(where: { $0.key == key }) {
+        if keys.contains(key), !fieldKeys.contains(key), let index = storage.members.firstIndex(where: { $0.key == key }) {
             // An ExtendedData value got here first: it moves aside, the field takes the name.
-            let moved = JSONObject.uniqueName(for: key) { name in object.members.contains { $0.key == name } }
-            object.members[index].key = moved
+            let moved = freeName(for: key)
+            storage.members[index].key = moved
+            keys.insert(moved)
             moves.append((key, moved))
             noteCollision(key)
-            object.append(key, value)
+            storage.append(key, value)
+        } else if keys.contains(key) {
+            storage[key] = value
         } else {
-            object[key] = value
+            storage.append(key, value)
+            keys.insert(key)
         }
         fieldKeys.insert(key)
     }
@@ -66,11 +101,12 @@ struct KMLPropertyBuilder {
     mutating func appendData(_ name: String?, _ value: JSONValue) -> String {
         var key = name ?? KMLPropertyBuilder.unnamedKey
         if name == nil { unnamedCount += 1 }
-        if object.members.contains(where: { $0.key == key }) {
+        if keys.contains(key) {
             if name != nil { noteCollision(key) }
-            key = JSONObject.uniqueName(for: key) { candidate in object.members.contains { $0.key == candidate } }
+            key = freeName(for: key)
         }
-        object.append(key, value)
+        storage.append(key, value)
+        keys.insert(key)
         return key
     }
 
@@ -78,33 +114,54 @@ struct KMLPropertyBuilder {
     /// `name`, or the first free suffixed name; returns the name used.
     @discardableResult
     mutating func appendCoordinateArray(_ name: String?, _ values: [JSONValue]) -> String {
-        var arrays = object["coordinateProperties"]?.objectValue ?? JSONObject()
         var key = name ?? KMLPropertyBuilder.unnamedKey
         if name == nil { unnamedCount += 1 }
-        if arrays[key] != nil {
+        if arrayKeys.contains(key) {
             if name != nil { noteCollision(key) }
-            key = JSONObject.uniqueName(for: key) { arrays[$0] != nil }
+            key = freeArrayName(for: key)
         }
-        arrays.append(key, .array(values))
-        setField("coordinateProperties", .object(arrays))
+        addArray(key, .array(values), first: false)
         return key
     }
 
     /// Puts a track's `when` times first in `coordinateProperties`, beside any arrays already
     /// there (an array named `times` moves to `times_2`).
     mutating func setTimes(_ times: JSONValue) {
-        var arrays = object["coordinateProperties"]?.objectValue ?? JSONObject()
-        if arrays["times"] != nil {
+        if arrayKeys.contains("times") {
             noteCollision("times")
-            let moved = JSONObject.uniqueName(for: "times") { arrays[$0] != nil }
+            let moved = freeArrayName(for: "times")
             if let index = arrays.members.firstIndex(where: { $0.key == "times" }) { arrays.members[index].key = moved }
+            arrayKeys.insert(moved)
         }
-        arrays.members.insert(JSONObject.Member(key: "times", value: times), at: 0)
-        setField("coordinateProperties", .object(arrays))
+        addArray("times", times, first: true)
+    }
+
+    /// Adds one `coordinateProperties` member; the field itself takes its place among the
+    /// properties when the first one comes.
+    private mutating func addArray(_ key: String, _ value: JSONValue, first: Bool) {
+        if !fieldKeys.contains(Self.arraysKey) || arrays.isEmpty { setField(Self.arraysKey, .object(JSONObject())) }
+        if first { arrays.members.insert(JSONObject.Member(key: key, value: value), at: 0) } else { arrays.append(key, value) }
+        arrayKeys.insert(key)
+    }
+
+    /// The first free `key_2`, … among the `coordinateProperties` members.
+    private mutating func freeArrayName(for key: String) -> String {
+        var suffix = nextSuffix["coordinateProperties/" + key] ?? 2
+        let name = JSONObject.uniqueName(for: key, from: &suffix) { arrayKeys.contains($0) }
+        nextSuffix["coordinateProperties/" + key] = suffix
+        return name
+    }
+
+    /// The first free `key_2`, `key_3`, … of this feature.
+    private mutating func freeName(for key: String) -> String {
+        var suffix = nextSuffix[key] ?? 2
+        let name = JSONObject.uniqueName(for: key, from: &suffix) { keys.contains($0) }
+        nextSuffix[key] = suffix
+        return name
     }
 
     private mutating func noteCollision(_ key: String) {
-        if !collisions.contains(key) { collisions.append(key) }
+        if collided.insert(key).inserted { collisions.append(key) }
     }
 }
 
@@ -113,6 +170,7 @@ struct KMLPropertyBuilder {
 struct KMLPropertyCollisions {
     /// Names that collided, in order of first collision, with how many features had it.
     private var names: [(name: String, features: Int)] = []
+    private var index: [String: Int] = [:]
     private var unnamed = 0
     private var first: SourceLocation?
 
@@ -122,7 +180,8 @@ struct KMLPropertyCollisions {
         if first == nil { first = location() }
         unnamed += unnamedCount
         for name in collisions {
-            if let index = names.firstIndex(where: { $0.name == name }) { names[index].features += 1 } else {
+            if let position = index[name] { names[position].features += 1 } else {
+                index[name] = names.count
                 names.append((name, 1))
             }
         }
