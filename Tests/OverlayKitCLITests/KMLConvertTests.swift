@@ -77,6 +77,18 @@ final class KMLConvertTests: XCTestCase {
         XCTAssertTrue(back.text.contains(expected), back.text)
     }
 
+    /// Issue 21 item 11: a collection's `name` is KML's Document/name, both ways, without a warning.
+    func testCollectionNameIsTheDocumentName() throws {
+        let kml = directory.appendingPathComponent("parks.kml").path
+        let toKML = try run(["convert", CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path, "--to", "kml", "-o", kml])
+        XCTAssertEqual(toKML.status, 0, toKML.stderr)
+        XCTAssertEqual(toKML.stderr, "")
+        XCTAssertTrue(try String(contentsOfFile: kml, encoding: .utf8).contains("<Document>\n<name>parks</name>\n"))
+        let back = try run(["convert", kml])
+        XCTAssertEqual(back.stderr, "")
+        XCTAssertTrue(back.text.hasSuffix("],\"name\":\"parks\"}\n"), back.text)
+    }
+
     func testKMZOutAndIn() throws {
         let source = try file("in.geojson", Self.geojson)
         let kmz = directory.appendingPathComponent("out.kmz").path

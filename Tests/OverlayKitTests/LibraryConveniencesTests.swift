@@ -27,9 +27,11 @@ final class LibraryConveniencesTests: XCTestCase {
         let fromKMZ = try FeatureIO.readAll(path: kmzFile.path)
         XCTAssertEqual(fromKMZ.features.count, 2)
 
+        // The collection's name is the KML Document's name (issue 21 item 11): nothing dropped.
         var dropped: [Diagnostic] = []
-        _ = try FeatureIO.encode(document.features, as: .kml, context: document.context) { dropped.append($0) }
-        XCTAssertEqual(dropped.map(\.code), ["convert.dropped-members"])
+        let kml = try FeatureIO.encode(document.features, as: .kml, context: document.context) { dropped.append($0) }
+        XCTAssertEqual(dropped.map(\.code), [])
+        XCTAssertTrue(String(decoding: kml, as: UTF8.self).contains("<Document>\n<name>parks</name>"))
     }
 
     func testReadAllFromAPathNamesTheFileInErrors() throws {

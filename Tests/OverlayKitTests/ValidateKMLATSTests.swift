@@ -255,8 +255,10 @@ final class ValidateKMLATSTests: XCTestCase {
                        ["warning kml.placemark-no-geometry", "note kml.deprecated-snippet"])
         // Level 1 by default: a duplicate Data name is an error with its place.
         let duplicate = findings("<Placemark><ExtendedData><Data name=\"a\"><value>1</value></Data>\n<Data name=\"a\"><value>2</value></Data></ExtendedData></Placemark>", level: 1)
-        XCTAssertEqual(duplicate.map { "\($0.location?.line ?? 0) \($0.severity) \($0.code)" }, ["5 error kml.data-name-duplicate"])
-        XCTAssertEqual(duplicate.first?.location?.kmlPath, "/kml/Document/Placemark/ExtendedData/Data[2]")
+        // The reader's rename (kml.duplicate-property, docs/kml.md "Property names") is said too.
+        XCTAssertEqual(duplicate.map { "\($0.location?.line ?? 0) \($0.severity) \($0.code)" },
+                       ["4 warning kml.duplicate-property", "5 error kml.data-name-duplicate"])
+        XCTAssertEqual(duplicate.last?.location?.kmlPath, "/kml/Document/Placemark/ExtendedData/Data[2]")
     }
 
     func testKML23DocumentsUseTheAdoptedNames() {

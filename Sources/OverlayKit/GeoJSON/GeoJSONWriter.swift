@@ -22,6 +22,7 @@ public struct GeoJSONWriter: FeatureWriter {
     private var count = 0
     private var finished = false
     private var warnings: [Diagnostic] = []
+    private var reportedRenames: Set<String> = []
 
     /// A writer of a FeatureCollection, or of GeoJSONSeq records when `sequence` is true.
     public init(output: ByteOutput, options: WriterOptions = WriterOptions(), sequence: Bool = false) {
@@ -39,6 +40,7 @@ public struct GeoJSONWriter: FeatureWriter {
     public mutating func write(_ feature: Feature) throws {
         startRecord()
         appendFeature(feature)
+        reportRenamedKeys()
         if sequence { scratch.append(UInt8(ascii: "\n")) }
         count += 1
         try scratch.bytes.withUnsafeBytes { try output.write($0) }
@@ -73,7 +75,8 @@ public struct GeoJSONWriter: FeatureWriter {
             scratch.bytes.removeAll(keepingCapacity: true)
             scratch.append(count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[" : "\n]")
             if count == 0 { scratch.append("]") }
-            scratch.appendMembers(collectionMembers, leadingComma: true)
+            scratch.appendMembers(collectionMembers, leadingComma: true, reserved: ["type", "features"])
+            reportRenamedKeys()
             scratch.append("}\n")
             try scratch.bytes.withUnsafeBytes { try output.write($0) }
         }
@@ -130,8 +133,23 @@ public struct GeoJSONWriter: FeatureWriter {
             scratch.append(":")
             scratch.appendValue(.array(feature.folderPath.map { .string($0) }))
         }
-        scratch.appendMembers(foreignMembers, leadingComma: true)
+        var written = ["type", "properties", "geometry"]
+        if feature.id != nil { written.append("id") }
+        if !feature.folderPath.isEmpty { written.append(GeoJSONConventions.foldersMember) }
+        scratch.appendMembers(foreignMembers, leadingComma: true, reserved: written)
         scratch.append("}")
+    }
+
+    /// Warns once per name about members written renamed because the name repeated in one
+    /// object (a library caller's properties, or a foreign member named like a member the
+    /// writer emits): every JSON reader would keep only one of them.
+    private mutating func reportRenamedKeys() {
+        guard !scratch.renamedKeys.isEmpty else { return }
+        for rename in scratch.renamedKeys where reportedRenames.insert(rename.original).inserted {
+            warnings.append(Diagnostic(.warning, code: "output.duplicate-name-renamed",
+                                       message: "member \"\(rename.original)\" appears more than once in one object; a later one is written as \"\(rename.renamed)\" (reported once per name)"))
+        }
+        scratch.renamedKeys.removeAll()
     }
 
     private mutating func appendGeometry(_ shape: Shape, members: JSONObject = JSONObject()) {
@@ -182,7 +200,7 @@ public struct GeoJSONWriter: FeatureWriter {
                 scratch.append(UInt8(ascii: "]"))
             }
         }
-        scratch.appendMembers(members, leadingComma: true)
+        scratch.appendMembers(members, leadingComma: true, reserved: ["type", "coordinates", "geometries"])
         scratch.append(UInt8(ascii: "}"))
     }
 

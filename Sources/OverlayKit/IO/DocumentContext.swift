@@ -47,8 +47,11 @@ extension GeoJSONReader {
 }
 
 extension KMLReader {
-    /// A KMZ's embedded files.
-    public var documentContext: DocumentContext { DocumentContext(resources: resources) }
+    /// A KMZ's embedded files; the outermost Document's name as the collection's `name`, and
+    /// the collection members its ExtendedData carries.
+    public var documentContext: DocumentContext {
+        DocumentContext(resources: resources, collectionMembers: documentMembers)
+    }
 }
 
 extension GeoJSONWriter {
@@ -60,9 +63,19 @@ extension GeoJSONWriter {
 }
 
 extension KMLWriter {
-    /// Puts a KMZ's files into a KMZ written from it; collection members have no place in KML.
+    /// Puts a KMZ's files into a KMZ written from it, a collection's string `name` into
+    /// `Document/name` (unless ``WriterOptions/name`` gave one), and its other members into the
+    /// Document's `ExtendedData` (`overlaykit:member:` Data). Only a string `name` the options
+    /// override is not written (with a warning).
     public mutating func carry(_ context: DocumentContext) -> [Diagnostic] {
         if context.resources != nil { resources = context.resources }
-        return DocumentContext.droppedMembers(context, formatName: "KML")
+        var rest = context.collectionMembers
+        var overridden = DocumentContext()
+        if case .string(let name)? = rest["name"] {
+            if !takeDocumentName(name) { overridden.collectionMembers["name"] = rest["name"] }
+            rest["name"] = nil
+        }
+        takeDocumentMembers(rest)
+        return DocumentContext.droppedMembers(overridden, formatName: "a KML document the writer's options name")
     }
 }

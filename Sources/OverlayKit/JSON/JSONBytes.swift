@@ -4,6 +4,10 @@ import OverlayModel
 /// shortest round-trip numbers, coordinates rounded to a number of decimals.
 struct JSONBytes {
     var bytes: [UInt8] = []
+    /// Member names that repeated in an object written here and were written renamed
+    /// (`JSONObject.renameDuplicateKeys`), in order, for the writer to warn about; the writer
+    /// clears it. No object written through this buffer has two members of one name.
+    var renamedKeys: [(original: String, renamed: String)] = []
 
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
 
@@ -318,8 +322,16 @@ struct JSONBytes {
         bytes.append(UInt8(ascii: "}"))
     }
 
-    /// `"key":value` pairs separated by commas, optionally preceded by one.
-    mutating func appendMembers(_ object: JSONObject, leadingComma: Bool) {
+    /// `"key":value` pairs separated by commas, optionally preceded by one. A name that repeats
+    /// (or is one of `reserved`, the members the caller writes itself) is written renamed by
+    /// the one rule of `JSONObject.renameDuplicateKeys`, and noted in `renamedKeys`.
+    mutating func appendMembers(_ object: JSONObject, leadingComma: Bool, reserved: [String] = []) {
+        guard !object.hasDuplicateKeys(besides: reserved) else {
+            var unique = object
+            renamedKeys += unique.renameDuplicateKeys(besides: reserved)
+            appendMembers(unique, leadingComma: leadingComma)
+            return
+        }
         for (index, member) in object.members.enumerated() {
             if index > 0 || leadingComma { bytes.append(UInt8(ascii: ",")) }
             appendString(member.key)

@@ -50,7 +50,10 @@ public struct MVTEncoder: Sendable {
             let geometry = Self.geometry(feature)
             guard !geometry.isEmpty else { continue }
             var tags = [UInt32]()
-            for member in feature.properties ?? JSONObject() {
+            // Each key once per feature: a repeated name is renamed (`JSONObject.renameDuplicateKeys`).
+            var properties = feature.properties ?? JSONObject()
+            properties.renameDuplicateKeys()
+            for member in properties {
                 let value: Value
                 switch member.value {
                 case .null:

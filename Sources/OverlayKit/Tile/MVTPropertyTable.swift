@@ -38,7 +38,11 @@ final class MVTPropertyTable: @unchecked Sendable {
         entries.reserveCapacity(attributes.count)
         for attribute in attributes {
             var entry = Entry()
-            for member in attribute.properties ?? JSONObject() {
+            // A feature's tags name each key once: a repeated name is renamed (`name_2`, the
+            // one rule of `JSONObject.renameDuplicateKeys`), never written twice.
+            var properties = attribute.properties ?? JSONObject()
+            properties.renameDuplicateKeys()
+            for member in properties {
                 var value = ProtobufWriter()
                 switch member.value {
                 case .null:

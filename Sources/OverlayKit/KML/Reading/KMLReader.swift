@@ -62,6 +62,15 @@ public struct KMLReader: FeatureReader {
         return try networkLinks!.next(after: core)
     }
 
+    /// The outermost `Document`'s `name` and the collection members its `ExtendedData` carries
+    /// (docs/kml.md "GeoJSON → KML → GeoJSON"): the GeoJSON FeatureCollection's members.
+    var documentMembers: JSONObject {
+        var members = JSONObject()
+        if let name = core.documentName { members.append("name", .string(name)) }
+        for member in core.documentMembers where members[member.key] == nil { members.append(member.key, member.value) }
+        return members
+    }
+
     /// Adds a warning found around the document (e.g. by the KMZ that holds it), reported
     /// with the reader's own.
     mutating func addWarning(_ warning: Diagnostic) {
@@ -105,6 +114,8 @@ private struct LateSchemaValue {
     var schemaURL: String
     var schemaID: String
     var key: String
+    /// The property (or coordinate array) name the value was read under (docs/kml.md "Property names").
+    var propertyKey: String
     var line: Int
     var isArray: Bool
 }
@@ -134,6 +145,14 @@ final class KMLParserCore {
     private var textBuffer: [UInt8] = []
     /// Late-schema values of the feature being parsed (moved into its `PendingFeature`).
     private var lateSchemaValues: [LateSchemaValue] = []
+    /// The outermost Document's `name`.
+    private(set) var documentName: String?
+    /// FeatureCollection members carried in the outermost Document's ExtendedData.
+    var documentMembers = JSONObject()
+    /// The next top-level MultiGeometry is a GeoJSON GeometryCollection (KMLGeoJSONFidelity).
+    private var keepsGeometryCollection = false
+    /// Property names that collided in this document, reported once at its end.
+    private var propertyCollisions = KMLPropertyCollisions()
 
     /// The input, read once more from its start if a Schema comes too late (`KMLSchemaPrescan`).
     private let input: ByteInput
@@ -168,6 +187,7 @@ final class KMLParserCore {
             if finished { return nil }
             guard try xml.read() else {
                 finished = true
+                if let collisions = propertyCollisions.diagnostic { warnings.append(collisions) }
                 if !rootSeen {
                     throw Diagnostic(.error, code: "kml.empty", message: "input holds no KML element",
                                      location: xml.location(line: 1))
@@ -209,6 +229,12 @@ final class KMLParserCore {
             }
         case "name" where containers.last?.isFolder == true:
             containers[containers.count - 1].folderName = try xml.readText()
+        case "name" where documentName == nil && containers.last?.name.hasPrefix("Document") == true
+            && containers.filter({ $0.name.hasPrefix("Document") || $0.isFolder }).count == 1:
+            documentName = try xml.readText()
+        case "ExtendedData" where containers.last?.name.hasPrefix("Document") == true
+            && containers.filter({ $0.name.hasPrefix("Document") || $0.isFolder }).count == 1:
+            try parseDocumentExtendedData()
         case "Placemark", "GroundOverlay", "NetworkLink", "ScreenOverlay", "PhotoOverlay":
             let pending = try parseFeature(kind: name, index: index)
             queue.append(pending)
@@ -352,13 +378,13 @@ final class KMLParserCore {
             let field = fields[late.key]
             if late.isArray {
                 guard var coordinateProperties = properties["coordinateProperties"]?.objectValue,
-                      case .array(let values)? = coordinateProperties[late.key] else { continue }
-                coordinateProperties[late.key] = .array(values.map { value in
+                      case .array(let values)? = coordinateProperties[late.propertyKey] else { continue }
+                coordinateProperties[late.propertyKey] = .array(values.map { value in
                     value.stringValue.map { typedValue($0, field: field, key: late.key, line: late.line) } ?? value
                 })
                 properties["coordinateProperties"] = .object(coordinateProperties)
-            } else if let text = properties[late.key]?.stringValue {
-                properties[late.key] = typedValue(text, field: field, key: late.key, line: late.line)
+            } else if let text = properties[late.propertyKey]?.stringValue {
+                properties[late.propertyKey] = typedValue(text, field: field, key: late.key, line: late.line)
             }
         }
         result.feature.properties = properties
@@ -418,7 +444,7 @@ final class KMLParserCore {
         if let id = xml.attribute("id") { feature.id = .string(id) }
         var pending = PendingFeature(feature: feature, line: line)
         lateSchemaValues = []
-        var properties = JSONObject()
+        var properties = KMLPropertyBuilder()
         var shape: Shape?
         var info = GeometryInfo()
         var iconHref: String?
@@ -466,7 +492,9 @@ final class KMLParserCore {
                     report("kml.extra-geometry", "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                     try xml.skipElement()
                 } else {
+                    keepsGeometryCollection = properties[KMLConventions.geometryTypeKey] == .string("GeometryCollection")
                     shape = try parseGeometry(name, info: &info)
+                    keepsGeometryCollection = false
                 }
             case "Icon":
                 try xml.forEachChild { part in
@@ -504,7 +532,7 @@ final class KMLParserCore {
         if let mode = info.altitudeMode { properties["altitudeMode"] = .string(mode) }
         if let extrude = info.extrude { properties["extrude"] = .bool(extrude) }
         if let tessellate = info.tessellate { properties["tessellate"] = .bool(tessellate) }
-        if let times = info.times { properties["coordinateProperties"] = .object(["times": times]) }
+        if let times = info.times { properties.setTimes(times) }
 
         switch kind {
         case "GroundOverlay":
@@ -571,17 +599,26 @@ final class KMLParserCore {
             }
             properties[KMLConventions.featureIDKey] = nil
         }
+        // What KML cannot say about a GeoJSON feature, from the writer's overlaykit: Data.
+        let hadNullProperties = KMLGeoJSONFidelity.hadNullProperties(properties)
+        KMLGeoJSONFidelity.restore(&feature, shape: &shape, properties: &properties)
         // A polygon carrying a circle's center and radius is that circle.
-        if case .polygon? = shape, let circle = KMLCircle.circle(from: properties) {
+        if case .polygon? = shape, let circle = KMLCircle.circle(from: properties.object) {
             shape = .circle(circle)
             properties[KMLConventions.circleCenterKey] = nil
             properties[KMLConventions.circleRadiusKey] = nil
         }
         if let current = shape {
-            shape = decorate(current, properties: properties)
+            shape = decorate(current, properties: properties.object)
         }
         feature.shape = shape
-        feature.properties = properties
+        feature.properties = hadNullProperties && properties.isEmpty ? nil : properties.object
+        for move in properties.moves {
+            for index in lateSchemaValues.indices where lateSchemaValues[index].propertyKey == move.from {
+                lateSchemaValues[index].propertyKey = move.to
+            }
+        }
+        propertyCollisions.add(properties.collisions, unnamed: properties.unnamedCount, at: feature.location)
         pending.feature = feature
         pending.lateSchemaValues = lateSchemaValues
         lateSchemaValues = []
@@ -652,16 +689,16 @@ final class KMLParserCore {
         legacyPlacemarks.define(name: schema.name, parent: schema.parent, fields: schema.fields)
     }
 
-    private func parseExtendedData(into properties: inout JSONObject) throws {
+    private func parseExtendedData(into properties: inout KMLPropertyBuilder) throws {
         try xml.forEachChild { child in
             switch child {
             case "Data":
-                let key = xml.attribute("name") ?? ""
+                let key = xml.attribute("name")
                 var value: String?
                 try xml.forEachChild { part in
                     if part == "value" { value = try xml.readText() } else { try xml.skipElement() }
                 }
-                properties.append(key, .string(value ?? ""))
+                properties.appendData(key, .string(value ?? ""))
             case "SchemaData":
                 let url = xml.attribute("schemaUrl") ?? ""
                 let schemaID = url.hasPrefix("#") ? String(url.dropFirst()) : url
@@ -677,22 +714,29 @@ final class KMLParserCore {
                     switch part {
                     case "SimpleData":
                         let line = xml.line
-                        let key = xml.attribute("name") ?? ""
+                        let name = xml.attribute("name")
+                        let key = name ?? ""
                         let text = try xml.readText()
-                        properties.append(key, typedValue(text, field: fields?[key], key: key, line: line))
-                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: line, isArray: false)) }
+                        let propertyKey = properties.appendData(name, typedValue(text, field: fields?[key], key: key, line: line))
+                        if late {
+                            lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, propertyKey: propertyKey,
+                                                                    line: line, isArray: false))
+                        }
                     case "SimpleArrayData":
                         // Per-vertex values of a gx:Track, beside its times.
-                        let key = xml.attribute("name") ?? ""
-                        if late { lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, line: xml.line, isArray: true)) }
+                        let name = xml.attribute("name")
+                        let key = name ?? ""
+                        let line = xml.line
                         var values: [JSONValue] = []
                         try xml.forEachChild { item in
                             let line = xml.line
                             if item == "value" { values.append(typedValue(try xml.readText(), field: fields?[key], key: key, line: line)) } else { try xml.skipElement() }
                         }
-                        var coordinateProperties = properties["coordinateProperties"]?.objectValue ?? JSONObject()
-                        coordinateProperties[key] = .array(values)
-                        properties["coordinateProperties"] = .object(coordinateProperties)
+                        let propertyKey = properties.appendCoordinateArray(name, values)
+                        if late {
+                            lateSchemaValues.append(LateSchemaValue(schemaURL: url, schemaID: schemaID, key: key, propertyKey: propertyKey,
+                                                                    line: line, isArray: true))
+                        }
                     default:
                         try skipReported(part, in: "SchemaData")
                     }
@@ -700,7 +744,7 @@ final class KMLParserCore {
             default:
                 // Arbitrary XML from another namespace: keep its text under its qualified name.
                 let key = xml.qualifiedName
-                properties[key] = .string(try xml.readText())
+                properties.appendData(key, .string(try xml.readText()))
             }
         }
     }
@@ -796,6 +840,9 @@ final class KMLParserCore {
             }
             return .polygon(Polygon(coordinates: outer, interiorPolygons: holes))
         case "MultiGeometry":
+            // Only the feature's own MultiGeometry can be a GeometryCollection; nested ones combine.
+            let keepsCollection = keepsGeometryCollection
+            keepsGeometryCollection = false
             var members: [Shape] = []
             try xml.forEachChild { part in
                 switch part {
@@ -806,7 +853,7 @@ final class KMLParserCore {
                     try skipReported(xml.qualifiedName, in: "MultiGeometry")
                 }
             }
-            guard let combined = KMLReaderShapes.combine(members) else {
+            guard let combined = keepsCollection ? KMLGeoJSONFidelity.collection(of: members) : KMLReaderShapes.combine(members) else {
                 report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
                 return nil
             }
@@ -972,7 +1019,7 @@ final class KMLParserCore {
             case "altitudeMode", "extrude", "tessellate":
                 try readGeometryField(part, info: &info)
             case "ExtendedData":
-                var properties = JSONObject()
+                var properties = KMLPropertyBuilder()
                 try parseExtendedData(into: &properties)
                 // Per-vertex arrays are not carried per track here; they are reported.
                 if !properties.isEmpty {

@@ -17,7 +17,9 @@ import OverlayModel
 /// polyline → LineString, polygon → Polygon (rings closed), multi overlays and collections →
 /// MultiGeometry, circle → Polygon ring (within `KMLCircle.tolerance` of the circle) plus its
 /// center and radius as ExtendedData `Data`. A feature id that is not an XML name goes to
-/// ExtendedData `overlaykit:id` (JSON text) so it comes back. Style fields KML cannot express
+/// ExtendedData `overlaykit:id` (JSON text) so it comes back; so does an id that repeats an
+/// earlier feature's (warning `kml.duplicate-id`). The made-up ids avoid the features' ids
+/// (`s_1`, … when a placemark is `s1`; `KMLGeneratedIDs`), so no `xs:ID` is written twice. Style fields KML cannot express
 /// (dash, cap, join, marker symbol/size) are reported once.
 public struct KMLWriter: FeatureWriter {
     private let output: ByteOutput
@@ -35,6 +37,12 @@ public struct KMLWriter: FeatureWriter {
     private var warnings: [Diagnostic] = []
     private var reported: Set<String> = []
     private var finished = false
+    /// `Document/name`: the options' name, else a collection's carried over.
+    private var documentName: String?
+    /// Collection members for the Document's ExtendedData.
+    private var documentMembers = JSONObject()
+    /// Feature ids written, so made-up ids and repeated ids stay unique.
+    private var ids = KMLGeneratedIDs()
 
     private struct SchemaField: Hashable {
         var name: String
@@ -50,7 +58,20 @@ public struct KMLWriter: FeatureWriter {
         self.output = output
         self.options = options
         self.kmz = kmz
+        documentName = options.name
         body = try TemporaryFile()
+    }
+
+    /// Keeps a collection's members (besides a name taken) for the Document's ExtendedData.
+    mutating func takeDocumentMembers(_ members: JSONObject) {
+        documentMembers = members
+    }
+
+    /// Takes `name` as the document's name unless it has one; true when taken.
+    mutating func takeDocumentName(_ name: String) -> Bool {
+        guard documentName == nil else { return false }
+        documentName = name
+        return true
     }
 
     public mutating func takeWarnings() -> [Diagnostic] {
@@ -75,18 +96,24 @@ public struct KMLWriter: FeatureWriter {
 
         var head = JSONBytes()
         head.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\">\n<Document>\n")
-        if let name = options.name {
+        if let name = documentName {
             head.append("<name>")
             KMLWriter.appendEscaped(name, into: &head)
             head.append("</name>\n")
         }
-        for (index, style) in styles.values.enumerated() { appendStyle(style, id: index + 1, into: &head) }
+        let s = ids.prefix(for: .style, count: styles.values.count)
+        let m = ids.prefix(for: .styleMap, count: styleMaps.values.count)
+        let p = ids.prefix(for: .schema, count: schemas.values.count)
+        for (index, style) in styles.values.enumerated() { appendStyle(style, id: s + String(index + 1), into: &head) }
+        // Schema order: Document's ExtendedData after its StyleSelectors, before its Schemas.
+        let documentData = KMLGeoJSONFidelity.documentData(documentMembers)
         for (index, pair) in styleMaps.values.enumerated() {
-            head.appendRaw("<StyleMap id=\"m\(index + 1)\"><Pair><key>normal</key><styleUrl>#s\(pair[0])</styleUrl></Pair>")
-            head.appendRaw("<Pair><key>highlight</key><styleUrl>#s\(pair[1])</styleUrl></Pair></StyleMap>\n")
+            head.appendRaw("<StyleMap id=\"\(m)\(index + 1)\"><Pair><key>normal</key><styleUrl>#\(s)\(pair[0])</styleUrl></Pair>")
+            head.appendRaw("<Pair><key>highlight</key><styleUrl>#\(s)\(pair[1])</styleUrl></Pair></StyleMap>\n")
         }
+        appendDocumentData(documentData, into: &head)
         for (index, fields) in schemas.values.enumerated() {
-            head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"p\(index + 1)\">")
+            head.appendRaw("<Schema name=\"properties\(index + 1)\" id=\"\(p)\(index + 1)\">")
             for field in fields {
                 head.append("<SimpleField type=\"")
                 head.appendRaw(field.type == "json" ? "string" : field.type)
@@ -97,14 +124,16 @@ public struct KMLWriter: FeatureWriter {
             head.append("</Schema>\n")
         }
 
+        // The placemarks name the made-up ids by placeholder bytes (KMLGeneratedIDs).
+        let prefixes = [[], Array(s.utf8), Array(m.utf8), Array(p.utf8)]
         if kmz {
             let kml = try TemporaryFile()
             try head.bytes.withUnsafeBytes { try kml.write($0) }
-            try body.forEachChunk { try kml.write($0) }
+            try body.forEachChunk { try KMLGeneratedIDs.copy($0, prefixes: prefixes) { try kml.write($0) } }
             try KMZ.write(kml: kml, resources: resources, to: output)
         } else {
             try head.bytes.withUnsafeBytes { try output.write($0) }
-            try body.forEachChunk { try output.write($0) }
+            try body.forEachChunk { try KMLGeneratedIDs.copy($0, prefixes: prefixes) { try output.write($0) } }
         }
         try output.flush()
     }
@@ -146,16 +175,38 @@ public struct KMLWriter: FeatureWriter {
         var data = JSONObject()  // untyped Data: the conventions
         scratch.append("<Placemark")
         switch feature.id {
-        case .string(let id)? where KMLWriter.isXMLName(id):
+        case .string(let id)? where KMLWriter.isXMLName(id) && ids.claim(id):
             scratch.append(" id=\"")
             appendText(id, attribute: true)
             scratch.append("\"")
+        case .string(let id)? where KMLWriter.isXMLName(id):
+            // A KML id is unique in its document: a repeated one goes where non-XML-name ids
+            // go, so it still reads back as the feature's id.
+            data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
+            if reported.insert("repeated-id").inserted {
+                warnings.append(Diagnostic(.warning, code: "kml.duplicate-id",
+                                           message: "feature id '\(id)' repeats an earlier feature's; KML ids are unique, so this and later repeated ids are written as ExtendedData \(KMLConventions.featureIDKey) instead of the id attribute, and read back alike (reported once)"))
+            }
         case .string(let id)?: data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
         case .integer(let id)?: data[KMLConventions.featureIDKey] = .string(String(id))
         case .number(let id)?: data[KMLConventions.featureIDKey] = .string(JSONValue.number(id).kmlJSONText)
         case nil: break
         }
         scratch.append(">")
+        if case .circle(let circle)? = feature.shape {
+            data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
+            data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
+        }
+        // What KML has no element for (null properties, a one-kind GeometryCollection, an empty
+        // geometry, foreign members) goes to overlaykit: Data, so it reads back (KMLGeoJSONFidelity).
+        for member in KMLGeoJSONFidelity.data(for: feature) { data[member.key] = member.value }
+        let writesGeometry = feature.shape.map { !KMLGeoJSONFidelity.isEmpty($0) } ?? false
+        // One ExtendedData never names two values alike (docs/kml.md "Property names"): a
+        // repeated property name, or one the writer's own Data use, is written renamed.
+        for rename in properties.renameDuplicateKeys(besides: data.keys) where reported.insert("rename:" + rename.original).inserted {
+            warnings.append(Diagnostic(.warning, code: "output.duplicate-name-renamed",
+                                       message: "property \"\(rename.original)\" appears more than once in one feature (or is a name the writer uses itself); a later one is written as \"\(rename.renamed)\" (reported once per name)"))
+        }
 
         // Feature fields in the schema's order.
         for key in ["name", "visibility", "address", "phoneNumber", "description"] {
@@ -188,13 +239,9 @@ public struct KMLWriter: FeatureWriter {
         appendStyleURL(feature)
 
         // Geometry fields come off the properties before ExtendedData is written.
-        let geometryFields = takeGeometryFields(&properties, hasGeometry: feature.shape != nil)
-        if case .circle(let circle)? = feature.shape {
-            data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
-            data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
-        }
+        let geometryFields = takeGeometryFields(&properties, hasGeometry: writesGeometry)
         appendExtendedData(data: data, properties: properties)
-        if let shape = feature.shape { appendGeometry(shape, fields: geometryFields) }
+        if let shape = feature.shape, writesGeometry { appendGeometry(shape, fields: geometryFields) }
         scratch.append("</Placemark>\n")
     }
 
@@ -208,9 +255,9 @@ public struct KMLWriter: FeatureWriter {
         let normal = styleID(style)
         if let highlight = feature.highlightStyle, !highlight.isEmpty {
             let id = styleMaps.id(for: [normal, styleID(highlight)]).id
-            scratch.appendRaw("<styleUrl>#m\(id)</styleUrl>")
+            scratch.appendRaw("<styleUrl>#\u{2}\(id)</styleUrl>")
         } else {
-            scratch.appendRaw("<styleUrl>#s\(normal)</styleUrl>")
+            scratch.appendRaw("<styleUrl>#\u{1}\(normal)</styleUrl>")
         }
     }
 
@@ -226,8 +273,8 @@ public struct KMLWriter: FeatureWriter {
         return id
     }
 
-    private func appendStyle(_ style: Style, id: Int, into out: inout JSONBytes) {
-        out.appendRaw("<Style id=\"s\(id)\">")
+    private func appendStyle(_ style: Style, id: String, into out: inout JSONBytes) {
+        out.appendRaw("<Style id=\"\(id)\">")
         if let icon = style.icon, icon.href != nil || icon.scale != nil || icon.heading != nil || icon.color != nil || icon.hotSpot != nil {
             out.append("<IconStyle>")
             if let color = icon.color { out.appendRaw("<color>\(color.kmlString)</color>") }
@@ -271,6 +318,20 @@ public struct KMLWriter: FeatureWriter {
 
     private static let units: Set<String> = ["fraction", "pixels", "insetPixels"]
 
+    /// The Document's ExtendedData `Data` (collection members), if any.
+    private mutating func appendDocumentData(_ data: JSONObject, into out: inout JSONBytes) {
+        guard !data.isEmpty else { return }
+        out.append("<ExtendedData>")
+        for member in data {
+            out.append("<Data name=\"")
+            if KMLWriter.appendEscaped(member.key, into: &out, attribute: true) { report("control-characters", "control characters cannot appear in XML 1.0; written as U+FFFD") }
+            out.append("\"><value>")
+            if KMLWriter.appendEscaped(member.value.stringValue ?? "", into: &out) { report("control-characters", "control characters cannot appear in XML 1.0; written as U+FFFD") }
+            out.append("</value></Data>")
+        }
+        out.append("</ExtendedData>\n")
+    }
+
     // MARK: ExtendedData
 
     private mutating func appendExtendedData(data: JSONObject, properties: JSONObject) {
@@ -286,7 +347,7 @@ public struct KMLWriter: FeatureWriter {
         if !properties.isEmpty {
             let fields = properties.members.map { SchemaField(name: $0.key, type: KMLWriter.fieldType($0.value)) }
             let id = schemas.id(for: fields).id
-            scratch.appendRaw("<SchemaData schemaUrl=\"#p\(id)\">")
+            scratch.appendRaw("<SchemaData schemaUrl=\"#\u{3}\(id)\">")
             for member in properties {
                 scratch.append("<SimpleData name=\"")
                 appendText(member.key, attribute: true)
@@ -362,6 +423,12 @@ public struct KMLWriter: FeatureWriter {
         case .circle(let circle):
             appendPolygon(Polygon(coordinates: KMLCircle.ring(circle)), fields: fields)
         case .polyline(let polyline):
+            if polyline.coordinates.count == 1, reported.insert("short-line").inserted {
+                // Not repaired here (a one-position line is invalid GeoJSON too): said, so the
+                // Point it reads back as is no surprise.
+                warnings.append(Diagnostic(.warning, code: "kml.short-line",
+                                           message: "a LineString with one position is no line (KML and RFC 7946 need two); written as it is, KML readers take it as a Point (reported once)"))
+            }
             scratch.append("<LineString>")
             appendFields(fields, lineLike: true)
             appendCoordinates(polyline.coordinates, close: false)

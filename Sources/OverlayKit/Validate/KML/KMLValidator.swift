@@ -55,6 +55,8 @@ struct KMLValidator {
         var dataNames: Set<String> = []
         /// `sourceHref` values of the `Alias` children seen so far (ATC 50), a ResourceMap's only.
         var aliasSources: Set<String> = []
+        /// A feature's property names as the reader would build them (docs/kml.md "Property names").
+        var propertyNames: KMLPropertyBuilder?
     }
 
     /// References to one target not seen yet: how many, and where the first few are.
@@ -147,6 +149,8 @@ struct KMLValidator {
         var sawRoot = false
         /// How often each kind of repetitive warning was seen (only the first few are listed).
         var repeats: [String: (count: Int, first: SourceLocation?)] = [:]
+        /// Property names that collide as the reader would read them, reported once at the end.
+        var propertyCollisions = KMLPropertyCollisions()
         static let repeatLimit = 5
 
         /// Counts one more occurrence; true while it should still be listed.
@@ -216,6 +220,7 @@ struct KMLValidator {
                 }
             }
             for warning in xml.takeParserWarnings() { add(warning) }
+            if let collisions = propertyCollisions.diagnostic { add(collisions) }
             for (key, entry) in repeats.sorted(by: { $0.key < $1.key }) where entry.count > Self.repeatLimit {
                 let what = key.split(separator: " ")
                 let element = what.count > 1 ? "<\(what[1])>" : key
@@ -276,6 +281,7 @@ struct KMLValidator {
                 }
             }
             var frame = Frame(name: name, qualifiedName: qualified, path: path, line: line, opaque: opaque && name != "kml")
+            if Walk.featureElements.contains(name) { frame.propertyNames = KMLPropertyBuilder() }
             frame.inUpdate = name == "Update" || (stack.last?.inUpdate ?? false)
             if KMLValidator.textElements.contains(name) && (!frame.opaque || KMLATSChecks.readsInsideOpaque(name, parent: stack.last?.name)) {
                 frame.text = []
@@ -301,6 +307,7 @@ struct KMLValidator {
         private mutating func close() {
             guard var frame = stack.popLast() else { return }
             defer { frame.text = nil }
+            noteProperty(of: frame)
             guard !frame.opaque else {
                 if frame.text != nil { checkInsideOpaque(frame, text: String(decoding: frame.text!, as: UTF8.self).kmlValidatorTrimmed) }
                 return
