@@ -14,7 +14,8 @@ import OverlayModel
 /// dates), `styleUrl`, then `ExtendedData` (`SchemaData` typed string/int/double/bool;
 /// null, arrays and objects as JSON text in a field whose displayName is
 /// `KMLConventions.jsonFieldDisplayName`), then the geometry. Shapes: annotation → Point,
-/// polyline → LineString, polygon → Polygon (rings closed), multi overlays and collections →
+/// polyline → LineString, polygon → Polygon (shapes KML cannot hold are repaired or left out
+/// by ``ShapeRepair``, with a warning), multi overlays and collections →
 /// MultiGeometry, circle → Polygon ring (within `KMLCircle.tolerance` of the circle) plus its
 /// center and radius as ExtendedData `Data`. A feature id that is not an XML name goes to
 /// ExtendedData `overlaykit:id` (JSON text) so it comes back. Style fields KML cannot express
@@ -141,7 +142,20 @@ public struct KMLWriter: FeatureWriter {
 
     private static let elementKeys: Set<String> = ["name", "description", "visibility", "address", "phoneNumber"]
 
+    /// The feature's shape as KML can hold it (``ShapeRepair``: rings closed, short rings
+    /// dropped, one-position lines as points, empty geometries left out), warning at the
+    /// feature for each change.
+    private mutating func writableShape(_ feature: Feature) -> Shape? {
+        guard let shape = feature.shape else { return nil }
+        let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: false)
+        for repair in repairs {
+            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: feature.location))
+        }
+        return repaired
+    }
+
     private mutating func appendPlacemark(_ feature: Feature) {
+        let shape = writableShape(feature)
         var properties = feature.properties ?? JSONObject()
         var data = JSONObject()  // untyped Data: the conventions
         scratch.append("<Placemark")
@@ -188,13 +202,13 @@ public struct KMLWriter: FeatureWriter {
         appendStyleURL(feature)
 
         // Geometry fields come off the properties before ExtendedData is written.
-        let geometryFields = takeGeometryFields(&properties, hasGeometry: feature.shape != nil)
-        if case .circle(let circle)? = feature.shape {
+        let geometryFields = takeGeometryFields(&properties, hasGeometry: shape != nil)
+        if case .circle(let circle)? = shape {
             data[KMLConventions.circleCenterKey] = .string(KMLCircle.centerText(circle))
             data[KMLConventions.circleRadiusKey] = .string("\(circle.radius)")
         }
         appendExtendedData(data: data, properties: properties)
-        if let shape = feature.shape { appendGeometry(shape, fields: geometryFields) }
+        if let shape { appendGeometry(shape, fields: geometryFields) }
         scratch.append("</Placemark>\n")
     }
 
@@ -364,7 +378,7 @@ public struct KMLWriter: FeatureWriter {
         case .polyline(let polyline):
             scratch.append("<LineString>")
             appendFields(fields, lineLike: true)
-            appendCoordinates(polyline.coordinates, close: false)
+            appendCoordinates(polyline.coordinates)
             scratch.append("</LineString>")
         case .polygon(let polygon):
             appendPolygon(polygon, fields: fields)
@@ -387,27 +401,22 @@ public struct KMLWriter: FeatureWriter {
         scratch.append("<Polygon>")
         appendFields(fields, lineLike: true)
         scratch.append("<outerBoundaryIs><LinearRing>")
-        appendCoordinates(polygon.coordinates, close: true)
+        appendCoordinates(polygon.coordinates)
         scratch.append("</LinearRing></outerBoundaryIs>")
         for hole in polygon.interiorPolygons {
             scratch.append("<innerBoundaryIs><LinearRing>")
-            appendCoordinates(hole.coordinates, close: true)
+            appendCoordinates(hole.coordinates)
             scratch.append("</LinearRing></innerBoundaryIs>")
         }
         scratch.append("</Polygon>")
     }
 
-    /// Tuples separated by single spaces; rings are closed (KML requires it).
-    private mutating func appendCoordinates(_ coordinates: [Coordinate], close: Bool) {
+    /// Tuples separated by single spaces (rings arrive closed: ``writableShape(_:)``).
+    private mutating func appendCoordinates(_ coordinates: [Coordinate]) {
         scratch.append("<coordinates>")
         for (index, coordinate) in coordinates.enumerated() {
             if index > 0 { scratch.append(UInt8(ascii: " ")) }
             appendTuple(coordinate)
-        }
-        if close, let first = coordinates.first, let last = coordinates.last,
-           first.latitude != last.latitude || first.longitude != last.longitude || coordinates.count == 1 {
-            scratch.append(UInt8(ascii: " "))
-            appendTuple(first)
         }
         scratch.append("</coordinates>")
     }
