@@ -325,3 +325,17 @@ final class KMLWarningColumnTests: XCTestCase {
         XCTAssertNil(KMLParserCore.elementNeedle(in: "no element here"))
     }
 }
+
+/// `SimpleField type="xsd:int"` is int to the reader as to the validator (issue 21, OGC KML).
+final class KMLSimpleFieldQNameTests: XCTestCase {
+    func testPrefixedTypesAreTypedLikeBareOnes() throws {
+        let kml = """
+        <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Schema id="s"><SimpleField type="xsd:int" name="a"/><SimpleField type="xs:double" name="b"/></Schema>
+        <Placemark><ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="a">5</SimpleData><SimpleData name="b">2.5</SimpleData></SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
+        """
+        var reader = try KMLReader(input: ByteInput(string: kml, name: "q.kml"))
+        let features = try reader.readAll()
+        XCTAssertEqual(features.first?.properties?["a"], .integer(5))
+        XCTAssertEqual(features.first?.properties?["b"], .number(2.5))
+    }
+}

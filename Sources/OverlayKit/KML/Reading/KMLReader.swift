@@ -596,7 +596,7 @@ final class KMLParserCore {
                 try skipReported(child, in: "Schema")
                 return
             }
-            let type = xml.attribute("type") ?? "string"
+            let type = KMLSimpleFieldType.normalized(xml.attribute("type") ?? "string")
             var displayName: String?
             try xml.forEachChild { part in
                 if part == "displayName" { displayName = try xml.readText() } else { try xml.skipElement() }

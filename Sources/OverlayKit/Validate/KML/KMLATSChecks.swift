@@ -144,16 +144,6 @@ enum KMLATSChecks {
         return !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
     }
 
-    /// The eight SimpleField types (ATC 26).
-    static let simpleFieldTypes: Set<String> = ["string", "int", "uint", "short", "ushort", "float", "double", "bool"]
-
-    /// A SimpleField type without its XML Schema prefix: `xsd:int` (or `xs:int`) is the QName of
-    /// the built-in type `int`, which the OGC ETS accepts as the bare name.
-    static func simpleFieldType(_ type: String) -> String {
-        for prefix in ["xsd:", "xs:"] where type.hasPrefix(prefix) { return String(type.dropFirst(prefix.count)) }
-        return type
-    }
-
     /// An RFC 3986 URI reference, absolute or relative: not empty, no white space, no
     /// characters a URI never holds unescaped (`<`, `>`, `"`, `{`, `}`, `|`, `\`, `^`, `` ` ``).
     static func isURIReference(_ text: String) -> Bool {
@@ -339,7 +329,7 @@ extension KMLValidator.Walk {
             }
         case "SimpleField":
             // ATC 26 (2): one of the eight types, bare or as an XML Schema QName (xsd:int).
-            if let type = frame.attributes["type"], !KMLATSChecks.simpleFieldTypes.contains(KMLATSChecks.simpleFieldType(type)) {
+            if let type = frame.attributes["type"], !KMLSimpleFieldType.names.contains(KMLSimpleFieldType.normalized(type)) {
                 ats(.error, "kml.simple-field-type", "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
             }
             checkUnitOfMeasure(frame)

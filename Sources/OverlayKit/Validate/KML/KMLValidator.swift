@@ -383,7 +383,7 @@ struct KMLValidator {
                 }
             case "SimpleField":
                 if !stack.isEmpty, let name = frame.attributes["name"] {
-                    stack[stack.count - 1].fields[name] = KMLATSChecks.simpleFieldType(frame.attributes["type"] ?? "string")
+                    stack[stack.count - 1].fields[name] = KMLSimpleFieldType.normalized(frame.attributes["type"] ?? "string")
                 }
                 if frame.attributes["name"] == nil || frame.attributes["type"] == nil {
                     report(.error, "kml.missing-attribute", "<SimpleField> needs name and type attributes",
