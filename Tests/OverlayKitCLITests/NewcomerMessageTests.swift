@@ -113,3 +113,16 @@ final class NewcomerMessageTests: XCTestCase {
         XCTAssertLessThan(width, world)
     }
 }
+
+extension NewcomerMessageTests {
+    /// Whole-world data written 180 … −180 (Google's time-span overlays) keeps the whole world's rect.
+    func testInfoWholeWorldFromTheAntimeridianKeepsTheWorldsRect() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let input = folder.appendingPathComponent("world.geojson")
+        try Data(#"{"type":"Polygon","coordinates":[[[180,-80],[-180,-80],[-180,80],[180,80],[180,-80]]]}"#.utf8).write(to: input)
+        let result = try CLI.run(["info", "--json", input.path])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let rect = try XCTUnwrap(object["boundingMapRect"] as? [String: Double])
+        XCTAssertGreaterThan(try XCTUnwrap(rect["width"]), 0, "\(object)")
+    }
+}

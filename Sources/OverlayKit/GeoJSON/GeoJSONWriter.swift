@@ -139,8 +139,10 @@ public struct GeoJSONWriter: FeatureWriter {
     private mutating func writableShape(_ feature: Feature) -> Shape? {
         guard let shape = feature.shape else { return nil }
         let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: true)
+        var location = feature.location
+        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
         for repair in repairs {
-            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: feature.location))
+            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: location))
         }
         return repaired
     }

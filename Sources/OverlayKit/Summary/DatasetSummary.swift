@@ -89,8 +89,10 @@ public struct DatasetSummary: Sendable {
     public var boundingMapRect: MapRect {
         guard crossesAntimeridian, let box = boundingBox, !unionRect.isNull else { return unionRect }
         let left = MapProjection.x(longitude: box.west)
-        let right = MapProjection.x(longitude: box.east) + MapProjection.worldSize
-        return MapRect(x: left, y: unionRect.minY, width: right - left, height: unionRect.height)
+        let width = MapProjection.x(longitude: box.east) + MapProjection.worldSize - left
+        // 180 … −180 is the whole world seen from the antimeridian: the union says it plainly.
+        guard width > 0 && width < MapProjection.worldSize else { return unionRect }
+        return MapRect(x: left, y: unionRect.minY, width: width, height: unionRect.height)
     }
 
     /// True when the extent crosses the antimeridian.
