@@ -87,16 +87,20 @@ extension JSONScanner {
                 afterComma = true
             default:
                 guard !afterValue, !arrayChildren, leafDepth == 0 || leafDepth == depth else { return nil }
-                let numberStart = absolutePosition
+                // Rare forms (an exponent, more than 24 characters) go to the full read, which
+                // checks the range: 1e400 is an error there. scanNumber refuses exponents itself.
                 if end - position >= 64, let after = JSONScanner.scanNumber(bytes + position, end: bytes + end) {
+                    guard after - (bytes + position) <= 24 else { return nil }
                     position = after - bytes
                 } else {
                     let token = try numberToken()
-                    guard token.count > 0, JSONScanner.isNumber(bytes + token.start, count: token.count) else { return nil }
+                    guard token.count > 0, token.count <= 24, JSONScanner.isNumber(bytes + token.start, count: token.count) else { return nil }
+                    var index = token.start
+                    while index < token.start + token.count {
+                        if bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
+                        index += 1
+                    }
                 }
-                // Rare forms go to the full read, which checks the range (1e400 is an error).
-                guard absolutePosition - numberStart <= 24, !windowBytes(from: numberStart, to: absolutePosition)
-                        .contains(where: { $0 | 0x20 == UInt8(ascii: "e") }) else { return nil }
                 numbers += 1
                 afterValue = true
                 afterComma = false
@@ -106,8 +110,8 @@ extension JSONScanner {
     }
 
     /// Scans one number in JSON's grammar from `start`; returns where it ends, or nil when it
-    /// is not one, reaches `end`, or runs on into more number characters (then the caller's
-    /// slower path decides).
+    /// is not one, has an exponent, reaches `end`, or runs on into more number characters
+    /// (then the caller's slower path decides).
     @inline(__always)
     static func scanNumber(_ start: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>? {
         var p = start
@@ -120,12 +124,8 @@ extension JSONScanner {
             guard isDigit(p) else { return nil }
             repeat { p += 1 } while isDigit(p)
         }
-        if p < end && p.pointee | 0x20 == UInt8(ascii: "e") {
-            p += 1
-            if p < end && (p.pointee == UInt8(ascii: "+") || p.pointee == UInt8(ascii: "-")) { p += 1 }
-            guard isDigit(p) else { return nil }
-            repeat { p += 1 } while isDigit(p)
-        }
+        // An exponent is left to the caller's slower path (and from there to the full read).
+        if p < end && p.pointee | 0x20 == UInt8(ascii: "e") { return nil }
         guard p < end else { return nil }
         let next = p.pointee
         if next &- 0x30 < 10 || next == UInt8(ascii: ".") || next == UInt8(ascii: "-") || next == UInt8(ascii: "+") || next | 0x20 == UInt8(ascii: "e") {
