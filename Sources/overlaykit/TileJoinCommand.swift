@@ -99,7 +99,8 @@ struct TileJoinCommand: ParsableCommand {
             var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
             for path in inputs {
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw Diagnostic(.error, code: "io.not-found", message: "\(path): no such tile set")
+                    throw Diagnostic(.error, code: "io.not-found", message: "no such tile set: \(path)",
+                                     location: SourceLocation(file: path, line: 1, column: 1))
                 }
                 let reader = try TileArchive.open(path)
                 let format = reader.metadata.format.lowercased()

@@ -96,6 +96,10 @@ final class NewcomerMessageTests: XCTestCase {
             XCTAssertTrue((result.stderr + result.stdoutText).contains("\(missing):1:1: error: io.open-failed: cannot open \(missing)"),
                           "\(arguments[0]): \(result.stderr)")
         }
+        let set = "/nonexistent/overlaykit/missing.pmtiles"
+        let join = try CLI.run(["tile-join", set, "-o", folder.appendingPathComponent("j.pmtiles").path])
+        XCTAssertEqual(join.status, 74, join.stderr)
+        XCTAssertTrue(join.stderr.contains("\(set):1:1: error: io.not-found: no such tile set: \(set)"), join.stderr)
     }
 
     func testInfoBoundingMapRectAgreesWithABoxAcrossTheAntimeridian() throws {
