@@ -33,7 +33,19 @@ struct OverlayKitCommand: ParsableCommand {
         } catch is ByteOutput.Closed {
             Self.exit(withError: ExitCode.success)
         } catch {
-            Self.exit(withError: error)
+            Self.exit(withUsageError: error)
         }
+    }
+
+    /// Help, version and exit codes as argument-parser gives them; a usage error (exit 64) in
+    /// the one spelling every other message uses, `error: usage: …` (argument-parser writes
+    /// `Error: …`), followed by its usage lines.
+    static func exit(withUsageError error: any Error) -> Never {
+        let status = exitCode(for: error)
+        guard status != .success, !(error is ExitCode) else { Self.exit(withError: error) }
+        var message = fullMessage(for: error)
+        if message.hasPrefix("Error: ") { message = "error: usage: " + message.dropFirst("Error: ".count) }
+        Report.standardError(message + (message.hasSuffix("\n") ? "" : "\n"))
+        Self.exit(withError: ExitCode(status.rawValue))
     }
 }

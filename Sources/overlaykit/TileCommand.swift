@@ -54,7 +54,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Decimal places for --format geojson coordinates.")
     var precision = 7
 
-    @Option(help: "Threads to use (the default is every core).")
+    @Option(help: "Threads to use; by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @Flag(help: "Replace an existing output.")

@@ -8,16 +8,20 @@ struct TileJoinCommand: ParsableCommand {
         commandName: "tile-join",
         abstract: "Join vector tile sets into one: tiles of the same z/x/y are merged, metadata united.",
         discussion: """
-            Every z/x/y held by any input becomes one tile; layers with the same name (after
-            --rename-layer) become one layer with united key and value tables (the MVT spec
-            forbids two layers of one name). A tile only one input holds is copied byte for byte
-            unless layers or properties are filtered or renamed. Metadata: bounds and zoom range
-            united, vector_layers fields united, tilestats and per-zoom drop counts summed.
-            Options follow tippecanoe's tile-join: -l/-L keep or drop layers, -R renames, -x/-y
+            Every z/x/y held by any input becomes one tile; layers with the same name (after \
+            --rename-layer) become one layer with united key and value tables (the MVT spec \
+            forbids two layers of one name). A tile only one input holds is copied byte for byte \
+            unless layers or properties are filtered or renamed (then it is rewritten). Metadata: \
+            bounds and zoom range united, vector_layers fields united, tilestats and per-zoom \
+            drop counts summed.
+
+            Options follow tippecanoe's tile-join: -l/-L keep or drop layers, -R renames, -x/-y \
             drop or keep properties, -X drops them all, -z/-Z limit zooms.
-            Inputs and output: any mix of tile directories (z/x/y.mvt with metadata.json),
-            .pmtiles and .mbtiles archives (format from the extension); the output appears
-            only when complete.
+
+            Inputs and output: any mix of tile directories (z/x/y.mvt with metadata.json), \
+            .pmtiles and .mbtiles archives (format from the extension); the output appears \
+            only when complete. An input that is none of these, or inputs that hold no tiles \
+            at all, are an error (exit 65).
             """
     )
 
@@ -95,7 +99,8 @@ struct TileJoinCommand: ParsableCommand {
             var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
             for path in inputs {
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw Diagnostic(.error, code: "io.not-found", message: "\(path): no such tile set")
+                    throw Diagnostic(.error, code: "io.not-found", message: "no such tile set: \(path)",
+                                     location: SourceLocation(file: path, line: 1, column: 1))
                 }
                 let reader = try TileArchive.open(path)
                 let format = reader.metadata.format.lowercased()
@@ -115,6 +120,7 @@ struct TileJoinCommand: ParsableCommand {
                 })
                 metadata.append(reader.metadata)
             }
+            try TileJoin.checkHoldTiles(sources).forEach(Report.diagnostic)
             let options = mergerOptions
             let zooms = (minimumZoom != nil || maximumZoom != nil) ? (minimumZoom ?? 0)...(maximumZoom ?? 30) : nil
             let join = TileJoin(merger: VectorTileMerger(options: options), zooms: zooms)
@@ -133,8 +139,12 @@ struct TileJoinCommand: ParsableCommand {
                 throw error
             }
             let zoomText = counts.tilesByZoom.keys.min().map { "z\($0)–z\(counts.tilesByZoom.keys.max()!)" } ?? "no zooms"
-            Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.copiedTiles) copied), "
-                + "\(zoomText), \(counts.bytes) bytes from \(inputs.count) inputs in \(output)\n")
+            // The file's own size for an archive; a directory has none, so its tiles' (uncompressed) bytes.
+            let fileSize = (try? FileManager.default.attributesOfItem(atPath: output))
+                .flatMap { $0[.type] as? FileAttributeType == .typeRegular ? ($0[.size] as? NSNumber)?.intValue : nil }
+            let size = fileSize.map { "\($0) bytes" } ?? "\(counts.bytes) bytes of uncompressed tiles"
+            Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.rewrittenTiles) rewritten, "
+                + "\(counts.copiedTiles) copied), \(zoomText), \(size) from \(inputs.count) input\(inputs.count == 1 ? "" : "s") in \(output)\n")
             if counts.emptyTiles > 0 {
                 Report.diagnostic(Diagnostic(.note, code: "tilejoin.empty",
                                              message: "\(counts.emptyTiles) tiles left without layers by the filters were not written"))

@@ -70,6 +70,25 @@ final class KMZLimitTests: XCTestCase {
         XCTAssertEqual(listing.lines, ["doc.kml", "files/icon.png"])
     }
 
+    /// Issue 25 item 13: the KML entry itself named `../doc.kml` was read without a word.
+    func testAnEscapingNameOnTheKMLEntryItselfIsWarnedAbout() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let kmz = folder.appendingPathComponent("up.kmz"), output = folder.appendingPathComponent("out.kmz")
+        try makeZip(kmz, """
+            z = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)
+            z.writestr(zipfile.ZipInfo('../doc.kml'), '''\(placemark)''')
+            z.close()
+            """)
+        let result = try CLI.run(["convert", kmz.path, "-o", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("\(kmz.path):1:1: warning: kmz.unsafe-entry-name: the KML entry '../doc.kml' escapes the archive"),
+                      result.stderr)
+        let listing = try CLI.runTool(CLI.which("python3")!, ["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))", output.path])
+        XCTAssertEqual(listing.lines, ["doc.kml"])
+        let validation = try CLI.run(["validate", kmz.path])
+        XCTAssertTrue((validation.stdoutText + validation.stderr).contains("kmz.unsafe-entry-name"), validation.stdoutText + validation.stderr)
+    }
+
     func testKMZToKMZWithManyEntriesIsLinear() throws {
         let folder = try CLI.temporaryFolder(self)
         let kmz = folder.appendingPathComponent("many.kmz"), output = folder.appendingPathComponent("out.kmz")

@@ -57,10 +57,19 @@ final class CoordinateFormattingTests: XCTestCase {
         bytes.appendPosition(Coordinate(latitude: -78.693291924999855, longitude: -45.349964972999942),
                              scale: JSONBytes.CoordinateScale(decimals: 7))
         bytes.appendPosition(Coordinate(latitude: 0.1, longitude: 1e-9, altitude: 12.5), scale: JSONBytes.CoordinateScale(decimals: 7))
-        // 17 decimals and a huge altitude leave the fast path; the text is the same rule's.
+        // 17 decimals and a huge altitude leave the fast path; the text is the same rule's
+        // (from 2^53 on, the shortest round-trip form: "%f" would invent digits).
         bytes.appendPosition(Coordinate(latitude: 1.25, longitude: 2, altitude: 1e16), scale: JSONBytes.CoordinateScale(decimals: 7))
         bytes.appendPosition(Coordinate(latitude: 0.1, longitude: -0.5), scale: JSONBytes.CoordinateScale(decimals: 17))
         XCTAssertEqual(String(decoding: bytes.bytes, as: UTF8.self),
-                       "[-45.349965,-78.6932919][0,0.1,12.5][2,1.25,10000000000000000][-0.5,0.1]")
+                       "[-45.349965,-78.6932919][0,0.1,12.5][2,1.25,1e+16][-0.5,0.1]")
+    }
+
+    func testHugeValuesAreWrittenWithTheirShortestDigitsNotTheBinaryExpansion() {
+        XCTAssertEqual(written(1234567890123456789012345678901234567890, decimals: 7), "1.2345678901234568e+39")
+        XCTAssertEqual(written(-1e300, decimals: 0), "-1e+300")
+        XCTAssertEqual(Double(written(1234567890123456789012345678901234567890, decimals: 7)), 1234567890123456789012345678901234567890)
+        // Below 2^53 nothing changes.
+        XCTAssertEqual(written(123456789.123456789, decimals: 3), "123456789.123")
     }
 }

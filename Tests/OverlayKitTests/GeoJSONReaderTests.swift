@@ -182,6 +182,10 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(warnings[0].location?.jsonPointer, "/geometry/coordinates/0")
         XCTAssertEqual(warnings[1].location?.line, 3)
         XCTAssertEqual(features[0].properties?["a"], .integer(1))
+        // ShapeRepair: the open exterior is closed, the three-position hole dropped.
+        guard case .polygon(let polygon)? = features[0].shape else { return XCTFail("not a polygon") }
+        XCTAssertEqual(polygon.pointCount, 5)
+        XCTAssertEqual(polygon.interiorPolygons.count, 0)
 
         let extra = try readGeoJSON(#"{"type":"Point","coordinates":[1,2,3,4]}"#)
         XCTAssertEqual(extra.warnings.map(\.code), ["geojson.position-too-long"])

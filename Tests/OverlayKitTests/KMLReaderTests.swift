@@ -314,3 +314,45 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(try reader.resources?.contents(of: "within.kml").count, 70)
     }
 }
+
+/// KML warnings point at the element they are about, not at column 1 of its line
+/// (issue 21 item 13: `short.kml:5:1` for a `<LineString>` at column 5).
+final class KMLWarningColumnTests: XCTestCase {
+    func testWarningsCarryTheElementsColumn() throws {
+        let kml = """
+        <?xml version="1.0"?>
+        <kml xmlns="http://www.opengis.net/kml/2.2">
+        <Document>
+          <Placemark>
+            <LineString><coordinates>1,2</coordinates></LineString>
+          </Placemark>
+          <Placemark><Polygon><outerBoundaryIs>  <LinearRing><coordinates>0,0 1,0 1,1 0,1</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
+          <Placemark><Point><coordinates></coordinates></Point></Placemark>
+        </Document>
+        </kml>
+        """
+        var reader = try KMLReader(input: ByteInput(string: kml, name: "short.kml"))
+        _ = try reader.readAll()
+        let warnings = reader.takeWarnings()
+        let places = Dictionary(warnings.map { ($0.code, $0.location?.description ?? "") }, uniquingKeysWith: { first, _ in first })
+        XCTAssertEqual(places["kml.short-line"], "short.kml:5:5", "\(warnings)")
+        XCTAssertEqual(places["kml.ring-not-closed"], "short.kml:7:42", "\(warnings)")
+        XCTAssertEqual(places["kml.empty-geometry"], "short.kml:8:14", "\(warnings)")
+        XCTAssertEqual(KMLParserCore.elementNeedle(in: "<gx:Track> has one position"), "<gx:Track")
+        XCTAssertNil(KMLParserCore.elementNeedle(in: "no element here"))
+    }
+}
+
+/// `SimpleField type="xsd:int"` is int to the reader as to the validator (issue 21, OGC KML).
+final class KMLSimpleFieldQNameTests: XCTestCase {
+    func testPrefixedTypesAreTypedLikeBareOnes() throws {
+        let kml = """
+        <kml xmlns="http://www.opengis.net/kml/2.2"><Document><Schema id="s"><SimpleField type="xsd:int" name="a"/><SimpleField type="xs:double" name="b"/></Schema>
+        <Placemark><ExtendedData><SchemaData schemaUrl="#s"><SimpleData name="a">5</SimpleData><SimpleData name="b">2.5</SimpleData></SchemaData></ExtendedData><Point><coordinates>1,2</coordinates></Point></Placemark></Document></kml>
+        """
+        var reader = try KMLReader(input: ByteInput(string: kml, name: "q.kml"))
+        let features = try reader.readAll()
+        XCTAssertEqual(features.first?.properties?["a"], .integer(5))
+        XCTAssertEqual(features.first?.properties?["b"], .number(2.5))
+    }
+}

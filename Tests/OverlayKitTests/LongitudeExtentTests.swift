@@ -49,4 +49,13 @@ final class LongitudeExtentTests: XCTestCase {
         let westEast = try XCTUnwrap(source.longitudeExtent.westEast)
         XCTAssertEqual([westEast.west, westEast.east], [170, -170])
     }
+
+    func testHugeLongitudeWrapsExactlyIntoTheWorld() throws {
+        // 1.2e39 − 360·⌊…⌋ once gave −1.5e23; fmod gives the exact remainder.
+        let box = try XCTUnwrap(Self.box(#"{"type":"Point","coordinates":[1234567890123456789012345678901234567890,2]}"#))
+        XCTAssertTrue((-180...180).contains(box.west), "\(box)")
+        XCTAssertEqual(box.west, box.east)
+        XCTAssertEqual(try XCTUnwrap(Self.box(#"{"type":"Point","coordinates":[540,2]}"#)).west, -180)
+        XCTAssertEqual(try XCTUnwrap(Self.box(#"{"type":"Point","coordinates":[-190,2]}"#)).west, 170)
+    }
 }

@@ -46,7 +46,7 @@ final class ValidateKMLTests: XCTestCase {
         """)
         XCTAssertEqual(summary(findings), [
             "4 warning kml.unknown-element", "4 error kml.missing-child",
-            "5 warning kml.misplaced-element",
+            "5 error kml.misplaced-element",
         ])
         XCTAssertEqual(findings[0].location?.kmlPath, "/kml/Document/Placemark/Pointy")
         XCTAssertEqual(findings[0].location?.column, 12)

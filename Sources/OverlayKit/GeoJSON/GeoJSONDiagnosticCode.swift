@@ -77,11 +77,11 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
     case positionTooLong = "geojson.position-too-long"
     /// A longitude is outside ±180° or a latitude outside ±90°.
     case coordinateRange = "geojson.coordinate-range"
-    /// A LineString has fewer than 2 positions.
+    /// A LineString has one position; the reader reads it as a point (``ShapeRepair``).
     case lineTooShort = "geojson.line-too-short"
-    /// A linear ring has fewer than 4 positions; the reader keeps the polygon and warns.
+    /// A linear ring has fewer than 4 positions once closed; the reader drops it (an exterior drops its polygon) and warns.
     case ringTooShort = "geojson.ring-too-short"
-    /// A linear ring's first and last positions differ; the reader keeps the polygon and warns.
+    /// A linear ring's first and last positions differ; the reader closes it and warns.
     case ringNotClosed = "geojson.ring-not-closed"
     /// A polygon's exterior ring is not counterclockwise or a hole not clockwise (RFC 7946 §3.1.6).
     case rightHandRule = "geojson.right-hand-rule"
@@ -148,9 +148,9 @@ public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
         case .positionTooShort: "A position has fewer than 2 numbers."
         case .positionTooLong: "A position has more than 3 numbers (RFC 7946 §3.1.1); the reader keeps three."
         case .coordinateRange: "A longitude is outside ±180° or a latitude outside ±90°."
-        case .lineTooShort: "A LineString has fewer than 2 positions."
-        case .ringTooShort: "A linear ring has fewer than 4 positions; the reader keeps the polygon and warns."
-        case .ringNotClosed: "A linear ring's first and last positions differ; the reader keeps the polygon and warns."
+        case .lineTooShort: "A LineString has one position; the reader reads it as a point and warns."
+        case .ringTooShort: "A linear ring has fewer than 4 positions once closed; the reader drops it (an exterior drops its polygon) and warns."
+        case .ringNotClosed: "A linear ring's first and last positions differ; the reader closes it (repeating the first position) and warns."
         case .rightHandRule: "A polygon's exterior ring is not counterclockwise or a hole not clockwise (RFC 7946 §3.1.6)."
         case .antimeridian: "A segment jumps across the antimeridian instead of being cut there (RFC 7946 §3.1.9)."
         case .collectionSingle: "A GeometryCollection holds a single geometry."

@@ -30,12 +30,17 @@ public struct GeoJSONReader: FeatureReader {
     public var keepsFeatureBytes = false
     /// Check each Feature's geometry (type, nesting, numbers) without building it, and hand out
     /// features without a shape: for callers that only look at properties and copy the source
-    /// bytes through. Ring warnings (unclosed, too short) are not given in this mode.
+    /// bytes through. A feature whose geometry was repaired keeps its shape. Coordinates that ``ShapeRepair`` would change (or that might need it: a
+    /// run of fewer than four positions, or one whose last position is not written as its
+    /// first) are read in full instead, so repairs and their warnings are the same in both modes.
     public var skipsGeometry = false
     /// Keep each feature's start so `resumeAfterError()` can skip a bad one.
     public var resumable = false
     /// Absolute byte range of the last feature `next()` returned, when it was a Feature object.
     private var lastFeatureRange: Range<Int>?
+    /// The feature being read had its geometry repaired (``ShapeRepair``): its source bytes
+    /// are not what it holds, so they are not handed out for copying.
+    private var repairedLastFeature = false
     /// Where the record or feature being read started, for `resumeAfterError()`.
     private var attempt: Attempt?
     /// Every top-level value so far fit on one line: records resynchronize at newlines.
@@ -85,6 +90,7 @@ public struct GeoJSONReader: FeatureReader {
             if try scanner.skipByteOrderMark() { warnings.append(GeoJSONDiagnosticCode.byteOrderMarkNote(file: scanner.input.name)) }
         }
         lastFeatureRange = nil
+        repairedLastFeature = false
         scanner.retainFrom = nil
         let keepsStart = keepsFeatureBytes || resumable
         while true {
@@ -130,7 +136,7 @@ public struct GeoJSONReader: FeatureReader {
                     }
                     let feature = try finishTopLevelObject()
                     attempt = nil
-                    if keepsFeatureBytes && collection.type == "Feature" { lastFeatureRange = start..<end }
+                    if keepsFeatureBytes && collection.type == "Feature" && !repairedLastFeature { lastFeatureRange = start..<end }
                     return feature
                 }
             case .inFeatures:
@@ -146,7 +152,7 @@ public struct GeoJSONReader: FeatureReader {
                 }
                 scanner.path.append(.index(featureIndex))
                 let feature = try readFeature()
-                if keepsFeatureBytes { lastFeatureRange = start..<scanner.absolutePosition }
+                if keepsFeatureBytes && !repairedLastFeature { lastFeatureRange = start..<scanner.absolutePosition }
                 scanner.path.removeLast()
                 featureIndex += 1
                 attempt = nil
@@ -217,8 +223,9 @@ public struct GeoJSONReader: FeatureReader {
     // MARK: Source bytes and recovery
 
     /// Calls `body` with the source bytes of the feature `next()` last returned (from its `{`
-    /// to its `}`), or returns nil when they were not kept: `keepsFeatureBytes` is off, or the
-    /// value was not a Feature object (a bare geometry). Valid until the next call to `next()`.
+    /// to its `}`), or returns nil when they were not kept: `keepsFeatureBytes` is off, the
+    /// value was not a Feature object (a bare geometry), or its geometry was repaired
+    /// (``ShapeRepair``) so the bytes are not what the feature holds. Valid until the next call to `next()`.
     public func withLastFeatureBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result? {
         guard let range = lastFeatureRange else { return nil }
         return try body(scanner.windowBytes(from: range.lowerBound, to: range.upperBound))
@@ -352,7 +359,7 @@ public struct GeoJSONReader: FeatureReader {
                 return true
             case "coordinates" where context != .feature:
                 parts.coordinatesOffset = scanner.here()
-                if skipsGeometry && context == .geometry, let depth = try scanner.skimCoordinates() {
+                if skipsGeometry && context == .geometry, let depth = try scanner.skimCoordinates(checking: Self.skimCheck(for: parts.type)) {
                     tree.removeAll()
                     tree.leafDepth = depth
                     parts.skimmed = true
@@ -380,6 +387,16 @@ public struct GeoJSONReader: FeatureReader {
             }
         } while try scanner.commaOrClose(UInt8(ascii: "}"))
         return false
+    }
+
+    /// What a skim must make sure of for a geometry of `type` (nil: not read yet, so the
+    /// strictest check) so that no skimmed geometry needs ``ShapeRepair``.
+    private static func skimCheck(for type: String?) -> JSONScanner.SkimRunCheck {
+        switch type {
+        case "Point", "MultiPoint": .none
+        case "LineString", "MultiLineString": .lines
+        default: .rings
+        }
     }
 
     private mutating func readGeometryValue() throws -> ParsedGeometry? {
@@ -469,7 +486,8 @@ public struct GeoJSONReader: FeatureReader {
         }
         if let geometry = parts.geometry {
             feature.geometryMembers = geometry.members
-            feature.shape = skipsGeometry ? nil : geometry.shape.map { decorate($0, properties: feature.properties) }
+            // A repaired shape is kept even when skipping geometry: its bytes cannot be copied.
+            feature.shape = skipsGeometry && !repairedLastFeature ? nil : geometry.shape.map { decorate($0, properties: feature.properties) }
         }
         return feature
     }
@@ -560,41 +578,73 @@ public struct GeoJSONReader: FeatureReader {
             shape = .collection(ShapeCollection(members: tree.positions.map { .annotation(PointAnnotation(coordinate: $0)) },
                                                 origin: .multiPoint))
         case "LineString":
-            shape = .polyline(Polyline(vertices: builder.run(level: 0)))
+            let start = builder.start(level: 0)
+            shape = line(builder.run(level: 0), start: start, path: [.key("coordinates")])
         case "MultiLineString":
-            shape = .multiPolyline(MultiPolyline(builder.children(level: 0).map { _ in
-                Polyline(vertices: builder.run(level: 1))
-            }))
+            var members: [Shape] = []
+            for index in builder.children(level: 0) {
+                let start = builder.start(level: 1)
+                members.append(line(builder.run(level: 1), start: start, path: [.key("coordinates"), .index(index)]))
+            }
+            // A one-position member became a point: the lines and it make a collection (ShapeRepair).
+            let lines = members.compactMap { member -> Polyline? in if case .polyline(let line) = member { line } else { nil } }
+            shape = lines.count == members.count ? .multiPolyline(MultiPolyline(lines))
+                : .collection(ShapeCollection(members: members, origin: .geometryCollection))
         case "Polygon":
-            shape = .polygon(try polygon(builder: &builder, level: 1, indices: []))
+            shape = .polygon(try polygon(builder: &builder, level: 1, indices: []) ?? Polygon(coordinates: []))
         default:  // MultiPolygon
             var polygons: [Polygon] = []
             for index in builder.children(level: 0) {
-                polygons.append(try polygon(builder: &builder, level: 2, indices: [index]))
+                if let polygon = try polygon(builder: &builder, level: 2, indices: [index]) { polygons.append(polygon) }
             }
             shape = .multiPolygon(MultiPolygon(polygons))
         }
         return ParsedGeometry(shape: shape, members: members)
     }
 
-    /// Builds a polygon from the rings at `level` (the level whose arrays hold positions),
-    /// warning about rings that are too short or not closed.
-    private mutating func polygon(builder: inout ShapeBuilder, level: Int, indices: [Int]) throws -> Polygon {
+    /// A line from one run of positions; a single position is read as a point, with a warning
+    /// (``ShapeRepair``'s rule: RFC 7946 §3.1.4 asks for two). An empty run is the empty line.
+    private mutating func line(_ run: VertexBuffer, start: (line: Int, column: Int), path: [JSONScanner.PathComponent]) -> Shape {
+        guard run.count == 1 else { return .polyline(Polyline(vertices: run)) }
+        repairedLastFeature = true
+        warnings.append(ringWarning(GeoJSONDiagnosticCode.lineTooShort.code,
+                                    "a LineString needs two or more positions, found 1; read as a point", start, path))
+        return .annotation(PointAnnotation(coordinate: run.coordinates[0]))
+    }
+
+    /// Builds a polygon from the rings at `level` (the level whose arrays hold positions) by
+    /// ``ShapeRepair``'s rule: an open ring is closed, a ring shorter than four positions is
+    /// dropped, each with a warning at the ring. Nil when the exterior is dropped (so is the
+    /// polygon, holes and all); an empty polygon (`[]`) has no rings and stays empty.
+    private mutating func polygon(builder: inout ShapeBuilder, level: Int, indices: [Int]) throws -> Polygon? {
         var rings: [VertexBuffer] = []
+        var exteriorDropped = false
         for ringIndex in builder.children(level: level - 1) {
             let start = builder.start(level: level)
             let ring = builder.run(level: level)
+            // The holes of a polygon that is gone are consumed unread.
+            if exteriorDropped { continue }
             let path: [JSONScanner.PathComponent] = [.key("coordinates")] + (indices + [ringIndex]).map { .index($0) }
-            if ring.count < 4 {
-                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringTooShort.code, "a linear ring needs at least 4 positions, found \(ring.count)",
+            switch ShapeRepair.ringVerdict(ring.coordinates) {
+            case .valid:
+                rings.append(ring)
+            case .close:
+                repairedLastFeature = true
+                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringNotClosed.code,
+                                            "a linear ring's first and last positions must be the same; closed by repeating its first position",
                                             start, path))
-            } else if !ring.isClosed {
-                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringNotClosed.code, "a linear ring's first and last positions must be the same",
+                rings.append(VertexBuffer(coordinates: ring.coordinates + [ring.coordinates[0]]))
+            case .drop(let positions):
+                repairedLastFeature = true
+                let dropped = ringIndex == 0 ? (indices.isEmpty ? "the polygon is read as empty" : "the polygon is dropped") : "the hole is dropped"
+                warnings.append(ringWarning(GeoJSONDiagnosticCode.ringTooShort.code,
+                                            "a linear ring needs at least 4 positions (the last repeating the first), found \(positions); \(dropped)",
                                             start, path))
+                if ringIndex == 0 { exteriorDropped = true }
             }
-            rings.append(ring)
         }
-        guard let exterior = rings.first else { return Polygon(vertices: VertexBuffer(coordinates: [])) }
+        if exteriorDropped { return nil }
+        guard let exterior = rings.first else { return Polygon(coordinates: []) }
         return Polygon(vertices: exterior, interiorPolygons: rings.dropFirst().map { Polygon(vertices: $0) })
     }
 

@@ -119,7 +119,7 @@ public struct GeoJSONWriter: FeatureWriter {
         }
         if let properties { scratch.appendObject(properties) } else { scratch.append("null") }
         scratch.append(",\"geometry\":")
-        if let shape = feature.shape {
+        if let shape = writableShape(feature) {
             appendGeometry(shape, members: feature.geometryMembers)
         } else {
             scratch.append("null")
@@ -150,6 +150,19 @@ public struct GeoJSONWriter: FeatureWriter {
                                        message: "member \"\(rename.original)\" appears more than once in one object; a later one is written as \"\(rename.renamed)\" (reported once per name)"))
         }
         scratch.renamedKeys.removeAll()
+    }
+
+    /// The feature's shape as RFC 7946 allows it (``ShapeRepair``), warning at the feature for
+    /// each change; shapes from the readers are already valid and pass unchanged.
+    private mutating func writableShape(_ feature: Feature) -> Shape? {
+        guard let shape = feature.shape else { return nil }
+        let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: true)
+        var location = feature.location
+        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
+        for repair in repairs {
+            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: location))
+        }
+        return repaired
     }
 
     private mutating func appendGeometry(_ shape: Shape, members: JSONObject = JSONObject()) {
@@ -216,9 +229,14 @@ public struct GeoJSONWriter: FeatureWriter {
         scratch.append(UInt8(ascii: "]"))
     }
 
-    /// Rings with RFC 7946 winding: exterior counterclockwise, holes clockwise.
+    /// Rings with RFC 7946 winding: exterior counterclockwise, holes clockwise. A polygon without
+    /// rings (no exterior positions, no holes) is the empty `[]`, not a ring of none.
     private mutating func appendRings(_ polygon: Polygon) {
         scratch.append(UInt8(ascii: "["))
+        if polygon.pointCount == 0 && polygon.interiorPolygons.isEmpty {
+            scratch.append(UInt8(ascii: "]"))
+            return
+        }
         let exterior = polygon.coordinates
         appendPositions(exterior, reversed: RingWinding.signedArea(exterior) < 0)
         for hole in polygon.interiorPolygons {

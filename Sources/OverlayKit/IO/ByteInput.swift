@@ -23,7 +23,8 @@ public final class ByteInput {
     private var positionalOffset: Int?
 
     /// Opens a file, or standard input for nil or "-".
-    /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason.
+    /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason, located
+    ///   at the file (`file:1:1`).
     public init(path: String?) throws {
         if path == nil || path == "-" {
             name = nil
@@ -33,14 +34,16 @@ public final class ByteInput {
         } else {
             let path = path!
             let fd = open(path, O_RDONLY)
+            // Located at the file, as every other finding about it is (`validate` said so alone).
+            let location = SourceLocation(file: path, line: 1, column: 1)
             guard fd >= 0 else {
                 throw Diagnostic(.error, code: "io.open-failed",
-                                 message: "cannot open \(path): \(String(cString: strerror(errno)))")
+                                 message: "cannot open \(path): \(String(cString: strerror(errno)))", location: location)
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw Diagnostic(.error, code: "io.open-failed", message: "cannot read \(path): it is a directory")
+                throw Diagnostic(.error, code: "io.open-failed", message: "cannot read \(path): it is a directory", location: location)
             }
             name = path
             descriptor = fd

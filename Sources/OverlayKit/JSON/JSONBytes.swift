@@ -280,6 +280,13 @@ struct JSONBytes {
     /// correctly rounded to `decimals` by the C library, trailing zeros trimmed.
     private mutating func appendRounded(_ value: Double, decimals: Int) {
         let shortest = value.description
+        // From 2^53 on every double is an integer: rounding to decimals changes nothing, and
+        // "%f" would print the binary value's whole expansion — digits the input never had
+        // (1234567890123456789012345678901234567890 came out ...846996462118072609669120).
+        if value.isFinite && shortest.contains("e+") {
+            appendNumber(value)
+            return
+        }
         if !value.isFinite || shortest.contains("e") == false,
            let dot = shortest.firstIndex(of: "."), shortest.distance(from: dot, to: shortest.endIndex) - 1 <= decimals {
             appendNumber(value)

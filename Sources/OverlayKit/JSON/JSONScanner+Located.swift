@@ -275,8 +275,9 @@ extension JSONScanner {
     @inline(__always)
     private func readLocatedNumber(line: Int, column: Int) throws -> LocatedJSON.Node {
         // The common case: scanned, parsed and its decimals counted in one pass. Anything
-        // unusual (the window's end, a malformed number) takes the tokenizing path below.
-        if let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end) {
+        // unusual (the window's end, a malformed or out-of-range number) takes the tokenizing
+        // path below.
+        if let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end), found.value.isFinite {
             position += found.length
             return LocatedJSON.Node(kind: .number, line: Int32(line), column: Int32(column), count: Int32(found.fractionDigits),
                                     number: found.value)
@@ -285,6 +286,9 @@ extension JSONScanner {
         guard token.count > 0, let value = JSONNumberParser.parse(bytes + token.start, count: token.count) else {
             throw invalidNumber(token)
         }
+        // The readers' verdict, so `validate` agrees with every other command on 1e400
+        // (a property, a coordinate, a foreign member alike).
+        guard value.isFinite else { throw numberOutOfRange(token) }
         var decimals = 0
         var index = token.start
         let stop = token.start + token.count

@@ -129,6 +129,13 @@ public enum KMZ {
             diagnostic.location = diagnostic.location ?? SourceLocation(file: input.name, line: 1, column: 1)
             throw diagnostic
         }
+        if !isSafeEntryPath(main.path) {
+            // Read (nothing is extracted to disk), but said: a tool that unpacks it would write outside its folder.
+            reader.addWarning(Diagnostic(.warning, code: "kmz.unsafe-entry-name",
+                                         message: "the KML entry '\(main.path)' escapes the archive (absolute, '..' or backslash); "
+                                            + "it is read, and a written KMZ names it doc.kml",
+                                         location: SourceLocation(file: input.name, line: 1, column: 1)))
+        }
         var resources: [ZipEntry] = []
         for entry in entries where entry.path != main.path {
             if isSafeEntryPath(entry.path) {

@@ -43,7 +43,10 @@ package struct LongitudeExtent: Sendable {
     /// The longitude wrapped into −180 … 180, and whether it was written beyond.
     fileprivate static func wrapped(_ longitude: Double) -> (Double, Bool) {
         guard longitude < -180 || longitude > 180 else { return (longitude, false) }
-        return (longitude - 360 * ((longitude + 180) / 360).rounded(.down), true)
+        // fmod is exact: 1.2e39 - 360 * ⌊…⌋ lost every digit and gave -1.5e23.
+        var reduced = fmod(longitude, 360)
+        if reduced >= 180 { reduced -= 360 } else if reduced < -180 { reduced += 360 }
+        return (reduced, true)
     }
 
     fileprivate static func bin(_ longitude: Double) -> Int {

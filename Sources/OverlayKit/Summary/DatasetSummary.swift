@@ -13,7 +13,7 @@ public struct DatasetSummary: Sendable {
     /// Vertices over all shapes.
     public private(set) var vertexCount = 0
     /// The union of every feature's `boundingMapRect` (no wrapping).
-    public private(set) var boundingMapRect = MapRect.null
+    private var unionRect = MapRect.null
     /// Property keys in order of first appearance, each with the types seen, in order.
     public private(set) var propertyTypes: [(key: String, types: [String])] = []
     private var keyIndex: [String: Int] = [:]
@@ -37,7 +37,7 @@ public struct DatasetSummary: Sendable {
         }
         kindCounts[shape.kind, default: 0] += 1
         vertexCount += shape.vertexCount
-        boundingMapRect = boundingMapRect.union(shape.boundingMapRect)
+        unionRect = unionRect.union(shape.boundingMapRect)
         visitCoordinates(of: shape)
         longitudes.add(shape)
     }
@@ -79,6 +79,20 @@ public struct DatasetSummary: Sendable {
     public var boundingBox: (west: Double, south: Double, east: Double, north: Double)? {
         guard let westEast = longitudes.westEast else { return nil }
         return (westEast.west, minLatitude, westEast.east, maxLatitude)
+    }
+
+    /// The extent in map points, agreeing with ``boundingBox``: the union of the features'
+    /// rects, except that data across the antimeridian gets MapKit's form of a rect across the
+    /// 180th meridian — it starts at the west edge and runs past the world's east edge
+    /// (`spans180thMeridian` is true; `remainder` is the part beyond), where the union of the
+    /// parts on both sides would be the whole world's width. `MapRect.null` without coordinates.
+    public var boundingMapRect: MapRect {
+        guard crossesAntimeridian, let box = boundingBox, !unionRect.isNull else { return unionRect }
+        let left = MapProjection.x(longitude: box.west)
+        let width = MapProjection.x(longitude: box.east) + MapProjection.worldSize - left
+        // 180 … −180 is the whole world seen from the antimeridian: the union says it plainly.
+        guard width > 0 && width < MapProjection.worldSize else { return unionRect }
+        return MapRect(x: left, y: unionRect.minY, width: width, height: unionRect.height)
     }
 
     /// True when the extent crosses the antimeridian.

@@ -30,6 +30,9 @@ public struct TileJoin: Sendable {
         public var mergedTiles = 0
         /// Tiles held by one input and copied byte for byte (no renaming or filtering asked).
         public var copiedTiles = 0
+        /// Tiles held by one input and rewritten because layers or properties were filtered or
+        /// renamed. Merged, copied and rewritten tiles add up to ``tiles``.
+        public var rewrittenTiles = 0
         /// Tiles left empty by layer or zoom filters: not written.
         public var emptyTiles = 0
         /// Uncompressed bytes written.
@@ -54,6 +57,20 @@ public struct TileJoin: Sendable {
     public init(merger: VectorTileMerger = VectorTileMerger(), zooms: ClosedRange<Int>? = nil) {
         self.merger = merger
         self.zooms = zooms
+    }
+
+    /// Warnings for inputs that hold no tiles.
+    /// - Throws: `Diagnostic` `tilejoin.no-tiles` when no input holds any: there is nothing to
+    ///   join, and an empty output would hide the mistake (a wrong or empty directory).
+    public static func checkHoldTiles(_ inputs: [Input]) throws -> [Diagnostic] {
+        let empty = inputs.filter(\.tileIDs.isEmpty)
+        if empty.count == inputs.count {
+            throw Diagnostic(.error, code: "tilejoin.no-tiles",
+                             message: "no tiles to join: \(empty.map(\.name).joined(separator: ", ")) hold\(empty.count == 1 ? "s" : "") no tiles")
+        }
+        return empty.map {
+            Diagnostic(.warning, code: "tilejoin.empty-input", message: "\($0.name) holds no tiles; the other inputs are joined")
+        }
     }
 
     /// Every tile id of the inputs, once, in `order` (default: zoom, then x, then y).
@@ -109,7 +126,7 @@ public struct TileJoin: Sendable {
                     continue
                 }
                 output = VectorTileMerger.encode(merged)
-                if found.count > 1 { counts.mergedTiles += 1 }
+                if found.count > 1 { counts.mergedTiles += 1 } else { counts.rewrittenTiles += 1 }
             }
             try write(id, output)
             counts.tiles += 1

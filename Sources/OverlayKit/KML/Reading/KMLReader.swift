@@ -311,8 +311,17 @@ final class KMLParserCore {
             guard !reported.contains(once) else { return }
             reported.insert(once)
         }
+        // Without a needle, the element the message names first ("<LineString> has one
+        // position"): its column on the line, not column 1.
         warnings.append(Diagnostic(.warning, code: code, message: message + (once != nil ? " (reported once)" : ""),
-                                   location: xml.location(line: line, needle: needle, kmlPath: kmlPath)))
+                                   location: xml.location(line: line, needle: needle ?? Self.elementNeedle(in: message), kmlPath: kmlPath)))
+    }
+
+    /// `<Name` for the first `<Name>` a message mentions, nil when it mentions none.
+    static func elementNeedle(in message: String) -> String? {
+        guard let open = message.firstIndex(of: "<") else { return nil }
+        let name = message[message.index(after: open)...].prefix { $0 != ">" && $0 != " " && $0 != "/" }
+        return name.isEmpty ? nil : "<" + name
     }
 
     // MARK: Style resolution and the queue of held features
@@ -523,7 +532,7 @@ final class KMLParserCore {
                 properties["altitudeMode"] = .string(try xml.readText().kmlTrimmed)
             case _ where legacyFields?[name] != nil:
                 let valueLine = xml.line
-                properties.append(name, typedValue(try xml.readText(), field: legacyFields?[name], key: name, line: valueLine))
+                _ = properties.appendData(name, typedValue(try xml.readText(), field: legacyFields?[name], key: name, line: valueLine))
             default:
                 try skipReported(xml.qualifiedName, in: kind)
             }
@@ -817,7 +826,8 @@ final class KMLParserCore {
                         let ringLine = xml.line
                         let ring = try closedRing(parseCoordinates(of: "LinearRing", info: &info), line: ringLine)
                         guard ring.count >= 4 else {
-                            report("kml.short-ring", "a LinearRing needs at least 4 positions, has \(ring.count); ring dropped", line: ringLine)
+                            report("kml.short-ring", "a LinearRing needs at least 4 positions, has \(ring.count); ring dropped", line: ringLine,
+                                   needle: "<LinearRing")
                             return
                         }
                         if part == "outerBoundaryIs" {
@@ -957,7 +967,8 @@ final class KMLParserCore {
     private func closedRing(_ ring: [Coordinate], line: Int) -> [Coordinate] {
         guard let first = ring.first, let last = ring.last, ring.count > 1 else { return ring }
         if first.latitude == last.latitude && first.longitude == last.longitude { return ring }
-        report("kml.ring-not-closed", "LinearRing does not end where it starts; closed by repeating its first position", line: line)
+        report("kml.ring-not-closed", "LinearRing does not end where it starts; closed by repeating its first position", line: line,
+               needle: "<LinearRing")
         return ring + [first]
     }
 

@@ -24,7 +24,7 @@ enum KMLSchemaPrescan {
                 try skipped(child)
                 return
             }
-            let type = xml.attribute("type") ?? "string"
+            let type = KMLSimpleFieldType.normalized(xml.attribute("type") ?? "string")
             var displayName: String?
             try xml.forEachChild { part in
                 if part == "displayName" { displayName = try xml.readText() } else { try xml.skipElement() }

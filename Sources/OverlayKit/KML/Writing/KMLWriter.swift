@@ -14,7 +14,8 @@ import OverlayModel
 /// dates), `styleUrl`, then `ExtendedData` (`SchemaData` typed string/int/double/bool;
 /// null, arrays and objects as JSON text in a field whose displayName is
 /// `KMLConventions.jsonFieldDisplayName`), then the geometry. Shapes: annotation → Point,
-/// polyline → LineString, polygon → Polygon (rings closed), multi overlays and collections →
+/// polyline → LineString, polygon → Polygon (shapes KML cannot hold are repaired or left out
+/// by ``ShapeRepair``, with a warning), multi overlays and collections →
 /// MultiGeometry, circle → Polygon ring (within `KMLCircle.tolerance` of the circle) plus its
 /// center and radius as ExtendedData `Data`. A feature id that is not an XML name goes to
 /// ExtendedData `overlaykit:id` (JSON text) so it comes back; so does an id that repeats an
@@ -170,7 +171,22 @@ public struct KMLWriter: FeatureWriter {
 
     private static let elementKeys: Set<String> = ["name", "description", "visibility", "address", "phoneNumber"]
 
+    /// The feature's shape as KML can hold it (``ShapeRepair``: rings closed, short rings
+    /// dropped, one-position lines as points; empty geometries travel as `overlaykit:` Data), warning at the
+    /// feature for each change.
+    private mutating func writableShape(_ feature: Feature) -> Shape? {
+        guard let shape = feature.shape else { return nil }
+        let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: true)
+        var location = feature.location
+        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
+        for repair in repairs {
+            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: location))
+        }
+        return repaired
+    }
+
     private mutating func appendPlacemark(_ feature: Feature) {
+        let shape = writableShape(feature)
         var properties = feature.properties ?? JSONObject()
         var data = JSONObject()  // untyped Data: the conventions
         scratch.append("<Placemark")
@@ -200,7 +216,7 @@ public struct KMLWriter: FeatureWriter {
         // What KML has no element for (null properties, a one-kind GeometryCollection, an empty
         // geometry, foreign members) goes to overlaykit: Data, so it reads back (KMLGeoJSONFidelity).
         for member in KMLGeoJSONFidelity.data(for: feature) { data[member.key] = member.value }
-        let writesGeometry = feature.shape.map { !KMLGeoJSONFidelity.isEmpty($0) } ?? false
+        let writesGeometry = shape.map { !KMLGeoJSONFidelity.isEmpty($0) } ?? false
         // One ExtendedData never names two values alike (docs/kml.md "Property names"): a
         // repeated property name, or one the writer's own Data use, is written renamed.
         for rename in properties.renameDuplicateKeys(besides: data.keys) where reported.insert("rename:" + rename.original).inserted {
@@ -241,7 +257,7 @@ public struct KMLWriter: FeatureWriter {
         // Geometry fields come off the properties before ExtendedData is written.
         let geometryFields = takeGeometryFields(&properties, hasGeometry: writesGeometry)
         appendExtendedData(data: data, properties: properties)
-        if let shape = feature.shape, writesGeometry { appendGeometry(shape, fields: geometryFields) }
+        if let shape, writesGeometry { appendGeometry(shape, fields: geometryFields) }
         scratch.append("</Placemark>\n")
     }
 
@@ -423,15 +439,9 @@ public struct KMLWriter: FeatureWriter {
         case .circle(let circle):
             appendPolygon(Polygon(coordinates: KMLCircle.ring(circle)), fields: fields)
         case .polyline(let polyline):
-            if polyline.coordinates.count == 1, reported.insert("short-line").inserted {
-                // Not repaired here (a one-position line is invalid GeoJSON too): said, so the
-                // Point it reads back as is no surprise.
-                warnings.append(Diagnostic(.warning, code: "kml.short-line",
-                                           message: "a LineString with one position is no line (KML and RFC 7946 need two); written as it is, KML readers take it as a Point (reported once)"))
-            }
             scratch.append("<LineString>")
             appendFields(fields, lineLike: true)
-            appendCoordinates(polyline.coordinates, close: false)
+            appendCoordinates(polyline.coordinates)
             scratch.append("</LineString>")
         case .polygon(let polygon):
             appendPolygon(polygon, fields: fields)
@@ -454,27 +464,22 @@ public struct KMLWriter: FeatureWriter {
         scratch.append("<Polygon>")
         appendFields(fields, lineLike: true)
         scratch.append("<outerBoundaryIs><LinearRing>")
-        appendCoordinates(polygon.coordinates, close: true)
+        appendCoordinates(polygon.coordinates)
         scratch.append("</LinearRing></outerBoundaryIs>")
         for hole in polygon.interiorPolygons {
             scratch.append("<innerBoundaryIs><LinearRing>")
-            appendCoordinates(hole.coordinates, close: true)
+            appendCoordinates(hole.coordinates)
             scratch.append("</LinearRing></innerBoundaryIs>")
         }
         scratch.append("</Polygon>")
     }
 
-    /// Tuples separated by single spaces; rings are closed (KML requires it).
-    private mutating func appendCoordinates(_ coordinates: [Coordinate], close: Bool) {
+    /// Tuples separated by single spaces (rings arrive closed: ``writableShape(_:)``).
+    private mutating func appendCoordinates(_ coordinates: [Coordinate]) {
         scratch.append("<coordinates>")
         for (index, coordinate) in coordinates.enumerated() {
             if index > 0 { scratch.append(UInt8(ascii: " ")) }
             appendTuple(coordinate)
-        }
-        if close, let first = coordinates.first, let last = coordinates.last,
-           first.latitude != last.latitude || first.longitude != last.longitude || coordinates.count == 1 {
-            scratch.append(UInt8(ascii: " "))
-            appendTuple(first)
         }
         scratch.append("</coordinates>")
     }

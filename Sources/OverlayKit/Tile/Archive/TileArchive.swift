@@ -116,10 +116,19 @@ public enum TileArchive {
 
     /// Opens a tile set for reading; the format comes from the path (an existing directory is
     /// read as a directory whatever its name).
-    /// - Throws: `Diagnostic` `io.*` when it cannot be opened, `tile.archive-*` when it is damaged.
+    /// - Throws: `Diagnostic` `io.*` when it cannot be opened, `tile.not-a-tile-set` for an
+    ///   existing file named neither `.pmtiles` nor `.mbtiles`, `tile.archive-*` when it is damaged.
     public static func open(_ path: String) throws -> any TileArchiveReader {
         if ArchiveFiles.isDirectory(path) { return try TileDirectoryReader(path: path) }
-        switch TileArchiveFormat(path: path) {
+        let format = TileArchiveFormat(path: path)
+        var info = stat()
+        if format == .directory, stat(path, &info) == 0 {
+            // A file named neither .pmtiles nor .mbtiles (a GeoJSON, say): bad input, not a missing directory.
+            throw Diagnostic(.error, code: "tile.not-a-tile-set",
+                             message: "\(path) is not a tile set: give a directory of z/x/y tiles, a .pmtiles or an .mbtiles file",
+                             location: SourceLocation(file: path, line: 1, column: 1))
+        }
+        switch format {
         case .pmtiles: return try PMTilesReader(path: path)
         case .mbtiles: return try MBTilesReader(path: path)
         case .directory: return try TileDirectoryReader(path: path)

@@ -143,6 +143,27 @@ enum KMLATSChecks {
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return false }
         return !text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" })
     }
+
+    /// An RFC 3986 URI reference, absolute or relative: not empty, no white space, no
+    /// characters a URI never holds unescaped (`<`, `>`, `"`, `{`, `}`, `|`, `\`, `^`, `` ` ``).
+    static func isURIReference(_ text: String) -> Bool {
+        !text.isEmpty && !text.unicodeScalars.contains { $0.properties.isWhitespace || "<>\"{}|\\^`".unicodeScalars.contains($0) }
+    }
+
+    /// Units of measure a `uom` attribute may name without a URI: UCUM codes (case sensitive)
+    /// of the quantities map data carries — length, area, volume, time, mass, temperature,
+    /// angle, speed, pressure, ratios.
+    static let knownUnits: Set<String> = [
+        "m", "km", "cm", "mm", "um", "nm", "[in_i]", "[ft_i]", "[yd_i]", "[mi_i]", "[nmi_i]", "[ft_us]", "[mi_us]",
+        "m2", "km2", "ha", "ar", "[acr_us]", "[sft_i]", "m3", "L", "l", "mL", "[gal_us]",
+        "s", "ms", "min", "h", "d", "wk", "mo", "a",
+        "g", "kg", "mg", "t", "[lb_av]", "[oz_av]",
+        "K", "Cel", "[degF]",
+        "deg", "rad", "'", "''",
+        "m/s", "km/h", "[mi_i]/h", "[kn_i]", "m/s2",
+        "Pa", "hPa", "kPa", "bar", "mbar", "mm[Hg]", "[psi]",
+        "%", "[ppm]", "[ppb]", "1", "dB", "Hz", "W", "kW", "J", "V", "A", "N", "lx",
+    ]
 }
 
 extension KMLValidator.Walk {
@@ -199,11 +220,13 @@ extension KMLValidator.Walk {
                 ats(.error, "kml.atom-author", "<atom:uri> '\(text.prefix(60))' is not an IRI reference", frame)
             }
         case "targetHref":
-            // ATC 22 (1): an absolute URL (of the file a NetworkLink loaded). A tour's
-            // gx:AnimatedUpdate updates its own file, and Google's tours leave it empty.
+            // ATC 22 (1): a URL of the file a NetworkLink loaded — an anyURI, so a relative
+            // reference (resolved against this document, as the NetworkLink's href was) is
+            // one too. Empty or not a URI reference is the error. A tour's gx:AnimatedUpdate
+            // updates its own file, and Google's tours leave it empty.
             let inTour = stack.count >= 2 && stack[stack.count - 2].name == "gx:AnimatedUpdate"
-            if !inTour && KMLATSChecks.scheme(of: text) == nil {
-                ats(.error, "kml.update-target-href", "Update <targetHref> '\(text.prefix(60))' is not an absolute URL", frame)
+            if !inTour && !KMLATSChecks.isURIReference(text) {
+                ats(.error, "kml.update-target-href", "Update <targetHref> '\(text.prefix(60))' is not a URL of the file to update", frame)
             }
         default:
             break
@@ -305,10 +328,11 @@ extension KMLValidator.Walk {
                 ats(.error, "kml.schema-id-missing", "<Schema> has no id, so no schemaUrl can name it", frame)
             }
         case "SimpleField":
-            // ATC 26 (2): one of the eight types.
-            if let type = frame.attributes["type"], !["string", "int", "uint", "short", "ushort", "float", "double", "bool"].contains(type) {
+            // ATC 26 (2): one of the eight types, bare or as an XML Schema QName (xsd:int).
+            if let type = frame.attributes["type"], !KMLSimpleFieldType.names.contains(KMLSimpleFieldType.normalized(type)) {
                 ats(.error, "kml.simple-field-type", "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
             }
+            checkUnitOfMeasure(frame)
         case "Data":
             // ATC 28: names unique in one ExtendedData; ATC 49 (level 2): a name and a value.
             if let dataName = frame.attributes["name"], parentName == "ExtendedData" {
@@ -321,6 +345,7 @@ extension KMLValidator.Walk {
             if frame.attributes["name"] == nil || !has("value") {
                 ats(.warning, "kml.data-incomplete", "<Data> should have a name attribute and a <value>", frame)
             }
+            checkUnitOfMeasure(frame)
         case "phoneNumber":
             // ATC 24.
             if !KMLATSChecks.isTelephoneURI(text) {
@@ -481,6 +506,19 @@ extension KMLValidator.Walk {
         }
         if let east = side("east"), let west = side("west"), east <= west {
             ats(.error, code, "\(frame.qualifiedName) east \(east) is not beyond west \(west) (a box across 180° is not allowed by the ATS)", frame)
+        }
+    }
+
+    /// `uom` on Data or SimpleField (ATC 2): KML 2.3 added it, so a KML 2.2 document may not
+    /// carry it; in 2.3 it names a unit — a URI (`urn:ogc:def:uom:…`, `http://…`) or a UCUM
+    /// code of `knownUnits` — and a word no unit system defines (`furlongs`) is a finding, as
+    /// no reader can convert the values it qualifies.
+    private mutating func checkUnitOfMeasure(_ frame: KMLValidator.Frame) {
+        guard let unit = frame.attributes["uom"] else { return }
+        if !isKML23 {
+            ats(.error, "kml.data-uom", "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document cannot carry it", frame)
+        } else if KMLATSChecks.scheme(of: unit) == nil && !KMLATSChecks.knownUnits.contains(unit) {
+            ats(.error, "kml.data-uom", "<\(frame.qualifiedName)> uom '\(unit.prefix(40))' is no known unit of measure: give a UCUM code (m, km/h, Cel…) or a URI naming the unit", frame)
         }
     }
 

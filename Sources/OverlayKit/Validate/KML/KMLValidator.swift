@@ -138,6 +138,10 @@ struct KMLValidator {
         /// elsewhere (inline in a Folder, a Placemark or a Pair).
         var sharedStyleIDs = KMLIDSet()
         var otherStyleIDs = KMLIDSet()
+        /// The element name of each id (the first element to carry it), as 64-bit hashes:
+        /// a reference that names no style or Schema is told apart from one that names an
+        /// element of another kind (a Document, a Placemark). About 24 bytes an id.
+        var elementKinds: [UInt64: String] = [:]
         /// `#id` styleUrls whose target is not a shared style seen so far.
         var pendingStyleReferences: [String: PendingReferences] = [:]
         var schemas: [String: [String: String]] = [:]
@@ -264,7 +268,9 @@ struct KMLValidator {
                         opaque = true
                     } else if let allowed = KMLElementRules.children[parent.name], !allowed.contains(name) {
                         if counted("misplaced \(qualified) \(parent.qualifiedName)") {
-                            report(.warning, "kml.misplaced-element", "<\(qualified)> does not belong inside <\(parent.qualifiedName)>",
+                            // ATC 2 (level 1): the schema rejects it, and what it says has no effect
+                            // there (a ListStyle on a NetworkLink styles nothing).
+                            report(.error, "kml.misplaced-element", "<\(qualified)> does not belong inside <\(parent.qualifiedName)>",
                                    line: line, path: path, needle: "<" + qualified)
                         }
                         opaque = true
@@ -286,7 +292,7 @@ struct KMLValidator {
             if KMLValidator.textElements.contains(name) && (!frame.opaque || KMLATSChecks.readsInsideOpaque(name, parent: stack.last?.name)) {
                 frame.text = []
             }
-            for attribute in ["id", "name", "type", "schemaUrl"] {
+            for attribute in ["id", "name", "type", "schemaUrl", "uom"] {
                 if let value = xml.attribute(attribute) { frame.attributes[attribute] = value }
             }
             // Only where an ATS test reads them (Update targets, atom:link).
@@ -296,6 +302,7 @@ struct KMLValidator {
             }
             if name == "atom:link", let value = xml.attribute("rel") { frame.attributes["rel"] = value }
             let parentName = stack.last?.name
+            if let id = frame.attributes["id"] { noteElementKind(id, name) }
             if name == "gx:CascadingStyle", let id = xml.attribute("kml:id") ?? frame.attributes["id"] { defineStyle(id, shared: true) }
             if (name == "Style" || name == "StyleMap"), let id = frame.attributes["id"] {
                 defineStyle(id, shared: parentName == "Document")
@@ -383,7 +390,7 @@ struct KMLValidator {
                 }
             case "SimpleField":
                 if !stack.isEmpty, let name = frame.attributes["name"] {
-                    stack[stack.count - 1].fields[name] = frame.attributes["type"] ?? "string"
+                    stack[stack.count - 1].fields[name] = KMLSimpleFieldType.normalized(frame.attributes["type"] ?? "string")
                 }
                 if frame.attributes["name"] == nil || frame.attributes["type"] == nil {
                     report(.error, "kml.missing-attribute", "<SimpleField> needs name and type attributes",
@@ -523,6 +530,14 @@ struct KMLValidator {
             }
         }
 
+        mutating func noteElementKind(_ id: String, _ name: String) {
+            let hash = KMLIDSet.hash(id)
+            if elementKinds[hash] == nil { elementKinds[hash] = name }
+        }
+
+        /// The kind of element carrying `id`, if any.
+        func elementKind(_ id: String) -> String? { elementKinds[KMLIDSet.hash(id)] }
+
         /// A Style or StyleMap with an id: references to it waiting for it are settled when it
         /// is a shared style (a child of Document, ATC 7).
         mutating func defineStyle(_ id: String, shared: Bool) {
@@ -554,7 +569,8 @@ struct KMLValidator {
             }
             guard let schemaURL, schemaURL.hasPrefix("#") else { return }  // another file's schema: not fetched
             let id = String(schemaURL.dropFirst())
-            if let fields = schemas[id] ?? schemas["name:" + id] {
+            // By id only (ATC 27): a Schema whose name matches is another element's name, not its id.
+            if let fields = schemas[id] {
                 guard let type = fields[field] else {
                     report(.warning, "kml.simple-data-unknown-field", "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
@@ -595,6 +611,10 @@ struct KMLValidator {
                                        message: "styleUrl #\(target) names a style that is not a child of <Document> (\(pending.count) reference\(pending.count == 1 ? "" : "s")); shared styles belong in Document",
                                        location: first))
                     }
+                } else if let kind = elementKind(target) {
+                    // ATC 6: the reference must reach a Style or StyleMap, not any element with that id.
+                    reportPending(pending, .error, "kml.style-url-wrong-kind", "styleUrl #\(target) names a <\(kind)>, not a Style or StyleMap",
+                                  more: "styleUrl references to #\(target)")
                 } else {
                     reportPending(pending, .error, "kml.style-url-missing", "styleUrl #\(target) names no Style or StyleMap in this document",
                                   more: "styleUrl references to #\(target)")
@@ -602,9 +622,18 @@ struct KMLValidator {
             }
             for (schemaURL, uses) in pendingSchemaUses.sorted(by: { $0.key < $1.key }) {
                 let id = String(schemaURL.dropFirst())
-                guard let fields = schemas[id] ?? schemas["name:" + id] else {
-                    reportPending(uses, .error, "kml.schema-url-missing", "schemaUrl \(schemaURL) names no Schema in this document",
-                                  more: "SimpleData elements use \(schemaURL)")
+                guard let fields = schemas[id] else {
+                    if let kind = elementKind(id) {
+                        reportPending(uses, .error, "kml.schema-url-wrong-kind", "schemaUrl \(schemaURL) names a <\(kind)>, not a Schema",
+                                      more: "SimpleData elements use \(schemaURL)")
+                    } else if schemas["name:" + id] != nil {
+                        reportPending(uses, .error, "kml.schema-url-missing",
+                                      "schemaUrl \(schemaURL) names no Schema id in this document; a Schema is named '\(id)', but schemaUrl refers to a Schema by its id",
+                                      more: "SimpleData elements use \(schemaURL)")
+                    } else {
+                        reportPending(uses, .error, "kml.schema-url-missing", "schemaUrl \(schemaURL) names no Schema in this document",
+                                      more: "SimpleData elements use \(schemaURL)")
+                    }
                     continue
                 }
                 for (field, pending) in (pendingFields[schemaURL] ?? [:]).sorted(by: { $0.key < $1.key }) {
