@@ -20,6 +20,8 @@ struct OverlayKitCommand: ParsableCommand {
     )
 
     static func main() {
+        // Before any thread starts: SIGINT, SIGTERM and SIGHUP remove temporary outputs.
+        InterruptCleanup.install()
         // A closed pipe must end the command quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         do {

@@ -57,8 +57,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Threads to use (the default is every core).")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "Replace an existing output.")
-    var force = false
+    @OptionGroup var overwrite: OverwriteOption
 
     @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
     var progress: Bool?
@@ -75,6 +74,7 @@ struct TileCommand: ParsableCommand {
     }
 
     func validate() throws {
+        try validateTileSetOutput(output)
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
         guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
         guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }
@@ -100,10 +100,10 @@ struct TileCommand: ParsableCommand {
             options.tolerance = tolerance
             let source = try TileSource(features: features, options: options)
             let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
-                .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "features"
+                .map { PathName($0).stem } ?? "features"
             let (archive, encoding) = destination
             var createOptions = TileArchive.CreateOptions()
-            createOptions.replaceExisting = force
+            createOptions.replaceExisting = overwrite.force
             createOptions.tileExtension = encoding.rawValue
             let writer = try TileArchive.create(output, format: archive, options: createOptions)
             let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil

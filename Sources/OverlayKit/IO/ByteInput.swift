@@ -29,10 +29,11 @@ public final class ByteInput {
             expectedSize = nil
         } else {
             let path = path!
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                throw Diagnostic(.error, code: "io.open-failed",
-                                 message: "cannot open \(path): \(String(cString: strerror(errno)))")
+            let fd: Int32
+            switch POSIX.open(path, O_RDONLY | O_CLOEXEC) {
+            case .success(let opened): fd = opened
+            case .failure(let error):
+                throw Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(error)")
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
@@ -93,13 +94,7 @@ public final class ByteInput {
             }
             return count
         }
-        while true {
-            let count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw Diagnostic(.error, code: "io.read-failed",
-                             message: "cannot read \(name ?? "standard input"): \(String(cString: strerror(errno)))")
-        }
+        return try POSIX.read(descriptor, into: buffer, what: name ?? "standard input")
     }
 
     /// The first `count` bytes (fewer at the end of input), without consuming them: later reads
@@ -131,13 +126,4 @@ public final class ByteInput {
             result.append(contentsOf: chunk[0..<got])
         }
     }
-}
-
-@inline(__always)
-private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
 }

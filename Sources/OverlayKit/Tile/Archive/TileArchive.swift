@@ -82,13 +82,15 @@ public enum TileArchive {
 
     /// Starts a tile set at `path` in `format` (nil: from the extension).
     ///
-    /// Takes a lock (`path.lock`, `flock`) so a second run on the same output fails at once,
-    /// removes temporary leftovers of killed runs, and refuses an existing non-empty output
-    /// unless `options.replaceExisting`.
+    /// Follows `AtomicOutput`'s policy, the one every OverlayKit output follows: an existing
+    /// output (other than an empty directory) is refused unless `options.replaceExisting`; a
+    /// symbolic link is followed and the file or directory it names replaced; the folder that
+    /// holds `path` must exist. Takes a lock (`path.lock`, `flock`) so a second run on the same
+    /// output fails at once, and removes temporary leftovers of killed runs.
     /// - Throws: `Diagnostic` `io.output-locked`, `io.output-exists`, `io.create-failed`.
     public static func create(_ path: String, format: TileArchiveFormat? = nil,
                               options: CreateOptions = CreateOptions()) throws -> any TileArchiveWriter {
-        let output = try ArchiveOutput(path: path, replaceExisting: options.replaceExisting)
+        let output = try AtomicOutput(path: path, kind: .archive, replaceExisting: options.replaceExisting)
         switch format ?? TileArchiveFormat(path: path) {
         case .directory: return try TileDirectoryWriter(output: output, tileExtension: options.tileExtension)
         case .pmtiles: return try PMTilesWriter(output: output)

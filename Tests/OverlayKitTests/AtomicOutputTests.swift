@@ -1,0 +1,76 @@
+@testable import OverlayKit
+import Foundation
+import XCTest
+
+/// The library side of the output policy: path names without Foundation's path methods, one
+/// overwrite rule for streams and tile sets, and no signal handling unless a program asks.
+final class AtomicOutputTests: XCTestCase {
+    func testPathNamesOfOneCharacterAndOtherShapes() {
+        XCTAssertEqual(PathName("w").directory, ".")
+        XCTAssertEqual(PathName("w").lastComponent, "w")
+        XCTAssertEqual(PathName("-").stem, "-")
+        XCTAssertEqual(PathName("/x").directory, "/")
+        XCTAssertEqual(PathName("/x").lastComponent, "x")
+        XCTAssertEqual(PathName("a/b.pmtiles").directory, "a")
+        XCTAssertEqual(PathName("a/b.pmtiles").stem, "b")
+        XCTAssertEqual(PathName("out/").lastComponent, "out")
+        XCTAssertEqual(PathName("a.b/c").stem, "c")
+        XCTAssertEqual(PathName(".hidden").stem, ".hidden")
+        XCTAssertEqual(PathName("/").directory, "/")
+        XCTAssertEqual(PathName("a").appending("b"), "a/b")
+    }
+
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    func testExistingFileIsRefusedUnlessReplacing() throws {
+        let target = try folder().appendingPathComponent("out.geojson")
+        try Data("old".utf8).write(to: target)
+        XCTAssertThrowsError(try ByteOutput(path: target.path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+        }
+        let output = try ByteOutput(path: target.path, replaceExisting: true)
+        try output.write("new")
+        try output.commit()
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "new")
+    }
+
+    func testTileSetFollowsTheSameRule() throws {
+        let base = try folder()
+        let target = base.appendingPathComponent("t.pmtiles")
+        try Data("old".utf8).write(to: target)
+        XCTAssertThrowsError(try TileArchive.create(target.path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+        }
+        XCTAssertThrowsError(try TileArchive.create(base.appendingPathComponent("none/t.pmtiles").path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+        }
+        XCTAssertThrowsError(try ByteOutput(path: base.appendingPathComponent("none/t.geojson").path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+        }
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: base.path)), ["t.pmtiles"])
+    }
+
+    /// Named temporaries (tile sets, KMZ work files) used to install SIGINT/SIGTERM/SIGHUP
+    /// handlers behind the program's back; now only `InterruptCleanup.install()` touches signals.
+    func testTheLibraryInstallsNoSignalHandling() throws {
+        let target = try folder().appendingPathComponent("t.pmtiles")
+        let writer = try TileArchive.create(target.path)
+        let scratch = try TemporaryFile(keepPath: true)
+        for number in InterruptCleanup.signals {
+            var action = sigaction()
+            XCTAssertEqual(sigaction(number, nil, &action), 0)
+            XCTAssertEqual(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self),
+                           unsafeBitCast(SIG_DFL, to: Int.self), "signal \(number) has a handler")
+            var blocked = sigset_t()
+            pthread_sigmask(SIG_BLOCK, nil, &blocked)
+            XCTAssertEqual(sigismember(&blocked, number), 0, "signal \(number) is blocked")
+        }
+        writer.abort()
+        _ = scratch
+    }
+}
