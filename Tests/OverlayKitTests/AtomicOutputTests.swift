@@ -1,5 +1,6 @@
 @testable import OverlayKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// The library side of the output policy: path names without Foundation's path methods, one
@@ -72,5 +73,24 @@ final class AtomicOutputTests: XCTestCase {
         }
         writer.abort()
         _ = scratch
+    }
+}
+
+/// The model pushed all of libc into every user's namespace (`@_exported import Glibc`); each
+/// file now imports what it uses, and no module re-exports a C library.
+final class PlatformImportTests: XCTestCase {
+    func testNoModuleReExportsTheCLibrary() throws {
+        let sources = TestLocations.packageRoot.appendingPathComponent("Sources")
+        var offenders: [String] = []
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(files.isEmpty, "no sources found at \(sources.path)")
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("@_exported import")
+                && ["Glibc", "Darwin", "Musl", "Foundation"].contains(where: { line.contains($0) }) {
+                offenders.append("\(file): \(line)")
+            }
+        }
+        XCTAssertEqual(offenders, [])
     }
 }
