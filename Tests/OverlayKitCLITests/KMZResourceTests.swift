@@ -35,6 +35,15 @@ final class KMZResourceTests: XCTestCase {
             XCTAssertTrue(warnings.contains { $0.contains("files/icon.png") }, "\(output): \(result.stderr)")
             XCTAssertTrue(warnings.contains { $0.contains("files/photo.jpg") }, "\(output): \(result.stderr)")
         }
+        // filter selects features; the files still go into a KMZ, or are named.
+        let filtered = try CLI.run(["filter", kmz.path, "-o", folder.appendingPathComponent("f.geojsons").path])
+        XCTAssertEqual(filtered.status, 0, filtered.stderr)
+        XCTAssertEqual(filtered.stderr.split(separator: "\n").filter { $0.contains("convert.dropped-resource") }.count, 2, filtered.stderr)
+        let filteredKMZ = folder.appendingPathComponent("f.kmz")
+        XCTAssertEqual(try CLI.run(["filter", kmz.path, "-o", filteredKMZ.path]).status, 0)
+        if let unzip = CLI.which("unzip") {
+            XCTAssertEqual(try CLI.runTool(unzip, ["-Z1", filteredKMZ.path]).lines, ["doc.kml", "files/icon.png", "files/photo.jpg"])
+        }
         let copy = folder.appendingPathComponent("copy.kmz")
         let result = try CLI.run(["convert", kmz.path, "-o", copy.path])
         XCTAssertEqual(result.status, 0, result.stderr)
