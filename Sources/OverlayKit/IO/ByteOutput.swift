@@ -28,7 +28,9 @@ public final class ByteOutput {
     public struct Closed: Error {}
 
     /// Opens standard output for nil or "-", otherwise a file that appears at `path` on `commit()`.
-    /// - Parameter replaceExisting: replace an existing file (otherwise `io.output-exists`).
+    /// - Parameters:
+    ///   - path: the file to write; nil or "-" for standard output.
+    ///   - replaceExisting: replace an existing file (otherwise `io.output-exists`).
     /// - Throws: `Diagnostic` `io.output-exists`, or `io.create-failed` (the folder does not
     ///   exist, the path is a directory, the file system refuses).
     public init(path: String?, replaceExisting: Bool = false) throws {
