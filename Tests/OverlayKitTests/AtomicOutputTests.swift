@@ -65,8 +65,12 @@ final class AtomicOutputTests: XCTestCase {
         for number in InterruptCleanup.signals {
             var action = sigaction()
             XCTAssertEqual(sigaction(number, nil, &action), 0)
-            XCTAssertEqual(unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self),
-                           unsafeBitCast(SIG_DFL, to: Int.self), "signal \(number) has a handler")
+            #if canImport(Glibc)
+            let handler = action.__sigaction_handler.sa_handler
+            #else
+            let handler = action.__sigaction_u.__sa_handler
+            #endif
+            XCTAssertEqual(unsafeBitCast(handler, to: Int.self), unsafeBitCast(SIG_DFL, to: Int.self), "signal \(number) has a handler")
             var blocked = sigset_t()
             pthread_sigmask(SIG_BLOCK, nil, &blocked)
             XCTAssertEqual(sigismember(&blocked, number), 0, "signal \(number) is blocked")
@@ -89,6 +93,42 @@ final class PlatformImportTests: XCTestCase {
             for line in text.split(separator: "\n") where line.contains("@_exported import")
                 && ["Glibc", "Darwin", "Musl", "Foundation"].contains(where: { line.contains($0) }) {
                 offenders.append("\(file): \(line)")
+            }
+        }
+        XCTAssertEqual(offenders, [])
+    }
+}
+
+/// The one POSIX layer and the one path helper stay the only ones.
+final class POSIXLayerTests: XCTestCase {
+    func testValueOrErrnoRetriesInterruptedCallsOnly() {
+        var calls = 0
+        let retried = POSIX.valueOrErrno { () -> Int32 in
+            calls += 1
+            if calls < 3 { errno = EINTR; return -1 }
+            return 7
+        }
+        XCTAssertEqual(retried, .success(7))
+        XCTAssertEqual(calls, 3)
+        XCTAssertEqual(POSIX.valueOrErrno { () -> Int32 in errno = ENOSPC; return -1 }, .failure(POSIX.Errno(rawValue: ENOSPC)))
+        XCTAssertEqual(POSIX.valueOrErrno(retryOnInterrupt: false) { () -> Int32 in errno = EINTR; return -1 },
+                       .failure(POSIX.Errno(rawValue: EINTR)))
+    }
+
+    /// `NSString`'s path methods trap on one-character names on this Foundation, and hand-written
+    /// EINTR loops drift apart: both live in one place each (`PathName`, `POSIX`).
+    func testNoNSStringPathCallsOrEINTRLoopsOutsideTheirHelpers() throws {
+        let sources = TestLocations.packageRoot.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(files.isEmpty, "no sources found at \(sources.path)")
+        let pathCalls = ["as NSString", ".deletingLastPathComponent", ".lastPathComponent", ".pathExtension",
+                         ".appendingPathComponent(", ".deletingPathExtension("]
+        var offenders: [String] = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if pathCalls.contains(where: { line.contains($0) }) { offenders.append("\(file): \(line)") }
+                if line.contains("EINTR") && !file.hasSuffix("IO/POSIX.swift") { offenders.append("\(file): \(line)") }
             }
         }
         XCTAssertEqual(offenders, [])
