@@ -51,6 +51,18 @@ final class OutputPolicyTests: XCTestCase {
         XCTAssertEqual(try entries(folder), ["w"])
     }
 
+    /// A tile set is built beside its target and renamed: a device cannot be its target.
+    func testTileSetToADeviceIsRefused() throws {
+        for format in ["pmtiles", "mbtiles", "mvt"] {
+            let result = try CLI.run(["tile", parks, "-o", "/dev/null", "--format", format, "--max-zoom", "1", "--force"])
+            XCTAssertEqual(result.status, 74, "\(format): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("neither a regular file nor a directory"), result.stderr)
+        }
+        var status = stat()
+        XCTAssertEqual(stat("/dev/null", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "/dev/null is no longer a device")
+    }
+
     /// Every command that writes files refuses an existing output (74, the old bytes kept) and
     /// replaces it with `--force` or `-f`.
     func testExistingOutputIsRefusedWithoutForceInEveryCommand() throws {
