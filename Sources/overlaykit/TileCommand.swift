@@ -90,6 +90,7 @@ struct TileCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
+            try TileArchive.checkOutput(output, replaceExisting: overwrite.force)  // before the long read
             let features = try reader.readAll()
             reader.takeWarnings().forEach(Report.diagnostic)
 

@@ -102,6 +102,30 @@ final class OutputPolicyTests: XCTestCase {
         XCTAssertEqual(try entries(folder), Set(jobs.map(\.name) + ["source"]), "leftovers beside the outputs")
     }
 
+    /// `tile` refuses an existing output before it reads its input: an input that never ends
+    /// (a pipe left open) still gets the answer at once.
+    func testTileRefusesAnExistingOutputBeforeReading() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let target = folder.appendingPathComponent("out.pmtiles")
+        try Data("old".utf8).write(to: target)
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["tile", "-", "--from", "geojsonseq", "-o", target.path]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        process.waitUntilExit()
+        watchdog.cancel()
+        try? input.fileHandleForWriting.close()
+        XCTAssertEqual(process.terminationReason, .exit, "tile waited for its input")
+        XCTAssertEqual(process.terminationStatus, 74)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertTrue(stderr.contains("io.output-exists"), stderr)
+    }
+
     /// A missing folder is an I/O error (74) in every command; nothing is created.
     func testMissingFolderIsAnErrorInEveryCommand() throws {
         let folder = try CLI.temporaryFolder(self)

@@ -52,13 +52,31 @@ final class AtomicOutput: @unchecked Sendable {
     /// Checks the target against the policy and, for an archive, takes its lock.
     /// - Throws: `Diagnostic` `io.output-exists`, `io.output-locked` or `io.create-failed`.
     init(path: String, kind: Kind, replaceExisting: Bool) throws {
+        let checked = try Self.check(path: path, kind: kind, replaceExisting: replaceExisting)
+        self.path = checked.path
+        self.kind = kind
+        target = checked.target
+        mode = checked.mode
+        writesInPlace = checked.writesInPlace
+        guard kind == .archive else { return }
+        try takeLock()
+        // Again under the lock: another run may have finished meanwhile.
+        if !replaceExisting && Self.holdsOutput(target) {
+            release()
+            throw Self.exists(checked.path)
+        }
+    }
+
+    /// What the policy says of `path` before anything is created: the checks of `init`
+    /// without its lock, for commands that should fail before a long read.
+    /// - Throws: `Diagnostic` `io.output-exists` or `io.create-failed`.
+    static func check(path: String, kind: Kind, replaceExisting: Bool) throws
+        -> (path: String, target: String, mode: mode_t, writesInPlace: Bool) {
         let name = PathName(path)
         guard !name.path.isEmpty else {
             throw Diagnostic(.error, code: "io.create-failed", message: "the output path is empty")
         }
-        self.path = name.path
-        self.kind = kind
-        target = Self.resolveLink(name.path)
+        let target = resolveLink(name.path)
         var mode: mode_t = 0o644
         var writesInPlace = false
         if let existing = POSIX.status(target) {
@@ -83,13 +101,12 @@ final class AtomicOutput: @unchecked Sendable {
                                  message: "cannot create \(name.path): the folder \(folder) does not exist")
             }
         }
-        self.mode = mode
-        self.writesInPlace = writesInPlace
-        if kind == .archive { try takeLock() }
-        if !writesInPlace && !replaceExisting && Self.holdsOutput(target) {
-            release()
-            throw Diagnostic(.error, code: "io.output-exists", message: "\(name.path) exists; use --force (-f) to replace it")
-        }
+        if !writesInPlace && !replaceExisting && holdsOutput(target) { throw exists(name.path) }
+        return (name.path, target, mode, writesInPlace)
+    }
+
+    private static func exists(_ path: String) -> Diagnostic {
+        Diagnostic(.error, code: "io.output-exists", message: "\(path) exists; use --force (-f) to replace it")
     }
 
     deinit { abort() }
