@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A point on the spherical Mercator plane used by MapKit (`MKMapPoint`): the world is
 /// 2^28 × 2^28 map points, the origin is the top-left corner (180° W, 85.05° N) and the

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Zoom levels as the Google Maps SDK defines them: at zoom z the world is 256·2^z screen
 /// points wide, so one screen point covers 2^(20−z) map points.

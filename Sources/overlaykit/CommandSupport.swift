@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import OverlayKit
 import OverlayModel
@@ -33,6 +40,19 @@ extension FileFormat: ExpressibleByArgument {
         }
         return format
     }
+}
+
+/// The one overwrite switch of every command that writes files (convert, filter, render, tile,
+/// tile-join): without it an existing output is an error, as in tippecanoe and ogr2ogr.
+struct OverwriteOption: ParsableArguments {
+    @Flag(name: [.short, .long], help: "Replace an existing output file or directory (without it, an existing output is an error, exit 74).")
+    var force = false
+}
+
+/// A tile set is a file or a directory and cannot be streamed: `-o -` is a usage error.
+func validateTileSetOutput(_ output: String) throws {
+    if output == "-" { throw ValidationError("a tile set cannot be written to standard output: name a .pmtiles or .mbtiles file or a directory") }
+    if output.isEmpty { throw ValidationError("the output path is empty") }
 }
 
 /// The input every reading command takes.

@@ -9,7 +9,7 @@ struct ConvertCommand: ParsableCommand {
         discussion: """
             Formats come from --from/--to, else the file extensions, else the input's first bytes. \
             Output goes to a temporary file renamed into place when complete, so a failed run \
-            never leaves a half-written file.
+            never leaves a half-written file; an existing output is replaced only with --force.
             """
     )
 
@@ -18,6 +18,8 @@ struct ConvertCommand: ParsableCommand {
 
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
+
+    @OptionGroup var overwrite: OverwriteOption
 
     @Option(help: "Output format (default: from -o's extension, else geojson).")
     var to: FileFormat?
@@ -36,7 +38,7 @@ struct ConvertCommand: ParsableCommand {
             // Parsing on a second thread overlaps writing (identical bytes).
             var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
             let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
-            let byteOutput = try ByteOutput(path: output)
+            let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
             var transform = try geometry.makeTransform()

@@ -27,6 +27,8 @@ struct FilterCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file; '-' or none writes standard output.")
     var output: String?
 
+    @OptionGroup var overwrite: OverwriteOption
+
     @Option(help: "Output format (default: from -o's extension, else geojsonseq).")
     var to: FileFormat?
 
@@ -108,7 +110,7 @@ struct FilterCommand: ParsableCommand {
             engine.onError = onError
             engine.showsProgress = progress
             let input = try inputOptions.openInput()
-            let byteOutput = try ByteOutput(path: output)
+            let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }
             let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojsonseq)
             _ = try engine.run(input: input, inputFormat: inputOptions.from, output: byteOutput, format: format,

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import ArgumentParser
 import OverlayKit
 
@@ -20,6 +27,8 @@ struct OverlayKitCommand: ParsableCommand {
     )
 
     static func main() {
+        // Before any thread starts: SIGINT, SIGTERM and SIGHUP remove temporary outputs.
+        InterruptCleanup.install()
         // A closed pipe must end the command quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         do {

@@ -22,6 +22,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output file (.png or .svg); '-' writes standard output (then give --format).")
     var output: String
 
+    @OptionGroup var overwrite: OverwriteOption
+
     @Option(help: "Output format (default: from -o's extension).")
     var format: OutputFormat?
 
@@ -106,7 +108,10 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            // Read the style sheet first: a bad one should fail before any long read.
+            // The output and the style sheet first: an existing output or a bad sheet should
+            // fail before any long read.
+            let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
+            defer { byteOutput.abandon() }
             let styleSheet = try style.map { try StyleSheet(path: $0) } ?? StyleSheet()
             let (width, height) = parsedSize!
             var options = RenderOptions(width: width, height: height, scale: scale, bearing: bearing,
@@ -140,8 +145,6 @@ struct RenderCommand: ParsableCommand {
             reader.takeWarnings().forEach(Report.diagnostic)
             let snapshot = builder.finish()
             let bytes = resolvedFormat! == .png ? try snapshot.png() : snapshot.svg()
-            let byteOutput = try ByteOutput(path: output)
-            defer { byteOutput.abandon() }
             try byteOutput.write(bytes)
             try byteOutput.commit()
             let camera = snapshot.camera

@@ -57,8 +57,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Threads to use; by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "Replace an existing output.")
-    var force = false
+    @OptionGroup var overwrite: OverwriteOption
 
     @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
     var progress: Bool?
@@ -66,7 +65,7 @@ struct TileCommand: ParsableCommand {
     /// The run these options ask for.
     var tiler: Tiler {
         let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
-            .map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "features"
+            .map { PathName($0).stem } ?? "features"
         var tiler = Tiler(output: output, layer: layerName)
         switch format {
         case .pmtiles: tiler.archiveFormat = .pmtiles
@@ -81,11 +80,12 @@ struct TileCommand: ParsableCommand {
         tiler.options.tolerance = tolerance
         tiler.precision = precision
         tiler.threads = threads
-        tiler.replaceExisting = force
+        tiler.replaceExisting = overwrite.force
         return tiler
     }
 
     func validate() throws {
+        try validateTileSetOutput(output)
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
         guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
         guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }

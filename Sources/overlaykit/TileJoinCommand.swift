@@ -31,8 +31,7 @@ struct TileJoinCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output tile set: a directory, .pmtiles or .mbtiles.")
     var output: String
 
-    @Flag(name: [.short, .long], help: "Replace an existing output.")
-    var force = false
+    @OptionGroup var overwrite: OverwriteOption
 
     @Option(name: [.short, .customLong("layer")], help: ArgumentHelp("Keep only this layer (repeatable).", valueName: "name"))
     var layers: [String] = []
@@ -65,6 +64,7 @@ struct TileJoinCommand: ParsableCommand {
     var noRescale = false
 
     func validate() throws {
+        try validateTileSetOutput(output)
         guard !inputs.isEmpty else { throw ValidationError("give at least one input tile set") }
         for rename in renames where rename.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).count != 2
             || rename.hasPrefix(":") || rename.hasSuffix(":") {
@@ -126,7 +126,7 @@ struct TileJoinCommand: ParsableCommand {
             let join = TileJoin(merger: VectorTileMerger(options: options), zooms: zooms)
             let ids = join.tileIDs(sources)
             var createOptions = TileArchive.CreateOptions()
-            createOptions.replaceExisting = force
+            createOptions.replaceExisting = overwrite.force
             let writer = try TileArchive.create(output, options: createOptions)
             let counts: TileJoin.Counts
             do {

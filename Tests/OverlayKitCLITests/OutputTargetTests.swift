@@ -42,7 +42,7 @@ final class OutputTargetTests: XCTestCase {
         try Data("old".utf8).write(to: target)
         XCTAssertEqual(chmod(target.path, 0o600), 0)
         XCTAssertEqual(symlink("real.geojson", link.path), 0)
-        let result = try CLI.run(["convert", "-", "-o", link.path, "--to", "geojsonseq"], stdin: point)
+        let result = try CLI.run(["convert", "-", "-o", link.path, "--to", "geojsonseq", "--force"], stdin: point)
         XCTAssertEqual(result.status, 0, result.stderr)
         var status = stat()
         XCTAssertEqual(lstat(link.path, &status), 0)
@@ -62,7 +62,7 @@ final class OutputTargetTests: XCTestCase {
             try Data("old".utf8).write(to: output)
             let process = Process()
             process.executableURL = CLI.binary
-            process.arguments = ["convert", "-", "--from", "geojsonseq", "-o", output.path]
+            process.arguments = ["convert", "-", "--from", "geojsonseq", "-o", output.path, "--force"]
             let input = Pipe()
             process.standardInput = input
             process.standardError = FileHandle.nullDevice

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// The engine of `overlaykit filter`: streams features from an input to an output in constant
@@ -132,8 +139,16 @@ public struct StreamingFilter {
         if countsOnly {
             try output.write("\(matched)\n")
         } else if geoJSONWriter != nil {
+            // A KMZ's files: named in warnings (GeoJSON has no place for them). A GeoJSON
+            // input's collection members are left out of a selection, as before.
+            if case .other(let reader) = source {
+                geoJSONWriter!.carry(DocumentContext(resources: reader.documentContext.resources)).forEach(report)
+            }
             try geoJSONWriter!.finish()
         } else {
+            if case .other(let reader) = source {
+                writer!.carry(DocumentContext(resources: reader.documentContext.resources)).forEach(report)
+            }
             try writer!.finish()
             writer!.takeWarnings().forEach(report)
         }

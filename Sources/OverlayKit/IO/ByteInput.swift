@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// A source of bytes: a file, standard input, or memory. Parsers pull chunks from it, so a
@@ -33,12 +40,13 @@ public final class ByteInput {
             expectedSize = nil
         } else {
             let path = path!
-            let fd = open(path, O_RDONLY)
             // Located at the file, as every other finding about it is (`validate` said so alone).
             let location = SourceLocation(file: path, line: 1, column: 1)
-            guard fd >= 0 else {
-                throw Diagnostic(.error, code: "io.open-failed",
-                                 message: "cannot open \(path): \(String(cString: strerror(errno)))", location: location)
+            let fd: Int32
+            switch POSIX.open(path, O_RDONLY | O_CLOEXEC) {
+            case .success(let opened): fd = opened
+            case .failure(let error):
+                throw Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(error)", location: location)
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
@@ -121,19 +129,13 @@ public final class ByteInput {
             }
             return count
         }
-        while true {
-            let count: Int
-            if let offset = positionalOffset {
-                count = pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset))
-                if count > 0 { positionalOffset = offset + count }
-            } else {
-                count = Glibc_read(descriptor, buffer.baseAddress, buffer.count)
-            }
-            if count >= 0 { return count }
-            if errno == EINTR { continue }
-            throw Diagnostic(.error, code: "io.read-failed",
-                             message: "cannot read \(name ?? "standard input"): \(String(cString: strerror(errno)))")
+        let what = name ?? "standard input"
+        if let offset = positionalOffset {
+            let count = try POSIX.read(descriptor, into: buffer, at: offset, what: what)
+            positionalOffset = offset + count
+            return count
         }
+        return try POSIX.read(descriptor, into: buffer, what: what)
     }
 
     /// The first `count` bytes (fewer at the end of input), without consuming them: later reads
@@ -165,13 +167,4 @@ public final class ByteInput {
             result.append(contentsOf: chunk[0..<got])
         }
     }
-}
-
-@inline(__always)
-private func Glibc_read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
 }

@@ -24,14 +24,25 @@ extension FeatureReader {
     public var documentContext: DocumentContext { DocumentContext() }
 }
 
-extension FeatureWriter {
-    /// Keeps nothing: warns about collection members, which have no place in the format.
-    public mutating func carry(_ context: DocumentContext) -> [Diagnostic] {
-        DocumentContext.droppedMembers(context, formatName: "this output format")
-    }
-}
-
 extension DocumentContext {
+    /// Resources named one by one in warnings; the rest are counted in one more.
+    static let namedResourceLimit = 20
+
+    /// One warning per KMZ file a format has no place for (the first
+    /// `namedResourceLimit`, then one for the rest, naming the first and last of them).
+    static func droppedResources(_ context: DocumentContext, formatName: String) -> [Diagnostic] {
+        let names = context.resources?.names ?? []
+        var warnings = names.prefix(namedResourceLimit).map { name in
+            Diagnostic(.warning, code: "convert.dropped-resource",
+                       message: "the KMZ file \(name) has no place in \(formatName) and is not written (write .kmz to keep it)")
+        }
+        if names.count > namedResourceLimit, let first = names.dropFirst(namedResourceLimit).first, let last = names.last {
+            warnings.append(Diagnostic(.warning, code: "convert.dropped-resource",
+                                       message: "\(names.count - namedResourceLimit) more KMZ files (\(first) … \(last)) have no place in \(formatName) and are not written"))
+        }
+        return warnings
+    }
+
     /// The warning for collection members a format has no place for (none when there are none).
     static func droppedMembers(_ context: DocumentContext, formatName: String) -> [Diagnostic] {
         guard !context.collectionMembers.isEmpty else { return [] }
@@ -55,20 +66,27 @@ extension KMLReader {
 }
 
 extension GeoJSONWriter {
-    /// Writes the collection members after the features (a KMZ's files have no place in GeoJSON).
+    /// Writes the collection members after the features; a KMZ's files have no place in
+    /// GeoJSON: each is named in a `convert.dropped-resource` warning.
     public mutating func carry(_ context: DocumentContext) -> [Diagnostic] {
         collectionMembers = context.collectionMembers
-        return []
+        return DocumentContext.droppedResources(context, formatName: "GeoJSON")
     }
 }
 
 extension KMLWriter {
-    /// Puts a KMZ's files into a KMZ written from it, a collection's string `name` into
+    /// Puts a KMZ's files into a KMZ written from it (bare KML has no place for them: each is
+    /// named in a `convert.dropped-resource` warning), a collection's string `name` into
     /// `Document/name` (unless ``WriterOptions/name`` gave one), and its other members into the
     /// Document's `ExtendedData` (`overlaykit:member:` Data). Only a string `name` the options
     /// override is not written (with a warning).
     public mutating func carry(_ context: DocumentContext) -> [Diagnostic] {
-        if context.resources != nil { resources = context.resources }
+        var warnings: [Diagnostic] = []
+        if isKMZ {
+            if context.resources != nil { resources = context.resources }
+        } else {
+            warnings = DocumentContext.droppedResources(context, formatName: "KML (only KMZ holds files)")
+        }
         var rest = context.collectionMembers
         var overridden = DocumentContext()
         if case .string(let name)? = rest["name"] {
@@ -76,6 +94,6 @@ extension KMLWriter {
             rest["name"] = nil
         }
         takeDocumentMembers(rest)
-        return DocumentContext.droppedMembers(overridden, formatName: "a KML document the writer's options name")
+        return warnings + DocumentContext.droppedMembers(overridden, formatName: "a KML document the writer's options name")
     }
 }

@@ -21,7 +21,8 @@ public protocol FeatureWriter {
     /// Warnings about what the format could not hold, since the last call.
     mutating func takeWarnings() -> [Diagnostic]
     /// Keeps what a reader's ``FeatureReader/documentContext`` holds where the format has a
-    /// place for it; call once, before ``finish()``. Returns warnings for what is dropped.
+    /// place for it; call once, before ``finish()``. Returns a warning naming each part it
+    /// drops (a KMZ file, a collection member): every writer must say, there is no default.
     mutating func carry(_ context: DocumentContext) -> [Diagnostic]
 }
 

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// Bytes read at any offset: a file (through `pread`), or memory. For formats whose directory

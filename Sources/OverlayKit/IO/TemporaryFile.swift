@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// An anonymous scratch file in `$TMPDIR` (or /tmp), unlinked as soon as it is created so it
@@ -52,16 +59,7 @@ final class TemporaryFile {
     }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let count = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Diagnostic(.error, code: "io.write-failed",
-                                 message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
-            }
-            offset += count
-        }
+        try POSIX.writeAll(descriptor, bytes, what: "a temporary file")
         size += bytes.count
     }
 
@@ -71,17 +69,12 @@ final class TemporaryFile {
 
     /// Calls `body` with the contents in chunks of at most 1 MiB, from the start.
     func forEachChunk(_ body: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
         var offset = 0
         while offset < size {
-            let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, min($0.count, size - offset), off_t(offset)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Diagnostic(.error, code: "io.read-failed", message: "cannot read a temporary file: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            try chunk.withUnsafeBytes { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-            offset += count
+            let chunk = try POSIX.read(descriptor, count: min(1 << 20, size - offset), at: Int64(offset), what: "a temporary file")
+            if chunk.isEmpty { break }
+            try chunk.withUnsafeBytes { try body($0) }
+            offset += chunk.count
         }
     }
 
@@ -91,29 +84,9 @@ final class TemporaryFile {
     }
 }
 
-/// `count` bytes of a file at `offset` by `pread`, retrying short reads and EINTR; fewer at the
-/// end of the file. `what` names the file in the error.
+/// `count` bytes of a file at `offset` (fewer at the end of the file). `what` names the file in
+/// the error.
 /// - Throws: `Diagnostic` `io.read-failed`.
 func readFully(_ descriptor: Int32, at offset: Int64, count: Int, what: String) throws -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: count)
-    var filled = 0
-    while filled < count {
-        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
-        if got < 0 {
-            if errno == EINTR { continue }
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(String(cString: strerror(errno)))")
-        }
-        if got == 0 { break }
-        filled += got
-    }
-    return filled == count ? bytes : Array(bytes[0..<filled])
-}
-
-@inline(__always)
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(fd, buffer, count)
-    #else
-    return Darwin.write(fd, buffer, count)
-    #endif
+    try POSIX.read(descriptor, count: count, at: offset, what: what)
 }

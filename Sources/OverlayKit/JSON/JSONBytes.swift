@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// A growable byte buffer with the JSON writing primitives serializers share: escaped strings,

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// The west–east extent of shapes in degrees, deciding from the geometry whether it crosses

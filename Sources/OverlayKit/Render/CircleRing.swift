@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Circle outlines as polygons in device pixels, for circles too large to hand the rasterizer
 /// as arcs (they get clipped to the guard rect like any polygon).

@@ -50,6 +50,9 @@ public struct KMLWriter: FeatureWriter {
         var type: String
     }
 
+    /// True when this writer writes KMZ (which holds files), false for bare KML.
+    public var isKMZ: Bool { kmz }
+
     /// A writer of one KML document into `output`.
     /// - Parameters:
     ///   - output: where the document goes.

@@ -95,7 +95,7 @@ final class SQLiteDatabase {
 /// once, found by hash and compared byte for byte), so ocean tiles are stored once.
 final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
     let path: String
-    private let output: ArchiveOutput
+    private let output: AtomicOutput
     private let temporaryPath: String
     private var database: SQLiteDatabase?
     private let insert: SQLiteDatabase.Statement
@@ -105,7 +105,7 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
     private var imagesByHash: [UInt64: [String]] = [:]
     private let lock = NSLock()
 
-    init(output: ArchiveOutput) throws {
+    init(output: AtomicOutput) throws {
         self.output = output
         path = output.path
         let (temporary, fd) = try output.temporaryFile()

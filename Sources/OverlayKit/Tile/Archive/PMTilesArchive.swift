@@ -9,7 +9,7 @@ import OverlayModel
 /// to a temporary file renamed into place.
 final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     let path: String
-    private let output: ArchiveOutput
+    private let output: AtomicOutput
     private let staging: (path: String, descriptor: Int32)
     private let lock = NSLock()
     private var stagedLength = 0
@@ -22,7 +22,7 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     /// Root directory size limit; tests lower it to force leaf directories.
     var rootLimit = PMTiles.rootLimit
 
-    init(output: ArchiveOutput) throws {
+    init(output: AtomicOutput) throws {
         self.output = output
         path = output.path
         staging = try output.temporaryFile()

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// How a tile set is stored: loose files in a directory, or one archive file.
@@ -135,15 +140,25 @@ public enum TileArchive {
         }
     }
 
+    /// Checks `path` against the output policy of ``create(_:format:options:)`` without
+    /// creating anything, so a command can refuse an existing output or a missing folder before
+    /// a long read. `create` checks again.
+    /// - Throws: `Diagnostic` `io.output-exists`, `io.create-failed`.
+    public static func checkOutput(_ path: String, replaceExisting: Bool) throws {
+        _ = try AtomicOutput.check(path: path, kind: .archive, replaceExisting: replaceExisting)
+    }
+
     /// Starts a tile set at `path` in `format` (nil: from the extension).
     ///
-    /// Takes a lock (`path.lock`, `flock`) so a second run on the same output fails at once,
-    /// removes temporary leftovers of killed runs, and refuses an existing non-empty output
-    /// unless `options.replaceExisting`.
+    /// Follows `AtomicOutput`'s policy, the one every OverlayKit output follows: an existing
+    /// output (other than an empty directory) is refused unless `options.replaceExisting`; a
+    /// symbolic link is followed and the file or directory it names replaced; the folder that
+    /// holds `path` must exist. Takes a lock (`path.lock`, `flock`) so a second run on the same
+    /// output fails at once, and removes temporary leftovers of killed runs.
     /// - Throws: `Diagnostic` `io.output-locked`, `io.output-exists`, `io.create-failed`.
     public static func create(_ path: String, format: TileArchiveFormat? = nil,
                               options: CreateOptions = CreateOptions()) throws -> any TileArchiveWriter {
-        let output = try ArchiveOutput(path: path, replaceExisting: options.replaceExisting)
+        let output = try AtomicOutput(path: path, kind: .archive, replaceExisting: options.replaceExisting)
         switch format ?? TileArchiveFormat(path: path) {
         case .directory: return try TileDirectoryWriter(output: output, tileExtension: options.tileExtension)
         case .pmtiles: return try PMTilesWriter(output: output)

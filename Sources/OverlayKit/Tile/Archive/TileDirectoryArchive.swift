@@ -5,42 +5,50 @@ import OverlayModel
 /// `DIR/metadata.json`, building the set in a sibling temporary directory renamed into place.
 final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
     let path: String
-    private let output: ArchiveOutput
+    private let output: AtomicOutput
     private let temporary: String
+    /// The temporary directory, open: tiles are created relative to it, so once an interrupt
+    /// has removed it no writer can bring it back (creating in a removed directory fails).
+    private let root: Int32
     private let tileExtension: String
     private let lock = NSLock()
     private var createdFolders = Set<String>()
 
-    init(output: ArchiveOutput, tileExtension: String) throws {
+    init(output: AtomicOutput, tileExtension: String) throws {
         self.output = output
         path = output.path
         self.tileExtension = tileExtension
         temporary = try output.temporaryDirectory()
+        switch POSIX.open(temporary, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
+        case .success(let descriptor): root = descriptor
+        case .failure(let error):
+            output.abort()
+            throw Diagnostic(.error, code: "io.create-failed", message: "cannot open \(temporary): \(error)")
+        }
     }
 
     func write(_ id: TileID, _ tile: [UInt8]) throws {
-        let folder = "\(temporary)/\(id.z)/\(id.x)"
+        let folder = "\(id.z)/\(id.x)"
         lock.lock()
         let known = createdFolders.contains(folder)
         lock.unlock()
         if !known {
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            } catch {
-                throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(folder): \(error.localizedDescription)")
+            for relative in ["\(id.z)", folder] where mkdirat(root, relative, 0o755) != 0 && errno != EEXIST {
+                throw Diagnostic(.error, code: "io.create-failed",
+                                 message: "cannot create \(temporary)/\(relative): \(ArchiveFiles.lastError())")
             }
             lock.lock()
             createdFolders.insert(folder)
             lock.unlock()
         }
         let file = "\(folder)/\(id.y).\(tileExtension)"
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let fd = openat(root, file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw Diagnostic(.error, code: errno == EEXIST ? "tile.duplicate-tile" : "io.create-failed",
                              message: "cannot create tile \(id) in \(path): \(ArchiveFiles.lastError())")
         }
         defer { close(fd) }
-        try tile.withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
+        try tile.withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: "\(temporary)/\(file)") }
     }
 
     func finish(metadata: TileSetMetadata) throws {
@@ -65,7 +73,10 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
 
     func abort() { output.abort() }
 
-    deinit { output.abort() }
+    deinit {
+        close(root)
+        output.abort()
+    }
 }
 
 /// Reads a tile directory: `metadata.json` (tippecanoe/GDAL layout; absent: empty metadata) and
@@ -85,7 +96,7 @@ final class TileDirectoryReader: TileArchiveReader {
             let bytes = try ArchiveFiles.readFile(metadataPath, limit: 64 << 20)
             metadata = try TileSetMetadata.fromDirectoryJSON(bytes, source: metadataPath)
         } else {
-            metadata = TileSetMetadata(name: (path as NSString).lastPathComponent, bounds: nil, center: nil,
+            metadata = TileSetMetadata(name: PathName(path).lastComponent, bounds: nil, center: nil,
                                        minZoom: 0, maxZoom: 0, vectorLayers: [])
         }
         var files = [TileID: String]()

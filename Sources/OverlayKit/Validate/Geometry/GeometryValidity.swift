@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import OverlayModel
 
 /// Geometry validity of lines and polygons in map points, the plane overlays are drawn in:

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import OverlayModel
+
+/// The thin layer over the C library's file calls that every reader and writer goes through:
+/// one place retries interrupted calls (`EINTR`) and short transfers, and every failure becomes
+/// a `Diagnostic` naming the file and the system's reason.
+enum POSIX {
+    /// The value of a system call that reports failure as -1 with `errno`, or that `errno`;
+    /// a call interrupted by a signal (`EINTR`) is repeated when `retryOnInterrupt` is set.
+    @inline(__always)
+    static func valueOrErrno<Value: SignedInteger>(retryOnInterrupt: Bool = true,
+                                                   _ call: () -> Value) -> Result<Value, Errno> {
+        while true {
+            let value = call()
+            if value != -1 { return .success(value) }
+            let error = errno
+            if error == EINTR && retryOnInterrupt { continue }
+            return .failure(Errno(rawValue: error))
+        }
+    }
+
+    /// A failed system call's `errno`, with the system's text for messages.
+    struct Errno: Error, Equatable, CustomStringConvertible {
+        /// The `errno` value.
+        let rawValue: Int32
+        /// `strerror`'s text, e.g. "No space left on device".
+        var description: String { String(cString: strerror(rawValue)) }
+        /// The reader of a pipe went away.
+        static let brokenPipe = Errno(rawValue: EPIPE)
+        /// The name is taken.
+        static let fileExists = Errno(rawValue: EEXIST)
+        /// A component of the path does not exist.
+        static let noSuchFile = Errno(rawValue: ENOENT)
+
+        /// The current `errno`.
+        static var current: Errno { Errno(rawValue: errno) }
+    }
+
+    /// Opens `path`; interrupted opens are retried.
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) -> Result<Int32, Errno> {
+        valueOrErrno { systemOpen(path, flags, mode) }
+    }
+
+    /// Reads up to `buffer.count` bytes; 0 at the end.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, what: String) throws -> Int {
+        switch valueOrErrno({ systemRead(descriptor, buffer.baseAddress, buffer.count) }) {
+        case .success(let count): return count
+        case .failure(let error):
+            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes at `offset` without moving the descriptor's position
+    /// (`pread`); 0 at the end.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int,
+                     what: String) throws -> Int {
+        switch valueOrErrno({ pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }) {
+        case .success(let count): return count
+        case .failure(let error):
+            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+        }
+    }
+
+    /// Writes every byte at the descriptor's position, retrying short writes.
+    /// - Throws: `Errno.brokenPipe` unchanged (a consumer that went away is not an I/O error to
+    ///   report); `Diagnostic` `io.write-failed` for anything else.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, what: String) throws {
+        var offset = 0
+        while offset < bytes.count {
+            switch valueOrErrno({ systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset) }) {
+            case .success(let count): offset += count
+            case .failure(let error) where error == .brokenPipe: throw error
+            case .failure(let error):
+                throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(what): \(error)")
+            }
+        }
+    }
+
+    /// Writes every byte at `position`, retrying short writes.
+    /// - Throws: `Diagnostic` `io.write-failed`.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8], at position: Int, what: String) throws {
+        try bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                switch valueOrErrno({ pwrite(descriptor, raw.baseAddress! + offset, raw.count - offset, off_t(position + offset)) }) {
+                case .success(let count): offset += count
+                case .failure(let error):
+                    throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(what): \(error)")
+                }
+            }
+        }
+    }
+
+    /// Up to `count` bytes at `offset`, retrying short reads; fewer only at the end of the file.
+    /// - Throws: `Diagnostic` `io.read-failed`.
+    static func read(_ descriptor: Int32, count: Int, at offset: Int64, what: String) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let result = bytes.withUnsafeMutableBytes { raw in
+                valueOrErrno { pread(descriptor, raw.baseAddress! + filled, count - filled, off_t(offset) + off_t(filled)) }
+            }
+            switch result {
+            case .success(0): return Array(bytes[0..<filled])
+            case .success(let got): filled += got
+            case .failure(let error):
+                throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+            }
+        }
+        return bytes
+    }
+
+    /// The file's status without following a final symbolic link, or nil when nothing is there.
+    static func linkStatus(_ path: String) -> stat? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info : nil
+    }
+
+    /// The file's status, following symbolic links, or nil when nothing is there.
+    static func status(_ path: String) -> stat? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info : nil
+    }
+
+    /// The file type bits of a status (`S_IFREG`, `S_IFDIR`, …).
+    static func type(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
+}
+
+@inline(__always)
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}
+
+@inline(__always)
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(descriptor, buffer, count)
+    #else
+    Darwin.read(descriptor, buffer, count)
+    #endif
+}
+
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, buffer, count)
+    #else
+    Darwin.write(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,136 @@
+@testable import OverlayKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// The library side of the output policy: path names without Foundation's path methods, one
+/// overwrite rule for streams and tile sets, and no signal handling unless a program asks.
+final class AtomicOutputTests: XCTestCase {
+    func testPathNamesOfOneCharacterAndOtherShapes() {
+        XCTAssertEqual(PathName("w").directory, ".")
+        XCTAssertEqual(PathName("w").lastComponent, "w")
+        XCTAssertEqual(PathName("-").stem, "-")
+        XCTAssertEqual(PathName("/x").directory, "/")
+        XCTAssertEqual(PathName("/x").lastComponent, "x")
+        XCTAssertEqual(PathName("a/b.pmtiles").directory, "a")
+        XCTAssertEqual(PathName("a/b.pmtiles").stem, "b")
+        XCTAssertEqual(PathName("out/").lastComponent, "out")
+        XCTAssertEqual(PathName("a.b/c").stem, "c")
+        XCTAssertEqual(PathName(".hidden").stem, ".hidden")
+        XCTAssertEqual(PathName("/").directory, "/")
+        XCTAssertEqual(PathName("a").appending("b"), "a/b")
+    }
+
+    private func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    func testExistingFileIsRefusedUnlessReplacing() throws {
+        let target = try folder().appendingPathComponent("out.geojson")
+        try Data("old".utf8).write(to: target)
+        XCTAssertThrowsError(try ByteOutput(path: target.path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+        }
+        let output = try ByteOutput(path: target.path, replaceExisting: true)
+        try output.write("new")
+        try output.commit()
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "new")
+    }
+
+    func testTileSetFollowsTheSameRule() throws {
+        let base = try folder()
+        let target = base.appendingPathComponent("t.pmtiles")
+        try Data("old".utf8).write(to: target)
+        XCTAssertThrowsError(try TileArchive.create(target.path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+        }
+        XCTAssertThrowsError(try TileArchive.create(base.appendingPathComponent("none/t.pmtiles").path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+        }
+        XCTAssertThrowsError(try ByteOutput(path: base.appendingPathComponent("none/t.geojson").path)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+        }
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: base.path)), ["t.pmtiles"])
+    }
+
+    /// Named temporaries (tile sets, KMZ work files) used to install SIGINT/SIGTERM/SIGHUP
+    /// handlers behind the program's back; now only `InterruptCleanup.install()` touches signals.
+    func testTheLibraryInstallsNoSignalHandling() throws {
+        let target = try folder().appendingPathComponent("t.pmtiles")
+        let writer = try TileArchive.create(target.path)
+        let scratch = try TemporaryFile(keepPath: true)
+        for number in InterruptCleanup.signals {
+            var action = sigaction()
+            XCTAssertEqual(sigaction(number, nil, &action), 0)
+            #if canImport(Glibc)
+            let handler = action.__sigaction_handler.sa_handler
+            #else
+            let handler = action.__sigaction_u.__sa_handler
+            #endif
+            XCTAssertEqual(unsafeBitCast(handler, to: Int.self), unsafeBitCast(SIG_DFL, to: Int.self), "signal \(number) has a handler")
+            var blocked = sigset_t()
+            pthread_sigmask(SIG_BLOCK, nil, &blocked)
+            XCTAssertEqual(sigismember(&blocked, number), 0, "signal \(number) is blocked")
+        }
+        writer.abort()
+        _ = scratch
+    }
+}
+
+/// The model pushed all of libc into every user's namespace (`@_exported import Glibc`); each
+/// file now imports what it uses, and no module re-exports a C library.
+final class PlatformImportTests: XCTestCase {
+    func testNoModuleReExportsTheCLibrary() throws {
+        let sources = TestLocations.packageRoot.appendingPathComponent("Sources")
+        var offenders: [String] = []
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(files.isEmpty, "no sources found at \(sources.path)")
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.contains("@_exported import")
+                && ["Glibc", "Darwin", "Musl", "Foundation"].contains(where: { line.contains($0) }) {
+                offenders.append("\(file): \(line)")
+            }
+        }
+        XCTAssertEqual(offenders, [])
+    }
+}
+
+/// The one POSIX layer and the one path helper stay the only ones.
+final class POSIXLayerTests: XCTestCase {
+    func testValueOrErrnoRetriesInterruptedCallsOnly() {
+        var calls = 0
+        let retried = POSIX.valueOrErrno { () -> Int32 in
+            calls += 1
+            if calls < 3 { errno = EINTR; return -1 }
+            return 7
+        }
+        XCTAssertEqual(retried, .success(7))
+        XCTAssertEqual(calls, 3)
+        XCTAssertEqual(POSIX.valueOrErrno { () -> Int32 in errno = ENOSPC; return -1 }, .failure(POSIX.Errno(rawValue: ENOSPC)))
+        XCTAssertEqual(POSIX.valueOrErrno(retryOnInterrupt: false) { () -> Int32 in errno = EINTR; return -1 },
+                       .failure(POSIX.Errno(rawValue: EINTR)))
+    }
+
+    /// `NSString`'s path methods trap on one-character names on this Foundation, and hand-written
+    /// EINTR loops drift apart: both live in one place each (`PathName`, `POSIX`).
+    func testNoNSStringPathCallsOrEINTRLoopsOutsideTheirHelpers() throws {
+        let sources = TestLocations.packageRoot.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(files.isEmpty, "no sources found at \(sources.path)")
+        let pathCalls = ["as NSString", ".deletingLastPathComponent", ".lastPathComponent", ".pathExtension",
+                         ".appendingPathComponent(", ".deletingPathExtension("]
+        var offenders: [String] = []
+        for file in files where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                if pathCalls.contains(where: { line.contains($0) }) { offenders.append("\(file): \(line)") }
+                if line.contains("EINTR") && !file.hasSuffix("IO/POSIX.swift") { offenders.append("\(file): \(line)") }
+            }
+        }
+        XCTAssertEqual(offenders, [])
+    }
+}
