@@ -57,7 +57,8 @@ public final class TileArchiveSink: @unchecked Sendable {
         self.onProgress = onProgress
     }
 
-    /// What MVT could not hold, summed over the tiles written so far.
+    /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles
+    /// counts 4; `MVTEncoder.Losses(source:)` counts each feature once).
     public var losses: MVTEncoder.Losses {
         lock.lock()
         defer { lock.unlock() }
@@ -168,7 +169,8 @@ public final class TileArchiveSink: @unchecked Sendable {
         let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes)
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
-                                    notWritten: losses, zooms: zooms)
+                                    notWritten: encoding == .mvt ? MVTEncoder.Losses(source: source) : MVTEncoder.Losses(),
+                                    zooms: zooms)
         return TileSetMetadata(name: name ?? layer, description: description,
                                format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,
                                minZoom: minZoom, maxZoom: maxZoom,

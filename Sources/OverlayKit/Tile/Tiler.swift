@@ -67,7 +67,7 @@ public struct Tiler: Sendable {
         public var zooms: [TilePyramid.ZoomCounts]
         /// What was read, and what had nothing to tile.
         public var input: TileSource.InputCounts
-        /// What the tile encoding could not hold.
+        /// What the tile encoding could not hold, counted once per input feature or value.
         public var losses: MVTEncoder.Losses
         /// The size of the output file (PMTiles, MBTiles); nil for a directory.
         public var fileBytes: Int?
@@ -100,16 +100,16 @@ public struct Tiler: Sendable {
             }
             if losses.idsNotWritten > 0 {
                 notes.append(Diagnostic(.warning, code: "mvt.id-not-integer",
-                    message: "\(losses.idsNotWritten) feature ids are not unsigned integers; MVT cannot hold them "
-                        + "and they were not written"))
+                    message: "\(losses.idsNotWritten) features have ids that are not unsigned integers; MVT cannot "
+                        + "hold them and they were not written"))
             }
             if losses.nullValuesNotWritten > 0 {
                 notes.append(Diagnostic(.warning, code: "mvt.null-value",
-                    message: "\(losses.nullValuesNotWritten) null property values have no MVT form and were not written"))
+                    message: "\(losses.nullValuesNotWritten) null property values (counted once per feature) have no MVT form and were not written"))
             }
             if losses.valuesWrittenAsJSON > 0 {
                 notes.append(Diagnostic(.note, code: "mvt.json-value",
-                    message: "\(losses.valuesWrittenAsJSON) object or array property values were written as JSON text"))
+                    message: "\(losses.valuesWrittenAsJSON) object or array property values (counted once per feature) were written as JSON text"))
             }
             return notes
         }
@@ -150,7 +150,8 @@ public struct Tiler: Sendable {
                                               emitBlock: sink.writeBlock)
             let metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name)
             try writer.finish(metadata: metadata)
-            return Report(metadata: metadata, zooms: zooms, input: source.inputCounts, losses: sink.losses,
+            return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
+                          losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output))
         } catch {
             writer.abort()
