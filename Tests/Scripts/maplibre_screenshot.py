@@ -4,9 +4,10 @@ with a reference PNG (overlaykit render of the same data and camera).
 Used by OverlayKitCLITests.MapLibreTests; a test oracle, never a runtime dependency. The
 MapLibre script is served from the PyPI `maplibre` wheel in site-packages, not from the
 repository. Tiles come from a tile directory (z/x/y.mvt) or a .pmtiles archive (read with PyPI
-`pmtiles` and served as z/x/y, as a tile server would).
+`pmtiles` and served as z/x/y, as a tile server would). A GeoJSON source is not used:
+MapLibre 5's GeoJSON worker never finishes its tiles under headless Chromium's virtual time.
 
-usage: maplibre_screenshot.py TILES LAYER LAT,LON MAPLIBRE_ZOOM WIDTHxHEIGHT SCREENSHOT.png [REFERENCE.png]
+usage: maplibre_screenshot.py [--bearing=DEG] [--pitch=DEG] TILES LAYER LAT,LON MAPLIBRE_ZOOM WIDTHxHEIGHT SCREENSHOT.png [REFERENCE.png]
 prints "iou=<value> filled=<pixels> reference=<pixels>" when a reference is given.
 """
 import gzip
@@ -28,8 +29,9 @@ PAGE = """<!doctype html>
 <script src="/maplibre-gl.js"></script></head>
 <body><div id="map"></div>
 <script>
+window.onerror = (message) => { fetch('/error?' + encodeURIComponent(String(message))); };
 const map = new maplibregl.Map({
-  container: 'map', center: [%(lon)r, %(lat)r], zoom: %(zoom)r, bearing: 0, pitch: 0,
+  container: 'map', center: [%(lon)r, %(lat)r], zoom: %(zoom)r, bearing: %(bearing)r, pitch: %(pitch)r, maxPitch: 85,
   interactive: false, attributionControl: false, fadeDuration: 0, pixelRatio: 1,
   canvasContextAttributes: {preserveDrawingBuffer: true, antialias: false},
   style: {version: 8,
@@ -171,8 +173,16 @@ def filled(pixels):
 
 
 def main():
-    tiles, layer, center, zoom, size, screenshot = sys.argv[1:7]
-    reference = sys.argv[7] if len(sys.argv) > 7 else None
+    angles = {"bearing": 0.0, "pitch": 0.0}
+    arguments = []
+    for argument in sys.argv[1:]:
+        name = argument[2:].split("=", 1)[0] if argument.startswith("--") else None
+        if name in angles and "=" in argument:
+            angles[name] = float(argument.split("=", 1)[1])
+        else:
+            arguments.append(argument)
+    tiles, layer, center, zoom, size, screenshot = arguments[0:6]
+    reference = arguments[6] if len(arguments) > 6 else None
     lat, lon = (float(part) for part in center.split(","))
     width, height = (int(part) for part in size.split("x"))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -182,7 +192,7 @@ def main():
         sys.exit(3)
     store = TileStore(tiles)
     page = PAGE % {"width": width, "height": height, "lat": lat, "lon": lon, "zoom": float(zoom),
-                   "maxzoom": store.maxzoom, "layer": layer}
+                   "bearing": angles["bearing"], "pitch": angles["pitch"], "maxzoom": store.maxzoom, "layer": layer}
     events = []
     server = serve(store, page, script, events)
     try:
