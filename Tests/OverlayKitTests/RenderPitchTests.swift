@@ -157,6 +157,27 @@ final class RenderPitchTests: XCTestCase {
         XCTAssertEqual(pixels.pixel(x: 5, y: 5), RGBAColor(red: 255, green: 255, blue: 255))
     }
 
+    func testHostileGeometryUnderEveryPitchGivesFiniteOutput() throws {
+        // Lines through and around the eye, a line winding round the world, a ring over the
+        // whole world, a huge circle and a pin under the eye, at the extreme zooms and pitches.
+        let features = try RenderFixtures.features(RenderFixtures.collection([
+            ##"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[0,-89],[0,89],[179.9,0],[-179.9,0.1],[540,1],[-900,-1]]}}"##,
+            RenderFixtures.polygon([[(-180, -85), (180, -85), (180, 85), (-180, 85), (-180, -85)], [(-1, -1), (1, -1), (1, 1), (-1, 1), (-1, -1)]]),
+            ##"{"type":"Feature","properties":{"radius":9000000},"geometry":{"type":"Point","coordinates":[10,10]}}"##,
+            ##"{"type":"Feature","properties":{"name":"eye"},"geometry":{"type":"Point","coordinates":[0,-0.0001]}}"##,
+        ]))
+        for pitch in [1.0, 45, 85] {
+            for zoom in [0.0, 12, 24] {
+                let options = RenderOptions(width: 120, height: 90, camera: .centered(Coordinate(latitude: 0, longitude: 0), zoom: zoom),
+                                            bearing: 77, pitch: pitch)
+                let svg = String(decoding: MapSnapshot(features: features, options: options).svg(), as: UTF8.self).lowercased()
+                XCTAssertFalse(svg.contains("nan") || svg.contains("inf"), "pitch \(pitch) zoom \(zoom)")
+            }
+            let fitted = MapSnapshot(features: features, options: RenderOptions(width: 120, height: 90, pitch: pitch))
+            XCTAssertTrue(fitted.camera.zoom.isFinite && fitted.camera.center.latitude.isFinite)
+        }
+    }
+
     func testDistanceAndZoomConvertBothWaysAtSeveralLatitudes() {
         for latitude in [0.0, 30, -45, 60, 80] {
             for zoom in [0.0, 3.5, 10, 17.25, 24] {
