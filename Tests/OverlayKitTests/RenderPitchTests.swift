@@ -201,6 +201,12 @@ final class RenderPitchTests: XCTestCase {
         let north = RenderCamera(center: Coordinate(latitude: 60, longitude: 0), zoom: 10)
         XCTAssertEqual(north.centerCoordinateDistance(viewportHeight: 768), 1152.0 / 256 / 1024 * 40_075_016.685578488 / 2,
                        accuracy: 1e-6)
+        // Out of range or not a number: clamped to zoom 0…24, never NaN.
+        let origin = Coordinate(latitude: 0, longitude: 0)
+        XCTAssertEqual(RenderCamera(lookingAt: origin, centerCoordinateDistance: -5, viewportHeight: 768).zoom, 24)
+        XCTAssertEqual(RenderCamera(lookingAt: origin, centerCoordinateDistance: .nan, viewportHeight: 768).zoom, 0)
+        XCTAssertEqual(RenderCamera(lookingAt: origin, centerCoordinateDistance: .infinity, viewportHeight: 768).zoom, 0)
+        XCTAssertEqual(RenderCamera(lookingAt: origin, centerCoordinateDistance: 1e300, viewportHeight: 768).zoom, 0)
         let range = RenderCamera.centerCoordinateDistanceRange(latitude: 0, viewportHeight: 768)
         XCTAssertEqual(range.upperBound, equator.centerCoordinateDistance(viewportHeight: 768), accuracy: 1e-6)
         XCTAssertEqual(range.lowerBound, range.upperBound / pow(2, 24), accuracy: 1e-9)

@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -172,6 +173,32 @@ def filled(pixels):
     return luminance < 128
 
 
+class ChromiumResult:
+    def __init__(self, returncode, stderr):
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def run_chromium(command, timeout):
+    """Runs Chromium in its own process group with its output in a file, then ends the group:
+    helper processes that outlive the browser keep no pipe open (waiting for a pipe's end hung
+    the test until its 300 s limit on a loaded machine) and are not left behind."""
+    with tempfile.TemporaryFile(mode="w+", errors="replace") as log:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            returncode = -9
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            process.wait()
+        log.seek(0)
+        return ChromiumResult(returncode, log.read())
+
+
 def main():
     angles = {"bearing": 0.0, "pitch": 0.0}
     arguments = []
@@ -207,7 +234,7 @@ def main():
                            "--user-data-dir=" + profile, "--window-size=%d,%d" % (width, height),
                            "--virtual-time-budget=%d" % budget, "--run-all-compositor-stages-before-draw",
                            "--screenshot=" + os.path.abspath(screenshot), "http://127.0.0.1:%d/" % server.server_address[1]]
-                result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+                result = run_chromium(command, timeout=240)
             finally:
                 shutil.rmtree(profile, ignore_errors=True)
             if "/idle" in events or any(event.startswith("/error") for event in events):

@@ -57,11 +57,15 @@ public struct RenderCamera: Hashable, Sendable {
     /// is `centerCoordinateDistance` meters from `center` along its line of sight, for a
     /// viewport `viewportHeight` screen points tall (the distance that shows a given zoom
     /// grows with the viewport, as in MapKit). See `zoom(centerCoordinateDistance:latitude:viewportHeight:)`.
+    /// Like MapKit, which clamps the distance to what the map can show, the zoom is clamped to
+    /// 0…24 (a distance of zero or less is the nearest, NaN the farthest).
     public init(lookingAt center: Coordinate, centerCoordinateDistance: Double, heading: Double = 0,
                 pitch: Double = 0, viewportHeight: Double) {
         self.init(center: center, zoom: 0, bearing: heading, pitch: pitch)
-        zoom = RenderCamera.zoom(centerCoordinateDistance: centerCoordinateDistance, latitude: self.center.latitude,
-                                 viewportHeight: viewportHeight)
+        let distance = centerCoordinateDistance.isNaN ? .infinity : max(0, centerCoordinateDistance)
+        let zoom = RenderCamera.zoom(centerCoordinateDistance: distance, latitude: self.center.latitude,
+                                     viewportHeight: viewportHeight.isNaN ? 1 : max(1, viewportHeight))
+        self.zoom = zoom.isNaN ? 0 : max(0, min(24, zoom))
     }
 
     /// The center as a map point.
