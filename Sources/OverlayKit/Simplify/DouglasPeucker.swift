@@ -15,16 +15,9 @@ package enum DouglasPeucker {
     ///   it drops, and the result may stray beyond that tolerance. true caps each pivot at its
     ///   parent's importance, so a threshold gives exactly Douglas-Peucker at that tolerance and
     ///   every dropped vertex stays within it.
-    /// - Parameter splitAbove: when given (monotone callers that will only ever threshold at or
-    ///   above it), a segment whose farthest vertex is not farther than this squared distance is
-    ///   not split further: its vertices keep 0 instead of importances no threshold would pass.
-    ///   Pivots are still chosen by the scan from `squaredTolerance`, so every importance above
-    ///   it is exactly the full computation's. A render at a quarter pixel skips the deep levels
-    ///   (82% of `render` time on a 10-million-vertex line went to them).
     package static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int,
-                                         squaredTolerance: Double, monotone: Bool = false, splitAbove: Double? = nil) {
+                                         squaredTolerance: Double, monotone: Bool = false) {
         guard last - first > 1 else { return }
-        let splitThreshold = max(squaredTolerance, splitAbove ?? squaredTolerance)
         coordinates.withUnsafeMutableBufferPointer { buffer in
             var stack: [(Int, Int, Double)] = [(first * 3, last * 3, .infinity)]
             while let (first, last, cap) = stack.popLast() {
@@ -51,7 +44,7 @@ package enum DouglasPeucker {
                     }
                     i += 3
                 }
-                if maxSquaredDistance > splitThreshold {
+                if maxSquaredDistance > squaredTolerance {
                     let importance = monotone ? min(maxSquaredDistance, cap) : maxSquaredDistance
                     if index - first > 3 { stack.append((first, index, importance)) }
                     buffer[index + 2] = importance

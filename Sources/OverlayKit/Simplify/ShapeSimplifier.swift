@@ -76,17 +76,15 @@ public struct ShapeSimplifier: Sendable {
         }
     }
 
-    /// Importance of every vertex (ends kept always), for the chosen algorithm, exact for every
-    /// threshold at or above `lowestThreshold` (vertices below it may read 0).
-    private func importance(_ points: [MapPoint], lowestThreshold: Double) -> [Double] {
+    /// Importance of every vertex (ends kept always), for the chosen algorithm.
+    private func importance(_ points: [MapPoint]) -> [Double] {
         var flat = [Double]()
         flat.reserveCapacity(points.count * 3)
         for point in points { flat += [point.x, point.y, 0] }
         guard !points.isEmpty else { return [] }
         switch algorithm {
         case .douglasPeucker:
-            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0, monotone: true,
-                                             splitAbove: lowestThreshold)
+            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0, monotone: true)
         case .visvalingamWhyatt:
             VisvalingamWhyatt.computeImportance(&flat, first: 0, last: points.count - 1)
         }
@@ -119,8 +117,7 @@ public struct ShapeSimplifier: Sendable {
             counts.droppedLines += 1
             return nil
         }
-        let result = kept(vertices, importance(vertices.points, lowestThreshold: threshold(tolerance)),
-                          above: threshold(tolerance))
+        let result = kept(vertices, importance(vertices.points), above: threshold(tolerance))
         counts.verticesOut += result.count
         return result
     }
@@ -142,8 +139,7 @@ public struct ShapeSimplifier: Sendable {
             counts.droppedRings += 1
             return nil
         }
-        // Repairs retry at up to a sixteenth of the tolerance (attempts 1–4 halve it).
-        let importance = importance(vertices.points, lowestThreshold: threshold(self.tolerance / 16))
+        let importance = importance(vertices.points)
         var tolerance = self.tolerance
         for attempt in 0...5 {
             let candidate = attempt == 5 ? vertices : kept(vertices, importance, above: threshold(tolerance))
