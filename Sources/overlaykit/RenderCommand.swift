@@ -9,7 +9,9 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             The camera fits every overlay and annotation with --padding points around them, at the \
             largest zoom that fits (data across the antimeridian is fitted and drawn in one piece), \
-            unless --center and --zoom give it (at zoom z the world is 256·2^z points wide). \
+            unless --center and --zoom (or --distance) give it (at zoom z the world is 256·2^z points \
+            wide). --pitch tilts the camera toward the horizon as MapLibre GL JS draws it; \
+            --distance is MapKit's centerCoordinateDistance, meters from the eye to the center. \
             Styles come from the file (KML styles, GeoJSON simplestyle properties), over the \
             documented defaults, under --style rules. See docs/render.md.
             """
@@ -39,8 +41,20 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Zoom level (0–24, fractional allowed; with --center).")
     var zoom: Double?
 
-    @Option(parsing: .unconditional, help: "Degrees clockwise from north that point up.")
+    @Option(help: ArgumentHelp("Meters from the eye to the center, MapKit's centerCoordinateDistance (with --center, instead of --zoom).",
+                               valueName: "meters"))
+    var distance: Double?
+
+    @Option(name: [.customLong("bearing"), .customLong("heading")], parsing: .unconditional,
+            help: "Degrees clockwise from north that point up (MapKit's heading).")
     var bearing: Double = 0
+
+    @Option(name: [.customLong("pitch"), .customLong("tilt")], parsing: .unconditional,
+            help: "Degrees from straight down toward the horizon, 0–85 (MapKit's pitch, Google's tilt).")
+    var pitch: Double = 0
+
+    @Option(help: "Sky color above the horizon of a steep pitch: #rrggbb, #rrggbbaa or none (the background shows).")
+    var sky: String = "#88c6fc"
 
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
     var fit = false
@@ -62,13 +76,32 @@ struct RenderCommand: ParsableCommand {
         guard Double(width) * scale <= 16384, Double(height) * scale <= 16384, Double(width) * scale >= 1, Double(height) * scale >= 1 else {
             throw ValidationError("--size × --scale must be 1…16384 pixels on each side")
         }
-        if fit && (center != nil || zoom != nil) { throw ValidationError("--fit cannot be combined with --center or --zoom") }
-        if (center == nil) != (zoom == nil) { throw ValidationError("--center and --zoom go together") }
+        if fit && (center != nil || zoom != nil || distance != nil) {
+            throw ValidationError("--fit cannot be combined with --center, --zoom or --distance")
+        }
+        if zoom != nil && distance != nil { throw ValidationError("give --zoom or --distance, not both") }
+        if (center == nil) != (zoom == nil && distance == nil) {
+            throw ValidationError("--center goes with --zoom or --distance")
+        }
         if center != nil && parsedCenter == nil {
             throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180")
         }
         if let zoom, !(0...24).contains(zoom) { throw ValidationError("--zoom must be 0…24") }
-        guard bearing.isFinite else { throw ValidationError("--bearing must be a number of degrees") }
+        if let distance, let center = parsedCenter, let (_, height) = parsedSize {
+            let range = RenderCamera.centerCoordinateDistanceRange(latitude: center.latitude, viewportHeight: Double(height))
+            guard distance.isFinite, range.contains(distance) else {
+                throw ValidationError("--distance must be \(meters(range.lowerBound))…\(meters(range.upperBound)) "
+                    + "meters at latitude \(center.latitude) in a \(height)-point-tall view (zoom 24…0)")
+            }
+        }
+        guard RenderCamera.isReducible(bearing) else {
+            throw ValidationError("--bearing must be a number of degrees within ±9007199254740992 (2^53) "
+                + "(beyond, a double cannot tell whole degrees apart, so the angle is not the one given)")
+        }
+        guard pitch.isFinite, RenderCamera.pitchRange.contains(pitch) else {
+            throw ValidationError("--pitch must be 0…85 degrees (0 looks straight down; MapLibre GL JS allows up to 85)")
+        }
+        if parsedSky == nil { throw ValidationError("--sky must be #rrggbb, #rrggbbaa or none") }
         guard padding.isFinite, padding >= 0 else { throw ValidationError("--padding must be 0 or more points") }
         if parsedBackground == nil { throw ValidationError("--background must be #rrggbb, #rrggbbaa or none") }
         if resolvedFormat == nil {
@@ -98,6 +131,12 @@ struct RenderCommand: ParsableCommand {
         return RGBAColor(hex: background).map { .some($0) }
     }
 
+    /// nil means invalid; .some(nil) no sky.
+    private var parsedSky: RGBAColor?? {
+        if sky == "none" { return .some(nil) }
+        return RGBAColor(hex: sky).map { .some($0) }
+    }
+
     private var resolvedFormat: OutputFormat? {
         if let format { return format }
         let lowered = output.lowercased()
@@ -114,24 +153,18 @@ struct RenderCommand: ParsableCommand {
             defer { byteOutput.abandon() }
             let styleSheet = try style.map { try StyleSheet(path: $0) } ?? StyleSheet()
             let (width, height) = parsedSize!
-            var options = RenderOptions(width: width, height: height, scale: scale, bearing: bearing,
-                                        background: parsedBackground!, styleSheet: styleSheet)
+            var options = RenderOptions(width: width, height: height, scale: scale, bearing: bearing, pitch: pitch,
+                                        background: parsedBackground!, sky: parsedSky!, styleSheet: styleSheet)
             if let center = parsedCenter, let zoom {
                 options.camera = .centered(center, zoom: zoom)
+            } else if let center = parsedCenter, let distance {
+                options.camera = .lookingAt(center, centerCoordinateDistance: distance)
             } else {
                 options.camera = .fit(padding: padding)
             }
             var (_, reader) = try inputOptions.openReader()
             var builder: SnapshotBuilder
-            if case .centered = options.camera {
-                // A known camera: draw each feature as it is read, keeping only its marks.
-                builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
-                while let feature = try reader.next() {
-                    reader.takeWarnings().forEach(Report.diagnostic)
-                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                    builder.add(feature)
-                }
-            } else {
+            if case .fit = options.camera {
                 // Fitting needs every feature's extent before the first is drawn.
                 var features = [Feature]()
                 while let feature = try reader.next() {
@@ -141,6 +174,14 @@ struct RenderCommand: ParsableCommand {
                 }
                 builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)
                 for feature in features { builder.add(feature) }
+            } else {
+                // A known camera: draw each feature as it is read, keeping only its marks.
+                builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
+                while let feature = try reader.next() {
+                    reader.takeWarnings().forEach(Report.diagnostic)
+                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
+                    builder.add(feature)
+                }
             }
             reader.takeWarnings().forEach(Report.diagnostic)
             let snapshot = builder.finish()
@@ -154,9 +195,13 @@ struct RenderCommand: ParsableCommand {
             Report.standardError("rendered \(builder.drawnFeatureCount) of \(builder.featureCount) features, "
                 + "\(snapshot.pixelWidth)×\(snapshot.pixelHeight) px, zoom \(rounded(camera.zoom)), "
                 + "center \(rounded(camera.center.latitude)),\(rounded(camera.center.longitude)), "
-                + "bearing \(rounded(camera.bearing))\n")
+                + "bearing \(rounded(camera.bearing))"
+                + (camera.pitch > 0 ? ", pitch \(rounded(camera.pitch))" : "") + "\n")
         }
     }
 
     private func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+
+    /// Meters to the centimeter, for messages.
+    private func meters(_ value: Double) -> String { String((value * 100).rounded() / 100) }
 }

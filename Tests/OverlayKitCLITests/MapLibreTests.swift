@@ -14,6 +14,7 @@ final class MapLibreTests: XCTestCase {
 
     struct Camera {
         var latitude: Double, longitude: Double, renderZoom: Double, width: Int, height: Int
+        var bearing = 0.0, pitch = 0.0
         var mapLibreZoom: Double { renderZoom - 1 }
     }
 
@@ -30,9 +31,10 @@ final class MapLibreTests: XCTestCase {
         try Self.style.write(to: styleFile, atomically: true, encoding: .utf8)
         let reference = folder.appendingPathComponent("render-\(UUID().uuidString).png")
         let render = try CLI.run(["render", source.path, "-o", reference.path, "--center", "\(camera.latitude),\(camera.longitude)",
-                                  "--zoom", "\(camera.renderZoom)", "--size", "\(camera.width)x\(camera.height)", "--style", styleFile.path])
+                                  "--zoom", "\(camera.renderZoom)", "--size", "\(camera.width)x\(camera.height)", "--style", styleFile.path,
+                                  "--bearing", "\(camera.bearing)", "--pitch", "\(camera.pitch)"])
         XCTAssertEqual(render.status, 0, render.stderr)
-        let result = try CLI.runTool(python, [Self.script.path, tiles.path, "states", "\(camera.latitude),\(camera.longitude)",
+        let result = try CLI.runTool(python, [Self.script.path, "--bearing=\(camera.bearing)", "--pitch=\(camera.pitch)", tiles.path, "states", "\(camera.latitude),\(camera.longitude)",
                                               "\(camera.mapLibreZoom)", "\(camera.width)x\(camera.height)", screenshot.path, reference.path])
         let output = result.stdoutText
         if result.status == 3 { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -88,5 +90,49 @@ final class MapLibreTests: XCTestCase {
         let iou = try intersectionOverUnion(tiles: joined, source: source, camera: camera, folder: folder,
                                             screenshot: folder.appendingPathComponent("joined.png"))
         XCTAssertGreaterThanOrEqual(iou, 0.95)
+    }
+
+    /// The pitched camera: MapLibre's own perspective (its field of view, its camera-to-center
+    /// distance) draws a checkerboard with a holed square turned 20° at pitch 0, 30, 45 and 60,
+    /// and `render --pitch` fills the same pixels. MapLibre draws our tiles of the file (its
+    /// GeoJSON source never settles under headless Chromium's virtual time); the flat tests
+    /// above show the tiles themselves draw like `render`. Set OVERLAYKIT_KEEP_PITCHED to a
+    /// folder to keep both 60° images (docs/images/render-pitch-60-*.png come from there).
+    func testMapLibreDrawsThePitchedCameraLikeRender() throws {
+        let folder = try CLI.temporaryFolder(self)
+        var features = [String]()
+        for column in -10..<10 {
+            for row in -6..<8 where (column + row) % 2 == 0 {
+                let west = Double(column) * 2, south = Double(row) * 2
+                features.append(#"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[\#(west),\#(south)],"#
+                    + #"[\#(west + 2),\#(south)],[\#(west + 2),\#(south + 2)],[\#(west),\#(south + 2)],[\#(west),\#(south)]]]}}"#)
+            }
+        }
+        features.append(#"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":["#
+            + #"[[-30,20],[-20,20],[-20,30],[-30,30],[-30,20]],[[-27,23],[-27,27],[-23,27],[-23,23],[-27,23]]]}}"#)
+        let source = folder.appendingPathComponent("checker.geojson")
+        try (#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}").write(to: source, atomically: true, encoding: .utf8)
+        let tiles = folder.appendingPathComponent("tiles")
+        let tile = try CLI.run(["tile", source.path, "-o", tiles.path, "--max-zoom", "6", "--layer", "states"])
+        XCTAssertEqual(tile.status, 0, tile.stderr)
+        var results = [String]()
+        for pitch in [0.0, 30, 45, 60] {
+            let camera = Camera(latitude: 8, longitude: -5, renderZoom: 4.6, width: 800, height: 500, bearing: 20, pitch: pitch)
+            let screenshot = folder.appendingPathComponent("maplibre-pitch-\(Int(pitch)).png")
+            let iou = try intersectionOverUnion(tiles: tiles, source: source, camera: camera, folder: folder, screenshot: screenshot)
+            results.append("pitch \(Int(pitch)): IoU \(iou)")
+            XCTAssertGreaterThanOrEqual(iou, 0.95, "pitch \(pitch)")
+            if let keep = ProcessInfo.processInfo.environment["OVERLAYKIT_KEEP_PITCHED"], pitch == 60 {
+                let ours = URL(fileURLWithPath: keep).appendingPathComponent("render-pitch-60-overlaykit.png")
+                let theirs = URL(fileURLWithPath: keep).appendingPathComponent("render-pitch-60-maplibre.png")
+                for url in [ours, theirs] { try? FileManager.default.removeItem(at: url) }
+                try FileManager.default.copyItem(at: screenshot, to: theirs)
+                let render = try CLI.run(["render", source.path, "-o", ours.path, "--center", "8,-5", "--zoom", "4.6",
+                                          "--size", "800x500", "--bearing", "20", "--pitch", "60",
+                                          "--style", folder.appendingPathComponent("style.json").path])
+                XCTAssertEqual(render.status, 0, render.stderr)
+            }
+        }
+        print("MapLibre vs render --pitch: " + results.joined(separator: ", "))
     }
 }

@@ -72,7 +72,7 @@ final class RenderCommandTests: XCTestCase {
         let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("u.png").path
         for (arguments, message) in [
             (["--size", "100"], "--size must be WIDTHxHEIGHT"),
-            (["--center", "10,10"], "--center and --zoom go together"),
+            (["--center", "10,10"], "--center goes with --zoom or --distance"),
             (["--center", "95,10", "--zoom", "3"], "--center must be LAT,LON"),
             (["--zoom", "3", "--center", "1,1", "--fit"], "--fit cannot be combined"),
             (["--background", "blue"], "--background must be"),
@@ -85,6 +85,58 @@ final class RenderCommandTests: XCTestCase {
         let unknown = try run(["render", input, "-o", directory.appendingPathComponent("out.jpg").path])
         XCTAssertEqual(unknown.status, 64)
         XCTAssertTrue(unknown.stderr.contains("name it .png or .svg"), unknown.stderr)
+    }
+
+    /// Angle options are reduced exactly or refused: a double beyond 2^53 cannot tell whole
+    /// degrees apart (`--bearing 1e308` drew a blank picture with exit 0, `1e300` reported
+    /// "bearing 0.0" and fitted with another angle); pitch is 0…85.
+    func testAngleAndDistanceOptionsAreCheckedAndReducedExactly() throws {
+        let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("a.png").path
+        for (arguments, message) in [
+            (["--bearing", "1e308"], "--bearing must be a number of degrees within ±9007199254740992"),
+            (["--heading", "-1e300"], "--bearing must be a number of degrees within ±9007199254740992"),
+            (["--bearing", "nan"], "--bearing must be"),
+            (["--pitch", "85.5"], "--pitch must be 0…85 degrees"),
+            (["--tilt", "-1"], "--pitch must be 0…85 degrees"),
+            (["--pitch", "inf"], "--pitch must be 0…85 degrees"),
+            (["--pitch", "1e308"], "--pitch must be 0…85 degrees"),
+            (["--center", "0,0", "--zoom", "3", "--distance", "1000"], "give --zoom or --distance, not both"),
+            (["--center", "0,0", "--distance", "0"], "--distance must be"),
+            (["--center", "0,0", "--distance", "1e12"], "--distance must be"),
+            (["--distance", "1000"], "--center goes with --zoom or --distance"),
+            (["--distance", "1000", "--fit"], "--fit cannot be combined"),
+            (["--sky", "sky"], "--sky must be"),
+        ] {
+            let result = try run(["render", input, "-o", output] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+        }
+        // Reduced exactly: −720.5 is 359.5; the largest reducible value is accepted.
+        let turned = try run(["render", input, "-o", output, "--heading", "-720.5"])
+        XCTAssertEqual(turned.status, 0, turned.stderr)
+        XCTAssertTrue(turned.stderr.contains("bearing 359.5"), turned.stderr)
+        let largest = try run(["render", input, "-o", output, "--bearing", "9007199254740992"])
+        XCTAssertEqual(largest.status, 0, largest.stderr)
+        XCTAssertTrue(largest.stderr.contains("bearing 32.0"), largest.stderr)
+        // --heading and --tilt are --bearing and --pitch.
+        let svgA = try run(["render", input, "-o", "-", "--format", "svg", "--bearing", "30", "--pitch", "40"])
+        let svgB = try run(["render", input, "-o", "-", "--format", "svg", "--heading", "30", "--tilt", "40"])
+        XCTAssertEqual(svgA.status, 0, svgA.stderr)
+        XCTAssertEqual(svgA.stdout, svgB.stdout)
+        XCTAssertTrue(svgA.stderr.contains("bearing 30.0, pitch 40.0"), svgA.stderr)
+    }
+
+    /// MapKit's centerCoordinateDistance: 768 points tall, the eye is 1152 points from the
+    /// center; at zoom 5 over the equator that is 1152 · 2^15 · 0.149291 m = 5,635,549 m.
+    func testDistanceGivesTheZoom() throws {
+        let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("d.png").path
+        let meters = 1152 * 32768 * EarthModel.circumference / 268_435_456
+        let result = try run(["render", input, "-o", output, "--center", "0,5", "--distance", "\(meters)", "--pitch", "30"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("zoom 5.0, center 0.0,5.0, bearing 0.0, pitch 30.0"), result.stderr)
+        let half = try run(["render", input, "-o", output, "--center", "60,5", "--distance", "\(meters / 2)"])
+        XCTAssertTrue(half.stderr.contains("zoom 5.0"), half.stderr)
     }
 
     func testRenderOfTheCountriesCorpusFile() throws {

@@ -4,9 +4,10 @@ with a reference PNG (overlaykit render of the same data and camera).
 Used by OverlayKitCLITests.MapLibreTests; a test oracle, never a runtime dependency. The
 MapLibre script is served from the PyPI `maplibre` wheel in site-packages, not from the
 repository. Tiles come from a tile directory (z/x/y.mvt) or a .pmtiles archive (read with PyPI
-`pmtiles` and served as z/x/y, as a tile server would).
+`pmtiles` and served as z/x/y, as a tile server would). A GeoJSON source is not used:
+MapLibre 5's GeoJSON worker never finishes its tiles under headless Chromium's virtual time.
 
-usage: maplibre_screenshot.py TILES LAYER LAT,LON MAPLIBRE_ZOOM WIDTHxHEIGHT SCREENSHOT.png [REFERENCE.png]
+usage: maplibre_screenshot.py [--bearing=DEG] [--pitch=DEG] TILES LAYER LAT,LON MAPLIBRE_ZOOM WIDTHxHEIGHT SCREENSHOT.png [REFERENCE.png]
 prints "iou=<value> filled=<pixels> reference=<pixels>" when a reference is given.
 """
 import gzip
@@ -15,6 +16,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -28,8 +30,9 @@ PAGE = """<!doctype html>
 <script src="/maplibre-gl.js"></script></head>
 <body><div id="map"></div>
 <script>
+window.onerror = (message) => { fetch('/error?' + encodeURIComponent(String(message))); };
 const map = new maplibregl.Map({
-  container: 'map', center: [%(lon)r, %(lat)r], zoom: %(zoom)r, bearing: 0, pitch: 0,
+  container: 'map', center: [%(lon)r, %(lat)r], zoom: %(zoom)r, bearing: %(bearing)r, pitch: %(pitch)r, maxPitch: 85,
   interactive: false, attributionControl: false, fadeDuration: 0, pixelRatio: 1,
   canvasContextAttributes: {preserveDrawingBuffer: true, antialias: false},
   style: {version: 8,
@@ -170,9 +173,43 @@ def filled(pixels):
     return luminance < 128
 
 
+class ChromiumResult:
+    def __init__(self, returncode, stderr):
+        self.returncode = returncode
+        self.stderr = stderr
+
+
+def run_chromium(command, timeout):
+    """Runs Chromium in its own process group with its output in a file, then ends the group:
+    helper processes that outlive the browser keep no pipe open (waiting for a pipe's end hung
+    the test until its 300 s limit on a loaded machine) and are not left behind."""
+    with tempfile.TemporaryFile(mode="w+", errors="replace") as log:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+        try:
+            returncode = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            returncode = -9
+        finally:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            process.wait()
+        log.seek(0)
+        return ChromiumResult(returncode, log.read())
+
+
 def main():
-    tiles, layer, center, zoom, size, screenshot = sys.argv[1:7]
-    reference = sys.argv[7] if len(sys.argv) > 7 else None
+    angles = {"bearing": 0.0, "pitch": 0.0}
+    arguments = []
+    for argument in sys.argv[1:]:
+        name = argument[2:].split("=", 1)[0] if argument.startswith("--") else None
+        if name in angles and "=" in argument:
+            angles[name] = float(argument.split("=", 1)[1])
+        else:
+            arguments.append(argument)
+    tiles, layer, center, zoom, size, screenshot = arguments[0:6]
+    reference = arguments[6] if len(arguments) > 6 else None
     lat, lon = (float(part) for part in center.split(","))
     width, height = (int(part) for part in size.split("x"))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -182,7 +219,7 @@ def main():
         sys.exit(3)
     store = TileStore(tiles)
     page = PAGE % {"width": width, "height": height, "lat": lat, "lon": lon, "zoom": float(zoom),
-                   "maxzoom": store.maxzoom, "layer": layer}
+                   "bearing": angles["bearing"], "pitch": angles["pitch"], "maxzoom": store.maxzoom, "layer": layer}
     events = []
     server = serve(store, page, script, events)
     try:
@@ -197,7 +234,7 @@ def main():
                            "--user-data-dir=" + profile, "--window-size=%d,%d" % (width, height),
                            "--virtual-time-budget=%d" % budget, "--run-all-compositor-stages-before-draw",
                            "--screenshot=" + os.path.abspath(screenshot), "http://127.0.0.1:%d/" % server.server_address[1]]
-                result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+                result = run_chromium(command, timeout=240)
             finally:
                 shutil.rmtree(profile, ignore_errors=True)
             if "/idle" in events or any(event.startswith("/error") for event in events):

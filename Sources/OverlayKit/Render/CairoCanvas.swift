@@ -67,6 +67,11 @@ enum CairoCanvas {
                 setSource(context, background)
                 cairo_paint(context)
             }
+            if let sky = scene.sky {
+                setSource(context, sky.color)
+                cairo_rectangle(context, 0, 0, Double(scene.pixelWidth), min(Double(scene.pixelHeight), sky.bottom))
+                cairo_fill(context)
+            }
             for layer in scene.layers {
                 for drawing in layer.drawings {
                     for part in drawing.parts { draw(part, context) }

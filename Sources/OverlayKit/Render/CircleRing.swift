@@ -13,7 +13,13 @@ enum CircleRing {
     /// quarter pixel of the circle: the angle step θ keeps the sagitta r·(1 − cos θ/2) ≤ ¼.
     /// O(√radius) vertices, at most 65,536.
     static func points(x: Double, y: Double, radius: Double) -> [Double] {
-        let step = radius > 0.125 ? 2 * acos(1 - 0.25 / radius) : Double.pi / 8
+        points(x: x, y: y, radius: radius, detailRadius: radius)
+    }
+
+    /// The same ring with as many vertices as a circle of `detailRadius` pixels needs: for a
+    /// pitched camera, which magnifies the circle's near side on screen.
+    static func points(x: Double, y: Double, radius: Double, detailRadius: Double) -> [Double] {
+        let step = detailRadius > 0.125 ? 2 * acos(1 - 0.25 / detailRadius) : Double.pi / 8
         let count = min(1 << 16, max(16, Int(saturating: (2 * Double.pi / step).rounded(.up))))
         var ring = [Double]()
         ring.reserveCapacity(2 * count)

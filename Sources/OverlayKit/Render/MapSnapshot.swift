@@ -9,6 +9,10 @@ public struct RenderOptions: Sendable {
         case fit(padding: Double)
         /// A fixed center and zoom.
         case centered(Coordinate, zoom: Double)
+        /// A fixed center seen from `centerCoordinateDistance` meters (MapKit's
+        /// `MKMapCamera.centerCoordinateDistance`); the zoom follows from the viewport's height
+        /// (`RenderCamera.zoom(centerCoordinateDistance:latitude:viewportHeight:)`).
+        case lookingAt(Coordinate, centerCoordinateDistance: Double)
     }
 
     /// Viewport size in screen points.
@@ -19,8 +23,14 @@ public struct RenderOptions: Sendable {
     public var scale: Double
     /// Where the camera looks: fitted to the data or given.
     public var camera: CameraChoice
-    /// Degrees clockwise from north that point up.
+    /// Degrees clockwise from north that point up (MapKit's `heading`).
     public var bearing: Double
+    /// Degrees from straight down toward the horizon (MapKit's `pitch`, Google's `tilt`),
+    /// 0…`RenderCamera.maximumPitch`.
+    public var pitch: Double
+    /// What fills the sky above the horizon of a steeply pitched camera; nil leaves it to the
+    /// background.
+    public var sky: RGBAColor?
     /// Nil for transparent.
     public var background: RGBAColor?
     /// Style rules over the features' own styles.
@@ -28,16 +38,21 @@ public struct RenderOptions: Sendable {
 
     /// Options with the documented defaults for whatever is not given.
     public init(width: Int = 1024, height: Int = 768, scale: Double = 1, camera: CameraChoice = .fit(padding: 64),
-                bearing: Double = 0, background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
-                styleSheet: StyleSheet = StyleSheet()) {
+                bearing: Double = 0, pitch: Double = 0, background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
+                sky: RGBAColor? = RenderOptions.defaultSky, styleSheet: StyleSheet = StyleSheet()) {
         self.width = width
         self.height = height
         self.scale = scale
         self.camera = camera
         self.bearing = bearing
+        self.pitch = pitch
+        self.sky = sky
         self.background = background
         self.styleSheet = styleSheet
     }
+
+    /// MapLibre GL JS's default `sky-color`, #88c6fc.
+    public static let defaultSky = RGBAColor(red: 0x88, green: 0xc6, blue: 0xfc)
 
     /// The output size in device pixels.
     public var pixelWidth: Int { max(1, Int(saturating: (Double(width) * scale).rounded())) }
@@ -49,12 +64,15 @@ public struct RenderOptions: Sendable {
     public func resolveCamera<S: Sequence>(for features: S) -> RenderCamera where S.Element == Feature {
         switch camera {
         case .centered(let center, let zoom):
-            return RenderCamera(center: center, zoom: zoom, bearing: bearing)
+            return RenderCamera(center: center, zoom: zoom, bearing: bearing, pitch: pitch)
+        case .lookingAt(let center, let distance):
+            return RenderCamera(lookingAt: center, centerCoordinateDistance: distance, heading: bearing, pitch: pitch,
+                                viewportHeight: Double(height))
         case .fit(let padding):
             var extent = FitExtent()
             for feature in features { if let shape = feature.shape { extent.add(shape) } }
             return RenderCamera.fitting(extent.mapRect, width: Double(width), height: Double(height),
-                                        padding: padding, bearing: bearing)
+                                        padding: padding, bearing: bearing, pitch: pitch)
         }
     }
 }
@@ -82,9 +100,12 @@ public struct SnapshotBuilder {
         let transform = ScreenTransform(camera: camera, pixelWidth: options.pixelWidth,
                                         pixelHeight: options.pixelHeight, scale: options.scale)
         paths = ScreenPathBuilder(transform: transform)
-        simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4)
+        // A pitched camera magnifies the ground near the viewport's bottom edge.
+        simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
+            / transform.viewportMagnification)
+        let sky = transform.horizonY > 0 ? options.sky.map { RenderScene.Sky(color: $0, bottom: transform.horizonY) } : nil
         scene = RenderScene(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight,
-                            background: options.background,
+                            background: options.background, sky: sky,
                             layers: [.init(name: OverlayLevel.aboveRoads.rawValue),
                                      .init(name: OverlayLevel.aboveLabels.rawValue),
                                      .init(name: "annotations")])
@@ -147,6 +168,12 @@ public struct SnapshotBuilder {
             guard fill != nil || outline != nil, circle.radius > 0 else { return }
             let center = circle.centerPoint
             let mapRadius = circle.mapRadius
+            if paths.transform.isPitched {
+                var path = DevicePath(closed: true)
+                paths.append(circleAt: center, mapRadius: mapRadius, to: &path, guardClip: guardClip)
+                if !path.isEmpty { overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline)) }
+                return
+            }
             let radius = mapRadius * paths.transform.pixelsPerMapPoint
             for position in paths.devicePositions(of: center, radius: mapRadius) {
                 let bounds = (position.x - radius, position.y - radius, position.x + radius, position.y + radius)

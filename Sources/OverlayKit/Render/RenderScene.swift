@@ -7,9 +7,17 @@ struct RenderScene: Sendable {
     var pixelHeight: Int
     /// Nil for a transparent background.
     var background: RGBAColor?
+    /// The sky of a steeply pitched camera: painted over the background above the horizon.
+    var sky: Sky?
     /// Bottom to top: `aboveRoads`, `aboveLabels`, then annotations (MapKit draws annotation
     /// views above all overlays).
     var layers: [Layer]
+
+    /// A band from the top of the image down to the horizon's device y.
+    struct Sky: Sendable {
+        var color: RGBAColor
+        var bottom: Double
+    }
 
     struct Layer: Sendable {
         /// The SVG group id: the level's name, or `annotations`.

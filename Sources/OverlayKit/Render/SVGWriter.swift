@@ -15,6 +15,13 @@ enum SVGWriter {
             out.paint("fill", background)
             out.text("/>\n")
         }
+        if let sky = scene.sky {
+            out.text("<rect id=\"sky\" width=\"\(width)\" height=\"")
+            out.number(min(Double(height), sky.bottom))
+            out.text("\"")
+            out.paint("fill", sky.color)
+            out.text("/>\n")
+        }
         for layer in scene.layers {
             out.text("<g id=\"\(layer.name)\">\n")
             for drawing in layer.drawings {

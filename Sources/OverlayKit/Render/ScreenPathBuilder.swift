@@ -26,7 +26,8 @@ struct DevicePath: Hashable, Sendable {
 }
 
 /// Turns overlays into device-space paths for one camera: unwraps across the antimeridian,
-/// repeats the world copies that are visible, projects, drops every vertex that lands in the
+/// repeats the world copies that are visible, clips a pitched camera's ground paths to its
+/// depth band (`DepthClip`), projects, drops every vertex that lands in the
 /// same device pixel as the last one kept, clips to a guard rect around the viewport, and
 /// orients rings (exteriors clockwise, holes counterclockwise on screen) so both fill rules
 /// leave holes empty. Cost is O(n) per visible copy; the output has at most about one vertex
@@ -36,9 +37,15 @@ struct DevicePath: Hashable, Sendable {
 /// render zoom (Simplify/) belongs before this, on the overlays, in `SnapshotBuilder.add`.
 struct ScreenPathBuilder {
     let transform: ScreenTransform
+    /// The pitched camera's depth band (unbounded for the flat camera).
+    private let depthClip: DepthClip
     private var xs: [Double] = []
 
-    init(transform: ScreenTransform) { self.transform = transform }
+    init(transform: ScreenTransform) {
+        self.transform = transform
+        let band = transform.groundBand
+        depthClip = DepthClip(minY: band.minY, maxY: band.maxY)
+    }
 
     /// A guard rect `margin` device pixels around the viewport.
     func guardClip(margin: Double) -> GuardClip {
@@ -83,30 +90,88 @@ struct ScreenPathBuilder {
         guard verticallyVisible(vertices.boundingMapRect), !vertices.isEmpty else { return }
         let (minX, maxX) = AntimeridianUnwrap.unwrap(vertices, into: &xs)
         for shift in transform.worldCopies(minX: minX, maxX: maxX) {
-            var (run, bounds) = decimated(vertices, xs: xs, shift: shift, closed: false)
-            if run.count == 2 { run += run }  // one pixel: still a dot with round caps
-            if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { continue }
-            if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
-                path.append(subpath: run)
-            } else {
-                for piece in guardClip.clipLine(run) { path.append(subpath: piece) }
+            if transform.isPitched {
+                // Clipped to the depth band in 3D first: a line may leave it and come back.
+                for ground in depthClip.clipLine(groundPositions(vertices, xs: xs, shift: shift, closed: false)) {
+                    let (run, bounds) = ScreenPathBuilder.decimate(count: ground.count / 2, closed: false) {
+                        transform.project(ground[2 * $0], ground[2 * $0 + 1])
+                    }
+                    append(run: run, bounds: bounds, to: &path, guardClip: guardClip)
+                }
+                continue
             }
+            let (run, bounds) = decimated(vertices, xs: xs, shift: shift, closed: false)
+            append(run: run, bounds: bounds, to: &path, guardClip: guardClip)
         }
     }
 
-    /// The device positions at which a map point shows (one per visible world copy).
+    /// Appends one decimated device run of a line, clipped to the guard.
+    private func append(run: [Double], bounds: (Double, Double, Double, Double), to path: inout DevicePath, guardClip: GuardClip) {
+        var run = run
+        if run.count == 2 { run += run }  // one pixel: still a dot with round caps
+        if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { return }
+        if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
+            path.append(subpath: run)
+        } else {
+            for piece in guardClip.clipLine(run) { path.append(subpath: piece) }
+        }
+    }
+
+    /// Appends a circle (every visible world copy) of a pitched camera to `path` as rings: a
+    /// circle on the ground is no circle on screen. Each ring has enough vertices to stay
+    /// within a quarter pixel where the circle is magnified most.
+    func append(circleAt center: MapPoint, mapRadius: Double, to path: inout DevicePath, guardClip: GuardClip) {
+        let bounds = MapRect(x: center.x - mapRadius, y: center.y - mapRadius, width: 2 * mapRadius, height: 2 * mapRadius)
+        guard verticallyVisible(bounds) else { return }
+        let radius = mapRadius * transform.pixelsPerMapPoint
+        for shift in transform.worldCopies(minX: bounds.minX, maxX: bounds.maxX) {
+            let middle = transform.ground(x: center.x + shift, y: center.y)
+            let band = transform.groundBand
+            guard middle.y - radius <= band.maxY, middle.y + radius >= band.minY else { continue }
+            let magnification = transform.magnification(atDepth: transform.depth(groundY: min(band.maxY, middle.y + radius)))
+            let ground = CircleRing.points(x: middle.x, y: middle.y, radius: radius, detailRadius: radius * magnification)
+            if let ring = pitchedRing(ground, guardClip: guardClip) { path.append(subpath: oriented(ring, clockwise: true)) }
+        }
+    }
+
+    /// The device positions at which a map point shows (one per visible world copy; for a
+    /// pitched camera only those inside the depth band).
     func devicePositions(of point: MapPoint, radius: Double = 0) -> [(x: Double, y: Double)] {
         guard verticallyVisible(MapRect(x: point.x - radius, y: point.y - radius, width: 2 * radius, height: 2 * radius)) else {
             return []
         }
-        return transform.worldCopies(minX: point.x - radius, maxX: point.x + radius).map {
-            transform.device(x: point.x + $0, y: point.y)
+        let copies = transform.worldCopies(minX: point.x - radius, maxX: point.x + radius)
+        if transform.isPitched {
+            let band = transform.groundBand
+            return copies.compactMap {
+                let ground = transform.ground(x: point.x + $0, y: point.y)
+                return ground.y >= band.minY && ground.y <= band.maxY ? transform.project(ground.x, ground.y) : nil
+            }
         }
+        return copies.map { transform.device(x: point.x + $0, y: point.y) }
     }
 
     /// One ring in device pixels, decimated, clipped to the guard; nil when nothing is left.
     private func ring(_ vertices: VertexBuffer, xs: [Double], shift: Double, guardClip: GuardClip) -> [Double]? {
+        if transform.isPitched {
+            return pitchedRing(groundPositions(vertices, xs: xs, shift: shift, closed: true), guardClip: guardClip)
+        }
         let (run, bounds) = decimated(vertices, xs: xs, shift: shift, closed: true)
+        return guarded(ring: run, bounds: bounds, guardClip: guardClip)
+    }
+
+    /// A ring of ground positions clipped to the depth band, projected, decimated and clipped
+    /// to the guard; nil when nothing is left.
+    private func pitchedRing(_ ground: [Double], guardClip: GuardClip) -> [Double]? {
+        let clipped = depthClip.clipRing(ground)
+        guard clipped.count >= 6 else { return nil }
+        let (run, bounds) = ScreenPathBuilder.decimate(count: clipped.count / 2, closed: true) {
+            transform.project(clipped[2 * $0], clipped[2 * $0 + 1])
+        }
+        return guarded(ring: run, bounds: bounds, guardClip: guardClip)
+    }
+
+    private func guarded(ring run: [Double], bounds: (Double, Double, Double, Double), guardClip: GuardClip) -> [Double]? {
         if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { return nil }
         if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
             // A ring inside one or two pixels stays, as a dot: its stroke (caps) still shows.
@@ -116,34 +181,59 @@ struct ScreenPathBuilder {
         return ring.count >= 6 ? ring : nil
     }
 
+    /// The ground positions (flat x,y) of a pitched camera for vertices shifted by a world
+    /// copy; a closed ring drops its repeated last vertex.
+    private func groundPositions(_ vertices: VertexBuffer, xs: [Double], shift: Double, closed: Bool) -> [Double] {
+        var count = vertices.count
+        if closed && vertices.isClosed { count -= 1 }
+        var ground = [Double]()
+        ground.reserveCapacity(2 * count)
+        vertices.points.withUnsafeBufferPointer { points in
+            for index in 0..<count {
+                let position = transform.ground(x: xs[index] + shift, y: points[index].y)
+                ground.append(position.x)
+                ground.append(position.y)
+            }
+        }
+        return ground
+    }
+
     /// Projects vertices and keeps each one whose device pixel differs from the last kept
     /// one's. A closed ring drops its repeated last vertex (the path closes itself); an open
     /// line always ends at its true last vertex. Returns the run and its bounds.
     private func decimated(_ vertices: VertexBuffer, xs: [Double], shift: Double, closed: Bool)
         -> ([Double], (Double, Double, Double, Double)) {
-        var run = [Double]()
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var count = vertices.count
         if closed && vertices.isClosed { count -= 1 }
+        return vertices.points.withUnsafeBufferPointer { points in
+            ScreenPathBuilder.decimate(count: count, closed: closed) { transform.device(x: xs[$0] + shift, y: points[$0].y) }
+        }
+    }
+
+    /// Keeps each of `count` device positions whose pixel differs from the last kept one's;
+    /// an open line ends at its true last position. Returns the run and its bounds.
+    @inline(__always)
+    private static func decimate(count: Int, closed: Bool, position: (Int) -> (x: Double, y: Double))
+        -> ([Double], (Double, Double, Double, Double)) {
+        var run = [Double]()
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var lastCellX = Int.min, lastCellY = Int.min
-        vertices.points.withUnsafeBufferPointer { points in
-            for index in 0..<count {
-                let (x, y) = transform.device(x: xs[index] + shift, y: points[index].y)
-                let cellX = Int(saturating: x.rounded(.down)), cellY = Int(saturating: y.rounded(.down))
-                let isLast = !closed && index == count - 1
-                if cellX == lastCellX && cellY == lastCellY {
-                    guard isLast, run.count > 2 else { continue }
-                    run.removeLast(2)  // end at the true last vertex, in the same pixel
-                }
-                lastCellX = cellX
-                lastCellY = cellY
-                run.append(x)
-                run.append(y)
-                if x < minX { minX = x }
-                if x > maxX { maxX = x }
-                if y < minY { minY = y }
-                if y > maxY { maxY = y }
+        for index in 0..<count {
+            let (x, y) = position(index)
+            let cellX = Int(saturating: x.rounded(.down)), cellY = Int(saturating: y.rounded(.down))
+            let isLast = !closed && index == count - 1
+            if cellX == lastCellX && cellY == lastCellY {
+                guard isLast, run.count > 2 else { continue }
+                run.removeLast(2)  // end at the true last vertex, in the same pixel
             }
+            lastCellX = cellX
+            lastCellY = cellY
+            run.append(x)
+            run.append(y)
+            if x < minX { minX = x }
+            if x > maxX { maxX = x }
+            if y < minY { minY = y }
+            if y > maxY { maxY = y }
         }
         return (run, (minX, minY, maxX, maxY))
     }
