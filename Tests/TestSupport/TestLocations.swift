@@ -9,6 +9,12 @@ public enum TestLocations {
     /// The shared corpus folder; it may be absent (tests then skip, saying so).
     public static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
+    /// Whether a missing corpus fails the tests that need it instead of skipping them:
+    /// `OVERLAYKIT_REQUIRE_CORPUS=1` (CI sets it), so a lost corpus cannot pass as skips.
+    public static var corpusRequired: Bool {
+        ProcessInfo.processInfo.environment["OVERLAYKIT_REQUIRE_CORPUS"] == "1"
+    }
+
     /// A path inside the corpus, or nil when it is absent.
     public static func corpusItem(_ relative: String) -> URL? {
         let url = corpus.appendingPathComponent(relative)
