@@ -9,6 +9,7 @@ import OverlayKit
 let streamed = CommandLine.arguments.dropFirst().first ?? "Examples/parks.geojson"
 do {
     try streamFeatures(path: streamed)          // Examples/LibraryAPI/Streaming.swift
+    modelBasics()                               // OverlayModel's catalog
     try readAFile()                             // GettingStarted: "Read a file"
     try clipSimplifyAndWrite()                  // README: "Using the library"
     try clipAndSimplifyOneShape()               // ClippingAndSimplifying
