@@ -15,6 +15,22 @@ public enum TestLocations {
         ProcessInfo.processInfo.environment["OVERLAYKIT_REQUIRE_CORPUS"] == "1"
     }
 
+    /// What a test throws when the corpus it needs is absent: `skip` (an `XCTSkip`), or with
+    /// `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
+    public static func corpusAbsent(_ skip: Error) -> Error {
+        corpusRequired ? CorpusRequired(skip: String(describing: skip)) : skip
+    }
+
+    /// The failure a corpus skip becomes when the corpus is required.
+    public struct CorpusRequired: Error, CustomStringConvertible {
+        /// The skip it replaces, as text.
+        public var skip: String
+        /// Says the corpus is missing although required.
+        public var description: String {
+            "OVERLAYKIT_REQUIRE_CORPUS=1 but the shared corpus is missing (\(corpus.path)): \(skip)"
+        }
+    }
+
     /// A path inside the corpus, or nil when it is absent.
     public static func corpusItem(_ relative: String) -> URL? {
         let url = corpus.appendingPathComponent(relative)
