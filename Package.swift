@@ -46,5 +46,9 @@ let package = Package(
         .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
         .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit", "TestSupport"]),
+        // The slow process tests (SIGKILL loops, peak memory, Spark, MapLibre in Chromium, archive
+        // clients, the man page): `swift test --filter OverlayKitSlowTests`. Its CLITestSupport.swift
+        // is a symbolic link to the CLI tests' one.
+        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "TestSupport"]),
     ]
 )

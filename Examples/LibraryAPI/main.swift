@@ -1,24 +1,24 @@
-// Shows the library API: parse a file, look at its overlays and their map rects.
-// Run: swift run overlaykit-example Examples/parks.geojson
+// The library API in one small program: each function below is a snippet of README.md or of
+// the DocC articles, word for word (DocCommandTests checks that and runs this program), called
+// in the order a real use takes: read, look, clip and simplify, filter, validate, tile, write.
+// Run from the package root: swift run overlaykit-example [Examples/parks.geojson]
+// It writes europe.geojson and countries.pmtiles into the current folder.
+import Foundation
 import OverlayKit
 
-let path = CommandLine.arguments.dropFirst().first ?? "Examples/parks.geojson"
+let streamed = CommandLine.arguments.dropFirst().first ?? "Examples/parks.geojson"
 do {
-    let input = try ByteInput(path: path)
-    var reader = try FeatureIO.reader(for: input)
-    while let feature = try reader.next() {
-        let name = feature.properties?["name"]?.stringValue ?? feature.id?.description ?? "unnamed"
-        let rect = feature.boundingMapRect
-        print("\(name): \(feature.shape?.kind.rawValue ?? "no geometry"), \(feature.shape?.vertexCount ?? 0) vertices")
-        print("  boundingMapRect x=\(rect.minX) y=\(rect.minY) w=\(rect.width) h=\(rect.height)")
-        if case .polygon(let polygon)? = feature.shape {
-            print("  \(polygon.interiorPolygons.count) hole(s); exterior starts at map point \(polygon.points[0])")
-        }
-        if case .circle(let circle)? = feature.shape {
-            print("  circle of \(circle.radius) m around \(circle.center.latitude), \(circle.center.longitude)")
-        }
-        for warning in reader.takeWarnings() { print("  \(warning)") }
-    }
+    try streamFeatures(path: streamed)          // Examples/LibraryAPI/Streaming.swift
+    modelBasics()                               // OverlayModel's catalog
+    try readAFile()                             // GettingStarted: "Read a file"
+    try clipSimplifyAndWrite()                  // README: "Using the library"
+    try clipAndSimplifyOneShape()               // ClippingAndSimplifying
+    try filterFeatures()                        // Filtering
+    validateAFile()                             // Validating
+    try writePMTiles()                          // Tiling
+    try writeKML()                              // GettingStarted and Writing: "Write features"
 } catch {
+    // A Diagnostic prints as file:line:column: severity: code: message.
     print("error: \(error)")
+    exit(1)
 }

@@ -83,6 +83,9 @@ enum CLI {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// `skip`, or with `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
+    static func corpusAbsent(_ skip: XCTSkip) -> Error { TestLocations.corpusAbsent(skip) }
+
     /// A fresh temporary folder, removed at the end of the test.
     static func temporaryFolder(_ testCase: XCTestCase) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-tests-\(UUID().uuidString)")

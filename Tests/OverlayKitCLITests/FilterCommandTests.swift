@@ -289,7 +289,7 @@ final class FilterCommandTests: XCTestCase {
 
     func testBoxesSelectTheSameCountriesAsOgr2ogr() throws {
         let countries = FilterCLI.corpus.appendingPathComponent("real/ne_50m_admin_0_countries.geojson").path
-        guard FileManager.default.fileExists(atPath: countries) else { throw XCTSkip("corpus not found at \(countries)") }
+        guard FileManager.default.fileExists(atPath: countries) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(countries)")) }
         guard let ogr2ogr = FilterCLI.which("ogr2ogr") else { throw XCTSkip("ogr2ogr not installed (apt: gdal-bin)") }
         func codes(_ lines: [String]) throws -> Set<String> {
             Set(try lines.map { line in

@@ -143,7 +143,7 @@ final class RenderCommandTests: XCTestCase {
         let countries = Self.packageRoot.deletingLastPathComponent()
             .appendingPathComponent("shared/corpus/real/ne_50m_admin_0_countries.geojson")
         guard FileManager.default.fileExists(atPath: countries.path) else {
-            throw XCTSkip("corpus not found at \(countries.path)")
+            throw CLI.corpusAbsent(XCTSkip("corpus not found at \(countries.path)"))
         }
         let output = directory.appendingPathComponent("countries.svg").path
         let result = try run(["render", countries.path, "-o", output])

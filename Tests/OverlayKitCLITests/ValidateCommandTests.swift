@@ -154,7 +154,7 @@ final class ValidateCommandTests: XCTestCase {
     /// verdicts as geojson/schema's fixtures expect.
     func testOurGeoJSONSchemaAgreesWithSchemaFixtures() throws {
         let fixtures = Self.corpus.appendingPathComponent("geojson-schema-fixtures")
-        guard FileManager.default.fileExists(atPath: fixtures.path) else { throw XCTSkip("corpus not found at \(fixtures.path)") }
+        guard FileManager.default.fileExists(atPath: fixtures.path) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(fixtures.path)")) }
         let schema = Self.packageRoot.appendingPathComponent("Schemas/geojson.schema.json").path
         var valid: [String] = [], invalid: [String] = []
         for verdict in ["valid", "invalid"] {
@@ -196,7 +196,7 @@ final class ValidateCommandTests: XCTestCase {
     /// schema (libxml2's XSD validator, offline copy of the schema).
     func testConvertedKMLValidatesAgainstOGCSchema() throws {
         let schema = Self.corpus.appendingPathComponent("schemas/kml22-offline/ogckml22.xsd").path
-        guard FileManager.default.fileExists(atPath: schema) else { throw XCTSkip("corpus not found at \(schema)") }
+        guard FileManager.default.fileExists(atPath: schema) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(schema)")) }
         let source = try write("mixed.geojson", """
         {"type":"FeatureCollection","features":[
         {"type":"Feature","id":7,"properties":{"name":"Pin","stroke":"#ff0000","n":3,"ok":true},"geometry":{"type":"Point","coordinates":[2.35,48.85,30]}},
@@ -236,7 +236,7 @@ final class ValidateCommandTests: XCTestCase {
     /// "Ring Self-intersection[-47.3019712562314 -16.0391817490219]").
     func testNaturalEarthProvincesHaveOneSelfIntersection() throws {
         let path = Self.corpus.appendingPathComponent("real/ne_50m_admin_1_states_provinces.geojson").path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("corpus not found at \(path)") }
+        guard FileManager.default.fileExists(atPath: path) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(path)")) }
         let result = try validate(["--format", "json", path])
         XCTAssertEqual(result.status, 1)
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]

@@ -12,10 +12,13 @@ enum TestPaths {
     /// A file or folder of the corpus, or an XCTSkip naming where it was looked for.
     static func corpusFolder(_ name: String) throws -> URL {
         guard let url = TestLocations.corpusItem(name) else {
-            throw XCTSkip("skipped: corpus not found at \(corpus.appendingPathComponent(name).path)")
+            throw TestPaths.corpusAbsent(XCTSkip("skipped: corpus not found at \(corpus.appendingPathComponent(name).path)"))
         }
         return url
     }
+
+    /// `skip`, or with `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
+    static func corpusAbsent(_ skip: XCTSkip) -> Error { TestLocations.corpusAbsent(skip) }
 }
 
 /// Reads every feature of a GeoJSON text, with warnings.

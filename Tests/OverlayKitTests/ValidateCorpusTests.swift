@@ -12,7 +12,7 @@ final class ValidateCorpusTests: XCTestCase {
     private func folder(_ name: String) throws -> URL {
         let folder = Self.corpus.appendingPathComponent(name)
         guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw XCTSkip("corpus not found at \(folder.path)")
+            throw TestPaths.corpusAbsent(XCTSkip("corpus not found at \(folder.path)"))
         }
         return folder
     }

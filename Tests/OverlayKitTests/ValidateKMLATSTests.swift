@@ -341,7 +341,7 @@ final class ValidateKMLATSTests: XCTestCase {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
         guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("kml-samples").path) else {
-            throw XCTSkip("skipped: corpus not found at \(corpus.path)")
+            throw TestPaths.corpusAbsent(XCTSkip("skipped: corpus not found at \(corpus.path)"))
         }
         var files: [String] = []
         for folder in ["kml-samples", "togeojson", "real"] {

@@ -149,7 +149,7 @@ final class ValidateKMLTests: XCTestCase {
 
     private func corpusFile(_ path: String) throws -> String {
         let url = Self.corpus.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("corpus not found at \(url.path)") }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw TestPaths.corpusAbsent(XCTSkip("corpus not found at \(url.path)")) }
         return url.path
     }
 

@@ -16,7 +16,7 @@ extension FeatureIO {
     /// Reads a whole file (or standard input for `"-"`): the one call a MapKit user needs to
     /// get overlays from GeoJSON, GeoJSONSeq, KML or KMZ.
     ///
-    ///     let document = try FeatureIO.readAll(path: "Examples/parks.kml")
+    ///     let document = try FeatureIO.readAll(path: "Examples/places.kml")
     ///     for feature in document.features { print(feature.shape?.kind as Any) }
     ///
     /// - Parameters:

@@ -20,7 +20,7 @@ final class MapLibreTests: XCTestCase {
 
     private func usStates() throws -> URL {
         let url = CLI.corpus.appendingPathComponent("geojson-vt/fixtures/us-states.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("skipped: corpus not found at \(url.path)") }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CLI.corpusAbsent(XCTSkip("skipped: corpus not found at \(url.path)")) }
         return url
     }
 

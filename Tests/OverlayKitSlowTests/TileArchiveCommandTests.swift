@@ -10,7 +10,7 @@ final class TileArchiveCommandTests: XCTestCase {
     func makeOutputs() throws -> (folder: URL, directory: URL, pmtiles: URL, mbtiles: URL) {
         let input = CLI.corpus.appendingPathComponent("real/\(layer).geojson")
         guard FileManager.default.fileExists(atPath: input.path) else {
-            throw XCTSkip("archive client tests skipped: corpus not found at \(input.path)")
+            throw CLI.corpusAbsent(XCTSkip("archive client tests skipped: corpus not found at \(input.path)"))
         }
         let folder = try CLI.temporaryFolder(self)
         let directory = folder.appendingPathComponent("tiles")
@@ -184,7 +184,7 @@ final class TileArchiveCommandTests: XCTestCase {
     /// clears the killed run's temporary sibling and lock and succeeds.
     func testKilledRunLeavesNoPartialOutput() throws {
         let input = CLI.corpus.appendingPathComponent("real/\(layer).geojson")
-        guard FileManager.default.fileExists(atPath: input.path) else { throw XCTSkip("kill test skipped: corpus not found") }
+        guard FileManager.default.fileExists(atPath: input.path) else { throw CLI.corpusAbsent(XCTSkip("kill test skipped: corpus not found")) }
         let folder = try CLI.temporaryFolder(self)
         for name in ["killed.pmtiles", "killed.mbtiles", "killed"] {
             let output = folder.appendingPathComponent(name)

@@ -17,7 +17,7 @@ final class ShardedTileTests: XCTestCase {
     /// every geometry type crosses the shard boundaries.
     private func input(in folder: URL) throws -> URL {
         let url = CLI.corpus.appendingPathComponent("geojson-vt/fixtures/us-states.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { throw XCTSkip("skipped: corpus not found at \(url.path)") }
+        guard FileManager.default.fileExists(atPath: url.path) else { throw CLI.corpusAbsent(XCTSkip("skipped: corpus not found at \(url.path)")) }
         let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var lines = [String]()
         for (index, feature) in try XCTUnwrap(collection["features"] as? [[String: Any]]).enumerated() {

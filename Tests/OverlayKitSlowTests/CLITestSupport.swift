@@ -1,0 +1,1 @@
+../OverlayKitCLITests/CLITestSupport.swift
