@@ -16,6 +16,7 @@ do {
     try filterFeatures()                        // Filtering
     validateAFile()                             // Validating
     try writePMTiles()                          // Tiling
+    try renderPitched()                         // Rendering
     try writeKML()                              // GettingStarted and Writing: "Write features"
 } catch {
     // A Diagnostic prints as file:line:column: severity: code: message.
