@@ -116,7 +116,7 @@ final class RenderCommandTests: XCTestCase {
         let turned = try run(["render", input, "-o", output, "--heading", "-720.5"])
         XCTAssertEqual(turned.status, 0, turned.stderr)
         XCTAssertTrue(turned.stderr.contains("bearing 359.5"), turned.stderr)
-        let largest = try run(["render", input, "-o", output, "--bearing", "9007199254740992"])
+        let largest = try run(["render", input, "-o", output, "-f", "--bearing", "9007199254740992"])
         XCTAssertEqual(largest.status, 0, largest.stderr)
         XCTAssertTrue(largest.stderr.contains("bearing 32.0"), largest.stderr)
         // --heading and --tilt are --bearing and --pitch.
@@ -135,7 +135,7 @@ final class RenderCommandTests: XCTestCase {
         let result = try run(["render", input, "-o", output, "--center", "0,5", "--distance", "\(meters)", "--pitch", "30"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("zoom 5.0, center 0.0,5.0, bearing 0.0, pitch 30.0"), result.stderr)
-        let half = try run(["render", input, "-o", output, "--center", "60,5", "--distance", "\(meters / 2)"])
+        let half = try run(["render", input, "-o", output, "-f", "--center", "60,5", "--distance", "\(meters / 2)"])
         XCTAssertTrue(half.stderr.contains("zoom 5.0"), half.stderr)
     }
 
