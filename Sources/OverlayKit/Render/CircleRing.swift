@@ -1,27 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import OverlayModel
 
 /// Circle outlines as polygons in device pixels, for circles too large to hand the rasterizer
 /// as arcs (they get clipped to the guard rect like any polygon).
 enum CircleRing {
-    /// Vertices (flat x,y, clockwise on screen) of a regular polygon whose edges stay within a
-    /// quarter pixel of the circle: the angle step θ keeps the sagitta r·(1 − cos θ/2) ≤ ¼.
-    /// O(√radius) vertices, at most 65,536.
+    /// Vertices (flat x,y, clockwise on screen, not closed) of `CirclePolygon`'s ring within a
+    /// quarter pixel of the circle, allowing up to 65,536 vertices (O(√radius)) where the shared
+    /// maximum would stray more than a quarter pixel.
     static func points(x: Double, y: Double, radius: Double) -> [Double] {
-        let step = radius > 0.125 ? 2 * acos(1 - 0.25 / radius) : Double.pi / 8
-        let count = min(1 << 16, max(16, Int(saturating: (2 * Double.pi / step).rounded(.up))))
-        var ring = [Double]()
-        ring.reserveCapacity(2 * count)
-        for index in 0..<count {
-            let angle = 2 * Double.pi * Double(index) / Double(count)
-            ring.append(x + radius * cos(angle))
-            ring.append(y + radius * sin(angle))
-        }
+        var ring = CirclePolygon.ring(centerX: x, centerY: y, radius: radius, tolerance: 0.25, maximumVertexCount: 1 << 16)
+        ring.removeLast(2)
         return ring
     }
 }
