@@ -39,7 +39,7 @@ public enum TilePyramid {
     ///   - parallelism: threads to use (1 = all on the calling thread).
     ///   - emit: called once per non-empty tile, possibly from several threads at once;
     ///     returns the number of bytes it wrote. An error stops the build and is rethrown.
-    ///   - emitBlock: when given, a solid tile (``SolidTile``) is not cut further: for each
+    ///   - emitBlock: when given, a solid tile (`SolidTile`, internal) is not cut further: for each
     ///     deeper zoom one tile is cut and handed over with the block it stands for (every tile
     ///     of that zoom below the solid one, all identical); returns the bytes of one copy.
     ///     When nil, every tile is cut and emitted one by one.
