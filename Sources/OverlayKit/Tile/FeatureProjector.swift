@@ -157,9 +157,8 @@ package struct FeatureProjector: Sendable {
         rings.append(ProjectedRing(start: start, count: count, size: abs(size), isOuter: isOuter))
     }
 
-    /// A closed ring around the circle in map space (MapKit draws `MKCircle` as a Mercator
-    /// circle), with enough vertices that no point of it is farther than `circleTolerance`
-    /// from the true circle.
+    /// `CirclePolygon`'s closed ring around the circle in map space (MapKit draws `MKCircle` as a
+    /// Mercator circle), within `circleTolerance` of it, around the unwrapped center x.
     func circleRing(_ circle: Circle) -> [Double] {
         CirclePolygon.ring(centerX: Self.x(longitude: circle.center.longitude), centerY: MapProjection.y(latitude: circle.center.latitude),
                            radius: circle.mapRadius, tolerance: circleTolerance)
