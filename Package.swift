@@ -18,7 +18,7 @@ let package = Package(
     targets: [
         // Value types only: coordinates, map points, overlays, features, styles, diagnostics.
         .target(name: "OverlayModel"),
-        // The pipeline stages: Parse, Normalize, Clip, Simplify, Tile, Serialize, Render, Validate.
+        // The pipeline stages, filed by format and stage (docs/design.md: which folder may use which).
         .target(
             name: "OverlayKit",
             dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "ZIPFoundation"],

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// Circles in KML, which has none: a `Polygon` approximating the circle, whose ExtendedData
@@ -34,34 +27,11 @@ enum KMLCircle {
         return text
     }
 
-    /// A closed counterclockwise ring of points on the great-circle distance `radius` from the
-    /// center, with enough vertices that each chord strays at most `tolerance` meters from the
-    /// circle (sagitta r·(1 − cos(π/n))), between 16 and 8192 vertices.
+    /// A closed counterclockwise ring around the circle: `CirclePolygon`'s ring (the Mercator
+    /// circle the renderer and tiler draw), with `tolerance` meters taken at the center's latitude.
     static func ring(_ circle: Circle) -> [Coordinate] {
-        let radius = circle.radius
-        var count = 16
-        if radius > tolerance {
-            let step = acos(1 - tolerance / radius)
-            count = Int(saturating: (Double.pi / step).rounded(.up))
-        }
-        count = max(16, min(8192, count))
-        // Beyond half the Earth's circumference a circle covers the whole sphere.
-        let angular = min(radius / EarthModel.radius, Double.pi)
-        let latitude = circle.center.latitude * Double.pi / 180
-        let longitude = circle.center.longitude * Double.pi / 180
-        var ring: [Coordinate] = []
-        ring.reserveCapacity(count + 1)
-        for index in 0..<count {
-            // Bearing from north, clockwise; walking it backwards gives a counterclockwise ring.
-            let bearing = -2 * Double.pi * Double(index) / Double(count)
-            let pointLatitude = asin(sin(latitude) * cos(angular) + cos(latitude) * sin(angular) * cos(bearing))
-            let pointLongitude = longitude + atan2(sin(bearing) * sin(angular) * cos(latitude),
-                                                   cos(angular) - sin(latitude) * sin(pointLatitude))
-            var degrees = pointLongitude * 180 / Double.pi
-            if degrees > 180 { degrees -= 360 } else if degrees < -180 { degrees += 360 }
-            ring.append(Coordinate(latitude: pointLatitude * 180 / Double.pi, longitude: degrees))
-        }
-        ring.append(ring[0])
-        return ring
+        let mapTolerance = tolerance * mapPointsPerMeter(atLatitude: circle.center.latitude)
+        // The ring runs clockwise on the map; KML's outer boundaries run counterclockwise.
+        return CirclePolygon.ring(circle, tolerance: mapTolerance).reversed().map(Coordinate.init)
     }
 }

@@ -157,20 +157,10 @@ package struct FeatureProjector: Sendable {
         rings.append(ProjectedRing(start: start, count: count, size: abs(size), isOuter: isOuter))
     }
 
-    /// A closed ring around the circle in map space (MapKit draws `MKCircle` as a Mercator
-    /// circle), with enough vertices that no point of it is farther than `circleTolerance`
-    /// from the true circle.
+    /// `CirclePolygon`'s closed ring around the circle in map space (MapKit draws `MKCircle` as a
+    /// Mercator circle), within `circleTolerance` of it, around the unwrapped center x.
     func circleRing(_ circle: Circle) -> [Double] {
-        let radius = circle.mapRadius
-        let cx = Self.x(longitude: circle.center.longitude), cy = MapProjection.y(latitude: circle.center.latitude)
-        let segments = CirclePolygon.segmentCount(radius: radius, tolerance: circleTolerance)
-        var pairs = [Double]()
-        pairs.reserveCapacity((segments + 1) * 2)
-        for index in 0...segments {
-            let angle = 2 * Double.pi * Double(index % segments) / Double(segments)
-            pairs.append(cx + radius * cos(angle))
-            pairs.append(cy + radius * sin(angle))
-        }
-        return pairs
+        CirclePolygon.ring(centerX: Self.x(longitude: circle.center.longitude), centerY: MapProjection.y(latitude: circle.center.latitude),
+                           radius: circle.mapRadius, tolerance: circleTolerance)
     }
 }
