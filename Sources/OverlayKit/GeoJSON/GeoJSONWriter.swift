@@ -152,17 +152,12 @@ public struct GeoJSONWriter: FeatureWriter {
         scratch.renamedKeys.removeAll()
     }
 
-    /// The feature's shape as RFC 7946 allows it (``ShapeRepair``), warning at the feature for
-    /// each change; shapes from the readers are already valid and pass unchanged.
+    /// The feature's shape as the format allows it (``ShapeRepair/writable(_:)``), warning
+    /// at the feature for each change.
     private mutating func writableShape(_ feature: Feature) -> Shape? {
-        guard let shape = feature.shape else { return nil }
-        let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: true)
-        var location = feature.location
-        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
-        for repair in repairs {
-            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: location))
-        }
-        return repaired
+        let (shape, repairs) = ShapeRepair.writable(feature)
+        warnings += repairs
+        return shape
     }
 
     private mutating func appendGeometry(_ shape: Shape, members: JSONObject = JSONObject()) {

@@ -54,6 +54,17 @@ public enum ShapeRepair {
         public var message: String
     }
 
+    /// A feature's shape as a writer may write it: ``repaired(_:allowsEmpty:)`` with every
+    /// empty geometry allowed (writers carry those their own way), and each change as a warning
+    /// located at the feature. Shapes from the readers are already valid and pass unchanged.
+    public static func writable(_ feature: Feature) -> (shape: Shape?, warnings: [Diagnostic]) {
+        guard let shape = feature.shape else { return (nil, []) }
+        let (repaired, repairs) = repaired(shape, allowsEmpty: true)
+        var location = feature.location
+        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
+        return (repaired, repairs.map { Diagnostic(.warning, code: $0.code, message: $0.message, location: location) })
+    }
+
     /// `shape` as the rule allows it to be written, and what was changed.
     ///
     /// - Parameters:

@@ -11,33 +11,8 @@ struct DepthClip {
 
     /// The closed ring (flat x,y pairs, not repeating its first point) inside the band.
     func clipRing(_ ring: [Double]) -> [Double] {
-        var current = ring
-        for (bound, keepAbove) in [(minY, true), (maxY, false)] {
-            let count = current.count / 2
-            guard count > 0 else { return [] }
-            var output = [Double]()
-            output.reserveCapacity(current.count + 4)
-            var previousX = current[2 * count - 2], previousY = current[2 * count - 1]
-            var previousInside = keepAbove ? previousY >= bound : previousY <= bound
-            for index in 0..<count {
-                let x = current[2 * index], y = current[2 * index + 1]
-                let isInside = keepAbove ? y >= bound : y <= bound
-                if isInside != previousInside {
-                    let t = (bound - previousY) / (y - previousY)
-                    output.append(previousX + t * (x - previousX))
-                    output.append(bound)
-                }
-                if isInside {
-                    output.append(x)
-                    output.append(y)
-                }
-                previousX = x
-                previousY = y
-                previousInside = isInside
-            }
-            current = output
-        }
-        return current
+        let far = HalfPlaneClip.clipRing(ring, axis: 1, bound: minY, keepAbove: true)
+        return HalfPlaneClip.clipRing(far, axis: 1, bound: maxY, keepAbove: false)
     }
 
     /// The open line (flat x,y pairs) clipped to the band: the runs inside, in order. A line of

@@ -22,38 +22,10 @@ struct GuardClip {
         var current = ring
         // Each pass keeps the side of one edge: (axis, bound, keep greater-or-equal).
         for (axis, bound, keepAbove) in [(0, minX, true), (0, maxX, false), (1, minY, true), (1, maxY, false)] {
-            let count = current.count / 2
-            guard count > 0 else { return [] }
-            var output = [Double]()
-            output.reserveCapacity(current.count + 8)
-            var previousX = current[2 * count - 2], previousY = current[2 * count - 1]
-            var previousInside = inside(previousX, previousY, axis, bound, keepAbove)
-            for index in 0..<count {
-                let x = current[2 * index], y = current[2 * index + 1]
-                let isInside = inside(x, y, axis, bound, keepAbove)
-                if isInside != previousInside {
-                    let t = ((axis == 0 ? bound - previousX : bound - previousY)
-                        / (axis == 0 ? x - previousX : y - previousY))
-                    output.append(axis == 0 ? bound : previousX + t * (x - previousX))
-                    output.append(axis == 1 ? bound : previousY + t * (y - previousY))
-                }
-                if isInside {
-                    output.append(x)
-                    output.append(y)
-                }
-                previousX = x
-                previousY = y
-                previousInside = isInside
-            }
-            current = output
+            current = HalfPlaneClip.clipRing(current, axis: axis, bound: bound, keepAbove: keepAbove)
+            if current.isEmpty { return [] }
         }
         return current
-    }
-
-    @inline(__always)
-    private func inside(_ x: Double, _ y: Double, _ axis: Int, _ bound: Double, _ keepAbove: Bool) -> Bool {
-        let value = axis == 0 ? x : y
-        return keepAbove ? value >= bound : value <= bound
     }
 
     /// The open line (flat x,y pairs) clipped to the rect: the runs that lie inside, in order.

@@ -174,18 +174,12 @@ public struct KMLWriter: FeatureWriter {
 
     private static let elementKeys: Set<String> = ["name", "description", "visibility", "address", "phoneNumber"]
 
-    /// The feature's shape as KML can hold it (``ShapeRepair``: rings closed, short rings
-    /// dropped, one-position lines as points; empty geometries travel as `overlaykit:` Data), warning at the
-    /// feature for each change.
+    /// The feature's shape as the format allows it (``ShapeRepair/writable(_:)``), warning
+    /// at the feature for each change.
     private mutating func writableShape(_ feature: Feature) -> Shape? {
-        guard let shape = feature.shape else { return nil }
-        let (repaired, repairs) = ShapeRepair.repaired(shape, allowsEmpty: true)
-        var location = feature.location
-        if location?.jsonPointer == "" { location?.jsonPointer = nil }  // the document itself: no "()"
-        for repair in repairs {
-            warnings.append(Diagnostic(.warning, code: repair.code, message: repair.message, location: location))
-        }
-        return repaired
+        let (shape, repairs) = ShapeRepair.writable(feature)
+        warnings += repairs
+        return shape
     }
 
     private mutating func appendPlacemark(_ feature: Feature) {
