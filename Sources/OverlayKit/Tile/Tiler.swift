@@ -132,7 +132,7 @@ public struct Tiler: Sendable {
         // Taken first: a locked or existing output fails before minutes of reading.
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
-            let source = try TileSource(reading: &reader, options: options, onWarning: onWarning)
+            let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
