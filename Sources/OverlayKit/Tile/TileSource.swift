@@ -138,6 +138,10 @@ public struct TileSource: Sendable {
         /// follows this one's: its source indices (and generated ids) move past this one's.
         mutating func append(_ later: Projection) {
             let offset = counts.features
+            guard offset > 0 else {
+                self = later  // the first part: nothing moves, and nothing is copied
+                return
+            }
             attributes.reserveCapacity(attributes.count + later.attributes.count)
             if options.generateID && options.promoteID == nil {
                 for (index, attribute) in later.attributes.enumerated() {
