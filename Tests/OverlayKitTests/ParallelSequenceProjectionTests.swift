@@ -25,6 +25,11 @@ final class ParallelSequenceProjectionTests: XCTestCase {
         var counts = TileSource.InputCounts()
         var bounds = MapRect.null
         var westEast: [Double] = []
+        /// The MVT property table: key and value fields, and per feature its tags and losses.
+        var keyFields: [[UInt8]] = []
+        var valueFields: [[UInt8]] = []
+        var tags: [[UInt32]] = []
+        var losses: [[Int]] = []
         var warnings: [String] = []
         var error: String?
     }
@@ -40,6 +45,10 @@ final class ParallelSequenceProjectionTests: XCTestCase {
             result.counts = source.inputCounts
             result.bounds = source.boundingMapRect
             if let extent = source.longitudeExtent.westEast { result.westEast = [extent.west, extent.east] }
+            result.keyFields = source.propertyTable.keyFields
+            result.valueFields = source.propertyTable.valueFields
+            result.tags = source.propertyTable.entries.map(\.tags)
+            result.losses = source.propertyTable.entries.map { [$0.nullValues, $0.jsonValues] }
         } catch {
             result.error = "\(error)"
         }
@@ -81,6 +90,8 @@ final class ParallelSequenceProjectionTests: XCTestCase {
         let result = try assertSameAsOneThread(records(count: 60).joined(separator: "\n") + "\n")
         XCTAssertNil(result.error)
         XCTAssertEqual(result.warnings.count, 24)
+        XCTAssertEqual(result.keyFields.count, 3)
+        XCTAssertGreaterThan(result.valueFields.count, 30)
         // Located in the whole file: record 57 is on line 91 (eleven 4-line collections before it).
         XCTAssertTrue(result.warnings.contains { $0.contains(":91:43:") && $0.contains("(/57/properties/n)") }, "\(result.warnings)")
     }

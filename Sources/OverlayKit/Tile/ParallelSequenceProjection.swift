@@ -11,20 +11,24 @@ import OverlayModel
 /// whose reader fails (a bad record, or a cut that was not a boundary in invalid text) is read
 /// again with everything after it on the calling thread, from its start, which earlier parts
 /// proved to be a boundary by parsing cleanly to their end: so the first error, and the warnings
-/// before it, are exactly those one reader would find.
+/// before it, are exactly those one reader would find. Each thread also encodes its part's
+/// properties for MVT (``MVTPropertyTable``), and the tables are joined in order, numbered as
+/// one table of the whole input would be.
 enum ParallelSequenceProjection {
     /// The smallest part worth a thread of its own: below it the thread costs more than it saves.
     static let minimumPartBytes = 4 << 20
 
     /// Projects the parts `parts` (byte ranges of `file`, in order, covering it) side by side.
     /// - Parameter onWarning: every warning, in input order, once the parts before it are done.
+    /// - Returns: the projection of the whole file, and its property table.
     /// - Throws: the first error in input order, with its location as one reader gives it;
     ///   `io.thread-failed` when no thread can be started.
     static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions,
-                        onWarning: (Diagnostic) -> Void) throws -> TileSource.Projection {
+                        onWarning: (Diagnostic) -> Void) throws -> (TileSource.Projection, MVTPropertyTable) {
         let jobs = parts.map { Job(file: file, part: $0, options: options) }
         try runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = try TileSource.Projection(options: options)
+        var tables = [MVTPropertyTable]()
         var newlinesBefore = 0, recordsBefore = 0
         for job in jobs {
             guard let outcome = job.outcome, outcome.error == nil else {
@@ -34,14 +38,16 @@ enum ParallelSequenceProjection {
                 guard let outcome = rest.outcome else { throw Self.lostPart(job.part) }
                 try finish(outcome, into: &merged, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore,
                            onWarning: onWarning)
-                return merged
+                tables.append(outcome.propertyTable)
+                return (merged, MVTPropertyTable(joining: tables))
             }
             try finish(outcome, into: &merged, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore,
                        onWarning: onWarning)
+            tables.append(outcome.propertyTable)
             newlinesBefore += outcome.newlines
             recordsBefore += outcome.records
         }
-        return merged
+        return (merged, MVTPropertyTable(joining: tables))
     }
 
     /// Hands a part's warnings on renumbered, appends its features, and throws its error.
@@ -86,6 +92,8 @@ enum ParallelSequenceProjection {
     /// What reading one part gave.
     struct Outcome {
         var projection: TileSource.Projection
+        /// The part's properties encoded for MVT (empty after an error: it is not used then).
+        var propertyTable: MVTPropertyTable
         /// Warnings in input order, located within the part.
         var warnings: [Diagnostic]
         /// The reader's error, which ended the part early.
@@ -126,7 +134,8 @@ enum ParallelSequenceProjection {
             } catch {
                 failure = error
             }
-            outcome = Outcome(projection: projection, warnings: warnings, error: failure,
+            let table = MVTPropertyTable(failure == nil ? projection.attributes : [])
+            outcome = Outcome(projection: projection, propertyTable: table, warnings: warnings, error: failure,
                               newlines: reader.newlinesRead, records: reader.recordsRead)
         }
     }

@@ -64,8 +64,9 @@ public struct TileSource: Sendable {
             let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,
                                                             minimumBytes: minimumPartBytes)
             if parts.count > 1 {
-                self.init(try ParallelSequenceProjection.project(file, parts: parts, options: options,
-                                                                 onWarning: onWarning))
+                let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
+                                                                                 onWarning: onWarning)
+                self.init(projection, propertyTable: table)
                 return
             }
         }
@@ -79,7 +80,8 @@ public struct TileSource: Sendable {
         self.init(projection)
     }
 
-    init(_ projection: Projection) {
+    /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
+    init(_ projection: Projection, propertyTable table: MVTPropertyTable? = nil) {
         options = projection.options
         var bounds = MapRect.null
         for feature in projection.projected {
@@ -87,7 +89,7 @@ public struct TileSource: Sendable {
                                           width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
         }
         attributes = projection.attributes
-        propertyTable = MVTPropertyTable(projection.attributes)
+        propertyTable = table ?? MVTPropertyTable(projection.attributes)
         inputCounts = projection.counts
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
