@@ -45,7 +45,7 @@ public struct TileSource: Sendable {
     ///
     /// With `readThreads` above 1, a GeoJSON text sequence read from a regular file (and not
     /// begun) is cut at record boundaries and each part is parsed and projected on a thread of
-    /// its own (``ParallelSequenceProjection``); features, ids, properties, warnings and the first
+    /// its own; features, ids, properties, warnings and the first
     /// error come out exactly as one thread would give them. `reader` is then left unread.
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the reader's errors.
     public init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int = 1,
