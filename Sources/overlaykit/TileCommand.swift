@@ -54,7 +54,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Decimal places for --format geojson coordinates.")
     var precision = 7
 
-    @Option(help: "Threads to use; by default one per core this process may use.")
+    @Option(help: "Threads to use (cutting tiles, and reading a GeoJSONSeq file in parts); by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var overwrite: OverwriteOption
@@ -138,6 +138,8 @@ final class TileProgressMeter: @unchecked Sendable {
         progress.tiles = report.tiles
         progress.bytes = report.encodedBytes
         print(progress, now: Date(), end: "\n")
+        let seconds = (report.readingSeconds * 100).rounded() / 100
+        Report.standardError("tile: read and projected \(report.input.features) features in \(seconds) s\n")
     }
 
     private func print(_ progress: TileArchiveSink.Progress, now: Date, end: String) {

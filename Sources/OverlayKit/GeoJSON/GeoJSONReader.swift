@@ -61,12 +61,39 @@ public struct GeoJSONReader: FeatureReader {
     }
 
     private var checkedByteOrderMark = false
+    /// Reading from a record boundary inside a sequence (``init(continuing:)``).
+    private var continuesSequence = false
 
     /// A reader over GeoJSON or GeoJSONSeq text (told apart by its first bytes).
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
         scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
     }
+
+    /// A reader for the part of a GeoJSON text sequence that starts at a record boundary inside
+    /// it (a slice after the first record): no byte order mark is looked for, a part holding no
+    /// record is not an error, and every record's JSON Pointer starts with its index within the
+    /// part (`/0/…` too), so a caller that knows how many records came before can renumber it.
+    package init(continuing input: ByteInput) {
+        self.init(input: input)
+        checkedByteOrderMark = true
+        continuesSequence = true
+    }
+
+    /// The input, when it is a regular file opened by path and nothing of it has been parsed
+    /// yet: a caller may then read it in slices instead (`ByteInput.slice(_:)`).
+    package var unreadFile: ByteInput? {
+        let input = scanner.input
+        guard !checkedByteOrderMark, scanner.absolutePosition == 0, input.bytesRead == 0,
+              input.name != nil, input.expectedSize != nil else { return nil }
+        return input
+    }
+
+    /// Newlines consumed so far (all of them once ``next()`` has returned nil).
+    package var newlinesRead: Int { scanner.lineColumn(at: scanner.absolutePosition).line - 1 }
+
+    /// Top-level values (records) begun so far.
+    package var recordsRead: Int { topLevelIndex + 1 }
 
     /// A reader with a small initial window, so tests exercise tokens split across refills.
     init(input: ByteInput, initialBufferSize: Int) {
@@ -100,13 +127,13 @@ public struct GeoJSONReader: FeatureReader {
             case .betweenValues:
                 guard let byte = try scanner.peekSignificantSkippingRecordSeparators() else {
                     state = .finished
-                    if topLevelIndex < 0 {
+                    if topLevelIndex < 0 && !continuesSequence {
                         throw scanner.error(GeoJSONDiagnosticCode.empty.code, "input holds no GeoJSON")
                     }
                     return nil
                 }
                 topLevelIndex += 1
-                scanner.path = topLevelIndex == 0 ? [] : [.index(topLevelIndex)]
+                scanner.path = topLevelIndex == 0 && !continuesSequence ? [] : [.index(topLevelIndex)]
                 let start = scanner.absolutePosition
                 if resumable { attempt = Attempt(start: start, inFeatures: false, path: scanner.path) }
                 if keepsStart { scanner.retainFrom = start }

@@ -45,6 +45,20 @@ package struct LongitudeExtent: Sendable {
         }
     }
 
+    /// Adds everything `other` holds, as if its shapes had been added here: bins keep the
+    /// extremes of both, coverage adds up, flags combine, so the order of merging never matters.
+    package mutating func merge(_ other: LongitudeExtent) {
+        for bin in 0..<Self.binCount {
+            // Strict comparisons as in `addVertex`: on a tie (−0 and 0) the earlier shape's value stays.
+            if other.minimum[bin] < minimum[bin] { minimum[bin] = other.minimum[bin] }
+            if other.maximum[bin] > maximum[bin] { maximum[bin] = other.maximum[bin] }
+        }
+        for bin in 0...Self.binCount { coverageDelta[bin] += other.coverageDelta[bin] }
+        reachesEast = reachesEast || other.reachesEast
+        reachesWest = reachesWest || other.reachesWest
+        hasCrossingEdge = hasCrossingEdge || other.hasCrossingEdge
+    }
+
     /// The longitude wrapped into −180 … 180, and whether it was written beyond.
     fileprivate static func wrapped(_ longitude: Double) -> (Double, Bool) {
         guard longitude < -180 || longitude > 180 else { return (longitude, false) }

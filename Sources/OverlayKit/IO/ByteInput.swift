@@ -28,6 +28,8 @@ public final class ByteInput {
     /// For a copy made by `independentCopy()`: where the next `pread` starts (the descriptor
     /// is shared with the original, so its own offset is never used).
     private var positionalOffset: Int?
+    /// For a copy made by `slice(_:)`: where its bytes end (reads stop there).
+    private var positionalLimit: Int?
 
     /// Opens a file, or standard input for nil or "-".
     /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason, located
@@ -101,6 +103,16 @@ public final class ByteInput {
         return ByteInput(duplicating: copy, name: name, expectedSize: expectedSize)
     }
 
+    /// The bytes `range` of a regular file opened by path, as an input of their own that reads
+    /// them with positional reads (independent of this one and of other slices, so threads may
+    /// read slices side by side); nil for anything else.
+    package func slice(_ range: Range<Int>) -> ByteInput? {
+        guard descriptor >= 0, let copy = independentCopy() else { return nil }
+        copy.positionalOffset = range.lowerBound
+        copy.positionalLimit = range.upperBound
+        return copy
+    }
+
     /// Reads up to `buffer.count` bytes; returns 0 at the end of input.
     /// - Throws: `Diagnostic` `io.read-failed`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -131,6 +143,11 @@ public final class ByteInput {
         }
         let what = name ?? "standard input"
         if let offset = positionalOffset {
+            var buffer = buffer
+            if let limit = positionalLimit {
+                guard offset < limit else { return 0 }
+                buffer = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, limit - offset)])
+            }
             let count = try POSIX.read(descriptor, into: buffer, at: offset, what: what)
             positionalOffset = offset + count
             return count

@@ -85,6 +85,40 @@ final class MVTPropertyTable: @unchecked Sendable {
         self.entries = entries
     }
 
+    /// The table of the parts' attributes one after another, joined from each part's own table:
+    /// keys and values new in a part are numbered after those of earlier parts in the part's
+    /// first-use order, which is the whole input's first-use order, so the result equals the
+    /// table built from all the attributes at once. O(distinct keys and values + tags).
+    init(joining parts: [MVTPropertyTable]) {
+        var keyNumbers = [[UInt8]: UInt32](), valueNumbers = [[UInt8]: UInt32]()
+        var keyFields = [[UInt8]](), valueFields = [[UInt8]]()
+        var entries = [Entry]()
+        entries.reserveCapacity(parts.reduce(0) { $0 + $1.entries.count })
+        func number(_ fields: [[UInt8]], _ numbers: inout [[UInt8]: UInt32], _ all: inout [[UInt8]]) -> [UInt32] {
+            fields.map { field in
+                if let known = numbers[field] { return known }
+                let next = UInt32(all.count)
+                numbers[field] = next
+                all.append(field)
+                return next
+            }
+        }
+        for part in parts {
+            let keys = number(part.keyFields, &keyNumbers, &keyFields)
+            let values = number(part.valueFields, &valueNumbers, &valueFields)
+            for var entry in part.entries {
+                for index in stride(from: 0, to: entry.tags.count, by: 2) {
+                    entry.tags[index] = keys[Int(entry.tags[index])]
+                    entry.tags[index + 1] = values[Int(entry.tags[index + 1])]
+                }
+                entries.append(entry)
+            }
+        }
+        self.keyFields = keyFields
+        self.valueFields = valueFields
+        self.entries = entries
+    }
+
     /// Per-tile renumbering: global number → the tile's number (`UInt32.max` when unused), and
     /// the global numbers in the tile's order, so resetting costs only what the tile used.
     struct Scratch {

@@ -42,9 +42,34 @@ public struct TileSource: Sendable {
     /// Projects every feature `reader` yields, one at a time: the features themselves are not
     /// kept, only their flat projected buffers and attributes. Warnings the reader finds go to
     /// `onWarning` as they appear.
+    ///
+    /// With `readThreads` above 1, a GeoJSON text sequence read from a regular file (and not
+    /// begun) is cut at record boundaries and each part is parsed and projected on a thread of
+    /// its own; features, ids, properties, warnings and the first
+    /// error come out exactly as one thread would give them. `reader` is then left unread.
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the reader's errors.
-    public init(reading reader: inout some FeatureReader, options: TileOptions,
+    public init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int = 1,
                 onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        try self.init(reading: &reader, options: options, readThreads: readThreads,
+                      minimumPartBytes: ParallelSequenceProjection.minimumPartBytes, onWarning: onWarning)
+    }
+
+    /// ``init(reading:options:readThreads:onWarning:)`` with the smallest part a thread gets
+    /// (tests cut small files into many parts).
+    package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
+                 minimumPartBytes: Int, onWarning: (Diagnostic) -> Void) throws {
+        if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
+           let size = file.expectedSize {
+            try options.validate()
+            let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,
+                                                            minimumBytes: minimumPartBytes)
+            if parts.count > 1 {
+                let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
+                                                                                 onWarning: onWarning)
+                self.init(projection, propertyTable: table)
+                return
+            }
+        }
         var projection = try Projection(options: options)
         while let feature = try reader.next() {
             reader.takeWarnings().forEach(onWarning)
@@ -55,7 +80,8 @@ public struct TileSource: Sendable {
         self.init(projection)
     }
 
-    private init(_ projection: Projection) {
+    /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
+    init(_ projection: Projection, propertyTable table: MVTPropertyTable? = nil) {
         options = projection.options
         var bounds = MapRect.null
         for feature in projection.projected {
@@ -63,7 +89,7 @@ public struct TileSource: Sendable {
                                           width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
         }
         attributes = projection.attributes
-        propertyTable = MVTPropertyTable(projection.attributes)
+        propertyTable = table ?? MVTPropertyTable(projection.attributes)
         inputCounts = projection.counts
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
@@ -71,7 +97,7 @@ public struct TileSource: Sendable {
     }
 
     /// The features projected so far, in input order.
-    private struct Projection {
+    struct Projection {
         let options: TileOptions
         let projector: FeatureProjector
         var attributes = [TileAttributes]()
@@ -108,6 +134,33 @@ public struct TileSource: Sendable {
             }
             if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
             longitudeExtent.add(shape)
+        }
+
+        /// Appends the features of `later`, projected with the same options from the input that
+        /// follows this one's: its source indices (and generated ids) move past this one's.
+        mutating func append(_ later: Projection) {
+            let offset = counts.features
+            guard offset > 0 else {
+                self = later  // the first part: nothing moves, and nothing is copied
+                return
+            }
+            attributes.reserveCapacity(attributes.count + later.attributes.count)
+            if options.generateID && options.promoteID == nil {
+                for (index, attribute) in later.attributes.enumerated() {
+                    attributes.append(TileAttributes(id: .integer(Int64(offset + index)), properties: attribute.properties))
+                }
+            } else {
+                attributes += later.attributes
+            }
+            projected.reserveCapacity(projected.count + later.projected.count)
+            for var feature in later.projected {
+                feature.source += offset
+                projected.append(feature)
+            }
+            counts.features += later.counts.features
+            counts.withoutGeometry += later.counts.withoutGeometry
+            counts.withoutPositions += later.counts.withoutPositions
+            longitudeExtent.merge(later.longitudeExtent)
         }
     }
 

@@ -32,7 +32,8 @@ public struct Tiler: Sendable {
     public var options = TileOptions()
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
-    /// Threads that cut tiles (1 cuts every tile on the calling thread).
+    /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does
+    /// everything on the calling thread).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Replace an existing output (otherwise an existing non-empty output is an error).
     public var replaceExisting = false
@@ -71,6 +72,9 @@ public struct Tiler: Sendable {
         public var losses: MVTEncoder.Losses
         /// The size of the output file (PMTiles, MBTiles); nil for a directory.
         public var fileBytes: Int?
+        /// Wall seconds spent reading and projecting the input, before the first tile was cut
+        /// (the phase ``Tiler/threads`` above 1 spreads over cores for a GeoJSON text sequence file).
+        public var readingSeconds: Double = 0
 
         /// Tiles written.
         public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -116,8 +120,13 @@ public struct Tiler: Sendable {
     }
 
     /// Tiles everything `reader` yields.
+    ///
+    /// With ``threads`` above 1, a GeoJSON text sequence read from a regular file is read and
+    /// projected on that many threads, a part of the file each (tippecanoe's `-P`); the tiles,
+    /// warnings and errors are the same as with one.
     /// - Parameters:
-    ///   - reader: the input; read to its end before the first tile is cut.
+    ///   - reader: the input; read to its end before the first tile is cut (or, when it is read
+    ///     in parts, left unread).
     ///   - onWarning: the reader's warnings, as they are found.
     ///   - onProgress: called after every tile written (under a lock: keep it quick).
     /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
@@ -132,7 +141,9 @@ public struct Tiler: Sendable {
         // Taken first: a locked or existing output fails before minutes of reading.
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
-            let source = try TileSource(reading: &reader, options: options, onWarning: onWarning)
+            let readingStart = DispatchTime.now().uptimeNanoseconds
+            let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
+            let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
@@ -152,7 +163,8 @@ public struct Tiler: Sendable {
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
-                          fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output))
+                          fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
+                          readingSeconds: readingSeconds)
         } catch {
             writer.abort()
             throw error

@@ -1,0 +1,60 @@
+/// Where a GeoJSON text sequence file can be cut into parts that parse on their own: just after
+/// a newline that follows a `}` and precedes a `{` or an RS (0x1E), ignoring blanks between.
+///
+/// In valid JSON two values inside an array or object are always separated by a comma, so a
+/// `}` followed by `{` or RS can only sit between two top-level records. A cut found in
+/// invalid text may be wrong; the caller must check (a part that parses cleanly to its end
+/// proves the cut after it). Cutting after a newline keeps each part starting at column 1.
+enum SequenceRecordBoundaries {
+    /// Offsets that split `file` (of `size` bytes) into at most `parts` parts of about equal
+    /// size, none smaller than `minimumBytes`: the byte ranges of the parts, in order, covering
+    /// the whole file. A single range when the file is too small or no cut is found.
+    ///
+    /// Each cut looks at most `searchLimit` bytes past its target: a file of enormous records
+    /// gets fewer parts rather than a scan of the whole file.
+    /// - Throws: `Diagnostic` `io.read-failed`.
+    static func ranges(of file: ByteInput, size: Int, parts: Int, minimumBytes: Int,
+                       searchLimit: Int = 16 << 20) throws -> [Range<Int>] {
+        let parts = max(1, min(parts, size / max(1, minimumBytes)))
+        var cuts = [0]
+        for part in 1..<max(1, parts) {
+            let target = Int((Double(size) * Double(part) / Double(parts)).rounded(.down))
+            guard target > cuts[cuts.count - 1] else { continue }
+            if let cut = try boundary(in: file, from: target, to: min(size, target + searchLimit)),
+               cut > cuts[cuts.count - 1], cut < size {
+                cuts.append(cut)
+            }
+        }
+        cuts.append(size)
+        return (0..<cuts.count - 1).map { cuts[$0]..<cuts[$0 + 1] }
+    }
+
+    /// The first cut in `start..<end`: the offset just after a newline that follows a `}`
+    /// (blanks between allowed) and precedes a `{` or RS (blanks between allowed), both seen
+    /// within the range. Nil when there is none.
+    static func boundary(in file: ByteInput, from start: Int, to end: Int) throws -> Int? {
+        guard start < end, let slice = file.slice(start..<end) else { return nil }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var offset = start
+        var lastSignificant: UInt8?
+        var candidate: Int?
+        while true {
+            let count = try chunk.withUnsafeMutableBytes { try slice.read(into: $0) }
+            guard count > 0 else { return nil }
+            for index in 0..<count {
+                let byte = chunk[index]
+                switch byte {
+                case 0x0A:
+                    if candidate == nil && lastSignificant == UInt8(ascii: "}") { candidate = offset + index + 1 }
+                case 0x20, 0x09, 0x0D:
+                    continue
+                default:
+                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E { return cut }
+                    candidate = nil
+                    lastSignificant = byte
+                }
+            }
+            offset += count
+        }
+    }
+}
