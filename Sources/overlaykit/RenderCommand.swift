@@ -163,7 +163,8 @@ struct RenderCommand: ParsableCommand {
                 options.camera = .fit(padding: padding)
             }
             var (_, reader) = try inputOptions.openReader()
-            var builder: SnapshotBuilder
+            let format: SnapshotStream.Format = resolvedFormat! == .png ? .png : .svg
+            let camera: RenderCamera, featureCount: Int, drawnFeatureCount: Int, size: (width: Int, height: Int)
             if case .fit = options.camera {
                 // Fitting needs every feature's extent before the first is drawn.
                 var features = [Feature]()
@@ -172,28 +173,48 @@ struct RenderCommand: ParsableCommand {
                     if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
                     features.append(feature)
                 }
-                builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)
+                reader.takeWarnings().forEach(Report.diagnostic)
+                var builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)
                 for feature in features { builder.add(feature) }
-            } else {
-                // A known camera: draw each feature as it is read, keeping only its marks.
-                builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
+                let snapshot = builder.finish()
+                try byteOutput.write(format == .png ? try snapshot.png() : snapshot.svg())
+                (camera, featureCount, drawnFeatureCount) = (snapshot.camera, builder.featureCount, builder.drawnFeatureCount)
+                size = (snapshot.pixelWidth, snapshot.pixelHeight)
+            } else if format == .svg && byteOutput.path == nil {
+                // SVG to standard output is written whole at the end, so a bad feature half way
+                // leaves nothing half-written in the pipe.
+                var builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
                 while let feature = try reader.next() {
                     reader.takeWarnings().forEach(Report.diagnostic)
                     if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
                     builder.add(feature)
                 }
+                reader.takeWarnings().forEach(Report.diagnostic)
+                let snapshot = builder.finish()
+                try byteOutput.write(snapshot.svg())
+                (camera, featureCount, drawnFeatureCount) = (snapshot.camera, builder.featureCount, builder.drawnFeatureCount)
+                size = (snapshot.pixelWidth, snapshot.pixelHeight)
+            } else {
+                // A known camera: each feature is drawn into the output as it is read (a file
+                // appears only on commit), so memory stays flat however large the input.
+                var stream = try SnapshotStream(camera: options.resolveCamera(for: [Feature]()), options: options,
+                                                format: format, output: byteOutput)
+                while let feature = try reader.next() {
+                    reader.takeWarnings().forEach(Report.diagnostic)
+                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
+                    try stream.add(feature)
+                }
+                reader.takeWarnings().forEach(Report.diagnostic)
+                try stream.finish()
+                (camera, featureCount, drawnFeatureCount) = (stream.camera, stream.featureCount, stream.drawnFeatureCount)
+                size = (options.pixelWidth, options.pixelHeight)
             }
-            reader.takeWarnings().forEach(Report.diagnostic)
-            let snapshot = builder.finish()
-            let bytes = resolvedFormat! == .png ? try snapshot.png() : snapshot.svg()
-            try byteOutput.write(bytes)
             try byteOutput.commit()
-            let camera = snapshot.camera
-            if builder.featureCount == 0 {
+            if featureCount == 0 {
                 Report.diagnostic(Diagnostic(.warning, code: "render.empty", message: "the input has no features; the image is blank"))
             }
-            Report.standardError("rendered \(builder.drawnFeatureCount) of \(builder.featureCount) features, "
-                + "\(snapshot.pixelWidth)×\(snapshot.pixelHeight) px, zoom \(rounded(camera.zoom)), "
+            Report.standardError("rendered \(drawnFeatureCount) of \(featureCount) features, "
+                + "\(size.width)×\(size.height) px, zoom \(rounded(camera.zoom)), "
                 + "center \(rounded(camera.center.latitude)),\(rounded(camera.center.longitude)), "
                 + "bearing \(rounded(camera.bearing))"
                 + (camera.pitch > 0 ? ", pitch \(rounded(camera.pitch))" : "") + "\n")

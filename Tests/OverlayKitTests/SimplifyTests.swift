@@ -112,3 +112,35 @@ final class SimplifyTests: XCTestCase {
         XCTAssertLessThanOrEqual(areas[1], areas[2])
     }
 }
+
+/// `keptAbove` stops Douglas–Peucker's recursion early (render speed, issue 25 item 15) and
+/// must keep exactly the vertices of the full run at every threshold at or above it, ties and
+/// collinear runs included.
+final class DouglasPeuckerPruningTests: XCTestCase {
+    func testPrunedImportanceKeepsTheSameVertices() {
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<200 {
+            let count = 3 + Int.random(in: 0..<400, using: &generator)
+            var flat = [Double]()
+            for index in 0..<count {
+                // Half the trials on a coarse grid: equal distances and collinear vertices.
+                if trial % 2 == 0 {
+                    flat += [Double(index), Double(Int.random(in: -3...3, using: &generator)), 0]
+                } else {
+                    flat += [Double(index) + Double.random(in: 0..<1, using: &generator),
+                             Double.random(in: -50...50, using: &generator), 0]
+                }
+            }
+            var full = flat, pruned = flat
+            let keptAbove = Double.random(in: 0.1...9, using: &generator)
+            DouglasPeucker.computeImportance(&full, first: 0, last: count - 1, squaredTolerance: 0, monotone: true)
+            DouglasPeucker.computeImportance(&pruned, first: 0, last: count - 1, squaredTolerance: 0, monotone: true,
+                                             keptAbove: keptAbove)
+            for threshold in [keptAbove, keptAbove * 2, keptAbove * 4, keptAbove * 100] {
+                let keptFull = stride(from: 2, to: full.count, by: 3).filter { full[$0] > threshold }
+                let keptPruned = stride(from: 2, to: pruned.count, by: 3).filter { pruned[$0] > threshold }
+                XCTAssertEqual(keptFull, keptPruned, "trial \(trial), threshold \(threshold)")
+            }
+        }
+    }
+}

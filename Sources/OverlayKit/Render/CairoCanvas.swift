@@ -8,6 +8,11 @@ enum CairoCanvas {
     static func png(_ scene: RenderScene) throws -> [UInt8] {
         let surface = try draw(scene)
         defer { cairo_surface_destroy(surface) }
+        return try png(surface: surface)
+    }
+
+    /// A finished surface as PNG bytes.
+    private static func png(surface: OpaquePointer) throws -> [UInt8] {
         let sink = ByteSink()
         let status = cairo_surface_write_to_png_stream(surface, { closure, data, length in
             guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
@@ -52,15 +57,38 @@ enum CairoCanvas {
     // MARK: Drawing
 
     private static func draw(_ scene: RenderScene) throws -> OpaquePointer {
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.pixelWidth), Int32(scene.pixelHeight)) else {
-            throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_image_surface_create returned nothing")
+        let canvas = try Surface(scene)
+        for layer in scene.layers {
+            for drawing in layer.drawings { canvas.draw(drawing) }
         }
-        do {
-            try check(cairo_surface_status(surface), "cairo_image_surface_create(\(scene.pixelWidth)×\(scene.pixelHeight))")
-            guard let context = cairo_create(surface) else {
-                throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_create returned nothing")
+        return try canvas.finish()
+    }
+
+    /// One cairo image surface being drawn: the background and sky are painted when it is
+    /// made, marks are painted as they come, and `finish` hands the surface over. Memory is
+    /// the surface (4 bytes a pixel), whatever number of marks is drawn on it.
+    final class Surface {
+        private var surface: OpaquePointer?
+        private let context: OpaquePointer
+
+        /// A surface of the scene's size with its background and sky painted (its layers are
+        /// not drawn).
+        /// - Throws: `Diagnostic` `render.cairo-failed`.
+        init(_ scene: RenderScene) throws {
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.pixelWidth), Int32(scene.pixelHeight)) else {
+                throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_image_surface_create returned nothing")
             }
-            defer { cairo_destroy(context) }
+            do {
+                try check(cairo_surface_status(surface), "cairo_image_surface_create(\(scene.pixelWidth)×\(scene.pixelHeight))")
+                guard let context = cairo_create(surface) else {
+                    throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_create returned nothing")
+                }
+                self.context = context
+            } catch {
+                cairo_surface_destroy(surface)
+                throw error
+            }
+            self.surface = surface
             // SVG's default, so the two outputs join lines alike.
             cairo_set_miter_limit(context, 4)
             if let background = scene.background {
@@ -72,17 +100,34 @@ enum CairoCanvas {
                 cairo_rectangle(context, 0, 0, Double(scene.pixelWidth), min(Double(scene.pixelHeight), sky.bottom))
                 cairo_fill(context)
             }
-            for layer in scene.layers {
-                for drawing in layer.drawings {
-                    for part in drawing.parts { draw(part, context) }
-                }
-            }
+        }
+
+        deinit {
+            cairo_destroy(context)
+            if let surface { cairo_surface_destroy(surface) }
+        }
+
+        /// Paints one feature's marks over what is drawn.
+        func draw(_ drawing: FeatureDrawing) {
+            for part in drawing.parts { CairoCanvas.draw(part, context) }
+        }
+
+        /// The finished surface, owned by the caller from now on.
+        /// - Throws: `Diagnostic` `render.cairo-failed` when drawing failed.
+        func finish() throws -> OpaquePointer {
             try check(cairo_status(context), "drawing")
+            guard let surface else { throw Diagnostic(.error, code: "render.cairo-failed", message: "the surface was finished twice") }
             cairo_surface_flush(surface)
+            self.surface = nil
             return surface
-        } catch {
-            cairo_surface_destroy(surface)
-            throw error
+        }
+
+        /// The finished picture as PNG bytes.
+        /// - Throws: `Diagnostic` `render.cairo-failed`.
+        func png() throws -> [UInt8] {
+            let surface = try finish()
+            defer { cairo_surface_destroy(surface) }
+            return try CairoCanvas.png(surface: surface)
         }
     }
 

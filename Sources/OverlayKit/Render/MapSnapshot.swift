@@ -77,17 +77,17 @@ public struct RenderOptions: Sendable {
     }
 }
 
-/// Collects features one at a time into a snapshot for a known camera, so a large input
-/// streams through: each feature is styled, projected and pixel-decimated as it arrives and
-/// only its device-space marks are kept.
+/// Collects features one at a time into a snapshot for a known camera: each feature is
+/// culled, styled, projected and pixel-decimated as it arrives and only its device-space marks
+/// are kept, so the snapshot can then be written as SVG, PNG or pixels. Memory grows with the
+/// marks drawn; `SnapshotStream` draws them at once instead, for one output format.
 public struct SnapshotBuilder {
     /// The camera the scene is drawn with.
     public let camera: RenderCamera
     /// The options the snapshot was asked for.
     public let options: RenderOptions
-    private var paths: ScreenPathBuilder
+    private var marker: FeatureMarker
     private var scene: RenderScene
-    private let simplifier: ShapeSimplifier
     /// Features seen, for default titles.
     public private(set) var featureCount = 0
     /// Features with at least one mark on screen.
@@ -97,112 +97,25 @@ public struct SnapshotBuilder {
     public init(camera: RenderCamera, options: RenderOptions) {
         self.camera = camera
         self.options = options
-        let transform = ScreenTransform(camera: camera, pixelWidth: options.pixelWidth,
-                                        pixelHeight: options.pixelHeight, scale: options.scale)
-        paths = ScreenPathBuilder(transform: transform)
-        // A pitched camera magnifies the ground near the viewport's bottom edge.
-        simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
-            / transform.viewportMagnification)
-        let sky = transform.horizonY > 0 ? options.sky.map { RenderScene.Sky(color: $0, bottom: transform.horizonY) } : nil
-        scene = RenderScene(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight,
-                            background: options.background, sky: sky,
-                            layers: [.init(name: OverlayLevel.aboveRoads.rawValue),
-                                     .init(name: OverlayLevel.aboveLabels.rawValue),
-                                     .init(name: "annotations")])
+        marker = FeatureMarker(camera: camera, options: options)
+        scene = marker.emptyScene()
     }
 
     /// Styles and draws one feature (file order is drawing order within its layer).
     public mutating func add(_ feature: Feature) {
         featureCount += 1
-        guard let original = feature.shape else { return }
-        // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
-        // pixel: invisible at this zoom, and a 100 MB file draws only what shows.
-        var counts = ShapeSimplifier.Counts()
-        guard let shape = simplifier.simplify(original, counts: &counts) else { return }
-        let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
-        var overlays = [DrawPart](), annotations = [DrawPart]()
-        draw(shape, style: style, overlays: &overlays, annotations: &annotations)
-        let title = FeatureTitle.of(feature, number: featureCount)
-        if !overlays.isEmpty {
-            let level = style.level ?? feature.level
-            scene.layers[level == .aboveRoads ? 0 : 1].drawings.append(FeatureDrawing(title: title, parts: overlays))
+        guard let marks = marker.marks(of: feature, number: featureCount) else { return }
+        drawnFeatureCount += 1
+        if !marks.overlays.isEmpty {
+            scene.layers[marks.overlayLayer].drawings.append(FeatureDrawing(title: marks.title, parts: marks.overlays))
         }
-        if !annotations.isEmpty {
-            scene.layers[2].drawings.append(FeatureDrawing(title: title, parts: annotations))
+        if !marks.annotations.isEmpty {
+            scene.layers[2].drawings.append(FeatureDrawing(title: marks.title, parts: marks.annotations))
         }
-        if !overlays.isEmpty || !annotations.isEmpty { drawnFeatureCount += 1 }
     }
 
     /// The finished snapshot.
     public func finish() -> MapSnapshot { MapSnapshot(camera: camera, scene: scene) }
-
-    private mutating func draw(_ shape: Shape, style: RenderStyle, overlays: inout [DrawPart], annotations: inout [DrawPart]) {
-        let scale = options.scale
-        let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
-            ? StrokePaint(color: style.strokeColor, width: style.strokeWidth * scale,
-                          dash: style.lineDash.map { $0 * scale }, cap: style.lineCap, join: style.lineJoin)
-            : nil
-        let outline = style.outline ? stroke : nil
-        let fill = style.fillColor.alpha > 0 ? style.fillColor : nil
-        // Generous enough that joins and caps of clipped-away edges stay off screen.
-        let guardClip = paths.guardClip(margin: 64 + 6 * (stroke?.width ?? 0))
-        switch shape {
-        case .polygon, .multiPolygon:
-            var path = DevicePath(closed: true)
-            if case .polygon(let polygon) = shape { paths.append(polygon, to: &path, guardClip: guardClip) }
-            if case .multiPolygon(let multi) = shape {
-                for polygon in multi.polygons { paths.append(polygon, to: &path, guardClip: guardClip) }
-            }
-            if !path.isEmpty && (fill != nil || outline != nil) {
-                overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline))
-            }
-        case .polyline, .multiPolyline:
-            guard let stroke else { return }
-            var path = DevicePath(closed: false)
-            if case .polyline(let line) = shape { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
-            if case .multiPolyline(let multi) = shape {
-                for line in multi.polylines { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
-            }
-            if !path.isEmpty { overlays.append(.path(path, fill: nil, fillRule: style.fillRule, stroke: stroke)) }
-        case .circle(let circle):
-            guard fill != nil || outline != nil, circle.radius > 0 else { return }
-            let center = circle.centerPoint
-            let mapRadius = circle.mapRadius
-            if paths.transform.isPitched {
-                var path = DevicePath(closed: true)
-                paths.append(circleAt: center, mapRadius: mapRadius, to: &path, guardClip: guardClip)
-                if !path.isEmpty { overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline)) }
-                return
-            }
-            let radius = mapRadius * paths.transform.pixelsPerMapPoint
-            for position in paths.devicePositions(of: center, radius: mapRadius) {
-                let bounds = (position.x - radius, position.y - radius, position.x + radius, position.y + radius)
-                if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { continue }
-                if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
-                    overlays.append(.circle(x: position.x, y: position.y, radius: radius, fill: fill, stroke: outline))
-                } else {
-                    // Too large for the rasterizer's range: a polygon within a quarter pixel.
-                    let ring = guardClip.clipRing(CircleRing.points(x: position.x, y: position.y, radius: radius))
-                    guard ring.count >= 6 else { continue }
-                    var path = DevicePath(closed: true)
-                    path.append(subpath: ring)
-                    overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline))
-                }
-            }
-        case .annotation(let annotation):
-            let size = style.markerScale * scale
-            let viewport = GuardClip(minX: -48 * size, minY: -8 * size,
-                                     maxX: Double(options.pixelWidth) + 48 * size, maxY: Double(options.pixelHeight) + 40 * size)
-            for position in paths.devicePositions(of: annotation.point)
-            where viewport.contains(minX: position.x, minY: position.y, maxX: position.x, maxY: position.y) {
-                annotations.append(.pin(x: position.x, y: position.y, color: style.markerColor, size: size,
-                                        label: annotation.title, labelColor: style.labelColor,
-                                        fontSize: style.labelSize * scale))
-            }
-        case .collection(let collection):
-            for member in collection.members { draw(member, style: style, overlays: &overlays, annotations: &annotations) }
-        }
-    }
 }
 
 /// A rendered view of overlays: SVG, PNG or raw pixels from the same marks.

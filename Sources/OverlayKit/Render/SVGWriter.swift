@@ -7,6 +7,18 @@ import OverlayModel
 enum SVGWriter {
     static func document(_ scene: RenderScene) -> [UInt8] {
         var out = SVGBytes()
+        header(scene, to: &out)
+        for layer in scene.layers {
+            open(layer: layer.name, to: &out)
+            for drawing in layer.drawings { write(drawing, to: &out) }
+            closeLayer(to: &out)
+        }
+        footer(to: &out)
+        return out.bytes
+    }
+
+    /// The XML declaration, the `<svg>` element's start, the background and the sky.
+    static func header(_ scene: RenderScene, to out: inout SVGBytes) {
         let width = scene.pixelWidth, height = scene.pixelHeight
         out.text("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.text("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">\n")
@@ -22,20 +34,27 @@ enum SVGWriter {
             out.paint("fill", sky.color)
             out.text("/>\n")
         }
-        for layer in scene.layers {
-            out.text("<g id=\"\(layer.name)\">\n")
-            for drawing in layer.drawings {
-                out.text("<g><title>")
-                out.escaped(drawing.title)
-                out.text("</title>\n")
-                for part in drawing.parts { write(part, to: &out) }
-                out.text("</g>\n")
-            }
-            out.text("</g>\n")
-        }
-        out.text("</svg>\n")
-        return out.bytes
     }
+
+    /// The start of a layer's group.
+    static func open(layer name: String, to out: inout SVGBytes) {
+        out.text("<g id=\"\(name)\">\n")
+    }
+
+    /// One feature's group: its title, then its marks.
+    static func write(_ drawing: FeatureDrawing, to out: inout SVGBytes) {
+        out.text("<g><title>")
+        out.escaped(drawing.title)
+        out.text("</title>\n")
+        for part in drawing.parts { write(part, to: &out) }
+        out.text("</g>\n")
+    }
+
+    /// The end of a layer's group.
+    static func closeLayer(to out: inout SVGBytes) { out.text("</g>\n") }
+
+    /// The end of the document.
+    static func footer(to out: inout SVGBytes) { out.text("</svg>\n") }
 
     private static func write(_ part: DrawPart, to out: inout SVGBytes) {
         switch part {
@@ -121,7 +140,7 @@ enum SVGWriter {
 }
 
 /// A byte buffer with the few SVG tokens the writer needs.
-private struct SVGBytes {
+struct SVGBytes {
     var bytes: [UInt8] = []
 
     init() { bytes.reserveCapacity(1 << 16) }

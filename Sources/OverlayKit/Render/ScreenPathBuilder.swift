@@ -58,6 +58,26 @@ struct ScreenPathBuilder {
         return !rect.isNull && rect.maxY >= visible.minY && rect.minY <= visible.maxY
     }
 
+    /// False when no part of a line or polygon shape can reach the screen, by the same bounds
+    /// tests the path building makes per part, so a culled feature is skipped before it is
+    /// simplified, styled or projected and the picture is the same. Circles, annotations and
+    /// collections are always let through (they have their own margins). O(1).
+    func mayShow(_ shape: Shape) -> Bool {
+        switch shape {
+        case .polygon, .multiPolygon, .polyline, .multiPolyline:
+            let bounds = shape.boundingMapRect
+            guard verticallyVisible(bounds) else { return false }
+            // Narrower than a quarter world, a run has no step the antimeridian unwrap would
+            // shift, so its unwrapped x range is this one moved by whole worlds: the same copies.
+            if bounds.width < MapProjection.worldSize / 4 {
+                return !transform.worldCopies(minX: bounds.minX, maxX: bounds.maxX).isEmpty
+            }
+            return true
+        case .circle, .annotation, .collection:
+            return true
+        }
+    }
+
     /// Appends a polygon's rings (every visible world copy) to `path`.
     mutating func append(_ polygon: Polygon, to path: inout DevicePath, guardClip: GuardClip) {
         guard verticallyVisible(polygon.boundingMapRect), polygon.vertices.count > 2 else { return }

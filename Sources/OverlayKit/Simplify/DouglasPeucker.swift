@@ -15,8 +15,13 @@ package enum DouglasPeucker {
     ///   it drops, and the result may stray beyond that tolerance. true caps each pivot at its
     ///   parent's importance, so a threshold gives exactly Douglas-Peucker at that tolerance and
     ///   every dropped vertex stays within it.
+    /// - Parameter keptAbove: with `monotone`, a span whose pivot scores at most this is not
+    ///   split further: every vertex inside it scores no more than the pivot, so a threshold at
+    ///   or above this keeps the same vertices, and the bottom levels of the recursion (most of
+    ///   the work on dense input) are skipped. Pivots are chosen exactly as without it. 0 (the
+    ///   default) splits to the end.
     package static func computeImportance(_ coordinates: inout [Double], first: Int, last: Int,
-                                         squaredTolerance: Double, monotone: Bool = false) {
+                                         squaredTolerance: Double, monotone: Bool = false, keptAbove: Double = 0) {
         guard last - first > 1 else { return }
         coordinates.withUnsafeMutableBufferPointer { buffer in
             var stack: [(Int, Int, Double)] = [(first * 3, last * 3, .infinity)]
@@ -46,8 +51,10 @@ package enum DouglasPeucker {
                 }
                 if maxSquaredDistance > squaredTolerance {
                     let importance = monotone ? min(maxSquaredDistance, cap) : maxSquaredDistance
-                    if index - first > 3 { stack.append((first, index, importance)) }
                     buffer[index + 2] = importance
+                    // Monotone: nothing below a pivot at or under `keptAbove` can pass it.
+                    if monotone && importance <= keptAbove { continue }
+                    if index - first > 3 { stack.append((first, index, importance)) }
                     if last - index > 3 { stack.append((index, last, importance)) }
                 }
             }

@@ -76,15 +76,22 @@ public struct ShapeSimplifier: Sendable {
         }
     }
 
-    /// Importance of every vertex (ends kept always), for the chosen algorithm.
-    private func importance(_ points: [MapPoint]) -> [Double] {
+    /// Importance of every vertex (ends kept always), for the chosen algorithm; exact wherever
+    /// it is above `keptAbove` (a threshold at or above it keeps the right vertices), which
+    /// spares Douglas–Peucker the recursion below it.
+    private func importance(_ points: [MapPoint], keptAbove: Double) -> [Double] {
         var flat = [Double]()
         flat.reserveCapacity(points.count * 3)
-        for point in points { flat += [point.x, point.y, 0] }
+        for point in points {
+            flat.append(point.x)
+            flat.append(point.y)
+            flat.append(0)
+        }
         guard !points.isEmpty else { return [] }
         switch algorithm {
         case .douglasPeucker:
-            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0, monotone: true)
+            DouglasPeucker.computeImportance(&flat, first: 0, last: points.count - 1, squaredTolerance: 0, monotone: true,
+                                             keptAbove: keptAbove)
         case .visvalingamWhyatt:
             VisvalingamWhyatt.computeImportance(&flat, first: 0, last: points.count - 1)
         }
@@ -117,7 +124,7 @@ public struct ShapeSimplifier: Sendable {
             counts.droppedLines += 1
             return nil
         }
-        let result = kept(vertices, importance(vertices.points), above: threshold(tolerance))
+        let result = kept(vertices, importance(vertices.points, keptAbove: threshold(tolerance)), above: threshold(tolerance))
         counts.verticesOut += result.count
         return result
     }
@@ -139,7 +146,8 @@ public struct ShapeSimplifier: Sendable {
             counts.droppedRings += 1
             return nil
         }
-        let importance = importance(vertices.points)
+        // The repair attempts go down to a sixteenth of the tolerance.
+        let importance = importance(vertices.points, keptAbove: threshold(self.tolerance / 16))
         var tolerance = self.tolerance
         for attempt in 0...5 {
             let candidate = attempt == 5 ? vertices : kept(vertices, importance, above: threshold(tolerance))

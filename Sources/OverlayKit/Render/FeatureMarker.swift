@@ -1,0 +1,129 @@
+import OverlayModel
+
+/// Turns one feature into device-space marks for one camera: culls it by its bounds, simplifies
+/// it for the render zoom, resolves its style and builds its paths, circles and pins. Shared by
+/// `SnapshotBuilder` (which keeps the marks) and `SnapshotStream` (which draws them at once).
+struct FeatureMarker {
+    /// One feature's marks, split by the layer they belong to.
+    struct Marks {
+        /// 0 for `aboveRoads`, 1 for `aboveLabels`.
+        var overlayLayer: Int
+        var overlays: [DrawPart]
+        var annotations: [DrawPart]
+        var title: String
+    }
+
+    let options: RenderOptions
+    private(set) var paths: ScreenPathBuilder
+    private let simplifier: ShapeSimplifier
+    /// Whether features are culled by their bounds before anything else (false only in tests
+    /// that prove culling skips nothing that would show).
+    var cullsByBounds = true
+
+    init(camera: RenderCamera, options: RenderOptions) {
+        self.options = options
+        let transform = ScreenTransform(camera: camera, pixelWidth: options.pixelWidth,
+                                        pixelHeight: options.pixelHeight, scale: options.scale)
+        paths = ScreenPathBuilder(transform: transform)
+        // A pitched camera magnifies the ground near the viewport's bottom edge.
+        simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
+            / transform.viewportMagnification)
+    }
+
+    /// The scene the marks go into, with no drawings yet: size, background, the sky of a steep
+    /// pitch, and the three layers bottom to top.
+    func emptyScene() -> RenderScene {
+        let transform = paths.transform
+        let sky = transform.horizonY > 0 ? options.sky.map { RenderScene.Sky(color: $0, bottom: transform.horizonY) } : nil
+        return RenderScene(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight,
+                           background: options.background, sky: sky,
+                           layers: [.init(name: OverlayLevel.aboveRoads.rawValue),
+                                    .init(name: OverlayLevel.aboveLabels.rawValue),
+                                    .init(name: "annotations")])
+    }
+
+    /// The marks of feature number `number` (1-based, for its default title); nil when nothing
+    /// of it shows.
+    mutating func marks(of feature: Feature, number: Int) -> Marks? {
+        guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return nil }
+        // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
+        // pixel: invisible at this zoom, and a 100 MB file draws only what shows.
+        var counts = ShapeSimplifier.Counts()
+        guard let shape = simplifier.simplify(original, counts: &counts) else { return nil }
+        let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
+        var overlays = [DrawPart](), annotations = [DrawPart]()
+        draw(shape, style: style, overlays: &overlays, annotations: &annotations)
+        guard !overlays.isEmpty || !annotations.isEmpty else { return nil }
+        let level = style.level ?? feature.level
+        return Marks(overlayLayer: level == .aboveRoads ? 0 : 1, overlays: overlays, annotations: annotations,
+                     title: FeatureTitle.of(feature, number: number))
+    }
+
+    private mutating func draw(_ shape: Shape, style: RenderStyle, overlays: inout [DrawPart], annotations: inout [DrawPart]) {
+        let scale = options.scale
+        let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
+            ? StrokePaint(color: style.strokeColor, width: style.strokeWidth * scale,
+                          dash: style.lineDash.map { $0 * scale }, cap: style.lineCap, join: style.lineJoin)
+            : nil
+        let outline = style.outline ? stroke : nil
+        let fill = style.fillColor.alpha > 0 ? style.fillColor : nil
+        // Generous enough that joins and caps of clipped-away edges stay off screen.
+        let guardClip = paths.guardClip(margin: 64 + 6 * (stroke?.width ?? 0))
+        switch shape {
+        case .polygon, .multiPolygon:
+            var path = DevicePath(closed: true)
+            if case .polygon(let polygon) = shape { paths.append(polygon, to: &path, guardClip: guardClip) }
+            if case .multiPolygon(let multi) = shape {
+                for polygon in multi.polygons { paths.append(polygon, to: &path, guardClip: guardClip) }
+            }
+            if !path.isEmpty && (fill != nil || outline != nil) {
+                overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline))
+            }
+        case .polyline, .multiPolyline:
+            guard let stroke else { return }
+            var path = DevicePath(closed: false)
+            if case .polyline(let line) = shape { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
+            if case .multiPolyline(let multi) = shape {
+                for line in multi.polylines { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
+            }
+            if !path.isEmpty { overlays.append(.path(path, fill: nil, fillRule: style.fillRule, stroke: stroke)) }
+        case .circle(let circle):
+            guard fill != nil || outline != nil, circle.radius > 0 else { return }
+            let center = circle.centerPoint
+            let mapRadius = circle.mapRadius
+            if paths.transform.isPitched {
+                var path = DevicePath(closed: true)
+                paths.append(circleAt: center, mapRadius: mapRadius, to: &path, guardClip: guardClip)
+                if !path.isEmpty { overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline)) }
+                return
+            }
+            let radius = mapRadius * paths.transform.pixelsPerMapPoint
+            for position in paths.devicePositions(of: center, radius: mapRadius) {
+                let bounds = (position.x - radius, position.y - radius, position.x + radius, position.y + radius)
+                if guardClip.misses(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) { continue }
+                if guardClip.contains(minX: bounds.0, minY: bounds.1, maxX: bounds.2, maxY: bounds.3) {
+                    overlays.append(.circle(x: position.x, y: position.y, radius: radius, fill: fill, stroke: outline))
+                } else {
+                    // Too large for the rasterizer's range: a polygon within a quarter pixel.
+                    let ring = guardClip.clipRing(CircleRing.points(x: position.x, y: position.y, radius: radius))
+                    guard ring.count >= 6 else { continue }
+                    var path = DevicePath(closed: true)
+                    path.append(subpath: ring)
+                    overlays.append(.path(path, fill: fill, fillRule: style.fillRule, stroke: outline))
+                }
+            }
+        case .annotation(let annotation):
+            let size = style.markerScale * scale
+            let viewport = GuardClip(minX: -48 * size, minY: -8 * size,
+                                     maxX: Double(options.pixelWidth) + 48 * size, maxY: Double(options.pixelHeight) + 40 * size)
+            for position in paths.devicePositions(of: annotation.point)
+            where viewport.contains(minX: position.x, minY: position.y, maxX: position.x, maxY: position.y) {
+                annotations.append(.pin(x: position.x, y: position.y, color: style.markerColor, size: size,
+                                        label: annotation.title, labelColor: style.labelColor,
+                                        fontSize: style.labelSize * scale))
+            }
+        case .collection(let collection):
+            for member in collection.members { draw(member, style: style, overlays: &overlays, annotations: &annotations) }
+        }
+    }
+}
