@@ -25,7 +25,7 @@ let package = Package(
             // The script that writes JSON/JSONNumberParser+PowersOfFive.swift.
             exclude: ["JSON/generate_powers_of_five.py"]
         ),
-        // libxml2's streaming reader, for KML (Debian: libxml2-dev); only KML/Reading/XMLStreamReader.swift imports it.
+        // libxml2's streaming reader, for KML (Debian: libxml2-dev); only the files in KML/XML/ import it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),

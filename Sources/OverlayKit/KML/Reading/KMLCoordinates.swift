@@ -29,110 +29,119 @@ enum KMLCoordinates {
         guard let base = text.baseAddress else { return }
         let count = text.count
         var index = 0
-        var values: (Double, Double, Double) = (0, 0, 0)
-        let end = base + count
         while true {
             while index < count && isSpace(base[index]) { index += 1 }
             guard index < count else { return }
-            // Fast path for the usual tuple, `lon,lat[,alt]` of JSON-style numbers then
-            // whitespace or the end: each number is parsed and delimited in one pass. Anything
-            // else (spaces around commas, KML's looser numbers, errors) is read again from the
-            // tuple's start by the general path below, so both agree on every input.
-            // A number and where it stops; nil unless a delimiter follows within the text.
-            func delimitedNumber(at start: UnsafePointer<UInt8>) -> (value: Double, end: UnsafePointer<UInt8>)? {
-                // A number beyond a Double's range takes the general path, which reports it.
-                JSONNumberParser.parsePrefix(start, end: end).flatMap { $0.value.isFinite ? ($0.value, start + $0.length) : nil }
+            if let (coordinate, next) = usualTuple(base, count: count, at: index) {
+                coordinates.append(coordinate)
+                index = next
+                continue
             }
-            if let longitude = delimitedNumber(at: base + index), longitude.end.pointee == UInt8(ascii: ","),
-               let latitude = delimitedNumber(at: longitude.end + 1) {
-                var stop = latitude.end
-                var altitude: Double?
-                var valid = true
-                if stop < end && stop.pointee == UInt8(ascii: ",") {
-                    if let third = delimitedNumber(at: stop + 1) {
-                        altitude = third.value
-                        stop = third.end
-                    } else {
-                        valid = false
-                    }
+            index = generalTuple(base, count: count, at: index, into: &coordinates, problems: &problems)
+        }
+    }
+
+    /// Fast path for the usual tuple, `lon,lat[,alt]` of JSON-style numbers then whitespace or
+    /// the end: each number is parsed and delimited in one pass. Returns the tuple and the index
+    /// after the whitespace that follows it. Anything else (spaces around commas, KML's looser
+    /// numbers, errors) is nil, read again from the tuple's start by `generalTuple`, so both
+    /// agree on every input.
+    @inline(__always)
+    private static func usualTuple(_ base: UnsafePointer<UInt8>, count: Int, at index: Int) -> (Coordinate, Int)? {
+        let end = base + count
+        // A number and where it stops; nil unless a delimiter follows within the text.
+        func delimitedNumber(at start: UnsafePointer<UInt8>) -> (value: Double, end: UnsafePointer<UInt8>)? {
+            // A number beyond a Double's range takes the general path, which reports it.
+            JSONNumberParser.parsePrefix(start, end: end).flatMap { $0.value.isFinite ? ($0.value, start + $0.length) : nil }
+        }
+        guard let longitude = delimitedNumber(at: base + index), longitude.end.pointee == UInt8(ascii: ","),
+              let latitude = delimitedNumber(at: longitude.end + 1) else { return nil }
+        var stop = latitude.end
+        var altitude: Double?
+        if stop < end && stop.pointee == UInt8(ascii: ",") {
+            guard let third = delimitedNumber(at: stop + 1) else { return nil }
+            altitude = third.value
+            stop = third.end
+        }
+        var next = stop - base
+        guard next == count || isSpace(base[next]) else { return nil }
+        // A comma after whitespace would continue this tuple ("1,2 ,3").
+        while next < count && isSpace(base[next]) { next += 1 }
+        guard next == count || base[next] != UInt8(ascii: ",") else { return nil }
+        return (Coordinate(latitude: latitude.value, longitude: longitude.value, altitude: altitude), next)
+    }
+
+    /// One tuple read by the general path from `start`: numbers joined by commas (whitespace
+    /// allowed around a comma) in any of KML's number forms, appended to `coordinates` or
+    /// reported in `problems`. Returns the index after the tuple.
+    private static func generalTuple(_ base: UnsafePointer<UInt8>, count: Int, at start: Int, into coordinates: inout [Coordinate],
+                                     problems: inout [Problem]) -> Int {
+        var index = start
+        var values: (Double, Double, Double) = (0, 0, 0)
+        let tupleStart = start
+        var valueCount = 0
+        // Numbers past the third, kept for libkml's split into triples.
+        var extraValues: [Double] = []
+        var bad: String?
+        // One tuple: numbers joined by commas (whitespace allowed around a comma).
+        while true {
+            let tokenStart = index
+            while index < count && base[index] != UInt8(ascii: ",") && !isSpace(base[index]) { index += 1 }
+            let tokenCount = index - tokenStart
+            if tokenCount == 0 {
+                bad = bad ?? "an empty number"
+            } else if let value = number(base + tokenStart, count: tokenCount) {
+                switch valueCount {
+                case 0: values.0 = value
+                case 1: values.1 = value
+                case 2: values.2 = value
+                default: extraValues.append(value)
                 }
-                if valid {
-                    var next = stop - base
-                    if next == count || isSpace(base[next]) {
-                        // A comma after whitespace would continue this tuple ("1,2 ,3").
-                        while next < count && isSpace(base[next]) { next += 1 }
-                        if next == count || base[next] != UInt8(ascii: ",") {
-                            coordinates.append(Coordinate(latitude: latitude.value, longitude: longitude.value, altitude: altitude))
-                            index = next
-                            continue
-                        }
-                    }
-                }
-            }
-            let tupleStart = index
-            var valueCount = 0
-            // Numbers past the third, kept for libkml's split into triples.
-            var extraValues: [Double] = []
-            var bad: String?
-            // One tuple: numbers joined by commas (whitespace allowed around a comma).
-            while true {
-                let tokenStart = index
-                while index < count && base[index] != UInt8(ascii: ",") && !isSpace(base[index]) { index += 1 }
-                let tokenCount = index - tokenStart
-                if tokenCount == 0 {
-                    bad = bad ?? "an empty number"
-                } else if let value = number(base + tokenStart, count: tokenCount) {
-                    switch valueCount {
-                    case 0: values.0 = value
-                    case 1: values.1 = value
-                    case 2: values.2 = value
-                    default: extraValues.append(value)
-                    }
-                    valueCount += 1
-                } else {
-                    bad = bad ?? "'\(String(decoding: UnsafeBufferPointer(start: base + tokenStart, count: min(tokenCount, 40)), as: UTF8.self))' is not a number"
-                }
-                // A comma continues the tuple, even after whitespace ("1 , 2").
-                var probe = index
-                while probe < count && isSpace(base[probe]) { probe += 1 }
-                guard probe < count && base[probe] == UInt8(ascii: ",") else { break }
-                index = probe + 1
-                while index < count && isSpace(base[index]) { index += 1 }
-                if index >= count || base[index] == UInt8(ascii: ",") {
-                    if index < count { continue }
-                    bad = bad ?? "it ends with a comma"
-                    break
-                }
-            }
-            let tupleText = { String(decoding: UnsafeBufferPointer(start: base + tupleStart, count: min(index - tupleStart, 60)), as: UTF8.self) }
-            if let bad {
-                problems.append(Problem(offset: tupleStart, text: tupleText(), message: "malformed coordinate tuple: \(bad)", dropped: true))
-            } else if valueCount < 2 {
-                problems.append(Problem(offset: tupleStart, text: tupleText(),
-                                        message: "malformed coordinate tuple: needs longitude and latitude, has \(valueCount) number",
-                                        dropped: true))
+                valueCount += 1
             } else {
-                coordinates.append(Coordinate(latitude: values.1, longitude: values.0, altitude: valueCount >= 3 ? values.2 : nil))
-                if valueCount > 3 && valueCount % 3 == 0 {
-                    // Tuples joined by commas only (`1,2,0,3,4,0`): libkml, GDAL and Google Earth
-                    // read triples; a count that is not a multiple of three stays ambiguous.
-                    var triple = 0
-                    while triple + 2 < extraValues.count {
-                        coordinates.append(Coordinate(latitude: extraValues[triple + 1], longitude: extraValues[triple],
-                                                      altitude: extraValues[triple + 2]))
-                        triple += 3
-                    }
-                    problems.append(Problem(offset: tupleStart, text: tupleText(),
-                                            message: "\(valueCount) numbers joined by commas with no space between tuples; "
-                                                + "read as \(valueCount / 3) longitude,latitude,altitude tuples",
-                                            dropped: false, split: true))
-                } else if valueCount > 3 {
-                    problems.append(Problem(offset: tupleStart, text: tupleText(),
-                                            message: "coordinate tuple has \(valueCount) numbers, not a multiple of three; only longitude, latitude and altitude are kept",
-                                            dropped: false))
-                }
+                bad = bad ?? "'\(String(decoding: UnsafeBufferPointer(start: base + tokenStart, count: min(tokenCount, 40)), as: UTF8.self))' is not a number"
+            }
+            // A comma continues the tuple, even after whitespace ("1 , 2").
+            var probe = index
+            while probe < count && isSpace(base[probe]) { probe += 1 }
+            guard probe < count && base[probe] == UInt8(ascii: ",") else { break }
+            index = probe + 1
+            while index < count && isSpace(base[index]) { index += 1 }
+            if index >= count || base[index] == UInt8(ascii: ",") {
+                if index < count { continue }
+                bad = bad ?? "it ends with a comma"
+                break
             }
         }
+        let tupleText = { String(decoding: UnsafeBufferPointer(start: base + tupleStart, count: min(index - tupleStart, 60)), as: UTF8.self) }
+        if let bad {
+            problems.append(Problem(offset: tupleStart, text: tupleText(), message: "malformed coordinate tuple: \(bad)", dropped: true))
+        } else if valueCount < 2 {
+            problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                    message: "malformed coordinate tuple: needs longitude and latitude, has \(valueCount) number",
+                                    dropped: true))
+        } else {
+            coordinates.append(Coordinate(latitude: values.1, longitude: values.0, altitude: valueCount >= 3 ? values.2 : nil))
+            if valueCount > 3 && valueCount % 3 == 0 {
+                // Tuples joined by commas only (`1,2,0,3,4,0`): libkml, GDAL and Google Earth
+                // read triples; a count that is not a multiple of three stays ambiguous.
+                var triple = 0
+                while triple + 2 < extraValues.count {
+                    coordinates.append(Coordinate(latitude: extraValues[triple + 1], longitude: extraValues[triple],
+                                                  altitude: extraValues[triple + 2]))
+                    triple += 3
+                }
+                problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                        message: "\(valueCount) numbers joined by commas with no space between tuples; "
+                                            + "read as \(valueCount / 3) longitude,latitude,altitude tuples",
+                                        dropped: false, split: true))
+            } else if valueCount > 3 {
+                problems.append(Problem(offset: tupleStart, text: tupleText(),
+                                        message: "coordinate tuple has \(valueCount) numbers, not a multiple of three; only longitude, latitude and altitude are kept",
+                                        dropped: false))
+            }
+        }
+        return index
     }
 
     /// Numbers separated by whitespace (`gx:coord`: "lon lat alt"); nil if any is not a number.
@@ -152,7 +161,7 @@ enum KMLCoordinates {
 
     @inline(__always)
     static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        XMLWhitespace.contains(byte)
     }
 
     /// One number: JSON's grammar on the fast path, else KML's looser forms (leading `+`,

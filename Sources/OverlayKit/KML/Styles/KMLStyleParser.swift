@@ -179,17 +179,3 @@ struct KMLStyleParser {
         }
     }
 }
-
-extension String {
-    /// The text without leading and trailing whitespace.
-    var kmlTrimmed: String {
-        // Fast path: most values have no surrounding whitespace.
-        let utf8 = self.utf8
-        guard let first = utf8.first, let last = utf8.last else { return self }
-        if !KMLCoordinates.isSpace(first) && !KMLCoordinates.isSpace(last) && first < 0x80 && last < 0x80 { return self }
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
-    }
-}

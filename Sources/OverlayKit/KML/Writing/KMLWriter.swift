@@ -24,17 +24,17 @@ import OverlayModel
 /// (dash, cap, join, marker symbol/size) are reported once.
 public struct KMLWriter: FeatureWriter {
     private let output: ByteOutput
-    private let options: WriterOptions
+    let options: WriterOptions
     private let kmz: Bool
     /// Files to put beside `doc.kml` when writing KMZ (e.g. the reader's resources).
     public var resources: KMZResources?
     private let body: TemporaryFile
-    private var scratch = JSONBytes()
+    var scratch = JSONBytes()
     private var openFolders: [String] = []
     private var styles = SharedDefinitions<Style>()
     /// StyleMaps as (normal, highlight) style ids.
     private var styleMaps = SharedDefinitions<[Int]>()
-    private var schemas = SharedDefinitions<[SchemaField]>()
+    var schemas = SharedDefinitions<[SchemaField]>()
     private var warnings: [Diagnostic] = []
     private var reported: Set<String> = []
     private var finished = false
@@ -45,7 +45,7 @@ public struct KMLWriter: FeatureWriter {
     /// Feature ids written, so made-up ids and repeated ids stay unique.
     private var ids = KMLGeneratedIDs()
 
-    private struct SchemaField: Hashable {
+    struct SchemaField: Hashable {
         var name: String
         var type: String
     }
@@ -147,7 +147,7 @@ public struct KMLWriter: FeatureWriter {
         scratch.bytes.removeAll(keepingCapacity: true)
     }
 
-    private mutating func report(_ key: String, _ message: String) {
+    mutating func report(_ key: String, _ message: String) {
         guard !reported.contains(key) else { return }
         reported.insert(key)
         warnings.append(Diagnostic(.warning, code: "kml.not-written", message: message + " (reported once)"))
@@ -176,7 +176,7 @@ public struct KMLWriter: FeatureWriter {
 
     /// The feature's shape as the format allows it (``ShapeRepair/writable(_:)``), warning
     /// at the feature for each change.
-    private mutating func writableShape(_ feature: Feature) -> Shape? {
+    mutating func writableShape(_ feature: Feature) -> Shape? {
         let (shape, repairs) = ShapeRepair.writable(feature)
         warnings += repairs
         return shape
@@ -343,226 +343,5 @@ public struct KMLWriter: FeatureWriter {
             out.append("</value></Data>")
         }
         out.append("</ExtendedData>\n")
-    }
-
-    // MARK: ExtendedData
-
-    private mutating func appendExtendedData(data: JSONObject, properties: JSONObject) {
-        guard !data.isEmpty || !properties.isEmpty else { return }
-        scratch.append("<ExtendedData>")
-        for member in data {
-            scratch.append("<Data name=\"")
-            appendText(member.key, attribute: true)
-            scratch.append("\"><value>")
-            appendText(member.value.stringValue ?? "")
-            scratch.append("</value></Data>")
-        }
-        if !properties.isEmpty {
-            let fields = properties.members.map { SchemaField(name: $0.key, type: KMLWriter.fieldType($0.value)) }
-            let id = schemas.id(for: fields).id
-            scratch.appendRaw("<SchemaData schemaUrl=\"#\u{3}\(id)\">")
-            for member in properties {
-                scratch.append("<SimpleData name=\"")
-                appendText(member.key, attribute: true)
-                scratch.append("\">")
-                switch member.value {
-                case .string(let text): appendText(text)
-                case .integer(let value): scratch.appendInteger(value)
-                case .number(let value): scratch.appendNumber(value)
-                case .bool(let flag): scratch.append(flag ? "true" : "false")
-                default: appendText(member.value.kmlJSONText)
-                }
-                scratch.append("</SimpleData>")
-            }
-            scratch.append("</SchemaData>")
-        }
-        scratch.append("</ExtendedData>")
-    }
-
-    private static func fieldType(_ value: JSONValue) -> String {
-        switch value {
-        case .string: "string"
-        // The narrowest KML type that holds the value exactly: xsd:int and xsd:unsignedInt
-        // are 32 bits (GDAL read 1234567890123 typed int back as 2147483647), a double holds
-        // every integer up to 2^53; beyond, JSON text in a string field keeps every digit.
-        case .integer(let value) where Int64(Int32.min)...Int64(Int32.max) ~= value: "int"
-        case .integer(let value) where 0...Int64(UInt32.max) ~= value: "uint"
-        case .integer(let value) where -(Int64(1) << 53)...(Int64(1) << 53) ~= value: "double"
-        case .integer: "json"
-        case .number: "double"
-        case .bool: "bool"
-        default: "json"
-        }
-    }
-
-    // MARK: Geometry
-
-    private struct GeometryFields {
-        var extrude: Bool?
-        var tessellate: Bool?
-        var altitudeMode: String?
-    }
-
-    private static let altitudeModes: Set<String> = ["clampToGround", "relativeToGround", "absolute"]
-
-    private func takeGeometryFields(_ properties: inout JSONObject, hasGeometry: Bool) -> GeometryFields {
-        var fields = GeometryFields()
-        guard hasGeometry else { return fields }
-        if case .bool(let flag)? = properties["extrude"] { fields.extrude = flag; properties["extrude"] = nil }
-        if case .bool(let flag)? = properties["tessellate"] { fields.tessellate = flag; properties["tessellate"] = nil }
-        if case .string(let mode)? = properties["altitudeMode"], KMLWriter.altitudeModes.contains(mode) {
-            fields.altitudeMode = mode
-            properties["altitudeMode"] = nil
-        }
-        return fields
-    }
-
-    private mutating func appendFields(_ fields: GeometryFields, lineLike: Bool) {
-        if let extrude = fields.extrude { scratch.append(extrude ? "<extrude>1</extrude>" : "<extrude>0</extrude>") }
-        if lineLike, let tessellate = fields.tessellate {
-            scratch.append(tessellate ? "<tessellate>1</tessellate>" : "<tessellate>0</tessellate>")
-        }
-        if let mode = fields.altitudeMode { scratch.appendRaw("<altitudeMode>\(mode)</altitudeMode>") }
-    }
-
-    private mutating func appendGeometry(_ shape: Shape, fields: GeometryFields) {
-        switch shape {
-        case .annotation(let annotation):
-            scratch.append("<Point>")
-            appendFields(fields, lineLike: false)
-            scratch.append("<coordinates>")
-            appendTuple(annotation.coordinate)
-            scratch.append("</coordinates></Point>")
-        case .circle(let circle):
-            appendPolygon(Polygon(coordinates: KMLCircle.ring(circle)), fields: fields)
-        case .polyline(let polyline):
-            scratch.append("<LineString>")
-            appendFields(fields, lineLike: true)
-            appendCoordinates(polyline.coordinates)
-            scratch.append("</LineString>")
-        case .polygon(let polygon):
-            appendPolygon(polygon, fields: fields)
-        case .multiPolyline(let multi):
-            scratch.append("<MultiGeometry>")
-            for polyline in multi.polylines { appendGeometry(.polyline(polyline), fields: fields) }
-            scratch.append("</MultiGeometry>")
-        case .multiPolygon(let multi):
-            scratch.append("<MultiGeometry>")
-            for polygon in multi.polygons { appendPolygon(polygon, fields: fields) }
-            scratch.append("</MultiGeometry>")
-        case .collection(let collection):
-            scratch.append("<MultiGeometry>")
-            for member in collection.members { appendGeometry(member, fields: fields) }
-            scratch.append("</MultiGeometry>")
-        }
-    }
-
-    private mutating func appendPolygon(_ polygon: Polygon, fields: GeometryFields) {
-        scratch.append("<Polygon>")
-        appendFields(fields, lineLike: true)
-        scratch.append("<outerBoundaryIs><LinearRing>")
-        appendCoordinates(polygon.coordinates)
-        scratch.append("</LinearRing></outerBoundaryIs>")
-        for hole in polygon.interiorPolygons {
-            scratch.append("<innerBoundaryIs><LinearRing>")
-            appendCoordinates(hole.coordinates)
-            scratch.append("</LinearRing></innerBoundaryIs>")
-        }
-        scratch.append("</Polygon>")
-    }
-
-    /// Tuples separated by single spaces (rings arrive closed: ``writableShape(_:)``).
-    private mutating func appendCoordinates(_ coordinates: [Coordinate]) {
-        scratch.append("<coordinates>")
-        for (index, coordinate) in coordinates.enumerated() {
-            if index > 0 { scratch.append(UInt8(ascii: " ")) }
-            appendTuple(coordinate)
-        }
-        scratch.append("</coordinates>")
-    }
-
-    @inline(__always)
-    private mutating func appendTuple(_ coordinate: Coordinate) {
-        scratch.appendCoordinate(coordinate.longitude, decimals: options.precision)
-        scratch.append(UInt8(ascii: ","))
-        scratch.appendCoordinate(coordinate.latitude, decimals: options.precision)
-        if let altitude = coordinate.altitude {
-            scratch.append(UInt8(ascii: ","))
-            scratch.appendCoordinate(altitude, decimals: options.precision)
-        }
-    }
-
-    // MARK: Text
-
-    /// XML text (or attribute value) with `&`, `<`, `>` (and `"`) escaped; characters XML 1.0
-    /// cannot hold (controls other than tab, newline, return) become U+FFFD, with a warning.
-    private mutating func appendText(_ text: String, attribute: Bool = false) {
-        if KMLWriter.appendEscaped(text, into: &scratch, attribute: attribute) {
-            report("control-characters", "control characters cannot appear in XML 1.0; written as U+FFFD")
-        }
-    }
-
-    /// Returns true when a character had to be replaced.
-    @discardableResult
-    static func appendEscaped(_ text: String, into out: inout JSONBytes, attribute: Bool = false) -> Bool {
-        var replaced = false
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append("&amp;")
-            case UInt8(ascii: "<"): out.append("&lt;")
-            case UInt8(ascii: ">"): out.append("&gt;")
-            case UInt8(ascii: "\"") where attribute: out.append("&quot;")
-            case 0x09, 0x0A, 0x0D:
-                if attribute { out.appendRaw("&#\(byte);") } else { out.append(byte) }
-            case 0..<0x20:
-                out.append("\u{FFFD}")
-                replaced = true
-            default: out.append(byte)
-            }
-        }
-        return replaced
-    }
-
-    /// True for an XML NCName (what the schema's `id` attribute allows).
-    static func isXMLName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first == "_" || first.properties.isAlphabetic else { return false }
-        return text.unicodeScalars.allSatisfy { $0 == "_" || $0 == "-" || $0 == "." || $0.properties.isAlphabetic || ("0"..."9").contains($0) }
-    }
-
-    /// True for the forms KML's dateTimeType allows: YYYY, YYYY-MM, YYYY-MM-DD, or an
-    /// xsd:dateTime (YYYY-MM-DDThh:mm:ss with optional fraction and zone).
-    static func isKMLDate(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        func digits(_ range: Range<Int>) -> Bool {
-            range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-        }
-        func at(_ index: Int, _ char: Character) -> Bool { index < bytes.count && bytes[index] == char.asciiValue! }
-        guard digits(0..<4) else { return false }
-        if bytes.count == 4 { return true }
-        guard at(4, "-"), digits(5..<7) else { return false }
-        if bytes.count == 7 { return true }
-        guard at(7, "-"), digits(8..<10) else { return false }
-        if bytes.count == 10 { return true }
-        guard at(10, "T"), digits(11..<13), at(13, ":"), digits(14..<16), at(16, ":"), digits(17..<19) else { return false }
-        var index = 19
-        if at(index, ".") {
-            index += 1
-            let start = index
-            while digits(index..<index + 1) { index += 1 }
-            guard index > start else { return false }
-        }
-        if index == bytes.count { return true }
-        if at(index, "Z") { return index + 1 == bytes.count }
-        guard at(index, "+") || at(index, "-"), digits(index + 1..<index + 3), at(index + 3, ":"), digits(index + 4..<index + 6) else { return false }
-        return index + 6 == bytes.count
-    }
-}
-
-extension JSONValue {
-    /// Compact JSON text of the value.
-    var kmlJSONText: String {
-        var bytes = JSONBytes(capacity: 64)
-        bytes.appendValue(self)
-        return String(decoding: bytes.bytes, as: UTF8.self)
     }
 }

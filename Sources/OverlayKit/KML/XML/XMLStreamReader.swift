@@ -1,0 +1,373 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CLibXML2
+import OverlayModel
+
+/// A streaming pull reader built on libxml2's SAX2 push parser. Only `KML/XML/` talks to
+/// libxml2 (this file, the SAX side in `XMLSAXSource.swift`, and `XMLSchemaValidation.swift`),
+/// so no C type leaves that folder.
+///
+/// Bytes are read from a `ByteInput` a chunk at a time and pushed into the parser
+/// (`xmlParseChunk`); its SAX2 callbacks queue the chunk's events (elements, text runs, …),
+/// which `read()` then hands out one by one. Memory is bounded by one chunk's events plus the
+/// largest text node, not the file. Security: `XML_PARSE_NONET` (never touch the network), no
+/// `XML_PARSE_NOENT` (entities are not substituted), no `XML_PARSE_DTDLOAD` (no external DTD),
+/// and libxml2's own limits on entity amplification stay on (no `XML_PARSE_HUGE`). Any entity
+/// reference left in content is an error here: KML needs none, and an unexpanded one would
+/// silently lose text.
+///
+/// The nodes are the ones libxml2's `xmlTextReader` would give for the same bytes: adjacent
+/// character data is one text node (a CDATA section its own), `<a/>` is one element with
+/// `isEmptyElement` and no end tag, an element's line is the line its start tag ends on.
+///
+/// The per-node state here and in `Source` is `@exclusivity(unchecked)`: it is touched for
+/// every node and every SAX callback, and nothing ever holds an access to it across a call
+/// that could touch it again (the callbacks run inside `feed()`, between nodes), so the
+/// runtime's dynamic exclusivity checks only cost time (~10% of a KML conversion).
+final class XMLStreamReader {
+    /// The deepest element nesting read (documents deeper than this are refused).
+    static let maximumDepth = 1_000
+
+    /// The kinds of node the KML reader cares about.
+    enum NodeKind {
+        case element, endElement, text, entityReference, other
+        /// `%name;` in the DTD (only seen, and refused, by `read()`).
+        case parameterEntityReference
+    }
+
+    private let source: Source
+    private var sourceBox: Unmanaged<Source>
+    private let parser: xmlParserCtxtPtr
+    /// The file name for diagnostics.
+    let fileName: String?
+    /// Local names by libxml2's interned pointer: names come from the parser's dictionary, so
+    /// the same name is the same pointer and converting it to a String happens once.
+    @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
+    @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
+    /// The input chunk handed to the parser.
+    @exclusivity(unchecked) private var chunk: [UInt8]
+    private static let chunkSize = 64 << 10
+    /// The index of the next event to hand out in `source.events`.
+    @exclusivity(unchecked) private var cursor = 0
+    /// Element nesting of the nodes handed out so far.
+    @exclusivity(unchecked) private var level = 0
+    @exclusivity(unchecked) private var parserDone = false
+
+    /// The current node, after `read()` returned true.
+    @exclusivity(unchecked) private(set) var kind = NodeKind.other
+    @exclusivity(unchecked) private(set) var localName = ""
+    @exclusivity(unchecked) private(set) var depth = 0
+    @exclusivity(unchecked) private(set) var isEmptyElement = false
+    /// True when the current text node is a CDATA section.
+    @exclusivity(unchecked) private(set) var isCDATA = false
+    @exclusivity(unchecked) private var current = SAXEvent(kind: .other, isEmpty: false, isCDATA: false, line: 1, name: nil, prefix: nil, uri: nil,
+                                   start: 0, count: 0)
+
+    /// Opens a reader over the input.
+    init(input: ByteInput, name: String? = nil) throws {
+        let fileName = name ?? input.name
+        self.fileName = fileName
+        let source = Source(input: input, name: fileName)
+        self.source = source
+        sourceBox = Unmanaged.passRetained(source)
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        // The first bytes let libxml2 detect the encoding; the rest of the chunk follows.
+        let first = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let head = max(0, min(first, 4))
+        let created = chunk.withUnsafeBytes { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: head) {
+                xmlCreatePushParserCtxt(nil, nil, head > 0 ? $0 : nil, Int32(head), fileName ?? "stdin")
+            }
+        }
+        self.chunk = chunk
+        guard let created else {
+            sourceBox.release()
+            throw Diagnostic(.error, code: "kml.reader-failed", message: "xmlCreatePushParserCtxt could not start a parser",
+                             location: SourceLocation(file: input.name, line: 1, column: 1))
+        }
+        parser = created
+        source.parser = created
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_COMPACT.rawValue)
+        xmlCtxtUseOptions(parser, options)
+        parser.pointee._private = sourceBox.toOpaque()
+        let sax = parser.pointee.sax!
+        // Only the document callbacks are ours; the DTD ones stay libxml2's (entity
+        // declarations must be known for entity references to be recognized and refused).
+        sax.pointee.startElement = nil
+        sax.pointee.endElement = nil
+        sax.pointee.startElementNs = saxStartElement
+        sax.pointee.endElementNs = saxEndElement
+        sax.pointee.characters = saxCharacters
+        sax.pointee.ignorableWhitespace = saxCharacters
+        sax.pointee.cdataBlock = saxCDATA
+        sax.pointee.reference = saxReference
+        sax.pointee.getParameterEntity = saxGetParameterEntity
+        sax.pointee.comment = saxComment
+        sax.pointee.processingInstruction = saxProcessingInstruction
+        sax.pointee.serror = xmlStreamError
+        if first < 0 {
+            parserDone = true
+        } else if first > head {
+            push(from: head, count: first - head, terminate: false)
+        } else if first == 0 {
+            push(from: 0, count: 0, terminate: true)
+        }
+    }
+
+    deinit {
+        if let document = parser.pointee.myDoc {
+            xmlFreeDoc(document)
+            parser.pointee.myDoc = nil
+        }
+        xmlFreeParserCtxt(parser)
+        sourceBox.release()
+    }
+
+    /// Pushes `count` bytes of `chunk` from `offset` into the parser.
+    private func push(from offset: Int, count: Int, terminate: Bool) {
+        let status = chunk.withUnsafeBytes { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                xmlParseChunk(parser, count > 0 ? $0 + offset : nil, Int32(count), terminate ? 1 : 0)
+            }
+        }
+        if status != 0 && source.firstError == nil {
+            source.firstError = Diagnostic(.error, code: "kml.xml-syntax", message: "the XML parser stopped (xmlParseChunk failed)",
+                                           location: location(line: Int(parser.pointee.input?.pointee.line ?? 1),
+                                                              column: Int(parser.pointee.input?.pointee.col ?? 1)))
+            source.firstErrorEvent = source.eventBase + source.events.count
+        }
+        if terminate { explainEndOfInput() }
+        if terminate || status != 0 || parser.pointee.instate == XML_PARSER_EOF { parserDone = true }
+    }
+
+    /// libxml2's push parser says "Extra content at the end of the document" for an empty file
+    /// and for one cut short; say which it is, and where the cut left an element open.
+    private func explainEndOfInput() {
+        guard let error = source.firstError, error.message.hasPrefix("Extra content at the end of the document") else { return }
+        var explained = error
+        if !source.sawElement {
+            explained.code = "kml.empty-document"
+            explained.message = "the document has no root element: the file is empty or holds only a prolog (a KML file starts with <kml>)"
+        } else if parser.pointee.nameNr > 0, let name = parser.pointee.name {
+            explained.code = "kml.truncated"
+            explained.message = "the document ends inside <\(String(cString: name))> (\(parser.pointee.nameNr) elements left open): "
+                + "the file is cut short or a closing tag is missing"
+        } else {
+            return
+        }
+        source.firstError = explained
+    }
+
+    /// Reads the next chunk into the parser, keeping only the events not yet handed out.
+    private func feed() {
+        source.compact(keepingFrom: cursor)
+        cursor = 0
+        let count = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        if count < 0 {
+            parserDone = true
+            source.failureEvent = source.eventBase + source.events.count
+        } else {
+            push(from: 0, count: count, terminate: count == 0)
+        }
+    }
+
+    /// Moves to the next node. Returns false at the end of the document.
+    /// - Throws: `Diagnostic` `kml.xml-syntax` (with line and column) for malformed XML, a
+    ///   rejected entity, or a read error of the input.
+    func read() throws -> Bool {
+        while true {
+            let absolute = source.eventBase + cursor
+            source.releaseWarnings(upTo: absolute)
+            if let failure = source.failure, absolute >= source.failureEvent { throw failure }
+            if let error = source.firstError, absolute >= source.firstErrorEvent { throw error }
+            if cursor < source.events.count {
+                // A text run at the end of the queue may go on in the next chunk.
+                if cursor == source.events.count - 1 && source.textRunOpen && !parserDone {
+                    feed()
+                    continue
+                }
+                current = source.events[cursor]
+                cursor += 1
+                load()
+                if kind == .element && depth >= XMLStreamReader.maximumDepth {
+                    // The KML walk recurses per level (MultiGeometry in MultiGeometry…): 5,000
+                    // levels overflowed the stack. libxml2's own depth limit does not apply to
+                    // its push parser.
+                    throw Diagnostic(.error, code: "kml.too-deep",
+                                     message: "elements nest more than \(XMLStreamReader.maximumDepth) levels deep; no KML needs that many",
+                                     location: location(line: line, column: 1))
+                }
+                if kind == .parameterEntityReference {
+                    // libxml2 skips an external one silently without DTD loading; the promise is that
+                    // every entity reference is refused, so this one is too (nothing was fetched).
+                    throw Diagnostic(.error, code: "kml.entity-reference",
+                                     message: "parameter entity reference %\(localName); in the DTD is refused: entities are never expanded or fetched (KML needs none)",
+                                     location: location(line: line, needle: "%\(localName);"))
+                }
+                if kind == .entityReference {
+                    throw Diagnostic(.error, code: "kml.entity-reference",
+                                     message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
+                                     location: location(line: line, needle: "&\(localName);"))
+                }
+                return true
+            }
+            if parserDone {
+                source.releaseWarnings(upTo: Int.max)
+                return false
+            }
+            feed()
+        }
+    }
+
+    private func load() {
+        kind = current.kind
+        isEmptyElement = current.isEmpty
+        isCDATA = current.isCDATA
+        switch kind {
+        case .element:
+            depth = level
+            if !current.isEmpty { level += 1 }
+            localName = internedName(current.name)
+        case .endElement:
+            level -= 1
+            depth = level
+            localName = internedName(current.name)
+        case .entityReference, .parameterEntityReference:
+            depth = level
+            localName = current.name.map { String(cString: $0) } ?? ""
+        case .text, .other:
+            depth = level
+            localName = ""
+        }
+    }
+
+    private func cachedName(_ pointer: UnsafePointer<xmlChar>?, in cache: inout [UnsafeRawPointer: String]) -> String? {
+        guard let pointer else { return nil }
+        let key = UnsafeRawPointer(pointer)
+        if let name = cache[key] { return name }
+        let name = String(cString: pointer)
+        cache[key] = name
+        return name
+    }
+
+    /// The local name for an interned pointer: a small direct-mapped table in front of
+    /// `nameCache` (a document uses a few dozen names; hashing each node's name costs more).
+    private func internedName(_ pointer: UnsafePointer<xmlChar>?) -> String {
+        guard let pointer else { return "" }
+        let key = UnsafeRawPointer(pointer)
+        let slot = (Int(bitPattern: key) >> 3) & (Self.slotCount - 1)
+        if slotKeys[slot] == key { return slotNames[slot] }
+        let name = cachedName(pointer, in: &nameCache) ?? ""
+        slotKeys[slot] = key
+        slotNames[slot] = name
+        return name
+    }
+
+    private static let slotCount = 256
+    @exclusivity(unchecked) private var slotKeys = [UnsafeRawPointer?](repeating: nil, count: XMLStreamReader.slotCount)
+    @exclusivity(unchecked) private var slotNames = [String](repeating: "", count: XMLStreamReader.slotCount)
+
+    /// The current node's namespace URI, if any.
+    var namespaceURI: String? {
+        guard kind == .element || kind == .endElement else { return nil }
+        return cachedName(current.uri, in: &namespaceCache)
+    }
+
+    /// The qualified name as written (`gx:Track`).
+    var qualifiedName: String {
+        guard kind == .element || kind == .endElement, let prefix = current.prefix, let name = current.name else { return localName }
+        let key = QualifiedKey(prefix: UnsafeRawPointer(prefix), name: UnsafeRawPointer(name))
+        if let qualified = qualifiedCache[key] { return qualified }
+        let qualified = String(cString: prefix) + ":" + localName
+        qualifiedCache[key] = qualified
+        return qualified
+    }
+
+    /// An attribute of the current element by its name: unprefixed names match attributes in
+    /// no namespace, `prefix:name` matches the attribute written with that prefix.
+    func attribute(_ name: String) -> String? {
+        guard kind == .element, current.count > 0 else { return nil }
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            let colon = wanted.firstIndex(of: 0x3A)
+            let local = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
+            for index in current.start..<current.start + current.count {
+                let attribute = source.attributes[index]
+                guard let attributeName = attribute.name, Self.equal(attributeName, local) else { continue }
+                if let colon {
+                    guard let prefix = attribute.prefix, Self.equal(prefix, UnsafeBufferPointer(rebasing: wanted[..<colon])) else { continue }
+                } else if attribute.uri != nil {
+                    continue
+                }
+                return source.attributeValue(attribute)
+            }
+            return nil
+        }
+    }
+
+    /// True when the NUL-terminated `name` is exactly `bytes`.
+    private static func equal(_ name: UnsafePointer<xmlChar>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<bytes.count where name[index] != bytes[index] { return false }
+        return name[bytes.count] == 0
+    }
+
+    /// Calls `body` with the current text node's UTF-8 bytes (valid only during the call).
+    func withValueBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        guard kind == .text, current.count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try source.text.withUnsafeBufferPointer { buffer in
+            try body(UnsafeBufferPointer(rebasing: buffer[current.start..<current.start + current.count]))
+        }
+    }
+
+    /// The line of the current node (for an element and its end tag: the line its start tag
+    /// ends on; for text: the line its first characters were read on), 1-based.
+    var line: Int { max(current.line, 1) }
+
+    /// A location for diagnostics at `line`; the column is where `needle` first appears on that
+    /// line in the recent input (1 when the line has left the window or the needle is absent).
+    func location(line: Int, needle: String? = nil, after anchor: String? = nil, offset: Int = 0,
+                  kmlPath: String? = nil) -> SourceLocation {
+        var column = 1
+        if let needle, let found = source.column(onLine: line, of: Array(needle.utf8), after: anchor.map { Array($0.utf8) }) {
+            column = found + offset
+        }
+        return SourceLocation(file: fileName, line: line, column: column, kmlPath: kmlPath)
+    }
+
+    private func location(line: Int, column: Int) -> SourceLocation {
+        SourceLocation(file: fileName, line: max(line, 1), column: max(column, 1))
+    }
+
+    /// The current element's attributes as ` name="value"` pairs, escaped (for
+    /// `readInnerXML`).
+    func attributesAsXML() -> String {
+        guard kind == .element, current.count > 0 else { return "" }
+        var result = ""
+        for index in current.start..<current.start + current.count {
+            let attribute = source.attributes[index]
+            guard let name = attribute.name else { continue }
+            result += " "
+            if let prefix = attribute.prefix { result += String(cString: prefix) + ":" }
+            result += String(cString: name) + "=\"" + Self.escaped(source.attributeValue(attribute), attribute: true) + "\""
+        }
+        return result
+    }
+
+    /// Warnings libxml2 reported (e.g. namespace problems) up to the current node, since the
+    /// last call.
+    func takeParserWarnings() -> [Diagnostic] {
+        defer { source.warnings.removeAll() }
+        return source.warnings
+    }
+}
+
+private struct QualifiedKey: Hashable {
+    let prefix: UnsafeRawPointer
+    let name: UnsafeRawPointer
+}
