@@ -31,7 +31,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // SQLite for MBTiles archives (Debian: libsqlite3-dev); only Tile/Archive/MBTilesArchive.swift imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // zlib for KMZ entries, gzip tiles and PMTiles directories (Debian: zlib1g-dev); only IO/Compression/Inflater.swift, IO/Compression/Deflater.swift (KMZ writing) and Tile/Archive/Gzip.swift import it. (Not "CZlib": ZIPFoundation already defines that module.)
+        // zlib for KMZ entries, gzip tiles and PMTiles directories (Debian: zlib1g-dev); only IO/Compression/Inflater.swift and IO/Compression/Deflater.swift import it (KMZ entries, and gzip for Tile/Archive/Gzip.swift). (Not "CZlib": ZIPFoundation already defines that module.)
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(

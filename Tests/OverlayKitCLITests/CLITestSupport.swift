@@ -83,6 +83,35 @@ enum CLI {
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
+    /// Runs the tool with `arguments`, polling its VmHWM (peak resident memory, kB) every 5 ms
+    /// until it exits (terminated after `seconds`); returns the peak, exit status and outputs.
+    static func runMeasuringPeakMemory(_ arguments: [String], seconds: TimeInterval = 600)
+        throws -> (peak: Int, status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        let readers = DispatchGroup()
+        readers.enter()
+        DispatchQueue.global().async { outData = output.fileHandleForReading.readDataToEndOfFile(); readers.leave() }
+        readers.enter()
+        DispatchQueue.global().async { errData = errors.fileHandleForReading.readDataToEndOfFile(); readers.leave() }
+        var peak = 0
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline {
+            peak = max(peak, peakMemoryKilobytes(process.processIdentifier) ?? 0)
+            usleep(5_000)
+        }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        readers.wait()
+        return (peak, process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
     /// `skip`, or with `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
     static func corpusAbsent(_ skip: XCTSkip) -> Error { TestLocations.corpusAbsent(skip) }
 

@@ -27,31 +27,6 @@ final class RenderMemoryTests: XCTestCase {
         handle.write(Data(chunk.utf8))
     }
 
-    /// Runs `overlaykit ARGUMENTS`, polling the child's VmHWM until it exits.
-    private func peakKilobytes(_ arguments: [String]) throws -> (peak: Int, status: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        nonisolated(unsafe) var data = Data()
-        let reader = DispatchGroup()
-        reader.enter()
-        DispatchQueue.global().async { data = errors.fileHandleForReading.readDataToEndOfFile(); reader.leave() }
-        var peak = 0
-        let deadline = Date().addingTimeInterval(600)
-        while process.isRunning && Date() < deadline {
-            peak = max(peak, CLI.peakMemoryKilobytes(process.processIdentifier) ?? 0)
-            usleep(5_000)
-        }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        reader.wait()
-        return (peak, process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     func testCenteredRenderPeakMemoryDoesNotGrowWithTheInput() throws {
         guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
             throw XCTSkip("skipped: needs /proc to read peak memory")
@@ -64,7 +39,7 @@ final class RenderMemoryTests: XCTestCase {
             var peaks = [Int]()
             for input in [small, large] {
                 let output = folder.appendingPathComponent("out.\(format)")
-                let run = try peakKilobytes(["render", input.path, "-f", "-o", output.path, "--center", "0,0", "--zoom", "3"])
+                let run = try CLI.runMeasuringPeakMemory(["render", input.path, "-f", "-o", output.path, "--center", "0,0", "--zoom", "3"])
                 XCTAssertEqual(run.status, 0, run.stderr)
                 XCTAssertGreaterThan(run.peak, 0, "read VmHWM")
                 peaks.append(run.peak)

@@ -42,31 +42,6 @@ final class ValidateKMLMemoryTests: XCTestCase {
         handle.write(Data(chunk.utf8))
     }
 
-    /// Runs `overlaykit validate` on a file, polling the child's VmHWM until it exits.
-    private func peakKilobytes(validating url: URL) throws -> (peak: Int, status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["validate", url.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var data = Data()
-        let reader = DispatchGroup()
-        reader.enter()
-        DispatchQueue.global().async { data = output.fileHandleForReading.readDataToEndOfFile(); reader.leave() }
-        var peak = 0
-        let deadline = Date().addingTimeInterval(300)
-        while process.isRunning && Date() < deadline {
-            peak = max(peak, CLI.peakMemoryKilobytes(process.processIdentifier) ?? 0)
-            usleep(5_000)
-        }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        reader.wait()
-        return (peak, process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
     func testPeakMemoryStaysFlatAsTheKMLGrows() throws {
         guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
             throw XCTSkip("skipped: needs /proc to read peak memory")
@@ -78,10 +53,10 @@ final class ValidateKMLMemoryTests: XCTestCase {
         let largeSize = try FileManager.default.attributesOfItem(atPath: large.path)[.size] as? Int ?? 0
         XCTAssertGreaterThan(largeSize, 20_000_000, "the large document is tens of megabytes")
 
-        let smallRun = try peakKilobytes(validating: small)
-        let largeRun = try peakKilobytes(validating: large)
-        XCTAssertEqual(largeRun.status, 0, largeRun.output)
-        XCTAssertEqual(largeRun.output.split(separator: "\n").last.map(String.init),
+        let smallRun = try CLI.runMeasuringPeakMemory(["validate", small.path], seconds: 300)
+        let largeRun = try CLI.runMeasuringPeakMemory(["validate", large.path], seconds: 300)
+        XCTAssertEqual(largeRun.status, 0, largeRun.stdout)
+        XCTAssertEqual(largeRun.stdout.split(separator: "\n").last.map(String.init),
                        "1 file checked: 0 errors, 0 warnings, 0 notes", "every forward reference resolved, every value fits")
         XCTAssertGreaterThan(smallRun.peak, 0, "read VmHWM")
         print("validate peak RSS: \(smallRun.peak) kB for 4,500 placemarks, \(largeRun.peak) kB for 45,000 (\(largeSize) bytes)")

@@ -1,19 +1,29 @@
 import CSystemZlib
 import OverlayModel
 
-/// Streaming raw deflate (no zlib or gzip framing), as zip entries store it: bytes go in chunk
-/// by chunk, compressed bytes come out through a closure; `reset()` starts the next entry.
+/// Streaming deflate at zlib's default level: raw (no framing), as zip entries store it, or
+/// gzip, as tiles and PMTiles directories are stored. Bytes go in chunk by chunk, compressed
+/// bytes come out through a closure; `reset()` starts the next stream.
 final class Deflater {
+    /// What wraps the deflate data.
+    enum Framing {
+        /// No header or trailer (zip entries).
+        case raw
+        /// A gzip header and trailer (tiles, PMTiles directories).
+        case gzip
+    }
+
     /// zlib's state points back at the `z_stream`, so it lives at a fixed address.
     private let stream: UnsafeMutablePointer<z_stream>
     private var output = [UInt8](repeating: 0, count: 1 << 16)
 
-    /// A raw deflate stream at zlib's default level (6).
-    init() throws {
+    /// A deflate stream at zlib's default level (6).
+    init(framing: Framing = .raw) throws {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        // windowBits -15: raw deflate, no header or trailer.
-        guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+        // windowBits -15: raw deflate; 15 + 16: a gzip header and trailer instead of zlib's.
+        let windowBits: Int32 = framing == .raw ? -15 : 15 + 16
+        guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             stream.deallocate()
             throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
@@ -62,5 +72,16 @@ final class Deflater {
                 throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
             }
         }
+    }
+
+    /// `bytes` as one whole stream (after a reset: the same bytes as a fresh stream).
+    func compress(_ bytes: [UInt8]) throws -> [UInt8] {
+        try reset()
+        var compressed = [UInt8]()
+        compressed.reserveCapacity(bytes.count / 2 + 64)
+        try bytes.withUnsafeBytes { input in
+            try deflate(input, finish: true) { compressed.append(contentsOf: $0) }
+        }
+        return compressed
     }
 }

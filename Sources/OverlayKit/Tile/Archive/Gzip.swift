@@ -1,8 +1,7 @@
-import CSystemZlib
 import Foundation
 import OverlayModel
 
-/// gzip through zlib (the only file importing `CSystemZlib`): tiles and PMTiles directories are
+/// gzip (through `Deflater` and `Inflater`): tiles and PMTiles directories are
 /// stored gzip-compressed, as tippecanoe and the PMTiles clients expect.
 enum Gzip {
     /// The largest uncompressed tile accepted when reading (MVT tiles over 500 KiB are already
@@ -36,7 +35,7 @@ enum Gzip {
             lock.lock()
             let deflater = spare.popLast()
             lock.unlock()
-            return try deflater ?? Deflater()
+            return try deflater ?? Deflater(framing: .gzip)
         }
 
         func give(_ deflater: Deflater) {
@@ -44,54 +43,6 @@ enum Gzip {
             // At most a few per core: more only happen when threads outnumber cores.
             if spare.count < 64 { spare.append(deflater) }
             lock.unlock()
-        }
-    }
-
-    /// One gzip deflate stream, reset between uses (`deflateReset` gives the same bytes as a
-    /// fresh `deflateInit2`). The `z_stream` lives at a fixed address because zlib's state
-    /// points back to it.
-    private final class Deflater {
-        private let stream: UnsafeMutablePointer<z_stream>
-
-        init() throws {
-            stream = .allocate(capacity: 1)
-            stream.initialize(to: z_stream())
-            // windowBits 15 + 16: a gzip header and trailer instead of zlib's.
-            guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-                stream.deallocate()
-                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
-            }
-        }
-
-        deinit {
-            deflateEnd(stream)
-            stream.deallocate()
-        }
-
-        func compress(_ bytes: [UInt8]) throws -> [UInt8] {
-            guard deflateReset(stream) == Z_OK else {
-                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateReset failed")
-            }
-            var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(bytes.count))) + 32)
-            var input = bytes
-            let status = input.withUnsafeMutableBufferPointer { source in
-                output.withUnsafeMutableBufferPointer { target in
-                    stream.pointee.next_in = source.baseAddress
-                    stream.pointee.avail_in = uInt(source.count)
-                    stream.pointee.next_out = target.baseAddress
-                    stream.pointee.avail_out = uInt(target.count)
-                    return deflate(stream, Z_FINISH)
-                }
-            }
-            // No pointers into the arrays outlive the call.
-            stream.pointee.next_in = nil
-            stream.pointee.next_out = nil
-            guard status == Z_STREAM_END else {
-                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
-            }
-            output.removeSubrange(Int(stream.pointee.total_out)...)
-            return output
         }
     }
 
