@@ -6,7 +6,7 @@ not look at any other), so tiling shards and joining them gives the same feature
 tile as tiling the whole file in one process. What does depend on the whole input is given
 explicitly here: the layer name (--layer), and the zoom range.
 
-    python3 tile_spark.py INPUT.geojsonl OUTPUT [--master local[2]] [--partitions 2]
+    python3 tile_spark.py INPUT.geojsonl OUTPUT [--master local[2]] [--partitions 2] [overlaykit tile options…]
         [--overlaykit PATH] [--shards DIR] [--layer NAME] [--min-zoom 0] [--max-zoom 8]
 
 OUTPUT is a .pmtiles, .mbtiles or a directory, as with `overlaykit tile-join`. On a cluster,
@@ -56,7 +56,8 @@ def main():
     parser.add_argument("--layer", default="features")
     parser.add_argument("--min-zoom", type=int, default=0)
     parser.add_argument("--max-zoom", type=int, default=8)
-    arguments = parser.parse_args()
+    # Any other option (--drop-rate 1, --max-tile-bytes N, …) goes to every shard's `overlaykit tile`.
+    arguments, passed_through = parser.parse_known_args()
 
     from pyspark import SparkConf, SparkContext
 
@@ -64,6 +65,7 @@ def main():
     shards = arguments.shards or tempfile.mkdtemp(prefix="overlaykit-shards-")
     os.makedirs(shards, exist_ok=True)
     tile_options = ["--layer", arguments.layer, "--min-zoom", str(arguments.min_zoom), "--max-zoom", str(arguments.max_zoom)]
+    tile_options += passed_through
     started = time.time()
     conf = SparkConf().setMaster(arguments.master).setAppName("overlaykit-tile").set("spark.ui.enabled", "false")
     context = SparkContext(conf=conf)

@@ -30,11 +30,15 @@ struct TileCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory.")
     var output: String
 
-    @Option(help: "Lowest zoom written.")
+    @Option(name: [.customShort("Z"), .customLong("min-zoom"), .customLong("minimum-zoom")], help: "Lowest zoom written.")
     var minZoom = 0
 
-    @Option(help: "Highest zoom written, with full detail (0…24).")
-    var maxZoom = 14
+    @Option(name: [.customShort("z"), .customLong("max-zoom"), .customLong("maximum-zoom")],
+            help: "Highest zoom written, with full detail (0…24), or g to guess it from the features' spacing (at most 20; -zg).")
+    var maxZoomArgument: ZoomArgument = .zoom(14)
+
+    @OptionGroup(title: "Per-tile budget, thinning and clustering")
+    var density: TileDensityOptions
 
     @Option(help: "Tile units across a tile.")
     var extent = 4096
@@ -62,8 +66,15 @@ struct TileCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
     var progress: Bool?
 
+    /// The highest zoom: the number given, or the most a guess may choose.
+    var maxZoom: Int {
+        if case .zoom(let zoom) = maxZoomArgument { return zoom }
+        return 20
+    }
+
     /// The run these options ask for.
     var tiler: Tiler {
+        get throws {
         let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
             .map { PathName($0).stem } ?? "features"
         var tiler = Tiler(output: output, layer: layerName)
@@ -81,7 +92,10 @@ struct TileCommand: ParsableCommand {
         tiler.precision = precision
         tiler.threads = threads
         tiler.replaceExisting = overwrite.force
+        tiler.guessesMaxZoom = maxZoomArgument == .guess
+        try density.apply(to: &tiler)
         return tiler
+        }
     }
 
     func validate() throws {
@@ -104,10 +118,12 @@ struct TileCommand: ParsableCommand {
             let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
+            var tiler = try tiler
             let report = try tiler.run(reading: &reader, onWarning: Report.diagnostic, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
-            Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(maxZoom), \(size) in \(output)\n")
+            let guessed = maxZoomArgument == .guess ? " (max zoom guessed from the features' spacing)" : ""
+            Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\n")
             report.diagnostics.forEach(Report.diagnostic)
         }
     }

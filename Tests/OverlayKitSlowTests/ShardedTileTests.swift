@@ -7,7 +7,10 @@ import XCTest
 final class ShardedTileTests: XCTestCase {
     static let sparkScript = CLI.packageRoot.appendingPathComponent("Examples/spark/tile_spark.py")
     static let compareScript = CLI.packageRoot.appendingPathComponent("Tests/Scripts/compare_tilesets.py")
-    static let tileOptions = ["--layer", "states", "--min-zoom", "0", "--max-zoom", "5"]
+    /// Thinning, tiny-shape reduction and the budget look at a tile's other features (or all
+    /// points): off, shards give exactly one run's features.
+    static let tileOptions = ["--layer", "states", "--min-zoom", "0", "--max-zoom", "5", "--drop-rate", "1",
+                              "--no-tiny-polygon-reduction", "--no-tile-size-limit", "--no-feature-limit"]
     /// Spark's shards are PMTiles archives, GNU parallel's MBTiles; joins write directories so
     /// their metadata.json compares with one process's.
     static let sparkShardExtension = ".pmtiles"

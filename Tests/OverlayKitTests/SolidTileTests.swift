@@ -15,7 +15,7 @@ final class SolidTileTests: XCTestCase {
         nonisolated(unsafe) var bytes = [TileID: [UInt8]]()
         nonisolated(unsafe) var blockCount = 0
         let encoder = MVTEncoder(layerName: "solid")
-        let emit: @Sendable (VectorTile) throws -> Int = { tile in
+        let emit: @Sendable (inout VectorTile) throws -> Int = { tile in
             let (data, _) = encoder.encode(tile)
             lock.lock()
             XCTAssertNil(bytes[tile.id], "\(tile.id) written twice")
@@ -23,7 +23,7 @@ final class SolidTileTests: XCTestCase {
             lock.unlock()
             return data.count
         }
-        let emitBlock: @Sendable (VectorTile, TileBlock) throws -> Int = { tile, block in
+        let emitBlock: @Sendable (inout VectorTile, TileBlock) throws -> Int = { tile, block in
             let (data, _) = encoder.encode(tile)
             lock.lock()
             blockCount += 1

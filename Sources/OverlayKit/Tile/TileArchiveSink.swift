@@ -32,6 +32,8 @@ public final class TileArchiveSink: @unchecked Sendable {
     public let layer: String
     /// How tiles are encoded.
     public let encoding: TileEncoding
+    /// What each tile may hold; a tile over it is reduced before it is written.
+    public let budget: TileBudget
     private let mvt: MVTEncoder
     private let geoJSON: TileGeoJSONEncoder
     private let lock = NSLock()
@@ -47,9 +49,11 @@ public final class TileArchiveSink: @unchecked Sendable {
     ///   - encoding: MVT, or GeoJSON tiles (directories only).
     ///   - precision: decimal places of GeoJSON tile coordinates.
     ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
+    ///   - budget: the bytes and features a tile may hold (unlimited unless given).
     public init(writer: any TileArchiveWriter, layer: String, encoding: TileEncoding = .mvt, precision: Int = 7,
-                onProgress: (@Sendable (Progress) -> Void)? = nil) {
+                budget: TileBudget = .unlimited, onProgress: (@Sendable (Progress) -> Void)? = nil) {
         self.writer = writer
+        self.budget = budget
         self.layer = layer
         self.encoding = encoding
         mvt = MVTEncoder(layerName: layer)
@@ -72,9 +76,11 @@ public final class TileArchiveSink: @unchecked Sendable {
         return counts
     }
 
-    /// Encodes and writes one tile; returns the encoded size. Fits `TilePyramid.build`'s `emit`.
-    public func write(_ tile: VectorTile) throws -> Int {
-        let bytes = try encode(tile)
+    /// Encodes one tile, reduced to fit ``budget`` (counted in its statistics), and writes it;
+    /// returns the encoded size. Fits `TilePyramid.build`'s `emit`.
+    /// - Throws: `Diagnostic` `tile.too-large` when the tile cannot be made to fit; the writer's errors.
+    public func write(_ tile: inout VectorTile) throws -> Int {
+        let bytes = try encode(&tile)
         try writer.write(tile.id, bytes)
         lock.lock()
         counts.tiles += 1
@@ -97,7 +103,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// solid tile); returns the encoded size of one copy. Fits `TilePyramid.build`'s `emitBlock`.
     /// - Throws: `Diagnostic` `tile.too-many-tiles` when the writer stores blocks tile by tile and
     ///   the run's blocks exceed ``maximumBlockTilesWrittenOneByOne``; the writer's errors.
-    public func writeBlock(_ tile: VectorTile, _ block: TileBlock) throws -> Int {
+    public func writeBlock(_ tile: inout VectorTile, _ block: TileBlock) throws -> Int {
         let copies = block.tileCount
         if !writer.storesBlocksOnce || encoding == .geojson {
             lock.lock()
@@ -113,15 +119,18 @@ public final class TileArchiveSink: @unchecked Sendable {
             }
         }
         if encoding == .geojson {
-            // GeoJSON tiles are in degrees: each tile of the block has its own coordinates.
-            var copy = tile
+            // GeoJSON tiles are in degrees: each tile of the block has its own coordinates. The
+            // tile is reduced to its budget once; every copy then fits as it is.
+            let bytes = try encode(&tile)
+            let reduced = tile
             try block.forEachTile { id in
-                copy.id = id
-                _ = try write(copy)
+                var one = reduced
+                one.id = id
+                _ = try write(&one)
             }
-            return try encode(tile).count
+            return bytes.count
         }
-        let bytes = try encode(tile)
+        let bytes = try encode(&tile)
         try writer.writeBlock(block, bytes)
         lock.lock()
         counts.tiles = counts.tiles.addingSaturating(copies)
@@ -136,16 +145,22 @@ public final class TileArchiveSink: @unchecked Sendable {
         return bytes.count
     }
 
-    private func encode(_ tile: VectorTile) throws -> [UInt8] {
+    /// The tile's bytes within ``budget``; only the final encoding's losses are counted.
+    private func encode(_ tile: inout VectorTile) throws -> [UInt8] {
         switch encoding {
         case .mvt:
-            let (encoded, losses) = mvt.encode(tile)
+            var losses = MVTEncoder.Losses()
+            let encoded = try budget.fit(&tile) { tile in
+                let (encoded, tileLosses) = mvt.encode(tile)
+                losses = tileLosses
+                return encoded
+            }
             lock.lock()
             lossTotal += losses
             lock.unlock()
             return encoded
         case .geojson:
-            return try geoJSON.encode(tile)
+            return try budget.fit(&tile) { try geoJSON.encode($0) }
         }
     }
 

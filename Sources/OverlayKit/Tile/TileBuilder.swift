@@ -29,20 +29,31 @@ enum TileBuilder {
     }
 
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
-                      attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil) -> (VectorTile, Bounds) {
+                      attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
+                      visibility: FeatureVisibility? = nil) -> (VectorTile, Bounds) {
         var builder = Builder(tile: tile, options: options)
         var bounds = Bounds()
         var output = [TileFeature]()
         output.reserveCapacity(features.count)
         var propertySources = [Int]()
+        var sources = [Int]()
+        sources.reserveCapacity(features.count)
         if propertyTable != nil { propertySources.reserveCapacity(features.count) }
         for feature in features {
             bounds.minX = min(bounds.minX, feature.minX)
             bounds.minY = min(bounds.minY, feature.minY)
             bounds.maxX = max(bounds.maxX, feature.maxX)
             bounds.maxY = max(bounds.maxY, feature.maxY)
+            if let visibility, let hidden = visibility.hidden(feature.source, zoom: tile.z) {
+                switch hidden {
+                case .thinned: builder.statistics.thinnedFeatures += 1
+                case .outsideZoomRange: builder.statistics.outsideZoomRange += 1
+                }
+                continue
+            }
             if let result = builder.add(feature, attributes: attributes[feature.source]) {
                 output.append(result)
+                sources.append(feature.source)
                 if propertyTable != nil {
                     // Line metrics add two properties per tile: those features are not pre-encoded.
                     propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
@@ -51,10 +62,15 @@ enum TileBuilder {
                 builder.statistics.droppedFeatures += 1
             }
         }
+        for standIn in builder.leftoverStandIns(attributes: attributes) {
+            output.append(standIn.feature)
+            sources.append(standIn.source)
+            if propertyTable != nil { propertySources.append(standIn.source) }
+        }
         builder.statistics.features = output.count
         let vectorTile = VectorTile(id: tile, extent: options.extent, features: output, statistics: builder.statistics,
                                     sourcePointCount: builder.sourcePoints, pointCount: builder.keptPoints,
-                                    propertyTable: propertyTable, propertySources: propertySources)
+                                    propertyTable: propertyTable, propertySources: propertySources, sources: sources)
         return (vectorTile, bounds)
     }
 
@@ -70,6 +86,11 @@ enum TileBuilder {
         var statistics = TileStatistics()
         var sourcePoints = 0
         var keptPoints = 0
+        /// Tiny rings and lines added up into stand-ins (only with `accumulatesTinyShapes`).
+        var tinyRings: TinyShapeAccumulator
+        var tinyLines: TinyShapeAccumulator
+        /// The input feature being added.
+        private var currentSource = 0
 
         init(tile: TileID, options: TileOptions) {
             self.options = options
@@ -82,6 +103,10 @@ enum TileBuilder {
             tileX = Double(tile.x)
             tileY = Double(tile.y)
             extent = Double(options.extent)
+            // A stand-in is at least one tile unit across, so it survives rounding to the grid.
+            let unit = MapProjection.worldSize / (Double(1 << tile.z) * Double(options.extent))
+            tinyRings = TinyShapeAccumulator(threshold: max(squaredTolerance, unit * unit))
+            tinyLines = TinyShapeAccumulator(threshold: max(tolerance, unit))
         }
 
         /// JavaScript's Math.round (halves toward +∞), which geojson-vt's integers come from.
@@ -98,6 +123,7 @@ enum TileBuilder {
 
         mutating func add(_ feature: ProjectedFeature, attributes: TileAttributes) -> TileFeature? {
             let geometry = feature.coordinates
+            currentSource = feature.source
             var xy = [Int32]()
             var lengths = [Int]()
             switch feature.type {
@@ -159,6 +185,12 @@ enum TileBuilder {
             sourcePoints += ring.count
             if tolerance > 0 && ring.size < tolerance {
                 statistics.droppedTinyLines += 1
+                if options.accumulatesTinyShapes, ring.count > 0,
+                   tinyLines.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
+                                 source: currentSource) {
+                    append(lineStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), into: &xy, lengths: &lengths)
+                    statistics.tinyStandIns += 1
+                }
                 return
             }
             let pairs = filtered(geometry, ring, threshold: squaredTolerance)
@@ -175,6 +207,14 @@ enum TileBuilder {
             sourcePoints += ring.count
             if tolerance > 0 && ring.size < squaredTolerance {
                 statistics.droppedTinyRings += 1
+                if options.accumulatesTinyShapes, ring.isOuter, ring.count > 0,
+                   tinyRings.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
+                                 source: currentSource) {
+                    append(wound(squareStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), outer: true),
+                           into: &xy, lengths: &lengths)
+                    statistics.tinyStandIns += 1
+                    return true
+                }
                 return false
             }
             var threshold = squaredTolerance
@@ -211,6 +251,36 @@ enum TileBuilder {
             }
             append(pairs, into: &xy, lengths: &lengths)
             return true
+        }
+
+        /// A closed square of the tiny-ring threshold's area centred on (x, y), in map points.
+        private func squareStandIn(x: Double, y: Double) -> [Double] {
+            let half = tinyRings.threshold.squareRoot() / 2
+            return [x - half, y - half, x + half, y - half, x + half, y + half, x - half, y + half, x - half, y - half]
+        }
+
+        /// A level line of the tiny-line threshold's length starting at (x, y), in map points.
+        private func lineStandIn(x: Double, y: Double) -> [Double] {
+            [x, y, x + tinyLines.threshold, y]
+        }
+
+        /// One stand-in feature per kind of tiny shape seen in the tile but never written, with
+        /// the attributes of the last tiny one.
+        mutating func leftoverStandIns(attributes: [TileAttributes]) -> [(feature: TileFeature, source: Int)] {
+            guard options.accumulatesTinyShapes else { return [] }
+            var result = [(feature: TileFeature, source: Int)]()
+            for (type, leftover) in [(TileGeometryType.polygon, tinyRings.leftover), (.line, tinyLines.leftover)] {
+                guard let leftover else { continue }
+                var xy = [Int32](), lengths = [Int]()
+                let pairs = type == .polygon ? wound(squareStandIn(x: leftover.x, y: leftover.y), outer: true)
+                    : lineStandIn(x: leftover.x, y: leftover.y)
+                append(pairs, into: &xy, lengths: &lengths)
+                statistics.tinyStandIns += 1
+                let source = attributes[leftover.source]
+                result.append((TileFeature(type: type, xy: xy, ringLengths: lengths, id: source.id,
+                                           properties: source.properties), leftover.source))
+            }
+            return result
         }
 
         /// The ring wound clockwise (exterior) or counterclockwise (hole) with y down.

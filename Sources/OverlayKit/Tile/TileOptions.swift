@@ -30,8 +30,32 @@ public struct TileOptions: Hashable, Sendable {
     /// geojson-vt's output exactly.
     public var keepRingsValid = true
 
+    /// Points kept per zoom below ``baseZoom`` (tippecanoe's `-r`): each zoom out keeps one point
+    /// in `pointDropRate` of the zoom below, chosen evenly along a space-filling curve so low
+    /// zooms keep the data's density pattern. 1 keeps every point at every zoom (geojson-vt).
+    public var pointDropRate: Double = 1
+    /// The zoom from which every point is kept (tippecanoe's `-B`); nil means ``maxZoom``.
+    public var baseZoom: Int?
+    /// Polygons and lines too small to draw at a zoom (area below tolerance², length below the
+    /// tolerance) are added up per tile, and each time the sum reaches that size a small square
+    /// (or short line) is written in place of the one that crossed it, with its attributes, so
+    /// dense small shapes stay visible at every zoom (tippecanoe's tiny-polygon reduction).
+    /// Off drops them, as geojson-vt does.
+    public var accumulatesTinyShapes = false
+    /// Points closer than this many screen pixels (of a 256-pixel tile) are merged into one
+    /// cluster point per tile (tippecanoe's `--cluster-distance`); 0 clusters nothing.
+    public var clusterDistance: Double = 0
+    /// The deepest zoom at which points are clustered; nil clusters at every zoom.
+    public var clusterMaxZoom: Int?
+    /// How a cluster combines its members' attributes (tippecanoe's `--accumulate-attribute`);
+    /// attributes not named keep the first member's value.
+    public var clusterAttributes: [String: ClusterAttributeRule] = [:]
+
     /// geojson-vt's defaults.
     public init() {}
+
+    /// The zoom from which every point is kept.
+    public var resolvedBaseZoom: Int { baseZoom ?? maxZoom }
 
     /// Checks the ranges; the message names the option.
     public func validate() throws {
@@ -42,5 +66,9 @@ public struct TileOptions: Hashable, Sendable {
         guard extent > 0, extent <= 1 << 16 else { throw fail("extent must be 1…65536, not \(extent)") }
         guard buffer >= 0, buffer <= extent else { throw fail("buffer must be 0…extent, not \(buffer)") }
         guard !(promoteID != nil && generateID) else { throw fail("promoteID and generateID cannot be used together") }
+        guard pointDropRate >= 1, pointDropRate.isFinite else { throw fail("pointDropRate must be ≥ 1, not \(pointDropRate)") }
+        if let baseZoom { guard (0...24).contains(baseZoom) else { throw fail("baseZoom must be 0…24, not \(baseZoom)") } }
+        guard clusterDistance >= 0, clusterDistance <= 256 else { throw fail("clusterDistance must be 0…256 pixels, not \(clusterDistance)") }
+        if let clusterMaxZoom { guard (0...24).contains(clusterMaxZoom) else { throw fail("clusterMaxZoom must be 0…24, not \(clusterMaxZoom)") } }
     }
 }

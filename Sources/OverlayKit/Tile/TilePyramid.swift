@@ -38,15 +38,16 @@ public enum TilePyramid {
     ///   - minZoom: the lowest zoom built.
     ///   - parallelism: threads to use (1 = all on the calling thread).
     ///   - emit: called once per non-empty tile, possibly from several threads at once;
-    ///     returns the number of bytes it wrote. An error stops the build and is rethrown.
+    ///     returns the number of bytes it wrote. It may reduce the tile (a byte or feature
+    ///     budget) and count that in the tile's statistics. An error stops the build and is rethrown.
     ///   - emitBlock: when given, a solid tile (every feature a polygon covering it) is not cut further: for each
     ///     deeper zoom one tile is cut and handed over with the block it stands for (every tile
     ///     of that zoom below the solid one, all identical); returns the bytes of one copy.
     ///     When nil, every tile is cut and emitted one by one.
     /// - Returns: counts for each zoom from `minZoom` to `maxZoom`.
     public static func build(_ source: TileSource, minZoom: Int, parallelism: Int = 2,
-                             emit: @escaping @Sendable (VectorTile) throws -> Int,
-                             emitBlock: (@Sendable (VectorTile, TileBlock) throws -> Int)? = nil) throws -> [ZoomCounts] {
+                             emit: @escaping @Sendable (inout VectorTile) throws -> Int,
+                             emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)? = nil) throws -> [ZoomCounts] {
         let maxZoom = source.options.maxZoom
         var counts = (0...maxZoom).map { ZoomCounts(zoom: $0) }
         var frontier: [([ProjectedFeature], TileID)] = source.features.isEmpty ? [] : [(source.features, TileID(z: 0, x: 0, y: 0))]
@@ -110,18 +111,17 @@ public enum TilePyramid {
     /// Builds one tile, emits it when it has features, and returns its non-empty children (none
     /// when the tile is solid and its subtree was emitted as blocks).
     private static func visit(_ features: [ProjectedFeature], _ id: TileID, source: TileSource, minZoom: Int,
-                              counts: inout [ZoomCounts], emit: (VectorTile) throws -> Int,
-                              emitBlock: ((VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
-        let (tile, bounds) = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes,
-                                               propertyTable: source.propertyTable)
+                              counts: inout [ZoomCounts], emit: (inout VectorTile) throws -> Int,
+                              emitBlock: ((inout VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
+        var (tile, bounds) = build(features, id, source: source)
         if id.z >= minZoom {
-            counts[id.z].statistics += tile.statistics
             if tile.features.isEmpty {
                 counts[id.z].emptyTiles += 1
             } else {
                 counts[id.z].tiles += 1
-                counts[id.z].bytes += try emit(tile)
+                counts[id.z].bytes += try emit(&tile)
             }
+            counts[id.z].statistics += tile.statistics
         }
         guard id.z < source.options.maxZoom else { return [] }
         if let emitBlock, SolidTile.isSolid(features, tile: id, options: source.options) {
@@ -137,28 +137,39 @@ public enum TilePyramid {
         return children.reversed()
     }
 
+    /// Cuts one tile, and clusters its points when the options ask for it at this zoom.
+    private static func build(_ features: [ProjectedFeature], _ id: TileID, source: TileSource) -> (VectorTile, TileBuilder.Bounds) {
+        let options = source.options
+        var (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
+                                               propertyTable: source.propertyTable, visibility: source.visibility)
+        if options.clusterDistance > 0 && id.z <= options.clusterMaxZoom ?? options.maxZoom {
+            PointClustering.cluster(&tile, distance: options.clusterDistance * Double(options.extent) / 256,
+                                    rules: options.clusterAttributes)
+        }
+        return (tile, bounds)
+    }
+
     /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
     /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
     private static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
                                    source: TileSource, minZoom: Int, counts: inout [ZoomCounts],
-                                   emitBlock: (VectorTile, TileBlock) throws -> Int) throws {
+                                   emitBlock: (inout VectorTile, TileBlock) throws -> Int) throws {
         var features = features, bounds = bounds, id = root
         while id.z < source.options.maxZoom {
             features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[0]
             id = TileSource.children(of: id)[0]
-            let (tile, tileBounds) = TileBuilder.build(features, tile: id, options: source.options,
-                                                       attributes: source.attributes, propertyTable: source.propertyTable)
+            var (tile, tileBounds) = build(features, id, source: source)
             bounds = tileBounds
             guard id.z >= minZoom else { continue }
             let block = TileBlock(root: root, zoom: id.z)
             let copies = block.tileCount
-            counts[id.z].statistics += tile.statistics.repeated(copies)
             if tile.features.isEmpty {
                 counts[id.z].emptyTiles = counts[id.z].emptyTiles.addingSaturating(copies)
             } else {
                 counts[id.z].tiles = counts[id.z].tiles.addingSaturating(copies)
-                counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(tile, block).multipliedSaturating(by: copies))
+                counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(&tile, block).multipliedSaturating(by: copies))
             }
+            counts[id.z].statistics += tile.statistics.repeated(copies)
         }
     }
 }

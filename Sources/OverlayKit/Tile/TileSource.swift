@@ -16,8 +16,10 @@ public struct TileSource: Sendable {
         public var withoutPositions = 0
     }
 
-    /// The options the source was projected with.
-    public let options: TileOptions
+    /// The options the source was projected with (``setMaxZoom(_:baseZoom:)`` may lower the max zoom).
+    public private(set) var options: TileOptions
+    /// Which zooms each input feature is drawn at (its `tippecanoe` member, point thinning).
+    package private(set) var visibility: FeatureVisibility
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
     /// Every feature's properties encoded for MVT once, shared by the tiles.
@@ -93,7 +95,51 @@ public struct TileSource: Sendable {
         inputCounts = projection.counts
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
+        visibility = projection.visibility
         features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+        thinPoints()
+    }
+
+    /// Each feature's anchor (its first vertex on the map), by input position, for the features
+    /// whose parts are all points (`pointsOnly`) or for all.
+    func anchors(pointsOnly: Bool) -> SpatialOrder {
+        let count = inputCounts.features
+        var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
+        var excluded = [Bool](repeating: false, count: count)
+        let world = MapProjection.worldSize
+        for feature in features {
+            if pointsOnly && feature.type != .point { excluded[feature.source] = true }
+            guard feature.coordinates.count >= 2 else { continue }
+            let first = feature.coordinates[0]
+            // A wrapped copy lies off the map: the one on it wins.
+            if x[feature.source].isNaN || (!(0..<world).contains(x[feature.source]) && (0..<world).contains(first)) {
+                x[feature.source] = first
+                y[feature.source] = feature.coordinates[1]
+            }
+        }
+        var entries = [(source: Int, x: Double, y: Double)]()
+        for source in 0..<count where !excluded[source] && !x[source].isNaN { entries.append((source, x[source], y[source])) }
+        return SpatialOrder(entries)
+    }
+
+    /// The first zoom thinning shows each point at (nothing to do at rate 1).
+    private mutating func thinPoints() {
+        // Clustering stands for every point in its cluster's count: nothing is thinned away.
+        guard options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 else {
+            visibility.thinnedMinZooms = []
+            return
+        }
+        visibility.thinnedMinZooms = PointThinning.minZooms(anchors(pointsOnly: true), featureCount: inputCounts.features,
+                                                            rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
+                                                            maxZoom: options.maxZoom)
+    }
+
+    /// Tiles to `maxZoom` (at most the zoom the source was projected for) with every point from
+    /// `baseZoom` down, for zooms and base zooms guessed from the data once it is read.
+    package mutating func setMaxZoom(_ maxZoom: Int, baseZoom: Int?) {
+        options.maxZoom = min(maxZoom, options.maxZoom)
+        options.baseZoom = baseZoom.map { min($0, options.maxZoom) }
+        thinPoints()
     }
 
     /// The features projected so far, in input order.
@@ -104,6 +150,7 @@ public struct TileSource: Sendable {
         var projected = [ProjectedFeature]()
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
+        var visibility = FeatureVisibility()
 
         init(options: TileOptions) throws {
             try options.validate()
@@ -118,6 +165,7 @@ public struct TileSource: Sendable {
         mutating func add(_ feature: Feature) {
             let index = counts.features
             counts.features += 1
+            visibility.add(feature)
             let id: JSONValue?
             if let key = options.promoteID {
                 let value = feature.properties?[key]
@@ -161,6 +209,7 @@ public struct TileSource: Sendable {
             counts.withoutGeometry += later.counts.withoutGeometry
             counts.withoutPositions += later.counts.withoutPositions
             longitudeExtent.merge(later.longitudeExtent)
+            visibility.append(later.visibility)
         }
     }
 

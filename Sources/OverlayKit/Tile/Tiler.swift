@@ -28,8 +28,21 @@ public struct Tiler: Sendable {
     public var name: String?
     /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
     public var minZoom = 0
-    /// Zoom range, extent, buffer, tolerance and ids.
+    /// Zoom range, extent, buffer, tolerance, ids, thinning and clustering. A new `Tiler` thins
+    /// points as tippecanoe does (rate 2.5 from the max zoom) and keeps tiny shapes visible;
+    /// `TileOptions()` alone is geojson-vt's (every point, tiny shapes dropped).
     public var options = TileOptions()
+    /// The bytes and features each tile may hold, and what gives way (500 KiB compressed,
+    /// 200,000 features, drop densest by default).
+    public var budget = TileBudget()
+    /// Choose the max zoom from the features' spacing once they are read (tippecanoe's `-zg`,
+    /// see `MaxZoomGuess`); ``TileOptions/maxZoom`` is then the highest it may choose.
+    public var guessesMaxZoom = false
+    /// Choose the base zoom of point thinning as the lowest zoom where no tile holds more than
+    /// ``baseZoomGuessLimit`` points (tippecanoe's `-Bg`).
+    public var guessesBaseZoom = false
+    /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
+    public var baseZoomGuessLimit = 50_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
     /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does
@@ -42,6 +55,8 @@ public struct Tiler: Sendable {
     public init(output: String, layer: String) {
         self.output = output
         self.layer = layer
+        options.pointDropRate = 2.5
+        options.accumulatesTinyShapes = true
     }
 
     /// The container that will be written.
@@ -142,18 +157,29 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
+            var projectionOptions = options
+            if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
+            var source = try TileSource(reading: &reader, options: projectionOptions, readThreads: threads, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
+            if guessesMaxZoom || guessesBaseZoom {
+                let maxZoom = guessesMaxZoom
+                    ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), extent: options.extent)))
+                    : options.maxZoom
+                let baseZoom = guessesBaseZoom
+                    ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
+                    : options.baseZoom
+                source.setMaxZoom(maxZoom, baseZoom: baseZoom)
+            }
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
-                                       onProgress: onProgress)
+                                       budget: budget, onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
-                let estimate = source.estimatedPolygonTiles(zooms: minZoom...options.maxZoom)
+                let estimate = source.estimatedPolygonTiles(zooms: minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
                     throw Diagnostic(.error, code: "tile.too-many-tiles",
                         message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(minZoom) to "
-                            + "z\(options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
+                            + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
             }

@@ -56,34 +56,45 @@ public struct TileStatistics: Hashable, Sendable {
     /// Rings that still cross themselves at the least simplification tried (the crossing comes
     /// from the input, clipping or rounding to the tile grid); kept as simplified.
     public var selfCrossingRings = 0
+    /// Features not drawn at this zoom by point thinning (``TileOptions/pointDropRate``).
+    public var thinnedFeatures = 0
+    /// Features outside their own `"tippecanoe": {"minzoom", "maxzoom"}` at this zoom.
+    public var outsideZoomRange = 0
+    /// Squares and short lines written in place of tiny rings and lines (``TileOptions/accumulatesTinyShapes``).
+    public var tinyStandIns = 0
+    /// Points merged into clusters (``TileOptions/clusterDistance``).
+    public var clusteredPoints = 0
+    /// Cluster features written, each standing for two or more points.
+    public var clusters = 0
+    /// Features dropped to bring a tile within its byte or feature budget.
+    public var droppedForBudget = 0
+    /// Features merged into a neighbour to bring a tile within its budget.
+    public var coalescedForBudget = 0
 
     /// Zero counts.
     public init() {}
 
+    /// Every count with its name in the metadata's drop report, in the report's order.
+    public static let counters: [(name: String, keyPath: WritableKeyPath<TileStatistics, Int> & Sendable)] = [
+        ("features", \.features), ("droppedFeatures", \.droppedFeatures), ("droppedTinyRings", \.droppedTinyRings),
+        ("droppedTinyLines", \.droppedTinyLines), ("droppedDegenerateRings", \.droppedDegenerateRings),
+        ("droppedDegenerateLines", \.droppedDegenerateLines), ("repairedRings", \.repairedRings),
+        ("selfCrossingRings", \.selfCrossingRings), ("thinnedFeatures", \.thinnedFeatures),
+        ("outsideZoomRange", \.outsideZoomRange), ("tinyStandIns", \.tinyStandIns),
+        ("clusteredPoints", \.clusteredPoints), ("clusters", \.clusters), ("droppedForBudget", \.droppedForBudget),
+        ("coalescedForBudget", \.coalescedForBudget),
+    ]
+
     /// The counts of `copies` identical tiles (saturating: a solid block can hold 4^24 tiles).
     public func repeated(_ copies: Int) -> TileStatistics {
         var result = TileStatistics()
-        result.features = features.multipliedSaturating(by: copies)
-        result.droppedFeatures = droppedFeatures.multipliedSaturating(by: copies)
-        result.droppedTinyRings = droppedTinyRings.multipliedSaturating(by: copies)
-        result.droppedTinyLines = droppedTinyLines.multipliedSaturating(by: copies)
-        result.droppedDegenerateRings = droppedDegenerateRings.multipliedSaturating(by: copies)
-        result.droppedDegenerateLines = droppedDegenerateLines.multipliedSaturating(by: copies)
-        result.repairedRings = repairedRings.multipliedSaturating(by: copies)
-        result.selfCrossingRings = selfCrossingRings.multipliedSaturating(by: copies)
+        for counter in Self.counters { result[keyPath: counter.keyPath] = self[keyPath: counter.keyPath].multipliedSaturating(by: copies) }
         return result
     }
 
     /// Adds another tile's counts (saturating).
     public static func += (a: inout TileStatistics, b: TileStatistics) {
-        a.features = a.features.addingSaturating(b.features)
-        a.droppedFeatures = a.droppedFeatures.addingSaturating(b.droppedFeatures)
-        a.droppedTinyRings = a.droppedTinyRings.addingSaturating(b.droppedTinyRings)
-        a.droppedTinyLines = a.droppedTinyLines.addingSaturating(b.droppedTinyLines)
-        a.droppedDegenerateRings = a.droppedDegenerateRings.addingSaturating(b.droppedDegenerateRings)
-        a.droppedDegenerateLines = a.droppedDegenerateLines.addingSaturating(b.droppedDegenerateLines)
-        a.repairedRings = a.repairedRings.addingSaturating(b.repairedRings)
-        a.selfCrossingRings = a.selfCrossingRings.addingSaturating(b.selfCrossingRings)
+        for counter in counters { a[keyPath: counter.keyPath] = a[keyPath: counter.keyPath].addingSaturating(b[keyPath: counter.keyPath]) }
     }
 }
 
@@ -106,4 +117,14 @@ public struct VectorTile: Sendable {
     /// For each feature, its input position in `propertyTable`, or -1 when its properties were
     /// changed for this tile (line metrics).
     var propertySources: [Int] = []
+    /// For each feature, the input position it came from (empty for tiles built elsewhere).
+    package var sources: [Int] = []
+
+    /// Keeps the features at `indices` (ascending), with their parallel per-feature lists.
+    package mutating func keepFeatures(at indices: [Int]) {
+        features = indices.map { features[$0] }
+        if !propertySources.isEmpty { propertySources = indices.map { propertySources[$0] } }
+        if !sources.isEmpty { sources = indices.map { sources[$0] } }
+        statistics.features = features.count
+    }
 }

@@ -34,7 +34,11 @@ public struct TileDropReport: Hashable, Sendable {
         + "(area < tolerance², length < tolerance). droppedDegenerateRings/Lines: fewer than 4 points (rings) "
         + "or 2 (lines), or no area, even at full detail, and holes of dropped exteriors. repairedRings: "
         + "simplified less than asked to stay valid. selfCrossingRings: still crossing at the least "
-        + "simplification tried."
+        + "simplification tried. thinnedFeatures: points not drawn at this zoom by the drop rate (-r, -B). "
+        + "outsideZoomRange: features outside their own tippecanoe minzoom/maxzoom. tinyStandIns: squares and "
+        + "short lines written in place of tiny rings and lines (their sizes added up). clusteredPoints: points "
+        + "merged into clusters; clusters: cluster features written. droppedForBudget / coalescedForBudget: "
+        + "features dropped or merged into a neighbour to keep a tile within --max-tile-bytes / --max-tile-features."
 
     /// Adds another run's counts (zooms matched by number); options are kept from the left side.
     public static func += (a: inout TileDropReport, b: TileDropReport) {
@@ -55,15 +59,12 @@ public struct TileDropReport: Hashable, Sendable {
         a.zooms.sort { $0.zoom < $1.zoom }
     }
 
-    private static let zoomKeys = ["zoom", "tiles", "emptyTilesNotWritten", "bytes", "features", "droppedFeatures",
-                                   "droppedTinyRings", "droppedTinyLines", "droppedDegenerateRings",
-                                   "droppedDegenerateLines", "repairedRings", "selfCrossingRings"]
+    /// Per-zoom keys before the counts of `TileStatistics.counters`.
+    private static let zoomKeys = ["zoom", "tiles", "emptyTilesNotWritten", "bytes"]
 
-    private static func values(_ zoom: TilePyramid.ZoomCounts) -> [Int] {
-        let stats = zoom.statistics
-        return [zoom.zoom, zoom.tiles, zoom.emptyTiles, zoom.bytes, stats.features, stats.droppedFeatures,
-                stats.droppedTinyRings, stats.droppedTinyLines, stats.droppedDegenerateRings,
-                stats.droppedDegenerateLines, stats.repairedRings, stats.selfCrossingRings]
+    private static func entries(_ zoom: TilePyramid.ZoomCounts) -> [(String, Int)] {
+        [("zoom", zoom.zoom), ("tiles", zoom.tiles), ("emptyTilesNotWritten", zoom.emptyTiles), ("bytes", zoom.bytes)]
+            + TileStatistics.counters.map { ($0.name, zoom.statistics[keyPath: $0.keyPath]) }
     }
 
     /// The report as a JSON object (keys in a fixed order).
@@ -79,7 +80,7 @@ public struct TileDropReport: Hashable, Sendable {
                                              "nullPropertyValues": .integer(Int64(notWritten.nullValuesNotWritten)),
                                              "propertyValuesWrittenAsJSONText": .integer(Int64(notWritten.valuesWrittenAsJSON))]))
         object.append("zooms", .array(zooms.map { zoom in
-            .object(JSONObject(zip(Self.zoomKeys, Self.values(zoom)).map { .init(key: $0.0, value: .integer(Int64($0.1))) }))
+            .object(JSONObject(Self.entries(zoom).map { .init(key: $0.0, value: .integer(Int64($0.1))) }))
         }))
         object.append("explanation", .string(Self.explanation))
         return object
@@ -117,14 +118,11 @@ public struct TileDropReport: Hashable, Sendable {
             zoom.tiles = values[1]
             zoom.emptyTiles = values[2]
             zoom.bytes = values[3]
-            zoom.statistics.features = values[4]
-            zoom.statistics.droppedFeatures = values[5]
-            zoom.statistics.droppedTinyRings = values[6]
-            zoom.statistics.droppedTinyLines = values[7]
-            zoom.statistics.droppedDegenerateRings = values[8]
-            zoom.statistics.droppedDegenerateLines = values[9]
-            zoom.statistics.repairedRings = values[10]
-            zoom.statistics.selfCrossingRings = values[11]
+            for counter in TileStatistics.counters {
+                // Counts added in later versions are absent from older archives: 0.
+                guard entry.objectValue?[counter.name] != nil else { continue }
+                zoom.statistics[keyPath: counter.keyPath] = try integer(entry.objectValue, counter.name)
+            }
             return zoom
         }
     }

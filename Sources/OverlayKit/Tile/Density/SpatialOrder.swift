@@ -1,0 +1,62 @@
+import OverlayModel
+
+/// Features in the order of a Z-order (quadkey) curve over the map, the order tippecanoe sorts
+/// features in: neighbours on the curve are mostly neighbours on the map, so choosing every
+/// n-th feature along it thins the data evenly, and the gaps between neighbours measure density.
+struct SpatialOrder {
+    /// One feature's place on the curve.
+    struct Entry {
+        /// Interleaved bits of x and y (32 bits each, the world scaled to 2^32).
+        var key: UInt64
+        /// The feature's input position.
+        var source: Int
+        /// Its anchor in map points.
+        var x: Double, y: Double
+    }
+
+    /// Sorted by key, then by input position (the order never depends on threads).
+    let entries: [Entry]
+
+    /// Orders `anchors` (input position, map point).
+    init(_ anchors: [(source: Int, x: Double, y: Double)]) {
+        var entries = anchors.map { Entry(key: Self.key(x: $0.x, y: $0.y), source: $0.source, x: $0.x, y: $0.y) }
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
+        self.entries = entries
+    }
+
+    /// The Morton key of a map point; points off the map (unwrapped longitudes, clamped
+    /// latitudes) are clamped to its edge.
+    static func key(x: Double, y: Double) -> UInt64 {
+        let scale = 4_294_967_296 / MapProjection.worldSize
+        return interleave(coordinate(x * scale)) | (interleave(coordinate(y * scale)) << 1)
+    }
+
+    private static func coordinate(_ value: Double) -> UInt32 {
+        guard value.isFinite, value > 0 else { return 0 }
+        return value >= 4_294_967_295 ? .max : UInt32(value)
+    }
+
+    /// Spreads 32 bits to the even bit positions of 64.
+    private static func interleave(_ value: UInt32) -> UInt64 {
+        var bits = UInt64(value)
+        bits = (bits | (bits << 16)) & 0x0000_FFFF_0000_FFFF
+        bits = (bits | (bits << 8)) & 0x00FF_00FF_00FF_00FF
+        bits = (bits | (bits << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        bits = (bits | (bits << 2)) & 0x3333_3333_3333_3333
+        bits = (bits | (bits << 1)) & 0x5555_5555_5555_5555
+        return bits
+    }
+
+    /// The most entries that fall in one tile of `zoom` (a tile is a run of equal key prefix).
+    func densestTileCount(zoom: Int) -> Int {
+        let shift = UInt64(64 - 2 * zoom)
+        var best = 0, run = 0
+        var previous: UInt64?
+        for entry in entries {
+            let tile = zoom == 0 ? 0 : entry.key >> shift
+            if tile == previous { run += 1 } else { run = 1; previous = tile }
+            best = max(best, run)
+        }
+        return best
+    }
+}

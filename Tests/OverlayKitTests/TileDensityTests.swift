@@ -1,0 +1,255 @@
+import Foundation
+import XCTest
+@testable import OverlayKit
+import OverlayModel
+import TestSupport
+
+/// What keeps tiles drawable at any data size: point thinning by rate, tiny shapes added up into
+/// stand-ins, clustering, the per-tile budget and its strategies, zoom guessing, and the
+/// `tippecanoe` member.
+final class TileDensityTests: XCTestCase {
+    /// Every tile the pyramid emits, by id (after clustering; no budget).
+    func tiles(_ source: TileSource, parallelism: Int = 2) throws -> ([TileID: VectorTile], [TilePyramid.ZoomCounts]) {
+        let lock = NSLock()
+        nonisolated(unsafe) var tiles = [TileID: VectorTile]()
+        let counts = try TilePyramid.build(source, minZoom: 0, parallelism: parallelism) { tile in
+            lock.lock()
+            tiles[tile.id] = tile
+            lock.unlock()
+            return 1
+        }
+        return (tiles, counts)
+    }
+
+    /// `count` points in a few deterministic clusters (a linear congruential generator).
+    func clusteredPoints(_ count: Int, properties: (Int) -> String = { #"{"n":\#($0)}"# }) -> String {
+        var state: UInt64 = 12345
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let centres = [(2.35, 48.85), (-74.0, 40.7), (139.7, 35.7)]
+        var lines = [String]()
+        for index in 0..<count {
+            let centre = centres[index % centres.count]
+            let lon = centre.0 + (next() - 0.5) * 2, lat = centre.1 + (next() - 0.5) * 2
+            lines.append(#"{"type":"Feature","properties":\#(properties(index)),"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    func source(_ text: String, configure: (inout TileOptions) -> Void) throws -> TileSource {
+        var options = TileOptions()
+        configure(&options)
+        return try TileSource(features: readGeoJSON(text).features, options: options)
+    }
+
+    /// Points actually in each zoom's tiles (not their buffers), by zoom.
+    func pointsPerZoom(_ tiles: [TileID: VectorTile], weight: (TileFeature) -> Int = { _ in 1 }) -> [Int: Int] {
+        var result = [Int: Int]()
+        for (id, tile) in tiles {
+            for feature in tile.features where feature.type == .point {
+                for point in feature.rings.flatMap({ $0 }) where (0..<Int32(tile.extent)).contains(point.x) && (0..<Int32(tile.extent)).contains(point.y) {
+                    result[id.z, default: 0] += weight(feature)
+                }
+            }
+        }
+        return result
+    }
+
+    func testThinningKeepsOneInRatePerZoomNestedAndByInputOnly() throws {
+        let text = clusteredPoints(20_000)
+        let source = try self.source(text) { $0.maxZoom = 8; $0.pointDropRate = 2.5 }
+        let (tiles, counts) = try tiles(source)
+        let perZoom = pointsPerZoom(tiles)
+        XCTAssertEqual(perZoom[8], 20_000, "every point at the base zoom")
+        for zoom in 0..<8 {
+            let expected = 20_000 / pow(2.5, Double(8 - zoom))
+            XCTAssertEqual(Double(perZoom[zoom] ?? 0), expected, accuracy: max(2, expected * 0.02), "z\(zoom)")
+            XCTAssertGreaterThan(counts[zoom].statistics.thinnedFeatures, 0)
+        }
+        // A point drawn at a zoom is drawn at every deeper zoom.
+        let firstZooms = source.visibility.thinnedMinZooms
+        XCTAssertEqual(firstZooms.count, 20_000)
+        XCTAssertEqual(firstZooms.filter { $0 == 0 }.count, perZoom[0])
+        // The same survivors on one thread.
+        let (single, _) = try self.tiles(source, parallelism: 1)
+        XCTAssertEqual(Set(single.keys), Set(tiles.keys))
+        for (id, tile) in tiles { XCTAssertEqual(single[id]?.features, tile.features, "\(id)") }
+        // Rate 1 (geojson-vt) keeps everything everywhere.
+        let all = try self.source(text) { $0.maxZoom = 8 }
+        XCTAssertEqual(pointsPerZoom(try self.tiles(all).0)[0], 20_000)
+    }
+
+    func testThinnedSurvivorsDoNotDependOnReadThreads() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("thin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        try (clusteredPoints(30_000) + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var options = TileOptions()
+        options.maxZoom = 6
+        options.pointDropRate = 2.5
+        var results = [(zooms: [UInt8], tiles: [TileID: VectorTile])]()
+        for threads in [1, 2] {
+            // Parts small enough that two threads really read the file in parts.
+            var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+            let source = try TileSource(reading: &reader, options: options, readThreads: threads, minimumPartBytes: 1024,
+                                        onWarning: { _ in })
+            results.append((source.visibility.thinnedMinZooms, try tiles(source, parallelism: threads).0))
+        }
+        XCTAssertEqual(results[0].zooms, results[1].zooms, "the same first zoom for every point")
+        XCTAssertEqual(Set(results[0].tiles.keys), Set(results[1].tiles.keys))
+        for (id, tile) in results[0].tiles { XCTAssertEqual(results[1].tiles[id]?.features, tile.features, "\(id)") }
+    }
+
+    func testTinyPolygonsStayVisibleAtEveryZoom() throws {
+        // 2,000 buildings of about 10 m in one town: far below a pixel until z13.
+        var lines = [String]()
+        for index in 0..<2000 {
+            let lon = 8.5 + Double(index % 50) * 0.0003, lat = 47.3 + Double(index / 50) * 0.0003
+            let d = 0.0001
+            lines.append(#"{"type":"Feature","properties":{"i":\#(index)},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + d),\#(lat)],[\#(lon + d),\#(lat + d)],[\#(lon),\#(lat + d)],[\#(lon),\#(lat)]]]}}"#)
+        }
+        let text = lines.joined(separator: "\n")
+        let reduced = try source(text) { $0.maxZoom = 14; $0.accumulatesTinyShapes = true }
+        let (tiles, counts) = try tiles(reduced)
+        for zoom in 0...14 {
+            XCTAssertTrue(tiles.keys.contains { $0.z == zoom }, "z\(zoom) has a tile")
+        }
+        XCTAssertGreaterThan(counts[0].statistics.tinyStandIns, 0)
+        // The stand-ins add up to about the area they stand for (within one threshold per tile).
+        let z10 = tiles.filter { $0.key.z == 10 }.values.flatMap(\.features)
+        XCTAssertTrue(z10.allSatisfy { $0.type == .polygon && $0.properties?["i"] != nil }, "stand-ins keep their feature's attributes")
+        // geojson-vt's rule drops them all.
+        let dropped = try source(text) { $0.maxZoom = 14 }
+        let (plain, _) = try self.tiles(dropped)
+        XCTAssertFalse(plain.keys.contains { $0.z == 0 })
+        XCTAssertEqual(Set(plain.keys.filter { $0.z == 14 }), Set(tiles.keys.filter { $0.z == 14 }), "full detail unchanged")
+    }
+
+    func testClusterCountsAddUpToThePointsAtEveryZoom() throws {
+        let text = clusteredPoints(5000) { #"{"n":\#($0),"w":2}"# }
+        let source = try self.source(text) {
+            $0.maxZoom = 7
+            $0.pointDropRate = 2.5  // ignored while clustering: clusters stand for every point
+            $0.clusterDistance = 30
+            $0.clusterAttributes = ["w": .sum, "n": .count]
+        }
+        let (tiles, counts) = try tiles(source)
+        let sums = pointsPerZoom(tiles) { feature in
+            if case .integer(let count)? = feature.properties?["point_count"] { return Int(count) }
+            return 1
+        }
+        for zoom in 0...7 { XCTAssertEqual(sums[zoom], 5000, "z\(zoom)") }
+        XCTAssertGreaterThan(counts[0].statistics.clusters, 0)
+        let cluster = try XCTUnwrap(tiles.values.flatMap(\.features).first { $0.properties?["clustered"] == .bool(true) })
+        guard case .integer(let pointCount)? = cluster.properties?["point_count"] else { return XCTFail("no point_count") }
+        XCTAssertEqual(cluster.properties?["w"], .integer(2 * pointCount), "sum of the members' w")
+        XCTAssertEqual(cluster.properties?["n"], .integer(pointCount), "count of the members")
+        XCTAssertEqual(PointClustering.abbreviated(999), .integer(999))
+        XCTAssertEqual(PointClustering.abbreviated(1234), .string("1.2k"))
+        XCTAssertEqual(PointClustering.abbreviated(12_345), .string("12k"))
+    }
+
+    func testTippecanoeMemberLimitsTheZooms() throws {
+        let text = #"""
+        {"type":"Feature","tippecanoe":{"minzoom":3,"maxzoom":4},"properties":{"a":1},"geometry":{"type":"Point","coordinates":[10,10]}}
+        {"type":"Feature","tippecanoe":{"minzoom":"x","layer":"other"},"properties":{"a":2},"geometry":{"type":"Point","coordinates":[10,10]}}
+        """#
+        let source = try self.source(text) { $0.maxZoom = 6 }
+        let (tiles, counts) = try tiles(source)
+        for zoom in 0...6 {
+            let values = tiles.filter { $0.key.z == zoom }.values.flatMap(\.features).compactMap { $0.properties?["a"] }
+            XCTAssertEqual(Set(values), (3...4).contains(zoom) ? [.integer(1), .integer(2)] : [.integer(2)], "z\(zoom)")
+        }
+        XCTAssertEqual(counts[0].statistics.outsideZoomRange, 1)
+        XCTAssertEqual(source.visibility.invalidZoomMembers, 1)
+        XCTAssertEqual(source.visibility.layerMembersIgnored, 1)
+    }
+
+    /// A tile of `count` points (with properties) as the pyramid would hand it over.
+    func denseTile(_ count: Int) throws -> VectorTile {
+        let source = try self.source(clusteredPoints(count) { #"{"name":"point number \#($0)","n":\#($0)}"# }) { $0.maxZoom = 0 }
+        return try XCTUnwrap(try tiles(source).0[TileID(z: 0, x: 0, y: 0)])
+    }
+
+    func testEveryStrategyFitsTheBudgetInBoundedRounds() throws {
+        let tile = try denseTile(20_000)
+        let encoder = MVTEncoder(layerName: "points")
+        for strategy in TileBudget.Strategy.allCases {
+            var budget = TileBudget()
+            budget.strategy = strategy
+            budget.maxBytes = 20_000
+            budget.maxFeatures = 5000
+            var reduced = tile
+            var rounds = 0
+            let bytes = try budget.fit(&reduced) { tile in
+                rounds += 1
+                return encoder.encode(tile).0
+            }
+            XCTAssertLessThanOrEqual(rounds, TileBudget.maximumRounds + 1, "\(strategy)")
+            XCTAssertLessThanOrEqual(try Gzip.compress(bytes).count, 20_000, "\(strategy)")
+            XCTAssertLessThanOrEqual(reduced.features.count, 5000, "\(strategy)")
+            XCTAssertGreaterThan(reduced.features.count, 100, "\(strategy) keeps what fits")
+            let stats = reduced.statistics
+            XCTAssertEqual(stats.droppedForBudget + stats.coalescedForBudget, tile.features.count - reduced.features.count, "\(strategy)")
+            if strategy == .coalesceDensest || strategy == .coalesceSmallest {
+                XCTAssertGreaterThan(stats.coalescedForBudget, 0, "\(strategy) merges before it drops")
+            }
+        }
+        // Drop-densest keeps a point in a sparse place over one of many in a dense one.
+        var budget = TileBudget()
+        budget.maxFeatures = 2
+        var three = tile
+        three.keepFeatures(at: [0, 3, 1])  // two in Paris (index 0 and 3), one in New York
+        _ = try budget.fit(&three) { encoder.encode($0).0 }
+        XCTAssertEqual(three.features.count, 2)
+        XCTAssertTrue(three.features.contains(tile.features[1]), "the lone New York point stays")
+    }
+
+    func testATileThatCannotFitIsAnErrorNamingIt() throws {
+        var tile = try denseTile(10)
+        var budget = TileBudget()
+        budget.maxBytes = 10
+        XCTAssertThrowsError(try budget.fit(&tile) { MVTEncoder(layerName: "p").encode($0).0 }) { error in
+            let diagnostic = error as? Diagnostic
+            XCTAssertEqual(diagnostic?.code, "tile.too-large")
+            XCTAssertTrue(diagnostic?.message.contains("tile 0/0/0") ?? false, diagnostic?.message ?? "")
+        }
+    }
+
+    func testGuessedZoomsFollowTheSpacing() throws {
+        // Points 0.01° apart along the equator (2^28 / 36,000 = 7,457 map points): 8 tile units
+        // of 2^(16−z) map points fit between neighbours from z = ceil(19 − log2(7457)) = 7.
+        var anchors = [(source: Int, x: Double, y: Double)]()
+        for index in 0..<400 {
+            let point = MapPoint(Coordinate(latitude: 0, longitude: Double(index) * 0.01))
+            anchors.append((index, point.x, point.y))
+        }
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(anchors)), 7)
+        let tenTimesCloser = anchors.map { ($0.source, $0.x / 10 + 1000, $0.y) }
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(tenTimesCloser)), 10, "ten times closer: log2(10) zooms deeper")
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 5, 5)])), 14, "one position: the default")
+        // -Bg: the lowest zoom where no tile holds more than the limit.
+        let order = SpatialOrder(anchors)
+        XCTAssertEqual(PointThinning.guessBaseZoom(order, limit: 400, maxZoom: 14), 0)
+        XCTAssertEqual(order.densestTileCount(zoom: 14) <= 100, true)
+        XCTAssertGreaterThan(PointThinning.guessBaseZoom(order, limit: 100, maxZoom: 14), 0)
+    }
+
+    func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
+        var zoom = TilePyramid.ZoomCounts(zoom: 3)
+        zoom.statistics.thinnedFeatures = 5
+        zoom.statistics.droppedForBudget = 2
+        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileSource.InputCounts(),
+                                    notWritten: MVTEncoder.Losses(), zooms: [zoom])
+        XCTAssertEqual(try TileDropReport(json: .object(report.json()), source: "x"), report)
+        var old = report.json()
+        guard case .array(var zooms) = old["zooms"], case .object(var first) = zooms[0] else { return XCTFail() }
+        first["thinnedFeatures"] = nil
+        zooms[0] = .object(first)
+        old["zooms"] = .array(zooms)
+        XCTAssertEqual(try TileDropReport(json: .object(old), source: "x").zooms[0].statistics.thinnedFeatures, 0)
+    }
+}
