@@ -230,7 +230,12 @@ final class TileDensityTests: XCTestCase {
         XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(anchors)), 7)
         let tenTimesCloser = anchors.map { ($0.source, $0.x / 10 + 1000, $0.y) }
         XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(tenTimesCloser)), 10, "ten times closer: log2(10) zooms deeper")
-        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 5, 5)])), 14, "one position: the default")
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 5, 5)]), features: []), 14, "one position: the default")
+        // A line whose vertices are 2^10 map points apart: 2 tile units of 2^(16−z) fit from z = 7,
+        // deeper than its one feature's spacing alone would ask for.
+        let line = ProjectedFeature(type: .line, coordinates: (0..<10).flatMap { [Double($0 * 1024), 0, 0] },
+                                    rings: [ProjectedRing(start: 0, count: 10, size: 9 * 1024, isOuter: false)], source: 0)
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 0, 0)]), features: [line]), 7)
         // -Bg: the lowest zoom where no tile holds more than the limit.
         let order = SpatialOrder(anchors)
         XCTAssertEqual(PointThinning.guessBaseZoom(order, limit: 400, maxZoom: 14), 0)

@@ -90,6 +90,9 @@ public struct Tiler: Sendable {
         /// Wall seconds spent reading and projecting the input, before the first tile was cut
         /// (the phase ``Tiler/threads`` above 1 spreads over cores for a GeoJSON text sequence file).
         public var readingSeconds: Double = 0
+        /// Features whose `tippecanoe` member named a layer (not used: one layer per run), and
+        /// members whose minzoom or maxzoom is not a number (ignored).
+        public var tippecanoeMembersIgnored = (layers: 0, zooms: 0)
 
         /// Tiles written.
         public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -112,6 +115,22 @@ public struct Tiler: Sendable {
                         + "\(total.droppedFeatures) feature copies left empty were not written "
                         + "(per zoom in the metadata under \"\(TileSetMetadata.dropReportKey)\")"))
             }
+            if total.thinnedFeatures + total.tinyStandIns + total.clusters > 0 {
+                notes.append(Diagnostic(.note, code: "tile.density",
+                    message: "\(total.thinnedFeatures) point copies were thinned out below the base zoom, "
+                        + "\(total.tinyStandIns) stand-ins drawn for tiny rings and lines, and \(total.clusteredPoints) "
+                        + "points merged into \(total.clusters) clusters (per zoom in the metadata)"))
+            }
+            if total.droppedForBudget + total.coalescedForBudget > 0 {
+                let atMaxZoom = zooms.last.map { $0.statistics.droppedForBudget + $0.statistics.coalescedForBudget } ?? 0
+                let perZoom = zooms.filter { $0.statistics.droppedForBudget + $0.statistics.coalescedForBudget > 0 }
+                    .map { "z\($0.zoom): \($0.statistics.droppedForBudget + $0.statistics.coalescedForBudget)" }
+                notes.append(Diagnostic(atMaxZoom > 0 ? .warning : .note, code: "tile.budget",
+                    message: "\(total.droppedForBudget) feature copies dropped and \(total.coalescedForBudget) merged to keep "
+                        + "tiles within their budget (\(perZoom.joined(separator: ", ")))"
+                        + (atMaxZoom > 0 ? "; at the max zoom they are missing from the tiles: raise --max-tile-bytes "
+                            + "or --max-zoom to keep them" : "")))
+            }
             if input.withoutGeometry + input.withoutPositions > 0 {
                 notes.append(Diagnostic(.warning, code: "tile.no-geometry",
                     message: "\(input.withoutGeometry) features without geometry and \(input.withoutPositions) "
@@ -129,6 +148,15 @@ public struct Tiler: Sendable {
             if losses.valuesWrittenAsJSON > 0 {
                 notes.append(Diagnostic(.note, code: "mvt.json-value",
                     message: "\(losses.valuesWrittenAsJSON) object or array property values (counted once per feature) were written as JSON text"))
+            }
+            if tippecanoeMembersIgnored.layers > 0 {
+                notes.append(Diagnostic(.warning, code: "tile.tippecanoe-layer-ignored",
+                    message: "\(tippecanoeMembersIgnored.layers) features name a layer in their \"tippecanoe\" member; "
+                        + "every feature goes to the one layer of the run"))
+            }
+            if tippecanoeMembersIgnored.zooms > 0 {
+                notes.append(Diagnostic(.warning, code: "tile.tippecanoe-zoom-ignored",
+                    message: "\(tippecanoeMembersIgnored.zooms) \"tippecanoe\" minzoom/maxzoom values are not numbers and were ignored"))
             }
             return notes
         }
@@ -163,7 +191,8 @@ public struct Tiler: Sendable {
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if guessesMaxZoom || guessesBaseZoom {
                 let maxZoom = guessesMaxZoom
-                    ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), extent: options.extent)))
+                    ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), features: source.features,
+                                                                extent: options.extent)))
                     : options.maxZoom
                 let baseZoom = guessesBaseZoom
                     ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
@@ -190,7 +219,8 @@ public struct Tiler: Sendable {
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
-                          readingSeconds: readingSeconds)
+                          readingSeconds: readingSeconds,
+                          tippecanoeMembersIgnored: (source.visibility.layerMembersIgnored, source.visibility.invalidZoomMembers))
         } catch {
             writer.abort()
             throw error
