@@ -27,8 +27,11 @@ struct TileCommand: ParsableCommand {
 
     @OptionGroup var inputOptions: InputOptions
 
-    @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory.")
-    var output: String
+    @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
+    var output: String?
+
+    @Option(help: ArgumentHelp("Write nothing; print what tile Z/X/Y of this run holds and, for every input feature that reaches it, why it is kept, thinned, too small, clustered or dropped.", valueName: "z/x/y"))
+    var explain: String?
 
     @Option(name: [.customShort("Z"), .customLong("min-zoom"), .customLong("minimum-zoom")], help: "Lowest zoom written.")
     var minZoom = 0
@@ -77,7 +80,7 @@ struct TileCommand: ParsableCommand {
         get throws {
         let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
             .map { PathName($0).stem } ?? "features"
-        var tiler = Tiler(output: output, layer: layerName)
+        var tiler = Tiler(output: output ?? "", layer: layerName)
         switch format {
         case .pmtiles: tiler.archiveFormat = .pmtiles
         case .mbtiles: tiler.archiveFormat = .mbtiles
@@ -99,7 +102,13 @@ struct TileCommand: ParsableCommand {
     }
 
     func validate() throws {
-        try validateTileSetOutput(output)
+        if explain != nil {
+            guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
+            _ = try explainedTile()
+        } else {
+            guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
+            try validateTileSetOutput(output)
+        }
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
         guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
         guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }
@@ -107,12 +116,32 @@ struct TileCommand: ParsableCommand {
         guard tolerance >= 0 && tolerance.isFinite else { throw ValidationError("--tolerance must be ≥ 0") }
         guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
-        if format == .geojson && TileArchiveFormat(path: output) != .directory {
+        if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
     }
 
+    /// `--explain`'s z/x/y.
+    func explainedTile() throws -> TileID? {
+        guard let explain else { return nil }
+        let parts = explain.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 3, let z = parts[0], let x = parts[1], let y = parts[2], (0...24).contains(z),
+              x >= 0, y >= 0, x < 1 << z, y < 1 << z else {
+            throw ValidationError("--explain takes z/x/y with z 0…24 and x, y 0…2^z − 1, not \(explain)")
+        }
+        return TileID(z: z, x: x, y: y)
+    }
+
     func run() throws {
+        if let tile = try explainedTile() {
+            try runReportingErrors {
+                var (_, reader) = try inputOptions.openReader()
+                let explanation = try tiler.explain(tile, reading: &reader, onWarning: Report.diagnostic)
+                print(TileExplanationText(explanation).text, terminator: "")
+            }
+            return
+        }
+        guard let output else { return }
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
             let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil

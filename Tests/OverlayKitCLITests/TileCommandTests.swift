@@ -68,6 +68,29 @@ final class TileCommandTests: XCTestCase {
         XCTAssertEqual(files.count, written)
     }
 
+    /// `--explain` writes nothing and accounts for every feature that reaches the tile; the
+    /// tippecanoe spellings `-z4`, `-zg`, `-r1` parse; contradictory budget options are usage errors.
+    func testExplainAndTippecanoeSpellings() throws {
+        let input = temporary.appendingPathComponent("places.geojson")
+        try fixture.write(to: input, atomically: true, encoding: .utf8)
+        let explained = try run(["tile", input.path, "--explain", "2/2/1", "-z4"])
+        XCTAssertEqual(explained.status, 0, explained.stderr)
+        XCTAssertTrue(explained.stdout.hasPrefix("tile 2/2/1 (max zoom 4): "), explained.stdout)
+        XCTAssertTrue(explained.stdout.contains("kept: 3 — written"), explained.stdout)
+        XCTAssertTrue(explained.stdout.contains("id=1 name=square"), explained.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), ["places.geojson"])
+        for (arguments, message) in [(["--explain", "2/9/1"], "x, y 0…2^z − 1"), (["--explain", "1/0/0", "-o", "x.pmtiles"], "leave out -o"),
+                                     (["-o", "x.pmtiles", "--max-tile-bytes", "5", "--no-tile-size-limit"], "contradict"),
+                                     (["-o", "x.pmtiles", "--drop-densest-as-needed", "--drop-smallest-as-needed"], "choose one")] {
+            let result = try run(["tile", input.path] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+        let guessed = try run(["tile", input.path, "-o", temporary.appendingPathComponent("g.pmtiles").path, "-zg", "-r1", "-Z0"])
+        XCTAssertEqual(guessed.status, 0, guessed.stderr)
+        XCTAssertTrue(guessed.stderr.contains("(max zoom guessed from the features' spacing)"), guessed.stderr)
+    }
+
     func testTileGeoJSONFormatAndNonEmptyDirectory() throws {
         let input = temporary.appendingPathComponent("places.geojson")
         try fixture.write(to: input, atomically: true, encoding: .utf8)

@@ -243,6 +243,32 @@ final class TileDensityTests: XCTestCase {
         XCTAssertGreaterThan(PointThinning.guessBaseZoom(order, limit: 100, maxZoom: 14), 0)
     }
 
+    func testExplanationAccountsForEveryFeatureOfTheTile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        try (clusteredPoints(3000) + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var tiler = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
+        tiler.options.maxZoom = 6
+        tiler.budget.maxFeatures = 10
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let report = try tiler.run(reading: &reader)
+        // Paris (2.35°E, 48.85°N) at z2 is tile 2/2/1.
+        var again = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let explanation = try tiler.explain(TileID(z: 2, x: 2, y: 1), reading: &again)
+        let counts = explanation.counts
+        XCTAssertEqual(counts[.kept], 10, "the feature budget (of about 1000 / 2.5^4 = 26 left by thinning)")
+        XCTAssertEqual(explanation.writtenFeatures, 10)
+        XCTAssertGreaterThan(counts[.thinned] ?? 0, 0)
+        XCTAssertGreaterThan(counts[.droppedForBudget] ?? 0, 0)
+        XCTAssertEqual(explanation.entries.count, 1000, "every Paris point reaches the tile")
+        XCTAssertEqual(explanation.statistics.droppedForBudget, counts[.droppedForBudget])
+        let z2 = try XCTUnwrap(report.zooms.first { $0.zoom == 2 })
+        XCTAssertGreaterThanOrEqual(z2.statistics.droppedForBudget, counts[.droppedForBudget] ?? 0)
+        XCTAssertThrowsError(try tiler.explain(TileID(z: 7, x: 0, y: 0), reading: &again), "beyond the max zoom")
+    }
+
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
         var zoom = TilePyramid.ZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5

@@ -30,7 +30,8 @@ enum TileBuilder {
 
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
-                      visibility: FeatureVisibility? = nil) -> (VectorTile, Bounds) {
+                      visibility: FeatureVisibility? = nil,
+                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
         var builder = Builder(tile: tile, options: options)
         var bounds = Bounds()
         var output = [TileFeature]()
@@ -44,6 +45,9 @@ enum TileBuilder {
             bounds.minY = min(bounds.minY, feature.minY)
             bounds.maxX = max(bounds.maxX, feature.maxX)
             bounds.maxY = max(bounds.maxY, feature.maxY)
+            let before = builder.statistics
+            let countBefore = output.count
+            defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
             if let visibility, let hidden = visibility.hidden(feature.source, zoom: tile.z) {
                 switch hidden {
                 case .thinned: builder.statistics.thinnedFeatures += 1

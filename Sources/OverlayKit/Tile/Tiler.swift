@@ -185,20 +185,8 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            var projectionOptions = options
-            if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
-            var source = try TileSource(reading: &reader, options: projectionOptions, readThreads: threads, onWarning: onWarning)
+            let source = try prepareSource(reading: &reader, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
-            if guessesMaxZoom || guessesBaseZoom {
-                let maxZoom = guessesMaxZoom
-                    ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), features: source.features,
-                                                                extent: options.extent)))
-                    : options.maxZoom
-                let baseZoom = guessesBaseZoom
-                    ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
-                    : options.baseZoom
-                source.setMaxZoom(maxZoom, baseZoom: baseZoom)
-            }
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        budget: budget, onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
@@ -225,6 +213,24 @@ public struct Tiler: Sendable {
             writer.abort()
             throw error
         }
+    }
+
+    /// Reads and projects the input, then settles guessed zooms.
+    func prepareSource(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void) throws -> TileSource {
+        var projectionOptions = options
+        if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
+        var source = try TileSource(reading: &reader, options: projectionOptions, readThreads: threads, onWarning: onWarning)
+        if guessesMaxZoom || guessesBaseZoom {
+            let maxZoom = guessesMaxZoom
+                ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), features: source.features,
+                                                                       extent: options.extent)))
+                : options.maxZoom
+            let baseZoom = guessesBaseZoom
+                ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
+                : options.baseZoom
+            source.setMaxZoom(maxZoom, baseZoom: baseZoom)
+        }
+        return source
     }
 
     private static func fileSize(_ path: String) -> Int? {

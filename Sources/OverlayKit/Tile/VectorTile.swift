@@ -92,6 +92,13 @@ public struct TileStatistics: Hashable, Sendable {
         return result
     }
 
+    /// The counts in `self` beyond those in `earlier` (what happened in between).
+    public func subtracting(_ earlier: TileStatistics) -> TileStatistics {
+        var result = TileStatistics()
+        for counter in Self.counters { result[keyPath: counter.keyPath] = self[keyPath: counter.keyPath] - earlier[keyPath: counter.keyPath] }
+        return result
+    }
+
     /// Adds another tile's counts (saturating).
     public static func += (a: inout TileStatistics, b: TileStatistics) {
         for counter in counters { a[keyPath: counter.keyPath] = a[keyPath: counter.keyPath].addingSaturating(b[keyPath: counter.keyPath]) }

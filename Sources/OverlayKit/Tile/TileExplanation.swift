@@ -1,0 +1,132 @@
+import OverlayModel
+
+/// What one tile of a run holds and why the rest is not there (`overlaykit tile --explain
+/// z/x/y`): every input feature that reaches the tile, with what happened to it at that zoom.
+public struct TileExplanation: Sendable {
+    /// What happened to one input feature in the tile.
+    public enum Outcome: String, Hashable, Sendable, CaseIterable {
+        /// Written as it is (clipped and simplified for the zoom).
+        case kept
+        /// Not drawn at this zoom: point thinning by rate.
+        case thinned
+        /// Outside its own `tippecanoe` minzoom…maxzoom.
+        case outsideZoomRange = "outside-zoom-range"
+        /// Too small to draw; its size went into a stand-in (square or short line) drawn here.
+        case drawnAsStandIn = "drawn-as-stand-in"
+        /// Too small to draw; its size was added up with others', no stand-in at its place.
+        case tooSmall = "too-small"
+        /// Fewer than 4 points (rings) or 2 (lines), or no area, even at full detail.
+        case degenerate
+        /// Merged into a cluster point.
+        case clustered
+        /// Dropped to bring the tile within its budget.
+        case droppedForBudget = "dropped-for-budget"
+        /// Merged into a neighbour to bring the tile within its budget.
+        case coalescedForBudget = "coalesced-for-budget"
+    }
+
+    /// One input feature's part in the tile.
+    public struct Entry: Sendable {
+        /// Its position in the input (0-based; the line of a GeoJSON text sequence is this + 1).
+        public var inputIndex: Int
+        /// Its id and properties.
+        public var attributes: TileAttributes
+        /// What happened to it.
+        public var outcome: Outcome
+    }
+
+    /// The tile explained.
+    public var tile: TileID
+    /// The run's max zoom (guessed, when asked).
+    public var maxZoom: Int
+    /// Every input feature that reaches the tile, in input order (a feature whose parts had
+    /// different fates is listed once per fate).
+    public var entries: [Entry]
+    /// The tile's counts, as the metadata would hold them.
+    public var statistics: TileStatistics
+    /// Features written, and the encoded and gzip sizes of the tile as written.
+    public var writtenFeatures: Int
+    public var encodedBytes: Int
+    public var compressedBytes: Int
+    /// The budget the tile was held to.
+    public var budget: TileBudget
+
+    /// How many entries had each outcome.
+    public var counts: [Outcome: Int] {
+        var result = [Outcome: Int]()
+        for entry in entries { result[entry.outcome, default: 0] += 1 }
+        return result
+    }
+}
+
+extension Tiler {
+    /// Explains one tile of the run these settings describe, without writing anything: reads and
+    /// projects the input, cuts only the tiles on the way down to `tile`, then builds it as the
+    /// run would (thinning, tiny shapes, clustering, budget) and reports every feature's fate.
+    /// - Throws: `Diagnostic` `tile.bad-option` when `tile` is not a tile of the run's zooms;
+    ///   the reader's errors; `tile.too-large` as the run would.
+    public func explain(_ tile: TileID, reading reader: inout some FeatureReader,
+                        onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
+        try validate()
+        let source = try prepareSource(reading: &reader, onWarning: onWarning)
+        let maxZoom = source.options.maxZoom
+        let side = 1 << min(tile.z, 30)
+        guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
+            throw Diagnostic(.error, code: "tile.bad-option",
+                message: "\(tile.z)/\(tile.x)/\(tile.y) is not a tile of this run (zooms 0…\(maxZoom), x and y 0…2^z − 1)")
+        }
+        // Down the path: at each zoom keep only the child that holds the tile.
+        var features = source.features
+        var id = TileID(z: 0, x: 0, y: 0)
+        while id.z < tile.z && !features.isEmpty {
+            let bounds = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes).1
+            let shift = tile.z - id.z - 1
+            let childX = (tile.x >> shift) & 1, childY = (tile.y >> shift) & 1
+            features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
+            id = TileSource.children(of: id)[childX * 2 + childY]
+        }
+        var entries = [TileExplanation.Entry]()
+        var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
+                                      propertyTable: source.propertyTable, visibility: source.visibility) { input, change, kept in
+            let outcome: TileExplanation.Outcome
+            if change.thinnedFeatures > 0 {
+                outcome = .thinned
+            } else if change.outsideZoomRange > 0 {
+                outcome = .outsideZoomRange
+            } else if change.tinyStandIns > 0 {
+                outcome = .drawnAsStandIn
+            } else if kept {
+                outcome = .kept
+            } else if change.droppedTinyRings + change.droppedTinyLines > 0 {
+                outcome = .tooSmall
+            } else {
+                outcome = .degenerate
+            }
+            entries.append(.init(inputIndex: input, attributes: source.attributes[input], outcome: outcome))
+        }.0
+        let options = source.options
+        if options.clusterDistance > 0 && tile.z <= options.clusterMaxZoom ?? maxZoom {
+            let before = Set(built.sources)
+            PointClustering.cluster(&built, distance: options.clusterDistance * Double(options.extent) / 256,
+                                    rules: options.clusterAttributes)
+            let clustered = Set(built.features.indices.filter { built.features[$0].properties?["clustered"] == .bool(true) }
+                .map { built.sources[$0] })
+            let gone = before.subtracting(built.sources)
+            for index in entries.indices where entries[index].outcome == .kept
+                && (gone.contains(entries[index].inputIndex) || clustered.contains(entries[index].inputIndex)) {
+                entries[index].outcome = .clustered
+            }
+        }
+        let beforeBudget = Set(built.sources)
+        let encoder = MVTEncoder(layerName: layer)
+        let encoded = try budget.fit(&built) { encoder.encode($0).0 }
+        let removed = beforeBudget.subtracting(built.sources)
+        let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget
+        for index in entries.indices where entries[index].outcome == .kept && removed.contains(entries[index].inputIndex) {
+            entries[index].outcome = outcome
+        }
+        return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
+                               writtenFeatures: built.features.count, encodedBytes: encoded.count,
+                               compressedBytes: try Gzip.compress(encoded).count, budget: budget)
+    }
+}
