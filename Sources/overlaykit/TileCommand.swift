@@ -30,6 +30,9 @@ struct TileCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
     var output: String?
 
+    @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
+    var plan = false
+
     @Option(help: ArgumentHelp("Write nothing; print what tile Z/X/Y of this run holds and, for every input feature that reaches it, why it is kept, thinned, too small, clustered or dropped.", valueName: "z/x/y"))
     var explain: String?
 
@@ -104,7 +107,10 @@ struct TileCommand: ParsableCommand {
     func validate() throws {
         if explain != nil {
             guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
+            guard !plan else { throw ValidationError("--plan and --explain cannot be used together") }
             _ = try explainedTile()
+        } else if plan {
+            // -o only chooses the format.
         } else {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
@@ -141,6 +147,14 @@ struct TileCommand: ParsableCommand {
             }
             return
         }
+        if plan {
+            try runReportingErrors {
+                var (_, reader) = try inputOptions.openReader()
+                let estimate = try tiler.plan(reading: &reader, onWarning: Report.diagnostic)
+                print(Self.text(estimate, format: try tiler.resolvedArchiveFormat), terminator: "")
+            }
+            return
+        }
         guard let output else { return }
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
@@ -155,6 +169,22 @@ struct TileCommand: ParsableCommand {
             Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\n")
             report.diagnostics.forEach(Report.diagnostic)
         }
+    }
+}
+
+extension TileCommand {
+    /// `--plan`'s table.
+    static func text(_ plan: TilePlan, format: TileArchiveFormat) -> String {
+        func megabytes(_ bytes: Int) -> String { bytes < 10 << 20 ? "\(bytes / 1024) KiB" : "\(bytes >> 20) MiB" }
+        let basis = plan.sampleEvery == 1 ? "every feature cut, bytes exact" : "bytes from 1 in \(plan.sampleEvery) features, scaled"
+        var lines = ["plan: \(plan.features) features, z\(plan.zooms.first?.zoom ?? 0)–z\(plan.maxZoom), points thinned below z\(plan.baseZoom) (\(basis))",
+                     "zoom  tiles  encoded bytes"]
+        for zoom in plan.zooms {
+            lines.append(String(repeating: " ", count: max(0, 4 - "\(zoom.zoom)".count)) + "\(zoom.zoom)  \(zoom.tiles)  \(zoom.bytes)")
+        }
+        lines.append("total: \(plan.tiles) tiles, \(plan.bytes) encoded bytes; \(format.rawValue) output about \(megabytes(plan.outputBytes)), "
+            + "disk beside it while built about \(megabytes(plan.temporaryDiskBytes)), peak memory about \(megabytes(plan.peakMemoryBytes))")
+        return lines.joined(separator: "\n") + "\n"
     }
 }
 

@@ -269,6 +269,33 @@ final class TileDensityTests: XCTestCase {
         XCTAssertThrowsError(try tiler.explain(TileID(z: 7, x: 0, y: 0), reading: &again), "beyond the max zoom")
     }
 
+    func testPlanIsWithinAQuarterOfTheRun() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        try (clusteredPoints(20_000) + "\n").write(to: input, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("p.pmtiles").path
+        var tiler = Tiler(output: output, layer: "points")
+        tiler.options.maxZoom = 9
+        tiler.planSampleFeatures = 5000  // bytes from one in four features
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let plan = try tiler.plan(reading: &reader)
+        XCTAssertEqual(plan.sampleEvery, 4)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a plan writes nothing")
+        var again = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let report = try tiler.run(reading: &again)
+        XCTAssertEqual(plan.zooms.map(\.zoom), report.zooms.map(\.zoom))
+        for (estimate, real) in zip(plan.zooms, report.zooms) {
+            XCTAssertEqual(Double(estimate.tiles), Double(real.tiles), accuracy: max(1, Double(real.tiles) / 4), "tiles z\(real.zoom)")
+            if real.bytes > 10_000 {
+                XCTAssertEqual(Double(estimate.bytes), Double(real.bytes), accuracy: Double(real.bytes) / 4, "bytes z\(real.zoom)")
+            }
+        }
+        XCTAssertEqual(Double(plan.bytes), Double(report.encodedBytes), accuracy: Double(report.encodedBytes) / 4)
+        XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4)
+    }
+
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
         var zoom = TilePyramid.ZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5

@@ -25,7 +25,7 @@ public struct TileSource: Sendable {
     /// Every feature's properties encoded for MVT once, shared by the tiles.
     let propertyTable: MVTPropertyTable
     /// The projected, wrapped features (a geometry collection gives several).
-    package let features: [ProjectedFeature]
+    package private(set) var features: [ProjectedFeature]
     /// How many input features had which kind of geometry, or none.
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
@@ -132,6 +132,14 @@ public struct TileSource: Sendable {
         visibility.thinnedMinZooms = PointThinning.minZooms(anchors(pointsOnly: true), featureCount: inputCounts.features,
                                                             rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
                                                             maxZoom: options.maxZoom)
+    }
+
+    /// Every `every`-th input feature (all its parts), with everything else shared: the same
+    /// attributes, property table and visibility (thinning decided on the whole input).
+    func sample(every: Int) -> TileSource {
+        var copy = self
+        copy.features = features.filter { $0.source % every == 0 }
+        return copy
     }
 
     /// Tiles to `maxZoom` (at most the zoom the source was projected for) with every point from

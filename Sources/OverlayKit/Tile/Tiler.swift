@@ -43,6 +43,8 @@ public struct Tiler: Sendable {
     public var guessesBaseZoom = false
     /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
     public var baseZoomGuessLimit = 50_000
+    /// ``plan(reading:onWarning:)`` cuts at most this many features to estimate bytes.
+    public var planSampleFeatures = 100_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
     /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does

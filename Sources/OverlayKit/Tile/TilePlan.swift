@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import OverlayModel
+
+/// What a tile run will write, estimated before it does (`overlaykit tile --plan`): the zooms,
+/// tiles and bytes per zoom, memory and disk.
+///
+/// Tiles per zoom are counted from every feature the zoom draws (thinned points left out): the
+/// tiles its bounding box covers, buffer included, as a set (long lines: their length in tiles;
+/// polygons covering more than 4,096 tiles: their box's area, overlaps counted twice). Bytes come
+/// from cutting and encoding a deterministic sample of the features (every k-th input feature,
+/// at most `Tiler.planSampleFeatures`) and scaling by k, each tile capped at the budget; with
+/// no more features than that, every tile is cut and held to its budget, so bytes are exact.
+public struct TilePlan: Sendable {
+    /// One zoom's estimate.
+    public struct Zoom: Sendable {
+        /// The zoom.
+        public var zoom: Int
+        /// Tiles that will be written.
+        public var tiles: Int
+        /// Encoded tile bytes before archive compression (what the run reports per zoom).
+        public var bytes: Int
+    }
+
+    /// The max zoom the run will use (guessed, when asked).
+    public var maxZoom: Int
+    /// The base zoom of point thinning.
+    public var baseZoom: Int
+    /// Input features read.
+    public var features: Int
+    /// Per zoom from the run's min zoom.
+    public var zooms: [Zoom]
+    /// One in this many input features was cut to estimate bytes (1: all, bytes exact).
+    public var sampleEvery: Int
+    /// The peak resident memory the run should reach, in bytes.
+    public var peakMemoryBytes: Int
+    /// The archive's size on disk (gzip tiles; a directory holds the encoded bytes).
+    public var outputBytes: Int
+    /// The most disk the run uses beside the output while it is built: a PMTiles archive stages
+    /// its tiles and then assembles the file (twice its size at the end); MBTiles and directories
+    /// about their size.
+    public var temporaryDiskBytes: Int
+
+    /// All tiles.
+    public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
+    /// All encoded bytes.
+    public var bytes: Int { zooms.reduce(0) { $0 + $1.bytes } }
+}
+
+extension Tiler {
+    /// Estimates the run these settings describe without writing anything (see ``TilePlan``).
+    /// - Throws: `Diagnostic` `tile.bad-option`; the reader's errors.
+    public func plan(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
+        try validate()
+        let source = try prepareSource(reading: &reader, onWarning: onWarning)
+        let projectedMemory = Self.residentBytes()
+        let options = source.options
+        let zoomRange = min(minZoom, options.maxZoom)...options.maxZoom
+        let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
+        let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
+        let sample = every == 1 ? source : source.sample(every: every)
+        let encoder = MVTEncoder(layerName: layer)
+        let budget = self.budget
+        let lock = NSLock()
+        nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)
+        nonisolated(unsafe) var compressed = [Int](repeating: 0, count: options.maxZoom + 1)
+        _ = try TilePyramid.build(sample, minZoom: zoomRange.lowerBound, parallelism: threads) { tile in
+            var size: Int, stored: Int
+            if every == 1 {
+                let encoded = try budget.fit(&tile) { encoder.encode($0).0 }
+                size = encoded.count
+                stored = try Gzip.compress(encoded).count
+            } else {
+                let encoded = encoder.encode(tile).0
+                let ratio = Double(try Gzip.compress(encoded).count) / Double(max(1, encoded.count))
+                var scaled = Double(encoded.count) * Double(every)
+                // The run holds each tile to its budget (of gzip bytes and of features).
+                if let maxBytes = budget.maxBytes { scaled = min(scaled, Double(maxBytes) / max(ratio, 0.01)) }
+                if let maxFeatures = budget.maxFeatures, tile.features.count * every > maxFeatures {
+                    scaled = min(scaled, scaled * Double(maxFeatures) / Double(tile.features.count * every))
+                }
+                size = Int(scaled)
+                stored = Int(scaled * ratio)
+            }
+            lock.lock()
+            bytes[tile.id.z] += size
+            compressed[tile.id.z] += stored
+            lock.unlock()
+            return size
+        }
+        let zooms = zip(zoomRange, tileCounts).map { TilePlan.Zoom(zoom: $0.0, tiles: $0.1, bytes: bytes[$0.0]) }
+        let encoded = zooms.reduce(0) { $0 + $1.bytes }
+        let format = resolvedArchiveFormat
+        let output = format == .directory ? encoded : compressed[zoomRange].reduce(0, +)
+        return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: source.inputCounts.features,
+                        zooms: zooms, sampleEvery: every,
+                        peakMemoryBytes: Int(Double(projectedMemory) * Self.peakMemoryFactor),
+                        outputBytes: output, temporaryDiskBytes: format == .pmtiles ? 2 * output : output)
+    }
+
+    /// Peak memory of a run over the memory its projected input takes, measured on clustered
+    /// points and small polygons (Benchmarks/bench_tile_scale.py): cutting the first zooms
+    /// holds clipped copies of the features beside the source.
+    static let peakMemoryFactor = 1.35
+
+    /// The process's peak resident memory so far.
+    static func residentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss)  // bytes on Darwin
+        #else
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Int(usage.ru_maxrss) * 1024  // KiB on Linux
+        #endif
+    }
+}
+
+/// The tiles a zoom's features reach, counted without cutting them (see ``TilePlan``).
+enum TileCoverage {
+    static func count(_ source: TileSource, zoom: Int) -> Int {
+        let tilesAcross = 1 << zoom
+        let tileSize = MapProjection.worldSize / Double(tilesAcross)
+        let margin = Double(source.options.buffer) / Double(source.options.extent) * tileSize
+        var tiles = Set<Int>()
+        var uncounted = 0.0
+        func column(_ value: Double) -> Int { Int(saturating: (value / tileSize).rounded(.down)).clamped(to: 0...(tilesAcross - 1)) }
+        for feature in source.features where source.visibility.hidden(feature.source, zoom: zoom) == nil {
+            if feature.type == .point {
+                var index = 0
+                while index + 1 < feature.coordinates.count {
+                    let x = feature.coordinates[index], y = feature.coordinates[index + 1]
+                    for tx in column(x - margin)...column(x + margin) {
+                        for ty in column(y - margin)...column(y + margin) { tiles.insert(ty * tilesAcross + tx) }
+                    }
+                    index += 3
+                }
+                continue
+            }
+            guard feature.minX.isFinite, feature.maxX.isFinite, feature.minY.isFinite, feature.maxY.isFinite else { continue }
+            let x0 = column(feature.minX - margin), x1 = column(feature.maxX + margin)
+            let y0 = column(feature.minY - margin), y1 = column(feature.maxY + margin)
+            let boxTiles = Double(x1 - x0 + 1) * Double(y1 - y0 + 1)
+            if boxTiles <= 4096 {
+                for tx in x0...x1 { for ty in y0...y1 { tiles.insert(ty * tilesAcross + tx) } }
+            } else if feature.type == .line {
+                // A long line reaches about its length in tiles, not its box.
+                uncounted += feature.rings.reduce(0) { $0 + $1.size } / tileSize + Double(feature.rings.count)
+            } else {
+                uncounted += boxTiles
+            }
+        }
+        return tiles.count + Int(saturating: min(uncounted, Double(tilesAcross) * Double(tilesAcross)))
+    }
+}
