@@ -294,6 +294,20 @@ final class TileDensityTests: XCTestCase {
         }
         XCTAssertEqual(Double(plan.bytes), Double(report.encodedBytes), accuracy: Double(report.encodedBytes) / 4)
         XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4)
+
+        // Polygons: tiles along the rings and inside them, not their boxes (countries' boxes hold
+        // ten times more tiles at z8 than the run writes).
+        let countries = TestLocations.packageRoot.appendingPathComponent("Examples/countries.geojson").path
+        var polygons = Tiler(output: folder.appendingPathComponent("c.pmtiles").path, layer: "countries")
+        polygons.options.maxZoom = 8
+        var polygonReader = try FeatureIO.reader(for: ByteInput(path: countries))
+        let polygonPlan = try polygons.plan(reading: &polygonReader)
+        polygonReader = try FeatureIO.reader(for: ByteInput(path: countries))
+        let polygonRun = try polygons.run(reading: &polygonReader)
+        for (estimate, real) in zip(polygonPlan.zooms, polygonRun.zooms) {
+            XCTAssertEqual(Double(estimate.tiles), Double(real.tiles), accuracy: max(1, Double(real.tiles) / 4), "countries tiles z\(real.zoom)")
+            XCTAssertEqual(estimate.bytes, real.bytes, "every feature cut: bytes exact at z\(real.zoom)")
+        }
     }
 
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {

@@ -120,40 +120,105 @@ extension Tiler {
     }
 }
 
-/// The tiles a zoom's features reach, counted without cutting them (see ``TilePlan``).
+/// The tiles a zoom's features reach, counted without cutting them (see ``TilePlan``): points
+/// by their tile (and the neighbours whose buffer they fall in), lines by the tiles along their
+/// segments, polygons by the tiles along their rings plus the tiles whose centre row lies inside
+/// (even-odd). Features whose box spans more than 4,096 tiles are counted arithmetically
+/// (length in tiles for lines; area plus perimeter in tiles for polygons), overlaps twice.
 enum TileCoverage {
+    static let exactBoxLimit = 4096.0
+
     static func count(_ source: TileSource, zoom: Int) -> Int {
-        let tilesAcross = 1 << zoom
-        let tileSize = MapProjection.worldSize / Double(tilesAcross)
-        let margin = Double(source.options.buffer) / Double(source.options.extent) * tileSize
+        var counter = Counter(zoom: zoom, margin: Double(source.options.buffer) / Double(source.options.extent))
+        for feature in source.features where source.visibility.hidden(feature.source, zoom: zoom) == nil {
+            counter.add(feature)
+        }
+        return counter.tiles.count + Int(saturating: min(counter.uncounted, Double(counter.across) * Double(counter.across)))
+    }
+
+    struct Counter {
+        let across: Int
+        let tileSize: Double
+        /// The buffer in map points.
+        let margin: Double
         var tiles = Set<Int>()
         var uncounted = 0.0
-        func column(_ value: Double) -> Int { Int(saturating: (value / tileSize).rounded(.down)).clamped(to: 0...(tilesAcross - 1)) }
-        for feature in source.features where source.visibility.hidden(feature.source, zoom: zoom) == nil {
+
+        init(zoom: Int, margin: Double) {
+            across = 1 << zoom
+            tileSize = MapProjection.worldSize / Double(across)
+            self.margin = margin * tileSize
+        }
+
+        func column(_ value: Double) -> Int { Int(saturating: (value / tileSize).rounded(.down)).clamped(to: 0...(across - 1)) }
+
+        /// The tile of a point and those whose buffer it lies in.
+        mutating func insert(x: Double, y: Double) {
+            for tx in column(x - margin)...column(x + margin) {
+                for ty in column(y - margin)...column(y + margin) { tiles.insert(ty * across + tx) }
+            }
+        }
+
+        mutating func add(_ feature: ProjectedFeature) {
+            let c = feature.coordinates
             if feature.type == .point {
                 var index = 0
-                while index + 1 < feature.coordinates.count {
-                    let x = feature.coordinates[index], y = feature.coordinates[index + 1]
-                    for tx in column(x - margin)...column(x + margin) {
-                        for ty in column(y - margin)...column(y + margin) { tiles.insert(ty * tilesAcross + tx) }
-                    }
+                while index + 1 < c.count {
+                    insert(x: c[index], y: c[index + 1])
                     index += 3
                 }
-                continue
+                return
             }
-            guard feature.minX.isFinite, feature.maxX.isFinite, feature.minY.isFinite, feature.maxY.isFinite else { continue }
+            guard feature.minX.isFinite, feature.maxX.isFinite, feature.minY.isFinite, feature.maxY.isFinite else { return }
             let x0 = column(feature.minX - margin), x1 = column(feature.maxX + margin)
             let y0 = column(feature.minY - margin), y1 = column(feature.maxY + margin)
             let boxTiles = Double(x1 - x0 + 1) * Double(y1 - y0 + 1)
-            if boxTiles <= 4096 {
-                for tx in x0...x1 { for ty in y0...y1 { tiles.insert(ty * tilesAcross + tx) } }
-            } else if feature.type == .line {
-                // A long line reaches about its length in tiles, not its box.
-                uncounted += feature.rings.reduce(0) { $0 + $1.size } / tileSize + Double(feature.rings.count)
-            } else {
-                uncounted += boxTiles
+            if boxTiles > exactBoxLimit {
+                var perimeter = 0.0
+                forEachSegment(feature) { ax, ay, bx, by in perimeter += ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot() }
+                var area = 0.0
+                if feature.type == .polygon {
+                    for ring in feature.rings { area += ring.isOuter ? ring.size : -ring.size }
+                }
+                uncounted += perimeter / tileSize + max(0, area) / (tileSize * tileSize) + 1
+                return
+            }
+            // Along every segment, in steps of half a tile.
+            forEachSegment(feature) { ax, ay, bx, by in
+                let steps = Int(saturating: (max(abs(bx - ax), abs(by - ay)) / tileSize * 2).rounded(.up)).clamped(to: 1...8192)
+                for step in 0...steps {
+                    let t = Double(step) / Double(steps)
+                    insert(x: ax + (bx - ax) * t, y: ay + (by - ay) * t)
+                }
+            }
+            guard feature.type == .polygon, y1 > y0 || x1 > x0 else { return }
+            // Inside: crossings of each tile row's centre line, filled pairwise (even-odd).
+            for ty in y0...y1 {
+                let centre = (Double(ty) + 0.5) * tileSize
+                var crossings = [Double]()
+                forEachSegment(feature) { ax, ay, bx, by in
+                    if (ay <= centre) != (by <= centre) { crossings.append(ax + (centre - ay) / (by - ay) * (bx - ax)) }
+                }
+                crossings.sort()
+                var pair = 0
+                while pair + 1 < crossings.count {
+                    for tx in column(crossings[pair])...column(crossings[pair + 1]) { tiles.insert(ty * across + tx) }
+                    pair += 2
+                }
             }
         }
-        return tiles.count + Int(saturating: min(uncounted, Double(tilesAcross) * Double(tilesAcross)))
+
+        /// Every segment of every ring or line, in map points.
+        func forEachSegment(_ feature: ProjectedFeature, _ body: (Double, Double, Double, Double) -> Void) {
+            let c = feature.coordinates
+            for ring in feature.rings where ring.count > 1 {
+                var index = ring.start * 3
+                let end = (ring.start + ring.count - 1) * 3
+                while index < end {
+                    body(c[index], c[index + 1], c[index + 3], c[index + 4])
+                    index += 3
+                }
+            }
+        }
     }
 }
