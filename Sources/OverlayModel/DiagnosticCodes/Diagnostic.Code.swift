@@ -67,4 +67,11 @@ extension Diagnostic {
         private static let declaredByRawValue: [String: Code] =
             Dictionary(allDeclared.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// Whether this diagnostic is an I/O failure (its code's kind is ``Code/Kind/io``): library
+    /// catch sites let those through rather than report them as findings about the data.
+    public var isIOError: Bool { code.kind == .io }
+
+    /// The exit status of a run this diagnostic stops (``Code/Kind/exitStatus`` of its code).
+    public var exitStatus: Int32 { code.kind.exitStatus }
 }
