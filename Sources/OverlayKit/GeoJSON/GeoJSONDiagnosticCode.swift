@@ -98,7 +98,7 @@ public enum GeoJSONDiagnosticCode: CaseIterable, Sendable, RawRepresentable {
     /// The text starts with a UTF-8 byte-order mark; RFC 8259 §8.1 lets a parser ignore it, and every reader does, with this note.
     case byteOrderMark
 
-    /// The diagnostic code, e.g. ``OverlayModel/Diagnostic/Code/geojsonRingNotClosed``.
+    /// The diagnostic code, e.g. `Diagnostic.Code.geojsonRingNotClosed`.
     public var code: Diagnostic.Code {
         switch self {
         case .rootNotObject: .geojsonRootNotObject

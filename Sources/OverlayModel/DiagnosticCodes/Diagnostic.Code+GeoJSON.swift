@@ -71,7 +71,7 @@ extension Diagnostic.Code {
     public static let geojsonPositionTooLong = Diagnostic.Code("geojson.position-too-long", kind: .data)
     /// `geojson.coordinate-range` (data): A longitude is outside ±180° or a latitude outside ±90°.
     public static let geojsonCoordinateRange = Diagnostic.Code("geojson.coordinate-range", kind: .data)
-    /// `geojson.line-too-short` (data): A LineString has one position; the reader reads it as a point (``ShapeRepair``).
+    /// `geojson.line-too-short` (data): A LineString has one position; the reader reads it as a point (`ShapeRepair`).
     public static let geojsonLineTooShort = Diagnostic.Code("geojson.line-too-short", kind: .data)
     /// `geojson.ring-too-short` (data): A linear ring has fewer than 4 positions once closed; the reader drops it (an exterior drops its polygon) and warns.
     public static let geojsonRingTooShort = Diagnostic.Code("geojson.ring-too-short", kind: .data)

@@ -9,7 +9,7 @@
 public enum KMLRuleCatalog {
     /// One rule.
     public struct Rule: Sendable, Hashable {
-        /// The finding code, e.g. ``OverlayModel/Diagnostic/Code/kmlDataNameDuplicate`` (`kml.data-name-duplicate`).
+        /// The finding code, e.g. `Diagnostic.Code.kmlDataNameDuplicate` (`kml.data-name-duplicate`).
         public var code: Diagnostic.Code
         /// The ATS test numbers ("ATC 28") this rule implements; empty for OverlayKit's own rules.
         public var tests: [Int]
