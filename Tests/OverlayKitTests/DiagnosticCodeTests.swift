@@ -138,6 +138,10 @@ final class DiagnosticCodeTests: XCTestCase {
     func testStringCodesStillCompileAndKeepTheirKind() {
         XCTAssertEqual(Diagnostic(.error, code: "io.read-failed", message: "m").exitStatus, 74)
         XCTAssertEqual(Diagnostic(.error, code: "myapp.bad-thing", message: "m").code.kind, .data)
+        let diagnostic = Diagnostic(.error, code: .kmzInvalid, message: "m")
+        XCTAssertTrue(diagnostic.code == "kmz.invalid")
+        XCTAssertFalse(diagnostic.code != "kmz.invalid")
+        XCTAssertTrue(diagnostic.code != "kmz.corrupt")
     }
 
     /// docs/diagnostics.md has one row per code, `| code | member | kind | exit status | summary |`,

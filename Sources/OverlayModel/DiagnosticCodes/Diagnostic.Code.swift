@@ -59,6 +59,14 @@ extension Diagnostic {
         /// Hashes the raw value, as `==` compares it.
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
+        /// Compares a code with a code string, as code written before codes were typed does.
+        @available(*, deprecated, message: "compare with a Diagnostic.Code member, e.g. .ioNotFound")
+        public static func == (code: Code, string: String) -> Bool { code.rawValue == string }
+
+        /// Tells a code and a code string apart, as code written before codes were typed does.
+        @available(*, deprecated, message: "compare with a Diagnostic.Code member, e.g. .ioNotFound")
+        public static func != (code: Code, string: String) -> Bool { code.rawValue != string }
+
         /// Every code OverlayKit declares, grouped by area in declaration order; docs/diagnostics.md
         /// lists the same codes.
         public static let allDeclared: [Code] = ioCodes + conversionCodes + filterCodes + jsonCodes + geojsonCodes
