@@ -1,7 +1,7 @@
 // `overlaykit filter`: its options and what it skips.
 
 extension Diagnostic.Code {
-    /// `filter.cannot-resume` (data): A bad feature was skipped but the reader cannot go on after it (`--on-error skip|report`).
+    /// `filter.cannot-resume` (data): `--on-error skip|report` needs a reader that can skip a bad feature (GeoJSON or GeoJSONSeq).
     public static let filterCannotResume = Diagnostic.Code("filter.cannot-resume", kind: .data)
     /// `filter.invalid-argument` (usage): A filter option (`--bbox`, `--within`, `--near`, `--type`) is malformed.
     public static let filterInvalidArgument = Diagnostic.Code("filter.invalid-argument", kind: .usage)

@@ -11,7 +11,7 @@ extension Diagnostic.Code {
     public static let geometryHoleOutsideShell = Diagnostic.Code("geometry.hole-outside-shell", kind: .finding)
     /// `geometry.holes-cross` (finding): Validation rule: inner rings do not cross.
     public static let geometryHolesCross = Diagnostic.Code("geometry.holes-cross", kind: .finding)
-    /// `geometry.latitude-beyond-pole` (finding): A latitude beyond ±90° was read; it is clamped to the pole.
+    /// `geometry.latitude-beyond-pole` (finding): A latitude beyond ±90° is placed at the top or bottom edge of the world.
     public static let geometryLatitudeBeyondPole = Diagnostic.Code("geometry.latitude-beyond-pole", kind: .finding)
     /// `geometry.nested-holes` (finding): A hole lies inside another hole of the same polygon.
     public static let geometryNestedHoles = Diagnostic.Code("geometry.nested-holes", kind: .finding)

@@ -3,7 +3,7 @@
 extension Diagnostic.Code {
     /// `kml.bad-coordinate` (finding): A coordinate tuple is malformed; it is dropped.
     public static let kmlBadCoordinate = Diagnostic.Code("kml.bad-coordinate", kind: .finding)
-    /// `kml.duplicate-id` (finding): Two features would be written with the same KML id; the later is renamed.
+    /// `kml.duplicate-id` (finding): A feature id repeats an earlier one; KML ids are unique, so repeated ids are written as ExtendedData.
     public static let kmlDuplicateId = Diagnostic.Code("kml.duplicate-id", kind: .finding)
     /// `kml.duplicate-property` (finding): Two ExtendedData fields of one feature have the same name.
     public static let kmlDuplicateProperty = Diagnostic.Code("kml.duplicate-property", kind: .finding)
@@ -25,7 +25,7 @@ extension Diagnostic.Code {
     public static let kmlGmlGeometry = Diagnostic.Code("kml.gml-geometry", kind: .finding)
     /// `kml.ignored-element` (finding): An element with no feature meaning is not read.
     public static let kmlIgnoredElement = Diagnostic.Code("kml.ignored-element", kind: .finding)
-    /// `kml.invalid-value` (finding): A value (a number, a color, a boolean) cannot be read; the default is used.
+    /// `kml.invalid-value` (finding): A value cannot be read as its KML type; the message says what is kept instead.
     public static let kmlInvalidValue = Diagnostic.Code("kml.invalid-value", kind: .finding)
     /// `kml.joined-tuples` (finding): Two coordinate tuples are run together without whitespace; they are split.
     public static let kmlJoinedTuples = Diagnostic.Code("kml.joined-tuples", kind: .finding)
@@ -47,7 +47,7 @@ extension Diagnostic.Code {
     public static let kmlReaderFailed = Diagnostic.Code("kml.reader-failed", kind: .data)
     /// `kml.schema-unreadable` (data): The XSD given with `--schema` cannot be read or compiled.
     public static let kmlSchemaUnreadable = Diagnostic.Code("kml.schema-unreadable", kind: .data)
-    /// `kml.short-line` (finding): A LineString has fewer than two positions; it is read as what it holds.
+    /// `kml.short-line` (finding): A line or track has one position; it is read as a Point (a track inside a MultiTrack is dropped).
     public static let kmlShortLine = Diagnostic.Code("kml.short-line", kind: .finding)
     /// `kml.short-ring` (finding): A LinearRing has fewer than four positions; it is dropped.
     public static let kmlShortRing = Diagnostic.Code("kml.short-ring", kind: .finding)
@@ -61,7 +61,7 @@ extension Diagnostic.Code {
     public static let kmlTruncated = Diagnostic.Code("kml.truncated", kind: .data)
     /// `kml.undeclared-prefix` (finding): An element uses a namespace prefix with no declaration; it is read as if declared.
     public static let kmlUndeclaredPrefix = Diagnostic.Code("kml.undeclared-prefix", kind: .finding)
-    /// `kml.unused-style` (finding): A style or StyleMap is defined but never used.
+    /// `kml.unused-style` (finding): A shared style can never be used (a Style or StyleMap without id); it is skipped.
     public static let kmlUnusedStyle = Diagnostic.Code("kml.unused-style", kind: .finding)
     /// `kml.xml-warning` (finding): libxml2 warns about the XML.
     public static let kmlXmlWarning = Diagnostic.Code("kml.xml-warning", kind: .finding)

@@ -13,7 +13,7 @@ extension Diagnostic.Code {
     public static let kmzReadFailed = Diagnostic.Code("kmz.read-failed", kind: .data)
     /// `kmz.too-large` (data): An entry inflates beyond the size or ratio limit (a zip bomb guard, `--max-kmz-size`).
     public static let kmzTooLarge = Diagnostic.Code("kmz.too-large", kind: .data)
-    /// `kmz.unsafe-entry-name` (finding): An entry name is absolute or climbs out of the archive; it is not extracted.
+    /// `kmz.unsafe-entry-name` (finding): An entry name escapes the archive (absolute, `..` or a backslash); the message says how it is handled.
     public static let kmzUnsafeEntryName = Diagnostic.Code("kmz.unsafe-entry-name", kind: .finding)
 
     /// The codes above, in order, for ``allDeclared``.

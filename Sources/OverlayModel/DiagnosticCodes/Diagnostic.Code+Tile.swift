@@ -3,7 +3,7 @@
 extension Diagnostic.Code {
     /// `mvt.bad-tile` (data): Bytes are not a valid Mapbox Vector Tile.
     public static let mvtBadTile = Diagnostic.Code("mvt.bad-tile", kind: .data)
-    /// `mvt.id-not-integer` (finding): A feature id is not an unsigned integer; MVT ids must be, so it is kept as a property.
+    /// `mvt.id-not-integer` (finding): Feature ids that are not unsigned integers are not written (MVT ids are unsigned integers).
     public static let mvtIdNotInteger = Diagnostic.Code("mvt.id-not-integer", kind: .finding)
     /// `mvt.json-value` (finding): An array or object property is written as its JSON text (MVT values are scalars).
     public static let mvtJsonValue = Diagnostic.Code("mvt.json-value", kind: .finding)
@@ -23,7 +23,7 @@ extension Diagnostic.Code {
     public static let tileArchiveTruncated = Diagnostic.Code("tile.archive-truncated", kind: .data)
     /// `tile.bad-option` (usage): A tiling option is out of range.
     public static let tileBadOption = Diagnostic.Code("tile.bad-option", kind: .usage)
-    /// `tile.dropped` (finding): A tally of features or parts the tiler dropped (too small, outside the zooms).
+    /// `tile.dropped` (finding): A tally of tiny and degenerate rings and lines the tiler dropped.
     public static let tileDropped = Diagnostic.Code("tile.dropped", kind: .finding)
     /// `tile.duplicate-tile` (data): The same tile would be written twice.
     public static let tileDuplicateTile = Diagnostic.Code("tile.duplicate-tile", kind: .data)
