@@ -49,19 +49,27 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// Error, warning or note.
     public var severity: Severity
-    /// A stable code, `format.kebab-case-name`, e.g. `geojson.position-too-short`.
-    public var code: String
+    /// A stable code, `area.kebab-case-name`, e.g. ``Code/geojsonPositionTooShort``
+    /// (`geojson.position-too-short`); its kind decides the exit status.
+    public var code: Code
     /// One sentence for a person: what is wrong and why.
     public var message: String
     /// Where in the input, when the finding has a place.
     public var location: SourceLocation?
 
     /// A finding with its severity, stable code, message and place.
-    public init(_ severity: Severity, code: String, message: String, location: SourceLocation? = nil) {
+    public init(_ severity: Severity, code: Code, message: String, location: SourceLocation? = nil) {
         self.severity = severity
         self.code = code
         self.message = message
         self.location = location
+    }
+
+    /// A finding named by a code string, as before codes were typed: a declared code keeps its
+    /// kind, any other string becomes a ``Code/Kind/data`` code.
+    @available(*, deprecated, message: "pass a Diagnostic.Code, e.g. .ioNotFound")
+    public init(_ severity: Severity, code: String, message: String, location: SourceLocation? = nil) {
+        self.init(severity, code: Code(rawValue: code) ?? Code(code, kind: .data), message: message, location: location)
     }
 
     /// `file:line:col: severity: code: message (path)`, the form compilers use, so editors and

@@ -9,12 +9,12 @@ import ArgumentParser
 import OverlayKit
 import OverlayModel
 
-/// Exit codes (BSD sysexits, as the style guide asks).
+/// Exit codes (BSD sysexits, as the style guide asks), each the status of a diagnostic kind:
+/// `Diagnostic.Code.Kind.exitStatus` is the one place they are decided.
 enum ExitStatus {
-    static let findings: Int32 = 1
-    static let usage: Int32 = 64
-    static let badInput: Int32 = 65
-    static let ioError: Int32 = 74
+    static let findings = Diagnostic.Code.Kind.finding.exitStatus
+    static let badInput = Diagnostic.Code.Kind.data.exitStatus
+    static let ioError = Diagnostic.Code.Kind.io.exitStatus
 }
 
 /// `--from`/`--to` take feature formats only: `--to png` is a usage error (exit 64), and help
@@ -77,7 +77,7 @@ struct InputOptions: ParsableArguments {
     /// terminal, so a user who forgot the file name is not left waiting).
     func openInput() throws -> ByteInput {
         if input == nil || input == "-", isatty(STDIN_FILENO) == 1 {
-            Report.diagnostic(Diagnostic(.note, code: "input.stdin", message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
+            Report.diagnostic(Diagnostic(.note, code: .inputStdin, message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
         }
         return try ByteInput(path: input)
     }
@@ -103,8 +103,9 @@ enum Report {
     }
 }
 
-/// Runs a command body, turning errors into a message on standard error and an exit code:
-/// bad input 65, I/O 74; a closed output pipe ends quietly with 0.
+/// Runs a command body, turning errors into a message on standard error and the exit status
+/// of the diagnostic's kind (bad input 65, I/O 74, usage 64); a closed output pipe ends quietly
+/// with 0.
 func runReportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
@@ -112,6 +113,6 @@ func runReportingErrors(_ body: () throws -> Void) throws {
         throw ExitCode.success
     } catch let diagnostic as Diagnostic {
         Report.diagnostic(diagnostic)
-        throw ExitCode(diagnostic.code.hasPrefix("io.") ? ExitStatus.ioError : ExitStatus.badInput)
+        throw ExitCode(diagnostic.exitStatus)
     }
 }

@@ -38,7 +38,7 @@ struct OverlayKitCommand: ParsableCommand {
             // Any diagnostic a command did not report itself: printed once in the project's
             // format (argument-parser would add "Error: " before ours) with its exit status.
             Report.diagnostic(diagnostic)
-            Self.exit(withError: ExitCode(diagnostic.code.hasPrefix("io.") ? ExitStatus.ioError : ExitStatus.badInput))
+            Self.exit(withError: ExitCode(diagnostic.exitStatus))
         } catch is ByteOutput.Closed {
             Self.exit(withError: ExitCode.success)
         } catch {

@@ -211,7 +211,7 @@ struct RenderCommand: ParsableCommand {
             }
             try byteOutput.commit()
             if featureCount == 0 {
-                Report.diagnostic(Diagnostic(.warning, code: "render.empty", message: "the input has no features; the image is blank"))
+                Report.diagnostic(Diagnostic(.warning, code: .renderEmpty, message: "the input has no features; the image is blank"))
             }
             Report.standardError("rendered \(drawnFeatureCount) of \(featureCount) features, "
                 + "\(size.width)×\(size.height) px, zoom \(rounded(camera.zoom)), "

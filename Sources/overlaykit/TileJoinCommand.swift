@@ -99,13 +99,13 @@ struct TileJoinCommand: ParsableCommand {
             var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
             for path in inputs {
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw Diagnostic(.error, code: "io.not-found", message: "no such tile set: \(path)",
+                    throw Diagnostic(.error, code: .ioNotFound, message: "no such tile set: \(path)",
                                      location: SourceLocation(file: path, line: 1, column: 1))
                 }
                 let reader = try TileArchive.open(path)
                 let format = reader.metadata.format.lowercased()
                 guard ["pbf", "mvt", ""].contains(format) else {
-                    throw Diagnostic(.error, code: "tilejoin.format-mismatch",
+                    throw Diagnostic(.error, code: .tilejoinFormatMismatch,
                                      message: "\(path) holds \(format) tiles; tile-join joins Mapbox Vector Tiles (pbf/mvt)")
                 }
                 // Readers are used from this thread only; the join reads one tile at a time.
@@ -113,7 +113,7 @@ struct TileJoinCommand: ParsableCommand {
                 sources.append(TileJoin.Input(name: path, tileIDs: try reader.tileIDs()) { id in
                     guard let bytes = try source.tile(id) else { return nil }
                     if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
-                        throw Diagnostic(.error, code: "tilejoin.format-mismatch",
+                        throw Diagnostic(.error, code: .tilejoinFormatMismatch,
                                          message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins Mapbox Vector Tiles")
                     }
                     return bytes
@@ -146,7 +146,7 @@ struct TileJoinCommand: ParsableCommand {
             Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.rewrittenTiles) rewritten, "
                 + "\(counts.copiedTiles) copied), \(zoomText), \(size) from \(inputs.count) input\(inputs.count == 1 ? "" : "s") in \(output)\n")
             if counts.emptyTiles > 0 {
-                Report.diagnostic(Diagnostic(.note, code: "tilejoin.empty",
+                Report.diagnostic(Diagnostic(.note, code: .tilejoinEmpty,
                                              message: "\(counts.emptyTiles) tiles left without layers by the filters were not written"))
             }
         }

@@ -65,7 +65,7 @@ struct ValidateCommand: ParsableCommand {
         if format != .text { Report.standardError(summary.line + "\n") }
         // An input that cannot be opened is an I/O failure (74) in every command; one that
         // opens but is not GeoJSON or KML is bad data (65).
-        if results.contains(where: { $0.isUnreadable && $0.findings.contains { $0.code.hasPrefix("io.") } }) {
+        if results.contains(where: { $0.isUnreadable && $0.findings.contains { $0.isIOError } }) {
             throw ExitCode(ExitStatus.ioError)
         }
         if summary.unreadable > 0 { throw ExitCode(ExitStatus.badInput) }

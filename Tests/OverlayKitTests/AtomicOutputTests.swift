@@ -32,7 +32,7 @@ final class AtomicOutputTests: XCTestCase {
         let target = try folder().appendingPathComponent("out.geojson")
         try Data("old".utf8).write(to: target)
         XCTAssertThrowsError(try ByteOutput(path: target.path)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.output-exists")
         }
         let output = try ByteOutput(path: target.path, replaceExisting: true)
         try output.write("new")
@@ -45,13 +45,13 @@ final class AtomicOutputTests: XCTestCase {
         let target = base.appendingPathComponent("t.pmtiles")
         try Data("old".utf8).write(to: target)
         XCTAssertThrowsError(try TileArchive.create(target.path)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.output-exists")
         }
         XCTAssertThrowsError(try TileArchive.create(base.appendingPathComponent("none/t.pmtiles").path)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.create-failed")
         }
         XCTAssertThrowsError(try ByteOutput(path: base.appendingPathComponent("none/t.geojson").path)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "io.create-failed")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.create-failed")
         }
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: base.path)), ["t.pmtiles"])
     }

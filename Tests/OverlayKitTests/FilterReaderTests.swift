@@ -22,7 +22,7 @@ final class FilterReaderTests: XCTestCase {
                 guard let feature = try reader.next() else { break }
                 ids.append(feature.id?.description ?? "-")
             } catch let diagnostic as Diagnostic {
-                errors.append(diagnostic.code)
+                errors.append(diagnostic.code.rawValue)
                 try reader.resumeAfterError()
             }
         }
@@ -83,10 +83,10 @@ final class FilterReaderTests: XCTestCase {
                 var reader = makeReader(text, skipGeometry: skip)
                 do {
                     let feature = try reader.next()
-                    let warnings = reader.takeWarnings().map(\.code)
+                    let warnings = reader.takeWarnings().map(\.code.rawValue)
                     return "ok \(feature?.shape == nil) \(warnings)"
                 } catch let diagnostic as Diagnostic {
-                    return "\(diagnostic.code) \(diagnostic.location?.line ?? 0):\(diagnostic.location?.column ?? 0) \(diagnostic.location?.jsonPointer ?? "")"
+                    return "\(diagnostic.code.rawValue) \(diagnostic.location?.line ?? 0):\(diagnostic.location?.column ?? 0) \(diagnostic.location?.jsonPointer ?? "")"
                 } catch {
                     return "\(error)"
                 }
@@ -112,16 +112,16 @@ final class FilterReaderTests: XCTestCase {
             XCTAssertEqual(try scanner.peekSignificant(), UInt8(ascii: "t"), "capacity \(capacity)")
         }
         let invalidUTF8 = JSONScanner(input: ByteInput(bytes: [0x22, 0xC3, 0x28, 0x22]))
-        XCTAssertThrowsError(try invalidUTF8.skipValue()) { XCTAssertEqual(($0 as? Diagnostic)?.code, "json.invalid-utf8") }
+        XCTAssertThrowsError(try invalidUTF8.skipValue()) { XCTAssertEqual(($0 as? Diagnostic)?.code.rawValue, "json.invalid-utf8") }
         for (text, code) in [("[1,2,]", "json.syntax"), ("{\"a\" 1}", "json.syntax"), ("[tru]", "json.syntax"),
                              ("\"a\\q\"", "json.invalid-escape"), ("\"\u{1}\"", "json.control-character"),
                              ("[01]", "json.invalid-number"), ("[1.e5]", "json.invalid-number"), ("[1", "json.unexpected-end")] {
             XCTAssertThrowsError(try JSONScanner(input: ByteInput(string: text)).skipValue(), text) { error in
-                XCTAssertEqual((error as? Diagnostic)?.code, code, "\(text): \(error)")
+                XCTAssertEqual((error as? Diagnostic)?.code.rawValue, code, "\(text): \(error)")
             }
         }
         let deep = JSONScanner(input: ByteInput(string: String(repeating: "[", count: 600)))
-        XCTAssertThrowsError(try deep.skipValue()) { XCTAssertEqual(($0 as? Diagnostic)?.code, "json.too-deep") }
+        XCTAssertThrowsError(try deep.skipValue()) { XCTAssertEqual(($0 as? Diagnostic)?.code.rawValue, "json.too-deep") }
     }
 
     private func feature(_ id: Int, _ geometry: String = "{\"type\":\"Point\",\"coordinates\":[1,2]}") -> String {
@@ -169,7 +169,7 @@ final class FilterReaderTests: XCTestCase {
         XCTAssertThrowsError(try reader.next())
         XCTAssertThrowsError(try reader.resumeAfterError()) { error in
             let diagnostic = error as? Diagnostic
-            XCTAssertEqual(diagnostic?.code, "geojson.cannot-resume")
+            XCTAssertEqual(diagnostic?.code.rawValue, "geojson.cannot-resume")
             XCTAssertEqual(diagnostic?.location?.line, 3)
         }
     }

@@ -90,8 +90,8 @@ final class GeoJSONKMLRoundTripTests: XCTestCase {
         for (name, text) in Self.identical {
             let (direct, back, warnings, readBack) = try Self.roundTrip(text)
             XCTAssertEqual(back, direct, name)
-            XCTAssertEqual(warnings.map(\.code), [], name)
-            XCTAssertEqual(readBack.map(\.code), [], "\(name), reading our own KML")
+            XCTAssertEqual(warnings.map(\.code.rawValue), [], name)
+            XCTAssertEqual(readBack.map(\.code.rawValue), [], "\(name), reading our own KML")
         }
     }
 
@@ -99,7 +99,7 @@ final class GeoJSONKMLRoundTripTests: XCTestCase {
         for (name, text, code) in Self.warned {
             let (direct, back, warnings, _) = try Self.roundTrip(text)
             XCTAssertNotEqual(back, direct, "\(name): now identical, move it to `identical`")
-            XCTAssertEqual(warnings.map(\.code), [code], name)
+            XCTAssertEqual(warnings.map(\.code.rawValue), [code], name)
         }
     }
 

@@ -107,7 +107,7 @@ final class GeoJSONReaderTests: XCTestCase {
         var reader = GeoJSONReader(input: input, initialBufferSize: 16)
         XCTAssertThrowsError(try reader.next()) { error in
             let diagnostic = error as? Diagnostic
-            XCTAssertEqual(diagnostic?.code, "geojson.missing-type")
+            XCTAssertEqual(diagnostic?.code.rawValue, "geojson.missing-type")
             XCTAssertEqual(diagnostic?.location?.line, 2)
             XCTAssertEqual(diagnostic?.location?.column, 3)
         }
@@ -137,7 +137,7 @@ final class GeoJSONReaderTests: XCTestCase {
         ]}
         """
         let error = try XCTUnwrap(geoJSONError(text))
-        XCTAssertEqual(error.code, "geojson.position-too-short")
+        XCTAssertEqual(error.code.rawValue, "geojson.position-too-short")
         XCTAssertEqual(error.location?.line, 3)
         XCTAssertEqual(error.location?.column, 94)
         XCTAssertEqual(error.location?.jsonPointer, "/features/1/geometry/coordinates/0/2")
@@ -163,7 +163,7 @@ final class GeoJSONReaderTests: XCTestCase {
         ]
         for (text, code, line, column) in cases {
             guard let error = geoJSONError(text) else { continue }
-            XCTAssertEqual(error.code, code, text)
+            XCTAssertEqual(error.code.rawValue, code, text)
             XCTAssertEqual(error.location?.line, line, text)
             XCTAssertEqual(error.location?.column, column, "\(text): \(error)")
         }
@@ -177,7 +177,7 @@ final class GeoJSONReaderTests: XCTestCase {
         """
         let (features, warnings) = try readGeoJSON(text)
         XCTAssertEqual(features.count, 1)
-        XCTAssertEqual(warnings.map(\.code), ["geojson.ring-not-closed", "geojson.ring-too-short", "geojson.duplicate-member"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["geojson.ring-not-closed", "geojson.ring-too-short", "geojson.duplicate-member"])
         XCTAssertEqual(warnings[0].location?.line, 2)
         XCTAssertEqual(warnings[0].location?.jsonPointer, "/geometry/coordinates/0")
         XCTAssertEqual(warnings[1].location?.line, 3)
@@ -188,7 +188,7 @@ final class GeoJSONReaderTests: XCTestCase {
         XCTAssertEqual(polygon.interiorPolygons.count, 0)
 
         let extra = try readGeoJSON(#"{"type":"Point","coordinates":[1,2,3,4]}"#)
-        XCTAssertEqual(extra.warnings.map(\.code), ["geojson.position-too-long"])
+        XCTAssertEqual(extra.warnings.map(\.code.rawValue), ["geojson.position-too-long"])
     }
 
     func testCorpusGoodFilesAndRealDataParse() throws {

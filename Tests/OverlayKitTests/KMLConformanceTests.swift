@@ -147,7 +147,7 @@ final class KMLConformanceTests: XCTestCase {
             let features = try reader.readAll()
             let warnings = reader.takeWarnings()
             if let warning = recovery.warning {
-                XCTAssertTrue(warnings.contains { $0.code == warning }, "\(recovery.name): \(warnings)")
+                XCTAssertTrue(warnings.contains { $0.code.rawValue == warning }, "\(recovery.name): \(warnings)")
             } else {
                 XCTAssertEqual(warnings, [], recovery.name)
             }

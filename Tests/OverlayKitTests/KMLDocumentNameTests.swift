@@ -16,10 +16,10 @@ final class KMLDocumentNameTests: XCTestCase {
         }, as: UTF8.self)
         XCTAssertTrue(kml.contains("<Document>\n<name>Parks &amp; &lt;gardens&gt;</name>\n"), kml)
         XCTAssertTrue(kml.contains("<ExtendedData><Data name=\"overlaykit:member:title\"><value>\"t\"</value></Data>"), kml)
-        XCTAssertEqual(warnings.map(\.code), [])
+        XCTAssertEqual(warnings.map(\.code.rawValue), [])
         let back = try FeatureIO.readAll(ByteInput(bytes: Array(kml.utf8), name: "back.kml"))
         XCTAssertEqual(back.context.collectionMembers, members)
-        XCTAssertEqual(back.warnings.map(\.code), [])
+        XCTAssertEqual(back.warnings.map(\.code.rawValue), [])
     }
 
     func testOtherDocumentExtendedDataIsReportedNotKept() throws {
@@ -29,7 +29,7 @@ final class KMLDocumentNameTests: XCTestCase {
             """
         let document = try FeatureIO.readAll(ByteInput(string: kml, name: "doc.kml"))
         XCTAssertEqual(document.context.collectionMembers, ["x": .integer(1)])
-        XCTAssertEqual(document.warnings.map(\.code), ["kml.ignored-element"])
+        XCTAssertEqual(document.warnings.map(\.code.rawValue), ["kml.ignored-element"])
         XCTAssertTrue(document.warnings.first?.message.contains("Data 'owner' not kept") == true, "\(document.warnings)")
     }
 
@@ -57,7 +57,7 @@ final class KMLDocumentNameTests: XCTestCase {
             warnings.append($0)
         }, as: UTF8.self)
         XCTAssertTrue(kml.contains("<name>given</name>") && !kml.contains("from the collection"), kml)
-        XCTAssertEqual(warnings.map(\.code), ["convert.dropped-members"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["convert.dropped-members"])
     }
 
     func testANameThatIsNotAStringComesBackAsItWas() throws {
@@ -66,7 +66,7 @@ final class KMLDocumentNameTests: XCTestCase {
             warnings.append($0)
         }, as: UTF8.self)
         XCTAssertFalse(kml.contains("<Document>\n<name>"), kml)
-        XCTAssertEqual(warnings.map(\.code), [])
+        XCTAssertEqual(warnings.map(\.code.rawValue), [])
         XCTAssertEqual(try FeatureIO.readAll(ByteInput(bytes: Array(kml.utf8), name: "b.kml")).context.collectionMembers, ["name": .integer(3)])
     }
 }

@@ -70,10 +70,10 @@ final class KMLFidelityTests: XCTestCase {
         // Our own validator accepts what was written.
         let result = Validator.validate(ByteInput(string: geojson, name: "out.geojson"), format: .geojson)
         XCTAssertEqual(result.findings.filter { $0.severity == .error }.map(\.message), [], geojson)
-        let short = warnings.filter { $0.code == "kml.short-line" }
+        let short = warnings.filter { $0.code.rawValue == "kml.short-line" }
         XCTAssertEqual(short.map { $0.location?.line }, [2, 3, 4], "\(warnings)")
-        XCTAssertTrue(warnings.contains { $0.code == "kml.short-ring" && $0.location?.line == 7 }, "\(warnings)")
-        XCTAssertTrue(warnings.contains { $0.code == "kml.empty-geometry" && $0.location?.line == 8 }, "\(warnings)")
+        XCTAssertTrue(warnings.contains { $0.code.rawValue == "kml.short-ring" && $0.location?.line == 7 }, "\(warnings)")
+        XCTAssertTrue(warnings.contains { $0.code.rawValue == "kml.empty-geometry" && $0.location?.line == 8 }, "\(warnings)")
     }
 
     func testByteOrderMarkIsSkippedWithANoteByReaderAndValidator() throws {
@@ -83,11 +83,11 @@ final class KMLFidelityTests: XCTestCase {
             for bufferSize in [2, 1 << 16] {
                 let (features, warnings) = try readGeoJSON(text, bufferSize: bufferSize)
                 XCTAssertEqual(features.first?.properties, ["a": .integer(1)])
-                XCTAssertEqual(warnings.map(\.code), ["geojson.byte-order-mark"])
+                XCTAssertEqual(warnings.map(\.code.rawValue), ["geojson.byte-order-mark"])
                 XCTAssertEqual(warnings.first?.severity, .note)
             }
             let result = Validator.validate(ByteInput(string: text, name: "bom"), format: format)
-            XCTAssertEqual(result.findings.map(\.code), ["geojson.byte-order-mark"], "\(result.findings)")
+            XCTAssertEqual(result.findings.map(\.code.rawValue), ["geojson.byte-order-mark"], "\(result.findings)")
         }
         // A BOM anywhere else is still an error.
         XCTAssertNotNil(geoJSONError(" " + bom + "{}"))
@@ -110,7 +110,7 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertEqual(features[0].properties?["ok"], .bool(true))
         XCTAssertEqual(features[0].properties?["x"], .number(2.5))
         XCTAssertEqual(features[2].properties?["n"], .string("7"))
-        XCTAssertEqual(warnings.map(\.code), ["kml.missing-schema"], "\(warnings)")
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.missing-schema"], "\(warnings)")
         XCTAssertEqual(warnings.first?.location?.line, 7)
     }
 
@@ -164,7 +164,7 @@ final class KMLFidelityTests: XCTestCase {
         let (features, warnings) = try Self.readKML(kml)
         guard case .polyline(let line)? = features.first?.shape else { return XCTFail("\(features)") }
         XCTAssertEqual(line.pointCount, 2)
-        let prefix = warnings.filter { $0.code == "kml.undeclared-prefix" }
+        let prefix = warnings.filter { $0.code.rawValue == "kml.undeclared-prefix" }
         XCTAssertEqual(prefix.map { $0.location?.line }, [3, 3], "\(warnings)")  // once per element name
         XCTAssertTrue(prefix[0].message.contains("gx"), prefix[0].message)
         for root in ["<Placemark><name>p</name><Point><coordinates>1,2</coordinates></Point></Placemark>",

@@ -118,7 +118,7 @@ final class KMLReaderTests: XCTestCase {
             <gx:Track><when>B</when><when>C</when><gx:coord>3 4</gx:coord><gx:coord>5 6</gx:coord></gx:Track></gx:MultiTrack></Placemark>
             """))
         // A one-position track is no line (RFC 7946 §3.1.4): dropped with a warning (issue 12).
-        XCTAssertEqual(warnings.map(\.code), ["kml.short-line"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.short-line"])
         guard case .polyline(let line)? = features[0].shape else { return XCTFail() }
         XCTAssertEqual(line.coordinates, [Coordinate(latitude: 37.3, longitude: -122.2, altitude: 156),
                                           Coordinate(latitude: 37.4, longitude: -122.1, altitude: 152)])
@@ -151,7 +151,7 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(properties["s"], .string("007"))
         XCTAssertEqual(properties["f"], .number(0.25))
         XCTAssertEqual(features[1].properties?["n"], .string("many"))
-        XCTAssertEqual(warnings.map(\.code), ["kml.invalid-value"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.invalid-value"])
         XCTAssertEqual(warnings.first?.location?.line, 11)
     }
 
@@ -200,8 +200,8 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(features[2].style?.strokeColor, RGBAColor(red: 0, green: 255, blue: 0), "forward reference resolved")
         XCTAssertEqual(features[3].properties?["name"], .string("after"), "order kept while a feature waits")
         XCTAssertNil(features[4].style)
-        XCTAssertEqual(warnings.map(\.code).sorted(), ["kml.external-style", "kml.missing-style"])
-        XCTAssertEqual(warnings.first { $0.code == "kml.missing-style" }?.location?.line, 15)
+        XCTAssertEqual(warnings.map(\.code.rawValue).sorted(), ["kml.external-style", "kml.missing-style"])
+        XCTAssertEqual(warnings.first { $0.code.rawValue == "kml.missing-style" }?.location?.line, 15)
     }
 
     func testMalformedTupleIsSkippedWithLineAndColumnAndDoesNotShift() throws {
@@ -213,7 +213,7 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(line.coordinates, [Coordinate(latitude: 2, longitude: 1), Coordinate(latitude: 6, longitude: 5),
                                           Coordinate(latitude: 0.5, longitude: 7), Coordinate(latitude: 9, longitude: 8, altitude: 10)])
         XCTAssertEqual(warnings.count, 2, "\(warnings)")
-        XCTAssertEqual(warnings[0].code, "kml.bad-coordinate")
+        XCTAssertEqual(warnings[0].code.rawValue, "kml.bad-coordinate")
         XCTAssertEqual(warnings[0].location?.line, 4)
         XCTAssertEqual(warnings[0].location?.column, 41)
         XCTAssertEqual(warnings[1].location?.line, 5)
@@ -230,7 +230,7 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(line.coordinates, [Coordinate(latitude: -60.7, longitude: -55.8, altitude: 0),
                                           Coordinate(latitude: -60.7, longitude: -55.0, altitude: 0),
                                           Coordinate(latitude: -61.0, longitude: -55.0, altitude: 0)])
-        XCTAssertEqual(warnings.map(\.code), ["kml.joined-tuples"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.joined-tuples"])
         XCTAssertEqual(warnings.first?.location?.line, 5)
         XCTAssertEqual(warnings.first?.location?.column, 18)
     }
@@ -261,7 +261,7 @@ final class KMLReaderTests: XCTestCase {
         XCTAssertEqual(polygon.coordinates[0].longitude, 5, accuracy: 1e-12)
         XCTAssertEqual(polygon.coordinates[0].latitude, -5, accuracy: 1e-12)
         XCTAssertEqual(features[1].properties?["href"], .string("http://example.invalid/a.kml"))
-        XCTAssertEqual(Set(warnings.map(\.code)), ["kml.not-fetched", "kml.ignored-element"])
+        XCTAssertEqual(Set(warnings.map(\.code.rawValue)), ["kml.not-fetched", "kml.ignored-element"])
         XCTAssertTrue(warnings.allSatisfy { ($0.location?.line ?? 0) >= 4 })
     }
 
@@ -278,11 +278,11 @@ final class KMLReaderTests: XCTestCase {
     func testMalformedXMLIsAnErrorWithLine() throws {
         XCTAssertThrowsError(try KMLTestSupport.read("<kml>\n<Placemark>\n<name>x</nam>\n</Placemark></kml>")) { error in
             let diagnostic = error as? Diagnostic
-            XCTAssertEqual(diagnostic?.code, "kml.xml-syntax")
+            XCTAssertEqual(diagnostic?.code.rawValue, "kml.xml-syntax")
             XCTAssertEqual(diagnostic?.location?.line, 3)
         }
         XCTAssertThrowsError(try KMLTestSupport.read("<html><body/></html>")) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "kml.not-kml")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "kml.not-kml")
         }
     }
 
@@ -293,12 +293,12 @@ final class KMLReaderTests: XCTestCase {
         }
         let bomb = "<?xml version=\"1.0\"?><!DOCTYPE kml [\(entities)]><kml><Placemark><name>&a12;</name></Placemark></kml>"
         XCTAssertThrowsError(try KMLTestSupport.read(bomb)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "kml.xml-syntax")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "kml.xml-syntax")
             XCTAssertTrue((error as? Diagnostic)?.message.contains("billion-laughs") == true, "\(error)")
         }
         let external = "<?xml version=\"1.0\"?><!DOCTYPE kml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n<kml><Placemark><name>&x;</name></Placemark></kml>"
         XCTAssertThrowsError(try KMLTestSupport.read(external)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "kml.entity-reference")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "kml.entity-reference")
             XCTAssertEqual((error as? Diagnostic)?.location?.line, 2)
         }
     }
@@ -334,7 +334,7 @@ final class KMLWarningColumnTests: XCTestCase {
         var reader = try KMLReader(input: ByteInput(string: kml, name: "short.kml"))
         _ = try reader.readAll()
         let warnings = reader.takeWarnings()
-        let places = Dictionary(warnings.map { ($0.code, $0.location?.description ?? "") }, uniquingKeysWith: { first, _ in first })
+        let places = Dictionary(warnings.map { ($0.code.rawValue, $0.location?.description ?? "") }, uniquingKeysWith: { first, _ in first })
         XCTAssertEqual(places["kml.short-line"], "short.kml:5:5", "\(warnings)")
         XCTAssertEqual(places["kml.ring-not-closed"], "short.kml:7:42", "\(warnings)")
         XCTAssertEqual(places["kml.empty-geometry"], "short.kml:8:14", "\(warnings)")

@@ -25,7 +25,7 @@ final class KMLRecoveryTests: XCTestCase {
         XCTAssertEqual(points.members.count, 2)
         guard case .multiPolygon(let wrapped)? = features[3].shape else { return XCTFail("\(String(describing: features[3].shape))") }
         XCTAssertEqual(wrapped.polygons.count, 1)
-        XCTAssertEqual(warnings.map(\.code), ["kml.gml-geometry", "kml.gml-geometry", "kml.gml-geometry"], "\(warnings)")
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.gml-geometry", "kml.gml-geometry", "kml.gml-geometry"], "\(warnings)")
         XCTAssertEqual(warnings.first?.location?.line, 4)
         XCTAssertEqual(warnings.first?.location?.column, 26)
     }
@@ -56,7 +56,7 @@ extension KMLRecoveryTests {
     /// the file is pre-2.2 markup.
     func testGoogleEarth5SchemaPlacemarksAreReadWithTypedFields() throws {
         let (features, allWarnings) = try KMLTestSupport.read(Self.legacySchemaKML)
-        let warnings = allWarnings.filter { $0.code != "kml.ignored-element" || !$0.message.contains("<name> in <Document") }
+        let warnings = allWarnings.filter { $0.code.rawValue != "kml.ignored-element" || !$0.message.contains("<name> in <Document") }
         XCTAssertEqual(features.count, 2)
         XCTAssertEqual(features[0].properties, ["name": .string("Ohio"), "STATE_NAME": .string("Ohio"),
                                                 "AREA": .number(116096.5), "POP": .integer(11536504)])
@@ -67,7 +67,7 @@ extension KMLRecoveryTests {
         XCTAssertEqual(features[1].properties?["POP"], .string("x"), "a bad int stays text, with a warning")
         XCTAssertEqual(features[1].shape?.kind, .polygon)
         XCTAssertEqual(features[1].location?.kmlPath, "/kml/Document[1]/Folder[1]/S_states_SDI[2]")
-        XCTAssertEqual(warnings.map(\.code), ["kml.legacy-markup", "kml.invalid-value"], "\(warnings)")
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.legacy-markup", "kml.invalid-value"], "\(warnings)")
         XCTAssertEqual(warnings[0].location?.line, 10)
         XCTAssertEqual(warnings[0].location?.column, 3)
     }
@@ -103,7 +103,7 @@ extension KMLRecoveryTests {
             let (features, warnings) = try readAll(input)
             XCTAssertEqual(features.count, count)
             XCTAssertEqual(features.compactMap { $0.properties?["v"] }, (0..<count).map { .integer(Int64($0)) })
-            XCTAssertEqual(warnings.map(\.code), [])
+            XCTAssertEqual(warnings.map(\.code.rawValue), [])
         }
     }
 
@@ -120,7 +120,7 @@ extension KMLRecoveryTests {
         let (features, warnings) = try readAll(try ByteInput(path: "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"))
         XCTAssertEqual(features.count, count)
         XCTAssertEqual(features.compactMap { $0.properties?["v"] }, (0..<count).map { .string(String($0)) })
-        XCTAssertEqual(warnings.map(\.code), ["kml.late-schema"])
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["kml.late-schema"])
         XCTAssertTrue(warnings.first?.message.contains("all its values are read as text") == true, "\(warnings)")
         XCTAssertEqual(warnings.first?.location?.line, 2)
     }
@@ -170,10 +170,10 @@ extension KMLRecoveryTests {
         XCTAssertEqual(features.map(\.folderPath), [["F"], ["F"], ["F", "G"], ["F", "G"], ["F", "G"], ["F", "G"], ["F"], [], [], []])
         XCTAssertEqual(features[6].properties?["icon"], .string("files/img.png"), "the overlay's image is its archive entry")
         XCTAssertEqual(features[3].location?.file, "t.kmz/files/b c.kml")
-        let codes = warnings.map(\.code)
+        let codes = warnings.map(\.code.rawValue)
         XCTAssertEqual(codes.filter { $0 == "kmz.link-repeated" }.count, 2, "\(warnings)")
         // Only the web link and the link to an image are unfetched; links read from the archive are not.
-        XCTAssertEqual(warnings.filter { $0.code == "kml.not-fetched" }.map(\.message).map { $0.contains("http://") || $0.contains("img.png") },
+        XCTAssertEqual(warnings.filter { $0.code.rawValue == "kml.not-fetched" }.map(\.message).map { $0.contains("http://") || $0.contains("img.png") },
                        [true, true], "\(warnings)")
         XCTAssertEqual(reader.resources?.names, ["files/a.kml", "files/b c.kml", "files/img.png"])
     }
@@ -187,7 +187,7 @@ extension KMLRecoveryTests {
         }
         let (features, warnings, _) = try readKMZ(entries)
         XCTAssertEqual(features.filter { $0.properties?["name"] != nil }.count, KMZNetworkLinks.maximumDepth)
-        XCTAssertEqual(warnings.filter { $0.code == "kmz.link-too-deep" }.count, 1, "\(warnings)")
+        XCTAssertEqual(warnings.filter { $0.code.rawValue == "kmz.link-too-deep" }.count, 1, "\(warnings)")
     }
 }
 
@@ -200,13 +200,13 @@ extension KMLRecoveryTests {
             let kml = "<?xml version=\"1.0\"?>\n<!DOCTYPE kml [\(declaration) \(reference)]>\n<kml><Placemark><name>x</name></Placemark></kml>\n"
             XCTAssertThrowsError(try KMLTestSupport.read(kml)) { error in
                 let diagnostic = error as? Diagnostic
-                XCTAssertEqual(diagnostic?.code, "kml.entity-reference", "\(error)")
+                XCTAssertEqual(diagnostic?.code.rawValue, "kml.entity-reference", "\(error)")
                 XCTAssertTrue(diagnostic?.message.contains("parameter entity reference \(reference)") == true, "\(error)")
                 XCTAssertEqual(diagnostic?.location?.line, 2)
                 XCTAssertEqual(diagnostic?.location?.column, "<!DOCTYPE kml [".utf8.count + declaration.utf8.count + 2)
             }
             let report = Validator.validate(ByteInput(string: kml, name: "pe.kml"), format: .kml)
-            XCTAssertTrue(report.findings.contains { $0.code == "kml.entity-reference" && $0.severity == .error }, "\(report.findings)")
+            XCTAssertTrue(report.findings.contains { $0.code.rawValue == "kml.entity-reference" && $0.severity == .error }, "\(report.findings)")
         }
         let declaredOnly = "<?xml version=\"1.0\"?>\n<!DOCTYPE kml [<!ENTITY % p SYSTEM \"file:///etc/passwd\">]>\n<kml><Placemark><name>x</name></Placemark></kml>\n"
         XCTAssertEqual(try KMLTestSupport.read(declaredOnly).0.count, 1)

@@ -39,7 +39,7 @@ final class KMLWriterIDTests: XCTestCase {
         for feature in features { try writer.write(feature) }
         try writer.finish()
         let kml = String(decoding: output.bytes, as: UTF8.self)
-        XCTAssertEqual(writer.takeWarnings().map(\.code), ["kml.duplicate-id"], "reported once")
+        XCTAssertEqual(writer.takeWarnings().map(\.code.rawValue), ["kml.duplicate-id"], "reported once")
         XCTAssertTrue(kml.contains(#"<Style id="s__1">"#) && kml.contains(#"<StyleMap id="m_1">"#) && kml.contains(#"<Schema name="properties1" id="p_1">"#), kml)
         XCTAssertTrue(kml.contains(##"<styleUrl>#m_1</styleUrl>"##) && kml.contains(##"schemaUrl="#p_1""##), kml)
         XCTAssertEqual(kml.components(separatedBy: #"id="p1""#).count - 1, 1, kml)

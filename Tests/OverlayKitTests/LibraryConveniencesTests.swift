@@ -30,13 +30,13 @@ final class LibraryConveniencesTests: XCTestCase {
         // The collection's name is the KML Document's name (issue 21 item 11): nothing dropped.
         var dropped: [Diagnostic] = []
         let kml = try FeatureIO.encode(document.features, as: .kml, context: document.context) { dropped.append($0) }
-        XCTAssertEqual(dropped.map(\.code), [])
+        XCTAssertEqual(dropped.map(\.code.rawValue), [])
         XCTAssertTrue(String(decoding: kml, as: UTF8.self).contains("<Document>\n<name>parks</name>"))
     }
 
     func testReadAllFromAPathNamesTheFileInErrors() throws {
         XCTAssertThrowsError(try FeatureIO.readAll(path: "/nonexistent/parks.geojson")) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "io.open-failed")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.open-failed")
         }
     }
 

@@ -48,7 +48,7 @@ final class PropertyNameTests: XCTestCase {
         XCTAssertEqual(features[1].properties, ["name": .string("B"), "network": .string("N")], "no collision, no rename")
         // Order of elements does not change who keeps the name.
         XCTAssertEqual(features[2].properties, ["name_2": .string("n"), "name": .string("C")])
-        let collisions = warnings.filter { $0.code == "kml.duplicate-property" }
+        let collisions = warnings.filter { $0.code.rawValue == "kml.duplicate-property" }
         XCTAssertEqual(collisions.count, 1, "\(warnings)")
         let message = try XCTUnwrap(collisions.first?.message)
         for part in ["'network' (1 feature)", "'name' (2 features)", "'visibility' (1 feature)", "'extrude' (1 feature)",
@@ -65,7 +65,7 @@ final class PropertyNameTests: XCTestCase {
             <ExtendedData><Data name="a"><value>1</value></Data><Data name="b"><value>2</value></Data></ExtendedData></Placemark></Document></kml>
             """
         let (_, warnings) = try KMLTestSupport.read(kml)
-        XCTAssertFalse(warnings.contains { $0.code == "kml.duplicate-property" }, "\(warnings)")
+        XCTAssertFalse(warnings.contains { $0.code.rawValue == "kml.duplicate-property" }, "\(warnings)")
     }
 
     func testLateSchemaTypesTheRenamedValue() throws {
@@ -84,9 +84,9 @@ final class PropertyNameTests: XCTestCase {
 
     func testValidateReportsTheSameCollisionsAsTheReader() throws {
         let (_, warnings) = try KMLTestSupport.read(Self.collidingKML)
-        let read = try XCTUnwrap(warnings.first { $0.code == "kml.duplicate-property" })
+        let read = try XCTUnwrap(warnings.first { $0.code.rawValue == "kml.duplicate-property" })
         let result = Validator.validate(ByteInput(string: Self.collidingKML, name: "test.kml"))
-        let found = result.findings.filter { $0.code == "kml.duplicate-property" }
+        let found = result.findings.filter { $0.code.rawValue == "kml.duplicate-property" }
         XCTAssertEqual(found.count, 1, "\(result.findings)")
         XCTAssertEqual(found.first?.message, read.message)
         XCTAssertEqual(found.first?.severity, .warning)
@@ -140,9 +140,9 @@ final class PropertyNameTests: XCTestCase {
         let text = String(decoding: output.bytes, as: UTF8.self)
         XCTAssertEqual(text, #"{"type":"Feature","id":"f","properties":{"k":1,"k_2":2},"geometry":{"type":"Point","coordinates":[2,1]},"type_2":"mine","geometry_2":null,"nested":{"x":null,"x_2":true}}"# + "\n")
         let warnings = writer.takeWarnings()
-        XCTAssertEqual(warnings.map(\.code), Array(repeating: "output.duplicate-name-renamed", count: 4), "\(warnings)")
+        XCTAssertEqual(warnings.map(\.code.rawValue), Array(repeating: "output.duplicate-name-renamed", count: 4), "\(warnings)")
         // Read back with no duplicate-member warning.
-        XCTAssertEqual(try readGeoJSON(text).warnings.map(\.code), [])
+        XCTAssertEqual(try readGeoJSON(text).warnings.map(\.code.rawValue), [])
     }
 
     func testKMLWriterNeverWritesADataNameTwice() throws {
@@ -155,7 +155,7 @@ final class PropertyNameTests: XCTestCase {
         try writer.write(feature)
         try writer.finish()
         let kml = String(decoding: output.bytes, as: UTF8.self)
-        XCTAssertEqual(writer.takeWarnings().map(\.code), ["output.duplicate-name-renamed", "output.duplicate-name-renamed"])
+        XCTAssertEqual(writer.takeWarnings().map(\.code.rawValue), ["output.duplicate-name-renamed", "output.duplicate-name-renamed"])
         XCTAssertEqual(kml.components(separatedBy: "name=\"k\"").count - 1, 2, "one SimpleField and one SimpleData: \(kml)")
         let back = try XCTUnwrap(KMLWriterTests.readBack(kml).first)
         XCTAssertEqual(back.id, .integer(5))

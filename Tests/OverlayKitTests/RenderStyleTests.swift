@@ -77,7 +77,7 @@ final class RenderStyleTests: XCTestCase {
         for (json, code, pointer, line, column) in cases {
             XCTAssertThrowsError(try RenderFixtures.sheet(json), json) { error in
                 guard let diagnostic = error as? Diagnostic else { return XCTFail("not a diagnostic: \(error)") }
-                XCTAssertEqual(diagnostic.code, code, json)
+                XCTAssertEqual(diagnostic.code.rawValue, code, json)
                 XCTAssertEqual(diagnostic.location?.jsonPointer, pointer, json)
                 XCTAssertEqual(diagnostic.location?.file, "style.json")
                 XCTAssertEqual(diagnostic.location?.line, line, json)

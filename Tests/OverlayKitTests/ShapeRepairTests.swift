@@ -57,14 +57,14 @@ final class ShapeRepairTests: XCTestCase {
             XCTAssertTrue(text.contains(#"{"type":"Polygon","coordinates":[]}"#), text)
             XCTAssertFalse(text.contains("[]]"), "no empty ring is written: \(text)")
             XCTAssertTrue(text.contains(#"{"type":"MultiPolygon","coordinates":[[[[0,0],[1,0],[1,1],[0,1],[0,0]]]]}"#), text)
-            XCTAssertEqual(warnings.map(\.code), ["output.ring-closed", "output.line-to-point", "output.ring-dropped",
+            XCTAssertEqual(warnings.map(\.code.rawValue), ["output.ring-closed", "output.line-to-point", "output.ring-dropped",
                                                   "output.ring-dropped", "output.ring-dropped"])
             XCTAssertTrue(warnings.allSatisfy { $0.location?.description == "made.geojson:7:3" }, "\(warnings)")
             XCTAssertTrue(warnings[3].message.contains("hole 1"), warnings[3].message)
             XCTAssertTrue(warnings[4].message.contains("polygon 1"), warnings[4].message)
             // What was written reads back with no ring or line warning: it is valid RFC 7946.
             let back = try readGeoJSON(text)
-            XCTAssertEqual(back.warnings.map(\.code), [], "\(back.warnings)")
+            XCTAssertEqual(back.warnings.map(\.code.rawValue), [], "\(back.warnings)")
         }
     }
 
@@ -84,13 +84,13 @@ final class ShapeRepairTests: XCTestCase {
         XCTAssertFalse(kml.contains("<coordinates>0,0 1,0 0,0</coordinates>"), kml)
         // A polygon left with no ring is carried as overlaykit: Data (GeoJSON → KML → GeoJSON gives
         // the empty geometry back), so it is not dropped.
-        XCTAssertEqual(warnings.map(\.code), ["output.ring-closed", "output.line-to-point", "output.ring-dropped",
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["output.ring-closed", "output.line-to-point", "output.ring-dropped",
                                               "output.ring-dropped", "output.ring-dropped"])
         // Read back: no ring or line warning at all.
         var reader = try KMLReader(input: ByteInput(string: kml, name: "written.kml"))
         let features = try reader.readAll()
         XCTAssertEqual(features.count, 5)
-        XCTAssertEqual(reader.takeWarnings().map(\.code), [])
+        XCTAssertEqual(reader.takeWarnings().map(\.code.rawValue), [])
     }
 
     func testValidShapesPassUnchangedAndSilent() throws {
@@ -126,7 +126,7 @@ final class ShapeRepairTests: XCTestCase {
         guard case .multiPolygon(let multi)? = features[2].shape else { return XCTFail("\(String(describing: features[2].shape))") }
         XCTAssertEqual(multi.polygons.count, 1)
         XCTAssertEqual(features[3].shape?.kind, .collection)
-        XCTAssertEqual(warnings.map(\.code), ["geojson.ring-not-closed", "geojson.ring-too-short", "geojson.line-too-short",
+        XCTAssertEqual(warnings.map(\.code.rawValue), ["geojson.ring-not-closed", "geojson.ring-too-short", "geojson.line-too-short",
                                               "geojson.ring-too-short", "geojson.line-too-short"])
         XCTAssertEqual(warnings.map { $0.location?.jsonPointer }, ["/features/0/geometry/coordinates/0", "/features/0/geometry/coordinates/1",
                                                                  "/features/1/geometry/coordinates", "/features/2/geometry/coordinates/0/0",

@@ -204,12 +204,12 @@ final class TileArchiveTests: XCTestCase {
             try first.write(TileID(z: 0, x: 0, y: 0), Array("old".utf8))
             XCTAssertFalse(FileManager.default.fileExists(atPath: path), "\(name): nothing at the path before finish")
             XCTAssertThrowsError(try TileArchive.create(path)) { error in
-                XCTAssertEqual((error as? Diagnostic)?.code, "io.output-locked", name)
+                XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.output-locked", name)
             }
             try first.finish(metadata: sampleMetadata())
 
             XCTAssertThrowsError(try TileArchive.create(path)) { error in
-                XCTAssertEqual((error as? Diagnostic)?.code, "io.output-exists", name)
+                XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "io.output-exists", name)
             }
             var options = TileArchive.CreateOptions()
             options.replaceExisting = true

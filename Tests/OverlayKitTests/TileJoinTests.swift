@@ -202,7 +202,7 @@ final class TileJoinTests: XCTestCase {
         var options = VectorTileMerger.Options()
         options.rescaleExtents = false
         XCTAssertThrowsError(try VectorTileMerger(options: options).merge(inputs)) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "tilejoin.extent-mismatch")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "tilejoin.extent-mismatch")
         }
     }
 
@@ -219,7 +219,7 @@ final class TileJoinTests: XCTestCase {
             }
         }
         func code(_ bytes: [UInt8]) -> String? {
-            do { _ = try MVTDecoder().decode(bytes); return nil } catch { return (error as? Diagnostic)?.code }
+            do { _ = try MVTDecoder().decode(bytes); return nil } catch { return (error as? Diagnostic)?.code.rawValue }
         }
         XCTAssertEqual(code([0x1A, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]), "mvt.bad-tile", "a length past the end")
         XCTAssertEqual(code([0x08] + [UInt8](repeating: 0xFF, count: 11)), "mvt.bad-tile", "an 11-byte varint")

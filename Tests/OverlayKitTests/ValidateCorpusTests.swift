@@ -90,7 +90,7 @@ final class ValidateCorpusTests: XCTestCase {
             let result = Validator.validate(path: file.path)
             var ours: [String: Int] = [:]  // "code@line" → count
             for finding in result.findings {
-                ours["\(finding.code)@\(finding.location?.line ?? 0)", default: 0] += 1
+                ours["\(finding.code.rawValue)@\(finding.location?.line ?? 0)", default: 0] += 1
             }
             var problems: [String] = []
             var wanted: [String: Int] = [:]
@@ -105,7 +105,7 @@ final class ValidateCorpusTests: XCTestCase {
                 if line == 0 { line = 1 }
                 // SOURCE.md: for bad-json only "one parse error at line 1 or 2" is portable.
                 if code == "json.syntax" {
-                    let lines = result.findings.filter { $0.code.hasPrefix("json.") }.compactMap { $0.location?.line }
+                    let lines = result.findings.filter { $0.code.rawValue.hasPrefix("json.") }.compactMap { $0.location?.line }
                     if lines.count != 1 || !(1...2).contains(lines[0]) { problems.append("parse error lines \(lines)") }
                     continue
                 }
@@ -113,7 +113,7 @@ final class ValidateCorpusTests: XCTestCase {
                 // Same kind includes severity: "message" level is a warning, the rest errors.
                 let severity: Diagnostic.Severity = message["level"] as? String == "message" || Self.adviceCodes.contains(code)
                     ? .warning : .error
-                if !result.findings.contains(where: { $0.code == code && $0.location?.line == line && $0.severity == severity }) {
+                if !result.findings.contains(where: { $0.code.rawValue == code && $0.location?.line == line && $0.severity == severity }) {
                     problems.append("missing \(severity) \(code) at line \(line) (\(text))")
                 }
             }

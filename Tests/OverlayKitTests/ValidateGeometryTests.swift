@@ -9,7 +9,7 @@ final class ValidateGeometryTests: XCTestCase {
         pairs.map { Coordinate(latitude: $0.1, longitude: $0.0) }
     }
 
-    private func codes(_ findings: [GeometryValidity.Finding]) -> [String] { findings.map(\.code) }
+    private func codes(_ findings: [GeometryValidity.Finding]) -> [String] { findings.map(\.code.rawValue) }
 
     let square = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0), (0.0, 0.0)]
     let hole = [(2.0, 2.0), (2.0, 4.0), (4.0, 4.0), (4.0, 2.0), (2.0, 2.0)]

@@ -20,7 +20,7 @@ final class ValidateKMLTests: XCTestCase {
     }
 
     private func summary(_ findings: [Diagnostic]) -> [String] {
-        findings.map { "\($0.location?.line ?? 0) \($0.severity.rawValue) \($0.code)" }
+        findings.map { "\($0.location?.line ?? 0) \($0.severity.rawValue) \($0.code.rawValue)" }
     }
 
     let square = "0,0 1,0 1,1 0,1 0,0"
@@ -114,7 +114,7 @@ final class ValidateKMLTests: XCTestCase {
     func testMalformedXMLIsReportedWithLibxml2LineAndColumn() {
         let findings = validate("<Placemark><name>a</nam></Placemark>")
         XCTAssertEqual(findings.count, 1)
-        XCTAssertEqual(findings[0].code, "kml.xml-syntax")
+        XCTAssertEqual(findings[0].code.rawValue, "kml.xml-syntax")
         XCTAssertEqual(findings[0].location?.line, 4)
         XCTAssertGreaterThan(findings[0].location?.column ?? 0, 1)
         XCTAssertTrue(findings[0].message.hasPrefix("not well-formed XML: "), findings[0].message)
@@ -126,9 +126,9 @@ final class ValidateKMLTests: XCTestCase {
         <Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>\(square)</coordinates></LinearRing></outerBoundaryIs>
         <innerBoundaryIs><LinearRing><coordinates>5,5 5,6 6,6 6,5 5,5</coordinates></LinearRing></innerBoundaryIs></Polygon></Placemark>
         """)
-        XCTAssertEqual(findings.map(\.code), ["geometry.self-intersection", "geometry.hole-outside-shell"])
+        XCTAssertEqual(findings.map(\.code.rawValue), ["geometry.self-intersection", "geometry.hole-outside-shell"])
         XCTAssertEqual(findings[0].location?.kmlPath, "/kml/Document/Placemark/Polygon/outerBoundaryIs/LinearRing/coordinates")
-        let hole = findings.first { $0.code == "geometry.hole-outside-shell" }
+        let hole = findings.first { $0.code.rawValue == "geometry.hole-outside-shell" }
         XCTAssertEqual(hole?.location?.line, 6)
         XCTAssertEqual(hole?.location?.kmlPath, "/kml/Document/Placemark[2]/Polygon/innerBoundaryIs/LinearRing/coordinates")
     }
@@ -156,14 +156,14 @@ final class ValidateKMLTests: XCTestCase {
     func testXSDValidationReportsSchemaViolations() throws {
         let schema = try corpusFile("schemas/kml22-offline/ogckml22.xsd")
         let findings = validate("<Placemark><Point><coordinates>1,2</coordinates></Point><name>late</name></Placemark>", schema: schema)
-        XCTAssertEqual(findings.map(\.code), ["kml.schema"])
+        XCTAssertEqual(findings.map(\.code.rawValue), ["kml.schema"])
         XCTAssertEqual(findings.first?.location?.line, 4)
         XCTAssertTrue(findings.first?.message.contains("name") ?? false, "\(findings)")
         XCTAssertEqual(validate("<Placemark><name>ok</name><Point><coordinates>1,2</coordinates></Point></Placemark>", schema: schema)
-            .map(\.code), [])
+            .map(\.code.rawValue), [])
         let missing = Validator.validate(ByteInput(string: "<kml/>", name: "x.kml"), options: ValidationOptions(schemaPath: "/nonexistent.xsd"))
         XCTAssertTrue(missing.isUnreadable)
-        XCTAssertEqual(missing.findings.map(\.code), ["kml.schema-unreadable"])
+        XCTAssertEqual(missing.findings.map(\.code.rawValue), ["kml.schema-unreadable"])
     }
 
     func testRealKMLFilesHaveNoErrors() throws {
@@ -181,10 +181,10 @@ final class ValidateKMLTests: XCTestCase {
         // shapely: states.kml has three invalid rings (Self-intersection at -71.34 41.84,
         // -72.23 43.75 and -72.27 43.73); polygon-point.kml one (Ring Self-intersection at 138.62 -34.96).
         let states = Validator.validate(path: try corpusFile("kml-samples/kml/misc/thematic1/states.kml"))
-        XCTAssertEqual(states.findings.filter { $0.code == "geometry.self-intersection" }.count, 3)
+        XCTAssertEqual(states.findings.filter { $0.code.rawValue == "geometry.self-intersection" }.count, 3)
         let point = Validator.validate(path: try corpusFile("kml-samples/kml/MultiGeometry/polygon-point.kml"))
         let errors = point.findings.filter { $0.severity == .error }
-        XCTAssertEqual(errors.map(\.code), ["geometry.self-intersection"])
+        XCTAssertEqual(errors.map(\.code.rawValue), ["geometry.self-intersection"])
         XCTAssertTrue(errors.first?.message.contains("138.62, -34.96") ?? false, "\(errors)")
     }
 }

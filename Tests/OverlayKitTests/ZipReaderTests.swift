@@ -101,7 +101,7 @@ final class ZipReaderTests: XCTestCase {
         let input = try XCTUnwrap(Data(base64Encoded: Self.fuzzedKMZ))
         var reader: KMLReader?
         XCTAssertThrowsError(reader = try KMZ.reader(for: ByteInput(bytes: Array(input), name: "fuzzed.kmz"))) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, "kmz.corrupt", "\(error)")
+            XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "kmz.corrupt", "\(error)")
         }
         XCTAssertNil(reader)
     }

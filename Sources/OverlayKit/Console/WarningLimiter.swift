@@ -4,7 +4,7 @@ import OverlayModel
 /// same warning does not flood standard error.
 struct WarningLimiter {
     static let perCode = 5
-    private var counts: [String: Int] = [:]
+    private var counts: [Diagnostic.Code: Int] = [:]
 
     /// Counts the warning; true when it is among the first `perCode` of its code and should be shown.
     mutating func admits(_ diagnostic: Diagnostic) -> Bool {
@@ -14,9 +14,9 @@ struct WarningLimiter {
 
     /// One note per code that had warnings held back, in code order.
     func summary() -> [Diagnostic] {
-        counts.sorted(by: { $0.key < $1.key }).compactMap { code, count in
+        counts.sorted(by: { $0.key.rawValue < $1.key.rawValue }).compactMap { code, count in
             guard count > WarningLimiter.perCode else { return nil }
-            return Diagnostic(.note, code: "filter.warnings-not-shown",
+            return Diagnostic(.note, code: .filterWarningsNotShown,
                               message: "\(count - WarningLimiter.perCode) more \(code) warnings not shown (\(count) in all)")
         }
     }

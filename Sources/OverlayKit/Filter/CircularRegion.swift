@@ -24,11 +24,11 @@ public struct CircularRegion: Hashable, Sendable {
     ///   non-finite radius.
     public init(center: Coordinate, radius: Double) throws {
         guard center.isValid, center.latitude.isFinite, center.longitude.isFinite else {
-            throw Diagnostic(.error, code: "filter.invalid-region",
+            throw Diagnostic(.error, code: .filterInvalidRegion,
                              message: "center \(center.latitude),\(center.longitude) is not a valid latitude,longitude")
         }
         guard radius.isFinite, radius >= 0 else {
-            throw Diagnostic(.error, code: "filter.invalid-region", message: "radius must be 0 or more meters, not \(radius)")
+            throw Diagnostic(.error, code: .filterInvalidRegion, message: "radius must be 0 or more meters, not \(radius)")
         }
         self.center = center
         self.radius = radius

@@ -79,12 +79,12 @@ public struct ShapeKindSet: Hashable, Sendable {
                 kinds.insert(kind)
             } else {
                 let known = ShapeKind.allCases.map(\.rawValue) + ["null"]
-                throw Diagnostic(.error, code: "filter.invalid-argument",
+                throw Diagnostic(.error, code: .filterInvalidArgument,
                                  message: "unknown type '\(name)'; use \(known.joined(separator: ", "))")
             }
         }
         guard !kinds.isEmpty || includesNull else {
-            throw Diagnostic(.error, code: "filter.invalid-argument", message: "--type needs at least one kind")
+            throw Diagnostic(.error, code: .filterInvalidArgument, message: "--type needs at least one kind")
         }
     }
 

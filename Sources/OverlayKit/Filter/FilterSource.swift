@@ -31,7 +31,7 @@ enum FilterSource {
     /// Skips past the feature that failed; other readers cannot, so the error stands.
     mutating func resumeAfterError() throws {
         guard case .geoJSON(var reader) = self else {
-            throw Diagnostic(.error, code: "filter.cannot-resume",
+            throw Diagnostic(.error, code: .filterCannotResume,
                              message: "--on-error skip/report needs GeoJSON or GeoJSONSeq input; this reader cannot skip a bad feature")
         }
         defer { self = .geoJSON(reader) }

@@ -21,12 +21,12 @@ public struct GeographicBox: Hashable, Sendable {
     public init(west: Double, south: Double, east: Double, north: Double) throws {
         for (name, value, limit) in [("west", west, 180.0), ("south", south, 90), ("east", east, 180), ("north", north, 90)] {
             guard value.isFinite, abs(value) <= limit else {
-                throw Diagnostic(.error, code: "filter.invalid-box",
+                throw Diagnostic(.error, code: .filterInvalidBox,
                                  message: "\(name) must be a number within ±\(Int(limit))°, not \(value)")
             }
         }
         guard south <= north else {
-            throw Diagnostic(.error, code: "filter.invalid-box", message: "south (\(south)) lies north of north (\(north))")
+            throw Diagnostic(.error, code: .filterInvalidBox, message: "south (\(south)) lies north of north (\(north))")
         }
         self.west = west
         self.south = south
@@ -80,13 +80,13 @@ enum FilterArgument {
     static func numbers(_ text: String, count: Int, what: String, form: String) throws -> [Double] {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count == count else {
-            throw Diagnostic(.error, code: "filter.invalid-argument",
+            throw Diagnostic(.error, code: .filterInvalidArgument,
                              message: "\(what) needs \(count) comma-separated numbers (\(form)), got \(parts.count) in '\(text)'")
         }
         return try parts.enumerated().map { index, part in
             let trimmed = part.trimmingCharacters(in: " ")
             guard let value = Double(trimmed), value.isFinite else {
-                throw Diagnostic(.error, code: "filter.invalid-argument",
+                throw Diagnostic(.error, code: .filterInvalidArgument,
                                  message: "'\(trimmed)' (number \(index + 1) of \(form)) is not a number")
             }
             return value

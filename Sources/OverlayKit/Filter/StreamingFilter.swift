@@ -99,7 +99,7 @@ public struct StreamingFilter {
                 let next: Feature?
                 do {
                     next = try source.next()
-                } catch let diagnostic as Diagnostic where onError != .fail && !diagnostic.code.hasPrefix("io.") {
+                } catch let diagnostic as Diagnostic where onError != .fail && !diagnostic.isIOError {
                     skipped += 1
                     if firstSkipped == nil { firstSkipped = diagnostic }
                     if onError == .report { meter.clearLine(); status("\(diagnostic)\n") }
@@ -157,7 +157,7 @@ public struct StreamingFilter {
         if skipped > 0 {
             var text = "skipped \(skipped) bad feature\(skipped == 1 ? "" : "s")"
             if onError == .skip, let firstSkipped { text += "; the first: \(firstSkipped)" }
-            status("\(Diagnostic(.warning, code: "filter.skipped", message: text))\n")
+            status("\(Diagnostic(.warning, code: .filterSkipped, message: text))\n")
         }
         return Outcome(matched: matched, skipped: skipped)
     }

@@ -72,7 +72,7 @@ extension JSONScanner {
         tree.removeAll()
         var indices: [Int] = []
         guard let first = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended where coordinates were expected")
+            throw error(.jsonUnexpectedEnd, "input ended where coordinates were expected")
         }
         guard first == UInt8(ascii: "[") else {
             throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
@@ -91,7 +91,7 @@ extension JSONScanner {
         position += 1  // '['
         guard level < 64 else { throw error(GeoJSONDiagnosticCode.coordinatesTooDeep.code, "coordinates nest too deeply") }
         guard let next = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended inside coordinates")
+            throw error(.jsonUnexpectedEnd, "input ended inside coordinates")
         }
         if next == UInt8(ascii: "[") {
             if tree.leafDepth != 0 && level >= tree.leafDepth - 1 {
@@ -140,7 +140,7 @@ extension JSONScanner {
         var count = 0
         repeat {
             guard let byte = try peekSignificant() else {
-                throw error("json.unexpected-end", "input ended inside a position")
+                throw error(.jsonUnexpectedEnd, "input ended inside a position")
             }
             guard byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
                 throw error(byte == UInt8(ascii: "[") ? GeoJSONDiagnosticCode.mixedNesting.code : GeoJSONDiagnosticCode.positionNotNumber.code,

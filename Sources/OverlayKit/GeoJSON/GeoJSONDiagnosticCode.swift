@@ -6,100 +6,157 @@ import OverlayModel
 /// ``defaultSeverity`` is the validator's. The reader reports a few of these as warnings
 /// where it can go on without losing data (a missing `"properties"`, an unclosed ring, an `id`
 /// of the wrong type), as each ``summary`` says.
-public enum GeoJSONDiagnosticCode: String, CaseIterable, Sendable {
+public enum GeoJSONDiagnosticCode: CaseIterable, Sendable, RawRepresentable {
     /// The root of a GeoJSON text is not an object.
-    case rootNotObject = "geojson.root-not-object"
+    case rootNotObject
     /// The input holds no GeoJSON.
-    case empty = "geojson.empty"
+    case empty
     /// An object has no "type" member.
-    case missingType = "geojson.missing-type"
+    case missingType
     /// "type" is not a string.
-    case typeNotString = "geojson.type-not-string"
+    case typeNotString
     /// A type name differs from a GeoJSON type only in letter case (names are case sensitive).
-    case typeCase = "geojson.type-case"
+    case typeCase
     /// The type is none of GeoJSON's nine.
-    case unknownType = "geojson.unknown-type"
+    case unknownType
     /// An object has a type that cannot stand where it is (e.g. a Point among "features", or "features" on a non-collection).
-    case wrongType = "geojson.wrong-type"
+    case wrongType
     /// A Feature or FeatureCollection stands where a geometry is expected.
-    case notAGeometry = "geojson.not-a-geometry"
+    case notAGeometry
     /// A required member ("features", "geometries", "coordinates", "geometry", "properties") is absent; the reader reads a missing "geometry" or "properties" as null and warns.
-    case missingMember = "geojson.missing-member"
+    case missingMember
     /// A member has the wrong JSON type (e.g. "properties" is a string).
-    case memberType = "geojson.member-type"
+    case memberType
     /// "features" is not an array.
-    case featuresNotArray = "geojson.features-not-array"
+    case featuresNotArray
     /// A member of "features" is not an object.
-    case featureNotObject = "geojson.feature-not-object"
+    case featureNotObject
     /// A member of "features" does not have "type": "Feature".
-    case featureType = "geojson.feature-type"
+    case featureType
     /// "properties" is neither an object nor null.
-    case propertiesNotObject = "geojson.properties-not-object"
+    case propertiesNotObject
     /// "geometry" (or a member of "geometries") is neither an object nor null.
-    case geometryNotObject = "geojson.geometry-not-object"
+    case geometryNotObject
     /// "geometries" is not an array.
-    case geometriesNotArray = "geojson.geometries-not-array"
+    case geometriesNotArray
     /// An object holds a member RFC 7946 forbids there (e.g. "coordinates" on a Feature).
-    case forbiddenMember = "geojson.forbidden-member"
+    case forbiddenMember
     /// A member with no meaning where it stands (e.g. "geometries" on a Feature) is not kept.
-    case droppedMember = "geojson.dropped-member"
+    case droppedMember
     /// A member appears twice in one object; the reader keeps the last one and warns.
-    case duplicateMember = "geojson.duplicate-member"
+    case duplicateMember
     /// A Feature's "id" is neither a string nor a number; the reader keeps it as a foreign member and warns.
-    case idType = "geojson.id-type"
+    case idType
     /// An old-style "crs" member (RFC 7946 removed it).
-    case crs = "geojson.crs"
+    case crs
     /// "bbox" is not an array.
-    case bboxNotArray = "geojson.bbox-not-array"
+    case bboxNotArray
     /// A "bbox" element is not a number.
-    case bboxNotNumber = "geojson.bbox-not-number"
+    case bboxNotNumber
     /// "bbox" holds neither 4 nor 6 numbers.
-    case bboxLength = "geojson.bbox-length"
+    case bboxLength
     /// A "bbox" south edge lies north of its north edge.
-    case bboxOrder = "geojson.bbox-order"
+    case bboxOrder
     /// "coordinates" is not an array.
-    case coordinatesNotArray = "geojson.coordinates-not-array"
+    case coordinatesNotArray
     /// "coordinates" nest to the wrong depth for the geometry type (the reader's check; the validator says which way with coordinates-too-shallow or mixed-nesting).
-    case coordinatesDepth = "geojson.coordinates-depth"
+    case coordinatesDepth
     /// A number or other value is found where a coordinate array should be.
-    case coordinatesTooShallow = "geojson.coordinates-too-shallow"
+    case coordinatesTooShallow
     /// Coordinates nest more than 64 levels deep.
-    case coordinatesTooDeep = "geojson.coordinates-too-deep"
+    case coordinatesTooDeep
     /// Coordinate arrays and numbers are mixed at one level.
-    case mixedNesting = "geojson.mixed-nesting"
+    case mixedNesting
     /// A position is not an array.
-    case positionNotArray = "geojson.position-not-array"
+    case positionNotArray
     /// A position holds something other than numbers.
-    case positionNotNumber = "geojson.position-not-number"
+    case positionNotNumber
     /// A position has fewer than 2 numbers.
-    case positionTooShort = "geojson.position-too-short"
+    case positionTooShort
     /// A position has more than 3 numbers (RFC 7946 §3.1.1); the reader keeps three.
-    case positionTooLong = "geojson.position-too-long"
+    case positionTooLong
     /// A longitude is outside ±180° or a latitude outside ±90°.
-    case coordinateRange = "geojson.coordinate-range"
+    case coordinateRange
     /// A LineString has one position; the reader reads it as a point (``ShapeRepair``).
-    case lineTooShort = "geojson.line-too-short"
+    case lineTooShort
     /// A linear ring has fewer than 4 positions once closed; the reader drops it (an exterior drops its polygon) and warns.
-    case ringTooShort = "geojson.ring-too-short"
+    case ringTooShort
     /// A linear ring's first and last positions differ; the reader closes it and warns.
-    case ringNotClosed = "geojson.ring-not-closed"
+    case ringNotClosed
     /// A polygon's exterior ring is not counterclockwise or a hole not clockwise (RFC 7946 §3.1.6).
-    case rightHandRule = "geojson.right-hand-rule"
+    case rightHandRule
     /// A segment jumps across the antimeridian instead of being cut there (RFC 7946 §3.1.9).
-    case antimeridian = "geojson.antimeridian"
+    case antimeridian
     /// A GeometryCollection holds a single geometry.
-    case collectionSingle = "geojson.collection-single"
+    case collectionSingle
     /// GeometryCollections nest (RFC 7946 §3.1.8).
-    case collectionNested = "geojson.collection-nested"
+    case collectionNested
     /// Positions have more than 6 decimals (finer than 10 cm).
-    case precision = "geojson.precision"
+    case precision
     /// Reading cannot resume after an error (filter --on-error skip/report).
-    case cannotResume = "geojson.cannot-resume"
+    case cannotResume
     /// The text starts with a UTF-8 byte-order mark; RFC 8259 §8.1 lets a parser ignore it, and every reader does, with this note.
-    case byteOrderMark = "geojson.byte-order-mark"
+    case byteOrderMark
+
+    /// The diagnostic code, e.g. `Diagnostic.Code.geojsonRingNotClosed`.
+    public var code: Diagnostic.Code {
+        switch self {
+        case .rootNotObject: .geojsonRootNotObject
+        case .empty: .geojsonEmpty
+        case .missingType: .geojsonMissingType
+        case .typeNotString: .geojsonTypeNotString
+        case .typeCase: .geojsonTypeCase
+        case .unknownType: .geojsonUnknownType
+        case .wrongType: .geojsonWrongType
+        case .notAGeometry: .geojsonNotAGeometry
+        case .missingMember: .geojsonMissingMember
+        case .memberType: .geojsonMemberType
+        case .featuresNotArray: .geojsonFeaturesNotArray
+        case .featureNotObject: .geojsonFeatureNotObject
+        case .featureType: .geojsonFeatureType
+        case .propertiesNotObject: .geojsonPropertiesNotObject
+        case .geometryNotObject: .geojsonGeometryNotObject
+        case .geometriesNotArray: .geojsonGeometriesNotArray
+        case .forbiddenMember: .geojsonForbiddenMember
+        case .droppedMember: .geojsonDroppedMember
+        case .duplicateMember: .geojsonDuplicateMember
+        case .idType: .geojsonIdType
+        case .crs: .geojsonCrs
+        case .bboxNotArray: .geojsonBboxNotArray
+        case .bboxNotNumber: .geojsonBboxNotNumber
+        case .bboxLength: .geojsonBboxLength
+        case .bboxOrder: .geojsonBboxOrder
+        case .coordinatesNotArray: .geojsonCoordinatesNotArray
+        case .coordinatesDepth: .geojsonCoordinatesDepth
+        case .coordinatesTooShallow: .geojsonCoordinatesTooShallow
+        case .coordinatesTooDeep: .geojsonCoordinatesTooDeep
+        case .mixedNesting: .geojsonMixedNesting
+        case .positionNotArray: .geojsonPositionNotArray
+        case .positionNotNumber: .geojsonPositionNotNumber
+        case .positionTooShort: .geojsonPositionTooShort
+        case .positionTooLong: .geojsonPositionTooLong
+        case .coordinateRange: .geojsonCoordinateRange
+        case .lineTooShort: .geojsonLineTooShort
+        case .ringTooShort: .geojsonRingTooShort
+        case .ringNotClosed: .geojsonRingNotClosed
+        case .rightHandRule: .geojsonRightHandRule
+        case .antimeridian: .geojsonAntimeridian
+        case .collectionSingle: .geojsonCollectionSingle
+        case .collectionNested: .geojsonCollectionNested
+        case .precision: .geojsonPrecision
+        case .cannotResume: .geojsonCannotResume
+        case .byteOrderMark: .geojsonByteOrderMark
+        }
+    }
 
     /// The code as it appears in diagnostics, e.g. `geojson.ring-not-closed`.
-    public var code: String { rawValue }
+    public var rawValue: String { code.rawValue }
+
+    /// The case whose code is `rawValue`, or nil.
+    public init?(rawValue: String) {
+        guard let match = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = match
+    }
 
     /// The severity `overlaykit validate` gives it.
     public var defaultSeverity: Diagnostic.Severity {

@@ -168,7 +168,7 @@ public struct GeoJSONReader: FeatureReader {
                 }
             case .inFeatures:
                 guard let byte = try scanner.peekSignificant() else {
-                    throw scanner.error("json.unexpected-end", "input ended inside \"features\"")
+                    throw scanner.error(.jsonUnexpectedEnd, "input ended inside \"features\"")
                 }
                 let start = scanner.absolutePosition
                 if keepsStart { scanner.retainFrom = start }
@@ -428,7 +428,7 @@ public struct GeoJSONReader: FeatureReader {
 
     private mutating func readGeometryValue() throws -> ParsedGeometry? {
         guard let byte = try scanner.peekSignificant() else {
-            throw scanner.error("json.unexpected-end", "input ended where a geometry was expected")
+            throw scanner.error(.jsonUnexpectedEnd, "input ended where a geometry was expected")
         }
         if byte == UInt8(ascii: "n") {
             _ = try scanner.readValue()
@@ -447,7 +447,7 @@ public struct GeoJSONReader: FeatureReader {
         // GeometryCollections recurse here once per level: bound them as JSON values are
         // (100,000 nested collections overflowed the stack). Each level adds two path steps.
         guard scanner.path.count < 1_024 else {
-            throw scanner.error("json.too-deep", "values nest more than 512 levels deep")
+            throw scanner.error(.jsonTooDeep, "values nest more than 512 levels deep")
         }
         guard try scanner.peekSignificant() == UInt8(ascii: "[") else {
             throw scanner.error(GeoJSONDiagnosticCode.geometriesNotArray.code, "\"geometries\" must be an array")
@@ -675,7 +675,7 @@ public struct GeoJSONReader: FeatureReader {
         return Polygon(vertices: exterior, interiorPolygons: rings.dropFirst().map { Polygon(vertices: $0) })
     }
 
-    private func ringWarning(_ code: String, _ message: String, _ start: (line: Int, column: Int),
+    private func ringWarning(_ code: Diagnostic.Code, _ message: String, _ start: (line: Int, column: Int),
                              _ path: [JSONScanner.PathComponent]) -> Diagnostic {
         Diagnostic(.warning, code: code, message: message,
                    location: SourceLocation(file: scanner.input.name, line: start.line, column: start.column,

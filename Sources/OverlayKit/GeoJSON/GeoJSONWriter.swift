@@ -146,7 +146,7 @@ public struct GeoJSONWriter: FeatureWriter {
     private mutating func reportRenamedKeys() {
         guard !scratch.renamedKeys.isEmpty else { return }
         for rename in scratch.renamedKeys where reportedRenames.insert(rename.original).inserted {
-            warnings.append(Diagnostic(.warning, code: "output.duplicate-name-renamed",
+            warnings.append(Diagnostic(.warning, code: .outputDuplicateNameRenamed,
                                        message: "member \"\(rename.original)\" appears more than once in one object; a later one is written as \"\(rename.renamed)\" (reported once per name)"))
         }
         scratch.renamedKeys.removeAll()

@@ -34,7 +34,7 @@ public enum PolarLatitudes {
         guard let shape = feature.shape, let latitude = first(in: shape) else { return nil }
         var location = feature.location
         if let pointer = location?.jsonPointer { location?.jsonPointer = pointer + "/geometry" }
-        return Diagnostic(.warning, code: "geometry.latitude-beyond-pole",
+        return Diagnostic(.warning, code: .geometryLatitudeBeyondPole,
                           message: "latitude \(latitude) is beyond ±90°; it is placed at the world's "
                               + (latitude > 0 ? "top" : "bottom") + " edge (±85.0511°)",
                           location: location)

@@ -49,7 +49,7 @@ public enum ShapeRepair {
     public struct Repair: Hashable, Sendable {
         /// A stable code: `output.ring-closed`, `output.ring-dropped`, `output.line-to-point`
         /// or `output.geometry-dropped`.
-        public var code: String
+        public var code: Diagnostic.Code
         /// What was wrong and what was written instead, naming the part (e.g. "polygon 2, ring 1").
         public var message: String
     }
@@ -77,7 +77,7 @@ public enum ShapeRepair {
         var repairs: [Repair] = []
         let result = repair(shape, name: nil, repairs: &repairs)
         if let result, !allowsEmpty, isEmpty(result) {
-            repairs.append(Repair(code: "output.geometry-dropped",
+            repairs.append(Repair(code: .outputGeometryDropped,
                                   message: "an empty \(kindName(result)) has no form in this format; written without geometry"))
             return (nil, repairs)
         }
@@ -117,7 +117,7 @@ public enum ShapeRepair {
             return shape
         case .polyline(let polyline):
             guard polyline.pointCount == 1 else { return shape }
-            repairs.append(Repair(code: "output.line-to-point",
+            repairs.append(Repair(code: .outputLineToPoint,
                                   message: "\(prefix)a line needs two or more positions, found 1; written as a point"))
             return .annotation(PointAnnotation(coordinate: polyline.coordinates[0]))
         case .polygon(let polygon):
@@ -168,11 +168,11 @@ public enum ShapeRepair {
         case .valid:
             return ring
         case .close:
-            repairs.append(Repair(code: "output.ring-closed",
+            repairs.append(Repair(code: .outputRingClosed,
                                   message: "\(name) does not end where it starts; written closed by repeating its first position"))
             return ring + [ring[0]]
         case .drop(let positions):
-            repairs.append(Repair(code: "output.ring-dropped",
+            repairs.append(Repair(code: .outputRingDropped,
                                   message: "\(name) has \(positions) position\(positions == 1 ? "" : "s"), a ring needs four (the last repeating the first); \(dropsWhat)"))
             return nil
         }

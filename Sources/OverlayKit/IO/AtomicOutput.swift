@@ -74,7 +74,7 @@ final class AtomicOutput: @unchecked Sendable {
         -> (path: String, target: String, mode: mode_t, writesInPlace: Bool) {
         let name = PathName(path)
         guard !name.path.isEmpty else {
-            throw Diagnostic(.error, code: "io.create-failed", message: "the output path is empty")
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "the output path is empty")
         }
         let target = resolveLink(name.path)
         var mode: mode_t = 0o644
@@ -85,19 +85,19 @@ final class AtomicOutput: @unchecked Sendable {
             case (S_IFREG, _):
                 mode = existing.st_mode & 0o7777
             case (S_IFDIR, .stream):
-                throw Diagnostic(.error, code: "io.create-failed", message: "cannot write \(name.path): it is a directory")
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot write \(name.path): it is a directory")
             case (S_IFDIR, .archive):
                 break
             case (_, .stream):
                 writesInPlace = true
             case (_, .archive):
-                throw Diagnostic(.error, code: "io.create-failed",
+                throw Diagnostic(.error, code: .ioCreateFailed,
                                  message: "cannot write a tile set to \(name.path): it is neither a regular file nor a directory")
             }
         } else {
             let folder = PathName(target).directory
             guard let info = POSIX.status(folder), POSIX.type(info) == S_IFDIR else {
-                throw Diagnostic(.error, code: "io.create-failed",
+                throw Diagnostic(.error, code: .ioCreateFailed,
                                  message: "cannot create \(name.path): the folder \(folder) does not exist")
             }
         }
@@ -106,7 +106,7 @@ final class AtomicOutput: @unchecked Sendable {
     }
 
     private static func exists(_ path: String) -> Diagnostic {
-        Diagnostic(.error, code: "io.output-exists", message: "\(path) exists; use --force (-f) to replace it")
+        Diagnostic(.error, code: .ioOutputExists, message: "\(path) exists; use --force (-f) to replace it")
     }
 
     deinit { abort() }
@@ -139,11 +139,11 @@ final class AtomicOutput: @unchecked Sendable {
         switch POSIX.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC) {
         case .success(let opened): descriptor = opened
         case .failure(let error):
-            throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(lockPath): \(error)")
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(lockPath): \(error)")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
-            throw Diagnostic(.error, code: "io.output-locked",
+            throw Diagnostic(.error, code: .ioOutputLocked,
                              message: "\(path) is being written by another run (it holds \(lockPath))")
         }
         lockDescriptor = descriptor
@@ -179,7 +179,7 @@ final class AtomicOutput: @unchecked Sendable {
             switch POSIX.open(target, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: mode) {
             case .success(let descriptor): return descriptor
             case .failure(let error):
-                throw Diagnostic(.error, code: "io.create-failed", message: "cannot open \(path): \(error)")
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot open \(path): \(error)")
             }
         }
         #if os(Linux)
@@ -200,7 +200,7 @@ final class AtomicOutput: @unchecked Sendable {
         defer { abort() }
         if writesInPlace {
             if close(descriptor) != 0 {
-                throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(path): \(POSIX.Errno.current)")
+                throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(POSIX.Errno.current)")
             }
             return
         }
@@ -212,7 +212,7 @@ final class AtomicOutput: @unchecked Sendable {
             named = try nameUnnamedFile(descriptor)
         }
         guard close(descriptor) == 0 else {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(path): \(POSIX.Errno.current)")
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(POSIX.Errno.current)")
         }
         try commit(named)
     }
@@ -234,7 +234,7 @@ final class AtomicOutput: @unchecked Sendable {
         }
         let reason = POSIX.Errno.current
         close(descriptor)
-        throw Diagnostic(.error, code: "io.write-failed", message: "cannot move output into place at \(path): \(reason)")
+        throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot move output into place at \(path): \(reason)")
     }
 
     // MARK: Named temporaries
@@ -244,7 +244,7 @@ final class AtomicOutput: @unchecked Sendable {
         var template = Array((target + ".tmp-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
-            throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(path): \(POSIX.Errno.current)")
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(path): \(POSIX.Errno.current)")
         }
         fchmod(descriptor, mode)
         let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -256,7 +256,7 @@ final class AtomicOutput: @unchecked Sendable {
     func temporaryDirectory() throws -> String {
         var template = Array((target + ".tmp-XXXXXX").utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw Diagnostic(.error, code: "io.create-failed", message: "cannot create a folder beside \(path): \(POSIX.Errno.current)")
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a folder beside \(path): \(POSIX.Errno.current)")
         }
         let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         chmod(made, 0o755)
@@ -292,7 +292,7 @@ final class AtomicOutput: @unchecked Sendable {
             return nil
         }
         if let moved {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot move the output into place at \(path): \(moved)")
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot move the output into place at \(path): \(moved)")
         }
         lock.lock()
         if let index = temporaries.firstIndex(where: { $0.path == temporary }) {

@@ -48,12 +48,12 @@ public final class ByteInput {
             switch POSIX.open(path, O_RDONLY | O_CLOEXEC) {
             case .success(let opened): fd = opened
             case .failure(let error):
-                throw Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(error)", location: location)
+                throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)", location: location)
             }
             var info = stat()
             if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
                 close(fd)
-                throw Diagnostic(.error, code: "io.open-failed", message: "cannot read \(path): it is a directory", location: location)
+                throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot read \(path): it is a directory", location: location)
             }
             name = path
             descriptor = fd

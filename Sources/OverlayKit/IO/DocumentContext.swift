@@ -33,11 +33,11 @@ extension DocumentContext {
     static func droppedResources(_ context: DocumentContext, formatName: String) -> [Diagnostic] {
         let names = context.resources?.names ?? []
         var warnings = names.prefix(namedResourceLimit).map { name in
-            Diagnostic(.warning, code: "convert.dropped-resource",
+            Diagnostic(.warning, code: .convertDroppedResource,
                        message: "the KMZ file \(name) has no place in \(formatName) and is not written (write .kmz to keep it)")
         }
         if names.count > namedResourceLimit, let first = names.dropFirst(namedResourceLimit).first, let last = names.last {
-            warnings.append(Diagnostic(.warning, code: "convert.dropped-resource",
+            warnings.append(Diagnostic(.warning, code: .convertDroppedResource,
                                        message: "\(names.count - namedResourceLimit) more KMZ files (\(first) … \(last)) have no place in \(formatName) and are not written"))
         }
         return warnings
@@ -46,7 +46,7 @@ extension DocumentContext {
     /// The warning for collection members a format has no place for (none when there are none).
     static func droppedMembers(_ context: DocumentContext, formatName: String) -> [Diagnostic] {
         guard !context.collectionMembers.isEmpty else { return [] }
-        return [Diagnostic(.warning, code: "convert.dropped-members",
+        return [Diagnostic(.warning, code: .convertDroppedMembers,
                            message: "FeatureCollection members " + context.collectionMembers.keys.joined(separator: ", ")
                                + " have no place in \(formatName) and are not written")]
     }

@@ -11,7 +11,7 @@ public enum FeatureIO {
             return format
         }
         if let format = FileFormat(sniffing: try input.peek(512)) { return format }
-        throw Diagnostic(.error, code: "input.unknown-format",
+        throw Diagnostic(.error, code: .inputUnknownFormat,
                          message: "cannot tell the format of \(input.name ?? "standard input"); name it with --from",
                          location: SourceLocation(file: input.name, line: 1, column: 1))
     }
@@ -28,7 +28,7 @@ public enum FeatureIO {
         case .kmz:
             return try KMZ.reader(for: input, limits: kmzLimits)
         default:
-            throw Diagnostic(.error, code: "input.unsupported-format",
+            throw Diagnostic(.error, code: .inputUnsupportedFormat,
                              message: "\(format.rawValue) cannot be read as features")
         }
     }
@@ -44,7 +44,7 @@ public enum FeatureIO {
         case .kml, .kmz:
             return try KMLWriter(output: output, options: options, kmz: format == .kmz)
         default:
-            throw Diagnostic(.error, code: "output.unsupported-format",
+            throw Diagnostic(.error, code: .outputUnsupportedFormat,
                              message: "features cannot be written as \(format.rawValue) by this command")
         }
     }

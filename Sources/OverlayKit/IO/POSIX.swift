@@ -50,7 +50,7 @@ enum POSIX {
         switch valueOrErrno({ systemRead(descriptor, buffer.baseAddress, buffer.count) }) {
         case .success(let count): return count
         case .failure(let error):
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(what): \(error)")
         }
     }
 
@@ -61,7 +61,7 @@ enum POSIX {
         switch valueOrErrno({ pread(descriptor, buffer.baseAddress, buffer.count, off_t(offset)) }) {
         case .success(let count): return count
         case .failure(let error):
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(what): \(error)")
         }
     }
 
@@ -75,7 +75,7 @@ enum POSIX {
             case .success(let count): offset += count
             case .failure(let error) where error == .brokenPipe: throw error
             case .failure(let error):
-                throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(what): \(error)")
+                throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(what): \(error)")
             }
         }
     }
@@ -89,7 +89,7 @@ enum POSIX {
                 switch valueOrErrno({ pwrite(descriptor, raw.baseAddress! + offset, raw.count - offset, off_t(position + offset)) }) {
                 case .success(let count): offset += count
                 case .failure(let error):
-                    throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(what): \(error)")
+                    throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(what): \(error)")
                 }
             }
         }
@@ -108,7 +108,7 @@ enum POSIX {
             case .success(0): return Array(bytes[0..<filled])
             case .success(let got): filled += got
             case .failure(let error):
-                throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(what): \(error)")
+                throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(what): \(error)")
             }
         }
         return bytes

@@ -32,12 +32,12 @@ final class RandomAccessBytes {
         } else if let path = input.name {
             let fd = open(path, O_RDONLY)
             guard fd >= 0 else {
-                throw Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(String(cString: strerror(errno)))")
+                throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(String(cString: strerror(errno)))")
             }
             var info = stat()
             guard fstat(fd, &info) == 0 else {
                 close(fd)
-                throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(path): \(String(cString: strerror(errno)))")
+                throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(String(cString: strerror(errno)))")
             }
             storage = .descriptor(fd)
             size = Int64(info.st_size)

@@ -122,7 +122,7 @@ public final class ReadAheadFeatureReader: FeatureReader {
             }, context)
             guard status == 0 else {
                 Unmanaged<Queue>.fromOpaque(context).release()
-                throw Diagnostic(.error, code: "io.thread-failed", message: "cannot start a reading thread (error \(status))")
+                throw Diagnostic(.error, code: .ioThreadFailed, message: "cannot start a reading thread (error \(status))")
             }
             pthread_detach(thread)
         }

@@ -25,7 +25,7 @@ final class TemporaryFile {
         var template = Array("\(directory)/overlaykit-XXXXXX\(suffix)".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else {
-            throw Diagnostic(.error, code: "io.create-failed",
+            throw Diagnostic(.error, code: .ioCreateFailed,
                              message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
         }
         let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

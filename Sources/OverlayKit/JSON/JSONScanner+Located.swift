@@ -181,9 +181,9 @@ extension JSONScanner {
     /// fix belongs: a missing ',' is reported right after the value it should follow.
     /// O(bytes); the reader's own hot path (`readValue`, `readCoordinates`) is not involved.
     func readLocatedValue(into arena: inout LocatedJSON, depth: Int = 0) throws -> Int {
-        guard depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+        guard depth < 512 else { throw error(.jsonTooDeep, "values nest more than 512 levels deep") }
         guard let byte = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended where a value was expected")
+            throw error(.jsonUnexpectedEnd, "input ended where a value was expected")
         }
         let (line, column) = lineColumn(at: absolutePosition)
         var node = LocatedJSON.Node(kind: .null, line: Int32(line), column: Int32(column))
@@ -313,7 +313,7 @@ extension JSONScanner {
         let known = lineColumnIfKnown(at: valueEnd)
         do {
             return try commaOrClose(close)
-        } catch var diagnostic as Diagnostic where diagnostic.code == "json.syntax" {
+        } catch var diagnostic as Diagnostic where diagnostic.code == .jsonSyntax {
             if let known {
                 diagnostic.location?.line = known.line
                 diagnostic.location?.column = known.column

@@ -19,7 +19,7 @@ final class JSONScanner {
     var warnings: [Diagnostic] = []
     /// The code a duplicate member is reported under: the format's reader names it (GeoJSON's
     /// comes from its code table).
-    var duplicateMemberCode = "json.duplicate-member"
+    var duplicateMemberCode: Diagnostic.Code = .jsonDuplicateMember
     let input: ByteInput
     /// The window: `bytes[0..<end]` are input bytes starting at absolute offset `base`.
     private(set) var bytes: UnsafeMutablePointer<UInt8>
@@ -148,13 +148,13 @@ final class JSONScanner {
     }
 
     /// An error at a position taken earlier.
-    func error(_ code: String, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
+    func error(_ code: Diagnostic.Code, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
         Diagnostic(.error, code: code, message: message,
                    location: SourceLocation(file: input.name, line: position.line, column: position.column,
                                             jsonPointer: pointer(extraPath)))
     }
 
-    func warning(_ code: String, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
+    func warning(_ code: Diagnostic.Code, _ message: String, at position: TextPosition, extraPath: [PathComponent] = []) -> Diagnostic {
         var diagnostic = error(code, message, at: position, extraPath: extraPath)
         diagnostic.severity = .warning
         return diagnostic
@@ -174,13 +174,13 @@ final class JSONScanner {
     }
 
     /// An error at an absolute offset.
-    func error(_ code: String, _ message: String, at absolute: Int? = nil, extraPath: [PathComponent] = []) -> Diagnostic {
+    func error(_ code: Diagnostic.Code, _ message: String, at absolute: Int? = nil, extraPath: [PathComponent] = []) -> Diagnostic {
         var location = location(at: absolute ?? absolutePosition)
         location.jsonPointer = pointer(extraPath)
         return Diagnostic(.error, code: code, message: message, location: location)
     }
 
-    func warning(_ code: String, _ message: String, at absolute: Int, extraPath: [PathComponent] = []) -> Diagnostic {
+    func warning(_ code: Diagnostic.Code, _ message: String, at absolute: Int, extraPath: [PathComponent] = []) -> Diagnostic {
         var diagnostic = error(code, message, at: absolute, extraPath: extraPath)
         diagnostic.severity = .warning
         return diagnostic
@@ -239,7 +239,7 @@ final class JSONScanner {
     @inline(__always)
     func expect(_ byte: UInt8, _ what: String) throws {
         guard let next = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended where \(what) was expected")
+            throw error(.jsonUnexpectedEnd, "input ended where \(what) was expected")
         }
         guard next == byte else { throw unexpected(next, expecting: what) }
         position += 1
@@ -247,7 +247,7 @@ final class JSONScanner {
 
     func unexpected(_ byte: UInt8, expecting what: String) -> Diagnostic {
         let shown = byte >= 0x20 && byte < 0x7F ? "'\(Character(UnicodeScalar(byte)))'" : String(format: byte)
-        return error("json.syntax", "expected \(what) but found \(shown)")
+        return error(.jsonSyntax, "expected \(what) but found \(shown)")
     }
 
     /// After a member or element: consumes `,` and returns true, or consumes `close` and
@@ -255,7 +255,7 @@ final class JSONScanner {
     @inline(__always)
     func commaOrClose(_ close: UInt8) throws -> Bool {
         guard let next = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended inside \(close == UInt8(ascii: "]") ? "an array" : "an object")")
+            throw error(.jsonUnexpectedEnd, "input ended inside \(close == UInt8(ascii: "]") ? "an array" : "an object")")
         }
         position += 1
         if next == UInt8(ascii: ",") { return true }
@@ -326,7 +326,7 @@ final class JSONScanner {
     /// lets a parser limit the range, and an error here beats writing `inf` or `null` later.
     func numberOutOfRange(_ token: (start: Int, count: Int)) -> Diagnostic {
         let text = String(decoding: UnsafeBufferPointer(start: bytes + token.start, count: min(token.count, 40)), as: UTF8.self)
-        return error("json.number-out-of-range",
+        return error(.jsonNumberOutOfRange,
                      "'\(text)' is beyond the range of a 64-bit float (±1.8e308), which is the range JSON numbers are read in",
                      at: base + token.start)
     }
@@ -337,7 +337,7 @@ final class JSONScanner {
             return unexpected(byte, expecting: "a value")
         }
         let text = String(decoding: UnsafeBufferPointer(start: bytes + token.start, count: min(token.count, 40)), as: UTF8.self)
-        return error("json.invalid-number", "'\(text)' is not a valid JSON number", at: base + token.start)
+        return error(.jsonInvalidNumber, "'\(text)' is not a valid JSON number", at: base + token.start)
     }
 
     /// Reads a string (the opening quote is next), decoding escapes; rejects control characters
@@ -350,20 +350,20 @@ final class JSONScanner {
         // Fast path: no escapes.
         while true {
             guard try position < end || refill() else {
-                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+                throw error(.jsonUnexpectedEnd, "input ended inside a string", at: startOffset)
             }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 let buffer = UnsafeBufferPointer(start: bytes + mark!, count: position - mark!)
                 position += 1
                 guard let text = String(validating: buffer, as: UTF8.self) else {
-                    throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+                    throw error(.jsonInvalidUtf8, "string is not valid UTF-8", at: startOffset)
                 }
                 return text
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
-                throw error("json.control-character", "unescaped control character in a string")
+                throw error(.jsonControlCharacter, "unescaped control character in a string")
             }
             position += 1
         }
@@ -371,21 +371,21 @@ final class JSONScanner {
         var decoded = Array(UnsafeBufferPointer(start: bytes + mark!, count: position - mark!))
         while true {
             guard try position < end || refill() else {
-                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+                throw error(.jsonUnexpectedEnd, "input ended inside a string", at: startOffset)
             }
             let byte = bytes[position]
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
                 guard let text = String(validating: decoded, as: UTF8.self) else {
-                    throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+                    throw error(.jsonInvalidUtf8, "string is not valid UTF-8", at: startOffset)
                 }
                 return text
             case UInt8(ascii: "\\"):
                 try readEscape(into: &decoded)
             case 0..<0x20:
                 position -= 1
-                throw error("json.control-character", "unescaped control character in a string")
+                throw error(.jsonControlCharacter, "unescaped control character in a string")
             default:
                 decoded.append(byte)
             }
@@ -393,7 +393,7 @@ final class JSONScanner {
     }
 
     private func readEscape(into decoded: inout [UInt8]) throws {
-        guard try ensure() else { throw error("json.unexpected-end", "input ended inside a string escape") }
+        guard try ensure() else { throw error(.jsonUnexpectedEnd, "input ended inside a string escape") }
         let byte = bytes[position]
         position += 1
         switch byte {
@@ -408,39 +408,39 @@ final class JSONScanner {
             if scalar >= 0xD800 && scalar < 0xDC00 {
                 // A high surrogate must be followed by an escaped low surrogate.
                 guard try ensure(), bytes[position] == UInt8(ascii: "\\") else {
-                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                    throw error(.jsonInvalidEscape, "unpaired UTF-16 surrogate in \\u escape")
                 }
                 position += 1
                 guard try ensure(), bytes[position] == UInt8(ascii: "u") else {
-                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                    throw error(.jsonInvalidEscape, "unpaired UTF-16 surrogate in \\u escape")
                 }
                 position += 1
                 let low = try readHex4()
                 guard low >= 0xDC00 && low < 0xE000 else {
-                    throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                    throw error(.jsonInvalidEscape, "unpaired UTF-16 surrogate in \\u escape")
                 }
                 scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
             } else if scalar >= 0xDC00 && scalar < 0xE000 {
-                throw error("json.invalid-escape", "unpaired UTF-16 surrogate in \\u escape")
+                throw error(.jsonInvalidEscape, "unpaired UTF-16 surrogate in \\u escape")
             }
             decoded.append(contentsOf: Array(String(Character(UnicodeScalar(scalar)!)).utf8))
         default:
             position -= 1
-            throw error("json.invalid-escape", "invalid escape '\\\(Character(UnicodeScalar(byte)))' in a string")
+            throw error(.jsonInvalidEscape, "invalid escape '\\\(Character(UnicodeScalar(byte)))' in a string")
         }
     }
 
     private func readHex4() throws -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
-            guard try ensure() else { throw error("json.unexpected-end", "input ended inside a \\u escape") }
+            guard try ensure() else { throw error(.jsonUnexpectedEnd, "input ended inside a \\u escape") }
             let byte = bytes[position]
             let digit: UInt32
             switch byte {
             case 0x30...0x39: digit = UInt32(byte - 0x30)
             case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
             case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw error("json.invalid-escape", "\\u escape needs four hex digits")
+            default: throw error(.jsonInvalidEscape, "\\u escape needs four hex digits")
             }
             value = value << 4 | digit
             position += 1
@@ -460,7 +460,7 @@ final class JSONScanner {
         let start = absolutePosition
         for index in 0..<literal.utf8CodeUnitCount {
             guard try ensure(), bytes[position] == literal.utf8Start[index] else {
-                throw error("json.syntax", "invalid literal; expected '\(literal)'", at: start)
+                throw error(.jsonSyntax, "invalid literal; expected '\(literal)'", at: start)
             }
             position += 1
         }
@@ -469,9 +469,9 @@ final class JSONScanner {
     /// Reads any JSON value, keeping object member order. Depth is limited so hostile input
     /// cannot exhaust the stack.
     func readValue(depth: Int = 0) throws -> JSONValue {
-        guard depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+        guard depth < 512 else { throw error(.jsonTooDeep, "values nest more than 512 levels deep") }
         guard let byte = try peekSignificant() else {
-            throw error("json.unexpected-end", "input ended where a value was expected")
+            throw error(.jsonUnexpectedEnd, "input ended where a value was expected")
         }
         switch byte {
         case UInt8(ascii: "\""):
@@ -560,11 +560,11 @@ final class JSONScanner {
         while true {
             if expectingValue {
                 guard let byte = try peekSignificant() else {
-                    throw error("json.unexpected-end", "input ended where a value was expected")
+                    throw error(.jsonUnexpectedEnd, "input ended where a value was expected")
                 }
                 switch byte {
                 case UInt8(ascii: "{"):
-                    guard stack.depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+                    guard stack.depth < 512 else { throw error(.jsonTooDeep, "values nest more than 512 levels deep") }
                     position += 1
                     if try peekSignificant() == UInt8(ascii: "}") {
                         position += 1
@@ -575,7 +575,7 @@ final class JSONScanner {
                         continue
                     }
                 case UInt8(ascii: "["):
-                    guard stack.depth < 512 else { throw error("json.too-deep", "values nest more than 512 levels deep") }
+                    guard stack.depth < 512 else { throw error(.jsonTooDeep, "values nest more than 512 levels deep") }
                     position += 1
                     if try peekSignificant() == UInt8(ascii: "]") {
                         position += 1
@@ -620,7 +620,7 @@ final class JSONScanner {
         var sawNonASCII = false
         while true {
             guard try position < end || refill() else {
-                throw error("json.unexpected-end", "input ended inside a string", at: startOffset)
+                throw error(.jsonUnexpectedEnd, "input ended inside a string", at: startOffset)
             }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") { break }
@@ -631,13 +631,13 @@ final class JSONScanner {
                 try readEscape(into: &decoded)
                 continue
             }
-            if byte < 0x20 { throw error("json.control-character", "unescaped control character in a string") }
+            if byte < 0x20 { throw error(.jsonControlCharacter, "unescaped control character in a string") }
             if byte >= 0x80 { sawNonASCII = true }
             position += 1
         }
         if sawNonASCII,
            String(validating: UnsafeBufferPointer(start: bytes + mark!, count: position - mark!), as: UTF8.self) == nil {
-            throw error("json.invalid-utf8", "string is not valid UTF-8", at: startOffset)
+            throw error(.jsonInvalidUtf8, "string is not valid UTF-8", at: startOffset)
         }
         position += 1
     }

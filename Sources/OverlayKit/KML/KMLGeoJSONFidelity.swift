@@ -184,7 +184,7 @@ extension KMLParserCore {
             }
         }
         if !others.isEmpty {
-            warnings.append(Diagnostic(.warning, code: "kml.ignored-element",
+            warnings.append(Diagnostic(.warning, code: .kmlIgnoredElement,
                                        message: "<ExtendedData> of the Document describes no feature; \(others.joined(separator: ", ")) not kept",
                                        location: xml.location(line: line, needle: "<ExtendedData")))
         }

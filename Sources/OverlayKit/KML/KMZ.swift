@@ -23,7 +23,7 @@ public final class KMZResources {
     ///   `kmz.too-large` otherwise.
     public func contents(of name: String) throws -> [UInt8] {
         guard let entry = entries[name] else {
-            throw Diagnostic(.error, code: "kmz.read-failed", message: "the KMZ has no entry \(name)")
+            throw Diagnostic(.error, code: .kmzReadFailed, message: "the KMZ has no entry \(name)")
         }
         var bytes: [UInt8] = []
         try KMZ.inflate(entry, of: zip, limits: limits) { bytes.append(contentsOf: $0) }
@@ -37,7 +37,7 @@ public final class KMZResources {
     /// streamed as the main KML is; diagnostics name it `displayName`.
     func kmlReader(forEntry path: String, displayName: String) throws -> KMLReader {
         guard let entry = entries[path] else {
-            throw Diagnostic(.error, code: "kmz.read-failed", message: "the KMZ has no entry \(path)")
+            throw Diagnostic(.error, code: .kmzReadFailed, message: "the KMZ has no entry \(path)")
         }
         return try KMZ.kmlReader(for: entry, of: zip, limits: limits, name: displayName)
     }
@@ -74,19 +74,19 @@ public enum KMZ {
             try ZipEntryReader.read(entry, from: zip) { data in
                 inflated += Int64(data.count)
                 if inflated > limits.maximumEntryBytes {
-                    throw Diagnostic(.error, code: "kmz.too-large",
+                    throw Diagnostic(.error, code: .kmzTooLarge,
                                      message: "\(entry.path) inflates to more than \(limits.maximumEntryBytes >> 20) MiB; "
                                         + "raise the limit with --max-kmz-size if the file is trusted")
                 }
                 if inflated > limits.ratioCheckedAbove && inflated / compressed > limits.maximumRatio {
-                    throw Diagnostic(.error, code: "kmz.too-large",
+                    throw Diagnostic(.error, code: .kmzTooLarge,
                                      message: "\(entry.path) inflates more than \(limits.maximumRatio) times its compressed size "
                                         + "(a zip bomb?); raise the limit with --max-kmz-size if the file is trusted")
                 }
                 try consumer(data)
             }
         } catch let failure as ZipFailure {
-            throw Diagnostic(.error, code: "kmz.corrupt", message: "\(entry.path) in the KMZ is corrupt: \(failure)")
+            throw Diagnostic(.error, code: .kmzCorrupt, message: "\(entry.path) in the KMZ is corrupt: \(failure)")
         }
     }
 
@@ -113,13 +113,13 @@ public enum KMZ {
         do {
             entries = try ZipDirectory.entries(of: zip).filter { !$0.isDirectory }
         } catch let failure as ZipFailure {
-            throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) is not a readable zip archive: \(failure)",
+            throw Diagnostic(.error, code: .kmzInvalid, message: "\(displayName) is not a readable zip archive: \(failure)",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
         let main = entries.first { $0.path.lowercased() == "doc.kml" }
             ?? entries.first { $0.path.lowercased().hasSuffix(".kml") }
         guard let main else {
-            throw Diagnostic(.error, code: "kmz.invalid", message: "\(displayName) holds no .kml file",
+            throw Diagnostic(.error, code: .kmzInvalid, message: "\(displayName) holds no .kml file",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
         var reader: KMLReader
@@ -131,7 +131,7 @@ public enum KMZ {
         }
         if !isSafeEntryPath(main.path) {
             // Read (nothing is extracted to disk), but said: a tool that unpacks it would write outside its folder.
-            reader.addWarning(Diagnostic(.warning, code: "kmz.unsafe-entry-name",
+            reader.addWarning(Diagnostic(.warning, code: .kmzUnsafeEntryName,
                                          message: "the KML entry '\(main.path)' escapes the archive (absolute, '..' or backslash); "
                                             + "it is read, and a written KMZ names it doc.kml",
                                          location: SourceLocation(file: input.name, line: 1, column: 1)))
@@ -141,7 +141,7 @@ public enum KMZ {
             if isSafeEntryPath(entry.path) {
                 resources.append(entry)
             } else {
-                reader.addWarning(Diagnostic(.warning, code: "kmz.unsafe-entry-name",
+                reader.addWarning(Diagnostic(.warning, code: .kmzUnsafeEntryName,
                                              message: "entry '\(entry.path)' escapes the archive (absolute, '..' or backslash); "
                                                 + "it is not carried into written KMZ files",
                                              location: SourceLocation(file: input.name, line: 1, column: 1)))

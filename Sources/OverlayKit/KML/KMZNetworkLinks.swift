@@ -109,14 +109,14 @@ struct KMZNetworkLinks {
               let href = feature.properties?["href"]?.stringValue,
               let target = linkResolver(relativeTo: entry)(href) else { return }
         guard !readEntries.contains(target) else {
-            warnings.append(Diagnostic(.warning, code: "kmz.link-repeated",
+            warnings.append(Diagnostic(.warning, code: .kmzLinkRepeated,
                                        message: "<NetworkLink> to \(href) names \(target), which is already read (a second link or a cycle); "
                                         + "its features are not repeated",
                                        location: feature.location))
             return
         }
         guard open.count < Self.maximumDepth else {
-            warnings.append(Diagnostic(.warning, code: "kmz.link-too-deep",
+            warnings.append(Diagnostic(.warning, code: .kmzLinkTooDeep,
                                        message: "<NetworkLink> to \(href) nests more than \(Self.maximumDepth) linked KML files deep; "
                                         + "\(target) is not read",
                                        location: feature.location))

@@ -48,7 +48,7 @@ enum CairoCanvas {
         defer { cairo_surface_destroy(surface) }
         let status = cairo_surface_status(surface)
         guard let surface, status == CAIRO_STATUS_SUCCESS else {
-            throw Diagnostic(.error, code: "render.png-decode-failed",
+            throw Diagnostic(.error, code: .renderPngDecodeFailed,
                              message: "cannot decode PNG: \(String(cString: cairo_status_to_string(status)))")
         }
         return pixels(of: surface)
@@ -76,12 +76,12 @@ enum CairoCanvas {
         /// - Throws: `Diagnostic` `render.cairo-failed`.
         init(_ scene: RenderScene) throws {
             guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(scene.pixelWidth), Int32(scene.pixelHeight)) else {
-                throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_image_surface_create returned nothing")
+                throw Diagnostic(.error, code: .renderCairoFailed, message: "cairo_image_surface_create returned nothing")
             }
             do {
                 try check(cairo_surface_status(surface), "cairo_image_surface_create(\(scene.pixelWidth)×\(scene.pixelHeight))")
                 guard let context = cairo_create(surface) else {
-                    throw Diagnostic(.error, code: "render.cairo-failed", message: "cairo_create returned nothing")
+                    throw Diagnostic(.error, code: .renderCairoFailed, message: "cairo_create returned nothing")
                 }
                 self.context = context
             } catch {
@@ -116,7 +116,7 @@ enum CairoCanvas {
         /// - Throws: `Diagnostic` `render.cairo-failed` when drawing failed.
         func finish() throws -> OpaquePointer {
             try check(cairo_status(context), "drawing")
-            guard let surface else { throw Diagnostic(.error, code: "render.cairo-failed", message: "the surface was finished twice") }
+            guard let surface else { throw Diagnostic(.error, code: .renderCairoFailed, message: "the surface was finished twice") }
             cairo_surface_flush(surface)
             self.surface = nil
             return surface
@@ -236,7 +236,7 @@ enum CairoCanvas {
 
     private static func check(_ status: cairo_status_t, _ call: String) throws {
         guard status != CAIRO_STATUS_SUCCESS else { return }
-        throw Diagnostic(.error, code: "render.cairo-failed",
+        throw Diagnostic(.error, code: .renderCairoFailed,
                          message: "\(call) failed: \(String(cString: cairo_status_to_string(status)))")
     }
 }

@@ -186,7 +186,7 @@ private struct StyleSheetReader {
             case "rules":
                 try array(start: start) { _ in sheet.rules.append(try rule()) }
             default:
-                throw scanner.error("style.unknown-key", "unknown style sheet member '\(key)'; expected 'default' or 'rules'", at: start)
+                throw scanner.error(.styleUnknownKey, "unknown style sheet member '\(key)'; expected 'default' or 'rules'", at: start)
             }
         }
         if let extra = try scanner.peekSignificant() {
@@ -199,7 +199,7 @@ private struct StyleSheetReader {
     private func object(_ member: (String, Int) throws -> Void) throws {
         let start = scanner.absolutePosition
         guard let byte = try scanner.peekSignificant() else {
-            throw scanner.error("json.unexpected-end", "input ended where an object was expected", at: start)
+            throw scanner.error(.jsonUnexpectedEnd, "input ended where an object was expected", at: start)
         }
         guard byte == UInt8(ascii: "{") else { throw scanner.unexpected(byte, expecting: "an object") }
         scanner.position += 1
@@ -218,7 +218,7 @@ private struct StyleSheetReader {
 
     private func array(start: Int, _ element: (Int) throws -> Void) throws {
         guard let byte = try scanner.peekSignificant() else {
-            throw scanner.error("json.unexpected-end", "input ended where an array was expected", at: start)
+            throw scanner.error(.jsonUnexpectedEnd, "input ended where an array was expected", at: start)
         }
         guard byte == UInt8(ascii: "[") else { throw scanner.unexpected(byte, expecting: "an array") }
         scanner.position += 1
@@ -247,10 +247,10 @@ private struct StyleSheetReader {
                     let value = try scanner.readValue()
                     switch value {
                     case .object:
-                        throw scanner.error("style.bad-condition", "a condition value must be a string, number, boolean, null or an array of them", at: valueStart)
+                        throw scanner.error(.styleBadCondition, "a condition value must be a string, number, boolean, null or an array of them", at: valueStart)
                     case .array(let values):
                         if values.contains(where: { if case .object = $0 { true } else if case .array = $0 { true } else { false } }) {
-                            throw scanner.error("style.bad-condition", "a condition array may hold only strings, numbers, booleans or null", at: valueStart)
+                            throw scanner.error(.styleBadCondition, "a condition array may hold only strings, numbers, booleans or null", at: valueStart)
                         }
                         conditions.append((property, values))
                     default:
@@ -260,11 +260,11 @@ private struct StyleSheetReader {
             case "style":
                 style = try patch()
             default:
-                throw scanner.error("style.unknown-key", "unknown rule member '\(key)'; expected 'where' or 'style'", at: start)
+                throw scanner.error(.styleUnknownKey, "unknown rule member '\(key)'; expected 'where' or 'style'", at: start)
             }
         }
         guard let style else {
-            throw scanner.error("style.missing-style", "the rule has no 'style' object", at: ruleStart)
+            throw scanner.error(.styleMissingStyle, "the rule has no 'style' object", at: ruleStart)
         }
         return StyleSheet.Rule(conditions: conditions, style: style)
     }
@@ -274,7 +274,7 @@ private struct StyleSheetReader {
         try object { key, start in
             let value = try scanner.readValue()
             func fail(_ expected: String) -> Diagnostic {
-                scanner.error("style.bad-value", "'\(key)' must be \(expected)", at: start)
+                scanner.error(.styleBadValue, "'\(key)' must be \(expected)", at: start)
             }
             func color() throws -> RGBAColor {
                 guard let text = value.stringValue else { throw fail("a color such as \"#3366cc\" or \"none\"") }
@@ -321,7 +321,7 @@ private struct StyleSheetReader {
             case "label-size": patch.labelSize = try number(0...500, "a font size in points from 0 to 500")
             case "level": patch.level = try word(OverlayLevel.self)
             default:
-                throw scanner.error("style.unknown-key", "unknown style key '\(key)'; known keys: "
+                throw scanner.error(.styleUnknownKey, "unknown style key '\(key)'; known keys: "
                     + StylePatch.keys.joined(separator: ", "), at: start)
             }
         }

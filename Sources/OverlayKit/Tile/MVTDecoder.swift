@@ -200,7 +200,7 @@ struct ProtobufReader {
     var isAtEnd: Bool { position >= bytes.endIndex }
 
     static func failure(_ message: String) -> Diagnostic {
-        Diagnostic(.error, code: "mvt.bad-tile", message: "not a valid vector tile: \(message)")
+        Diagnostic(.error, code: .mvtBadTile, message: "not a valid vector tile: \(message)")
     }
 
     mutating func varint() throws -> UInt64 {

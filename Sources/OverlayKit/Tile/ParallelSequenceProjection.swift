@@ -86,7 +86,7 @@ enum ParallelSequenceProjection {
     }
 
     private static func lostPart(_ part: Range<Int>) -> Diagnostic {
-        Diagnostic(.error, code: "io.read-failed", message: "cannot read bytes \(part) of the input again")
+        Diagnostic(.error, code: .ioReadFailed, message: "cannot read bytes \(part) of the input again")
     }
 
     /// What reading one part gave.
@@ -181,7 +181,7 @@ enum ParallelSequenceProjection {
         for thread in threads { if let thread { pthread_join(thread, nil) } }
         #endif
         guard failure == 0 else {
-            throw Diagnostic(.error, code: "io.thread-failed", message: "cannot start a reading thread (error \(failure))")
+            throw Diagnostic(.error, code: .ioThreadFailed, message: "cannot start a reading thread (error \(failure))")
         }
     }
 

@@ -111,7 +111,7 @@ public final class TileArchiveSink: @unchecked Sendable {
             let total = blockTilesOneByOne
             lock.unlock()
             guard total <= maximumBlockTilesWrittenOneByOne else {
-                throw Diagnostic(.error, code: "tile.too-many-tiles",
+                throw Diagnostic(.error, code: .tileTooManyTiles,
                     message: "z\(block.root.z)/\(block.root.x)/\(block.root.y) is covered by polygons down to z\(block.zoom): "
                         + "more than \(maximumBlockTilesWrittenOneByOne)"
                         + " identical tiles would be written one by one to "

@@ -65,11 +65,11 @@ public struct TileJoin: Sendable {
     public static func checkHoldTiles(_ inputs: [Input]) throws -> [Diagnostic] {
         let empty = inputs.filter(\.tileIDs.isEmpty)
         if empty.count == inputs.count {
-            throw Diagnostic(.error, code: "tilejoin.no-tiles",
+            throw Diagnostic(.error, code: .tilejoinNoTiles,
                              message: "no tiles to join: \(empty.map(\.name).joined(separator: ", ")) hold\(empty.count == 1 ? "s" : "") no tiles")
         }
         return empty.map {
-            Diagnostic(.warning, code: "tilejoin.empty-input", message: "\($0.name) holds no tiles; the other inputs are joined")
+            Diagnostic(.warning, code: .tilejoinEmptyInput, message: "\($0.name) holds no tiles; the other inputs are joined")
         }
     }
 

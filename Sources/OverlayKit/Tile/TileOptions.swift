@@ -59,7 +59,7 @@ public struct TileOptions: Hashable, Sendable {
 
     /// Checks the ranges; the message names the option.
     public func validate() throws {
-        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: "tile.bad-option", message: message) }
+        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: .tileBadOption, message: message) }
         guard (0...24).contains(maxZoom) else { throw fail("maxZoom must be 0…24, not \(maxZoom)") }
         guard (0...24).contains(indexMaxZoom) else { throw fail("indexMaxZoom must be 0…24, not \(indexMaxZoom)") }
         guard tolerance >= 0, tolerance.isFinite else { throw fail("tolerance must be ≥ 0, not \(tolerance)") }

@@ -67,7 +67,7 @@ public struct Tiler: Sendable {
     /// Checks every setting before any work starts; the message names the setting.
     /// - Throws: `Diagnostic` `tile.bad-option`.
     public func validate() throws {
-        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: "tile.bad-option", message: message) }
+        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: .tileBadOption, message: message) }
         try options.validate()
         guard (0...options.maxZoom).contains(minZoom) else { throw fail("minZoom must be 0…maxZoom, not \(minZoom)") }
         guard (0...17).contains(precision) else { throw fail("precision must be 0…17, not \(precision)") }
@@ -111,7 +111,7 @@ public struct Tiler: Sendable {
             let dropped = total.droppedTinyRings + total.droppedTinyLines + total.droppedDegenerateRings
                 + total.droppedDegenerateLines
             if dropped > 0 || total.droppedFeatures > 0 {
-                notes.append(Diagnostic(.note, code: "tile.dropped",
+                notes.append(Diagnostic(.note, code: .tileDropped,
                     message: "\(total.droppedTinyRings) tiny rings, \(total.droppedTinyLines) tiny lines, "
                         + "\(total.droppedDegenerateRings + total.droppedDegenerateLines) degenerate rings/lines and "
                         + "\(total.droppedFeatures) feature copies left empty were not written "
@@ -134,21 +134,21 @@ public struct Tiler: Sendable {
                             + "or --max-zoom to keep them" : "")))
             }
             if input.withoutGeometry + input.withoutPositions > 0 {
-                notes.append(Diagnostic(.warning, code: "tile.no-geometry",
+                notes.append(Diagnostic(.warning, code: .tileNoGeometry,
                     message: "\(input.withoutGeometry) features without geometry and \(input.withoutPositions) "
                         + "without positions have nothing to tile"))
             }
             if losses.idsNotWritten > 0 {
-                notes.append(Diagnostic(.warning, code: "mvt.id-not-integer",
+                notes.append(Diagnostic(.warning, code: .mvtIdNotInteger,
                     message: "\(losses.idsNotWritten) features have ids that are not unsigned integers; MVT cannot "
                         + "hold them and they were not written"))
             }
             if losses.nullValuesNotWritten > 0 {
-                notes.append(Diagnostic(.warning, code: "mvt.null-value",
+                notes.append(Diagnostic(.warning, code: .mvtNullValue,
                     message: "\(losses.nullValuesNotWritten) null property values (counted once per feature) have no MVT form and were not written"))
             }
             if losses.valuesWrittenAsJSON > 0 {
-                notes.append(Diagnostic(.note, code: "mvt.json-value",
+                notes.append(Diagnostic(.note, code: .mvtJsonValue,
                     message: "\(losses.valuesWrittenAsJSON) object or array property values (counted once per feature) were written as JSON text"))
             }
             if tippecanoeMembersIgnored.layers > 0 {
@@ -196,7 +196,7 @@ public struct Tiler: Sendable {
                 let estimate = source.estimatedPolygonTiles(zooms: minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
-                    throw Diagnostic(.error, code: "tile.too-many-tiles",
+                    throw Diagnostic(.error, code: .tileTooManyTiles,
                         message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(minZoom) to "
                             + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")

@@ -99,7 +99,7 @@ public struct VectorTileMerger: Sendable {
             guard let name = options.outputName(of: layer.name) else { continue }
             if let known = extents[name], known != layer.extent {
                 guard options.rescaleExtents else {
-                    throw Diagnostic(.error, code: "tilejoin.extent-mismatch",
+                    throw Diagnostic(.error, code: .tilejoinExtentMismatch,
                                      message: "layer \(name) has extent \(known) in one input and \(layer.extent) in another")
                 }
                 extents[name] = max(known, layer.extent)

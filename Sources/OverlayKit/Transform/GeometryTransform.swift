@@ -56,7 +56,7 @@ public struct GeometryTransform: Sendable {
                 + "(\(simplifyCounts.verticesIn) → \(simplifyCounts.verticesOut) vertices)")
         }
         guard !parts.isEmpty || droppedFeatures > 0 else { return nil }
-        return Diagnostic(.note, code: "convert.geometry",
+        return Diagnostic(.note, code: .convertGeometry,
                           message: "\(droppedFeatures) features left empty and not written; " + parts.joined(separator: "; "))
     }
 }

@@ -84,7 +84,7 @@ public enum Validator {
                 findings = try validateKMZ(input, options: options)
             default:
                 return ValidationResult(file: input.name, format: detected, findings: [
-                    Diagnostic(.error, code: "input.unsupported-format", message: "\(detected.rawValue) files cannot be validated",
+                    Diagnostic(.error, code: .inputUnsupportedFormat, message: "\(detected.rawValue) files cannot be validated",
                                location: SourceLocation(file: input.name, line: 1, column: 1)),
                 ], isUnreadable: true)
             }
@@ -107,7 +107,7 @@ public enum Validator {
             return ValidationResult(file: path == "-" ? nil : path, format: nil, findings: [diagnostic], isUnreadable: true)
         } catch {
             return ValidationResult(file: path, format: nil,
-                                    findings: [Diagnostic(.error, code: "io.open-failed", message: "cannot open \(path): \(error)")],
+                                    findings: [Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)")],
                                     isUnreadable: true)
         }
     }
@@ -119,13 +119,13 @@ public enum Validator {
             return try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
         }
         guard access(schemaPath, R_OK) == 0 else {
-            throw Diagnostic(.error, code: "kml.schema-unreadable",
+            throw Diagnostic(.error, code: .kmlSchemaUnreadable,
                              message: "cannot read the XML Schema \(schemaPath): \(String(cString: strerror(errno)))")
         }
         if let path = filePath {
             var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
             // A document that is not well-formed has already said so; the XSD would only repeat it.
-            if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
+            if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
                 findings += try XMLStreamReader.schemaViolations(path: path, bytes: nil, displayName: path, schemaPath: schemaPath)
             }
             return findings
@@ -133,7 +133,7 @@ public enum Validator {
         let bytes = try input.readAll()
         var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry,
                                         atsLevel: options.atsLevel).validate()
-        if !findings.contains(where: { $0.code == "kml.xml-syntax" }) {
+        if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
             findings += try XMLStreamReader.schemaViolations(path: nil, bytes: bytes, displayName: input.name, schemaPath: schemaPath)
         }
         return findings
@@ -154,7 +154,7 @@ public enum Validator {
                                                location: feature.location))
                 }
             }
-        } catch let diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
+        } catch let diagnostic as Diagnostic where !diagnostic.isIOError {
             findings.append(diagnostic)
         }
         findings += reader.takeWarnings()
@@ -162,7 +162,7 @@ public enum Validator {
     }
 
     private static func unreadable(_ input: ByteInput, _ reason: String) -> Diagnostic {
-        Diagnostic(.error, code: "io.read-failed", message: "cannot read \(input.name ?? "standard input"): \(reason)")
+        Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(input.name ?? "standard input"): \(reason)")
     }
 
     /// Document order (line, then column); findings without a place keep their order first.

@@ -26,7 +26,7 @@ final class Deflater {
         guard deflateInit2_(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             stream.deallocate()
-            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateInit2 failed")
+            throw Diagnostic(.error, code: .ioCompressFailed, message: "zlib deflateInit2 failed")
         }
     }
 
@@ -38,7 +38,7 @@ final class Deflater {
     /// Starts a new stream, as a fresh `Deflater` would (same bytes out) without its allocations.
     func reset() throws {
         guard deflateReset(stream) == Z_OK else {
-            throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflateReset failed")
+            throw Diagnostic(.error, code: .ioCompressFailed, message: "zlib deflateReset failed")
         }
     }
 
@@ -69,7 +69,7 @@ final class Deflater {
                 // No progress possible: the input is taken and nothing waits to be written.
                 return
             default:
-                throw Diagnostic(.error, code: "io.compress-failed", message: "zlib deflate failed (\(status))")
+                throw Diagnostic(.error, code: .ioCompressFailed, message: "zlib deflate failed (\(status))")
             }
         }
     }

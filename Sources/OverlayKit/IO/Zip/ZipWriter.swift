@@ -84,7 +84,7 @@ struct ZipWriter {
                               writeData: () throws -> Void) throws {
         let name = Array(path.utf8)
         guard name.count <= 0xFFFF else {
-            throw Diagnostic(.error, code: "io.write-failed", message: "zip entry name longer than 65,535 bytes: \(path.prefix(60))…")
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "zip entry name longer than 65,535 bytes: \(path.prefix(60))…")
         }
         let sizesNeed64 = compressedSize >= 0xFFFF_FFFF || uncompressedSize >= 0xFFFF_FFFF
         let offsetNeeds64 = offset >= 0xFFFF_FFFF

@@ -11,7 +11,7 @@ extension KMLParserCore {
                 finished = true
                 if let collisions = propertyCollisions.diagnostic { warnings.append(collisions) }
                 if !rootSeen {
-                    throw Diagnostic(.error, code: "kml.empty", message: "input holds no KML element",
+                    throw Diagnostic(.error, code: .kmlEmpty, message: "input holds no KML element",
                                      location: xml.location(line: 1))
                 }
                 continue
@@ -37,7 +37,7 @@ extension KMLParserCore {
                 return
             }
             guard ["kml", "Document", "Folder"].contains(name) else {
-                throw Diagnostic(.error, code: "kml.not-kml", message: "the root element is <\(xml.qualifiedName)>, not <kml>",
+                throw Diagnostic(.error, code: .kmlNotKml, message: "the root element is <\(xml.qualifiedName)>, not <kml>",
                                  location: xml.location(line: xml.line, needle: "<" + xml.qualifiedName))
             }
             if !xml.isEmptyElement { containers.append(Container(name: name, depth: xml.depth, isFolder: name == "Folder", folderName: "")) }
@@ -64,12 +64,12 @@ extension KMLParserCore {
             let line = xml.line
             let id = xml.attribute("id")
             let style = try styleParser().parseStyle()
-            if let id { styles.define(style, id: id) } else { report("kml.unused-style", "a shared <Style> without id can never be used; skipped", line: line, once: "Style-without-id") }
+            if let id { styles.define(style, id: id) } else { report(.kmlUnusedStyle, "a shared <Style> without id can never be used; skipped", line: line, once: "Style-without-id") }
         case "StyleMap":
             let line = xml.line
             let id = xml.attribute("id")
             let map = try styleParser().parseStyleMap()
-            if let id { styles.define(map, id: id) } else { report("kml.unused-style", "a shared <StyleMap> without id can never be used; skipped", line: line, once: "StyleMap-without-id") }
+            if let id { styles.define(map, id: id) } else { report(.kmlUnusedStyle, "a shared <StyleMap> without id can never be used; skipped", line: line, once: "StyleMap-without-id") }
         case "CascadingStyle":
             // Google Earth's newer shared style: <gx:CascadingStyle kml:id="…"><Style>…</Style>.
             let line = xml.line
@@ -79,12 +79,12 @@ extension KMLParserCore {
                 if child == "Style" { style = try styleParser().parseStyle() } else { try skipReported(child, in: "gx:CascadingStyle") }
             }
             if let id, let style { styles.define(style, id: id) } else if id == nil {
-                report("kml.unused-style", "a <gx:CascadingStyle> without id can never be used; skipped", line: line, once: "CascadingStyle-without-id")
+                report(.kmlUnusedStyle, "a <gx:CascadingStyle> without id can never be used; skipped", line: line, once: "CascadingStyle-without-id")
             }
         case "Schema":
             try parseSchema()
         case _ where legacyPlacemarks.fields(ofElement: name) != nil:
-            report("kml.legacy-markup", "<\(xml.qualifiedName)> is a placemark declared by <Schema parent=\"Placemark\">, "
+            report(.kmlLegacyMarkup, "<\(xml.qualifiedName)> is a placemark declared by <Schema parent=\"Placemark\">, "
                    + "pre-KML 2.2 markup (Google Earth 5.x); read as a Placemark with its fields typed by the Schema",
                    line: xml.line, once: "legacy-placemark", needle: "<" + xml.qualifiedName)
             queue.append(try parseFeature(kind: "Placemark", index: index, legacyFields: legacyPlacemarks.fields(ofElement: name)))
@@ -95,7 +95,7 @@ extension KMLParserCore {
                          "author", "link", "address", "phoneNumber", "AddressDetails", "ExtendedData", "TimeSpan",
                          "TimeStamp", "styleUrl", "NetworkLinkControl", "Tour", "balloonVisibility", "Update"]
             let what = known.contains(name) ? "is not an overlay and is not kept" : "is not a KML element this reader knows; skipped"
-            report("kml.ignored-element", "<\(qualified)> in <\(containers.last.map { $0.name } ?? "kml")> \(what)",
+            report(.kmlIgnoredElement, "<\(qualified)> in <\(containers.last.map { $0.name } ?? "kml")> \(what)",
                    line: line, once: "container:" + qualified, needle: "<" + qualified)
             try xml.skipElement()
         }
@@ -118,9 +118,9 @@ extension KMLParserCore {
 
     func styleParser() -> KMLStyleParser {
         KMLStyleParser(xml: xml, dropped: { [unowned self] name, line in
-            report("kml.ignored-element", "<\(name)> in a style is not kept", line: line, once: "style:" + name)
+            report(.kmlIgnoredElement, "<\(name)> in a style is not kept", line: line, once: "style:" + name)
         }, invalid: { [unowned self] message, line in
-            report("kml.invalid-value", message, line: line)
+            report(.kmlInvalidValue, message, line: line)
         })
     }
 }

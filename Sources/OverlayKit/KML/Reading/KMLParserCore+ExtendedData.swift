@@ -29,7 +29,7 @@ extension KMLParserCore {
                 // "#id" not seen yet: typed when the feature is released (the Schema may come later).
                 let late = fields == nil && url.hasPrefix("#") && !textOnly
                 if fields == nil && !late && !textOnly {
-                    report("kml.missing-schema", "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
+                    report(.kmlMissingSchema, "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
                 try xml.forEachChild { part in
@@ -97,7 +97,7 @@ extension KMLParserCore {
         default:
             return .string(text)
         }
-        report("kml.invalid-value", "SimpleData \(key) '\(trimmed)' is not a valid \(field.type); kept as text", line: line)
+        report(.kmlInvalidValue, "SimpleData \(key) '\(trimmed)' is not a valid \(field.type); kept as text", line: line)
         return .string(text)
     }
 }

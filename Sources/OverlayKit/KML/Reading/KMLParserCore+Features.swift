@@ -82,7 +82,7 @@ extension KMLParserCore {
             let valueLine = xml.line
             let text = try xml.readText()
             if let flag = KMLStyleParser.bool(text) { properties["visibility"] = .bool(flag) } else {
-                report("kml.invalid-value", "visibility '\(text.kmlTrimmed)' is not 0 or 1; kept as text", line: valueLine)
+                report(.kmlInvalidValue, "visibility '\(text.kmlTrimmed)' is not 0 or 1; kept as text", line: valueLine)
                 properties["visibility"] = .string(text)
             }
         case "styleUrl":
@@ -106,7 +106,7 @@ extension KMLParserCore {
         case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Track", "MultiTrack", "Model",
              "MultiPolygon", "MultiLineString", "MultiPoint":
             if parts.shape != nil {
-                report("kml.extra-geometry", "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
+                report(.kmlExtraGeometry, "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                 try xml.skipElement()
             } else {
                 keepsGeometryCollection = properties[KMLConventions.geometryTypeKey] == .string("GeometryCollection")
@@ -141,7 +141,7 @@ extension KMLParserCore {
             if let north = values["north"], let south = values["south"], let east = values["east"], let west = values["west"] {
                 parts.box = (north, south, east, west, values["rotation"] ?? 0)
             } else {
-                report("kml.invalid-value", "LatLonBox needs north, south, east and west", line: xml.line)
+                report(.kmlInvalidValue, "LatLonBox needs north, south, east and west", line: xml.line)
             }
         case "LatLonQuad":
             parts.quad = try parseCoordinates(of: "LatLonQuad")
@@ -170,13 +170,13 @@ extension KMLParserCore {
             } else if let quad = parts.quad, quad.count == 4 {
                 parts.shape = .polygon(Polygon(coordinates: quad + [quad[0]]))
             } else {
-                report("kml.invalid-value", "GroundOverlay has neither a LatLonBox nor a 4-corner gx:LatLonQuad; read without geometry", line: line)
+                report(.kmlInvalidValue, "GroundOverlay has neither a LatLonBox nor a 4-corner gx:LatLonQuad; read without geometry", line: line)
             }
         case "NetworkLink", "ScreenOverlay", "PhotoOverlay":
             finishLinkOverlay(kind: kind, parts: &parts, feature: &feature, properties: &properties)
         default:
             if parts.region != nil {
-                report("kml.ignored-element", "<Region> in <\(kind)> is not kept", line: parts.regionLine, once: kind + "/Region", needle: "<Region")
+                report(.kmlIgnoredElement, "<Region> in <\(kind)> is not kept", line: parts.regionLine, once: kind + "/Region", needle: "<Region")
             }
         }
         // Overlay parts read above but meaningless on this kind of feature: said, not dropped silently.
@@ -184,7 +184,7 @@ extension KMLParserCore {
             for (present, element) in [(parts.iconHref != nil, "Icon"), (parts.box != nil, "LatLonBox"), (parts.quad != nil, "gx:LatLonQuad"),
                                        (parts.link != nil, "Link")]
             where present {
-                report("kml.ignored-element", "<\(element == "Link" ? "Link>/<Url" : element)> in <Placemark> is not kept", line: line, once: "Placemark/" + element)
+                report(.kmlIgnoredElement, "<\(element == "Link" ? "Link>/<Url" : element)> in <Placemark> is not kept", line: line, once: "Placemark/" + element)
             }
         }
     }
@@ -218,7 +218,7 @@ extension KMLParserCore {
         let target = (parts.link?["href"] ?? parts.iconHref.map { .string($0) })?.stringValue ?? "no link"
         // A link to an entry of the same KMZ is read, not fetched (KMZNetworkLinks).
         if kind == "NetworkLink", archiveEntry?(target) != nil { return }
-        warnings.append(Diagnostic(.warning, code: "kml.not-fetched",
+        warnings.append(Diagnostic(.warning, code: .kmlNotFetched,
                                    message: "<\(kind)> kept as a feature; its link (\(target)) is not fetched",
                                    location: feature.location))
     }

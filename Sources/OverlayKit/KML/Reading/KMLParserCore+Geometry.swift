@@ -19,22 +19,22 @@ extension KMLParserCore {
         case "Point":
             let coordinates = try parseCoordinates(of: name, info: &info)
             guard let first = coordinates.first else {
-                report("kml.empty-geometry", "<Point> has no coordinates; read without geometry", line: line)
+                report(.kmlEmptyGeometry, "<Point> has no coordinates; read without geometry", line: line)
                 return nil
             }
             if coordinates.count > 1 {
-                report("kml.extra-coordinates", "<Point> has \(coordinates.count) coordinate tuples; the first is kept", line: line)
+                report(.kmlExtraCoordinates, "<Point> has \(coordinates.count) coordinate tuples; the first is kept", line: line)
             }
             return .annotation(PointAnnotation(coordinate: first))
         case "LineString", "LinearRing":
             let coordinates = try parseCoordinates(of: name, info: &info)
             guard !coordinates.isEmpty else {
-                report("kml.empty-geometry", "<\(name)> has no coordinates; read without geometry", line: line)
+                report(.kmlEmptyGeometry, "<\(name)> has no coordinates; read without geometry", line: line)
                 return nil
             }
             guard coordinates.count > 1 else {
                 // RFC 7946 §3.1.4: a LineString needs two positions; the one given is kept as a point.
-                report("kml.short-line", "<\(name)> has one position; read as a Point", line: line)
+                report(.kmlShortLine, "<\(name)> has one position; read as a Point", line: line)
                 return .annotation(PointAnnotation(coordinate: coordinates[0]))
             }
             return .polyline(Polyline(coordinates: coordinates))
@@ -49,7 +49,7 @@ extension KMLParserCore {
         case "MultiTrack":
             return try parseMultiTrack(line: line, info: &info)
         default:
-            report("kml.ignored-element", "<\(xml.qualifiedName)> (a 3D model) is not an overlay and is not kept", line: line, once: "geometry:" + name)
+            report(.kmlIgnoredElement, "<\(xml.qualifiedName)> (a 3D model) is not an overlay and is not kept", line: line, once: "geometry:" + name)
             try xml.skipElement()
             return nil
         }
@@ -67,13 +67,13 @@ extension KMLParserCore {
                     let ringLine = xml.line
                     let ring = try closedRing(parseCoordinates(of: "LinearRing", info: &info), line: ringLine)
                     guard ring.count >= 4 else {
-                        report("kml.short-ring", "a LinearRing needs at least 4 positions, has \(ring.count); ring dropped", line: ringLine,
+                        report(.kmlShortRing, "a LinearRing needs at least 4 positions, has \(ring.count); ring dropped", line: ringLine,
                                needle: "<LinearRing")
                         return
                     }
                     if part == "outerBoundaryIs" {
                         if outer == nil { outer = ring } else {
-                            report("kml.extra-geometry", "<Polygon> has a second outerBoundaryIs; it is dropped", line: ringLine)
+                            report(.kmlExtraGeometry, "<Polygon> has a second outerBoundaryIs; it is dropped", line: ringLine)
                         }
                     } else {
                         holes.append(Polygon(coordinates: ring))
@@ -86,7 +86,7 @@ extension KMLParserCore {
             }
         }
         guard let outer else {
-            report("kml.empty-geometry", "<Polygon> has no outer ring; read without geometry", line: line)
+            report(.kmlEmptyGeometry, "<Polygon> has no outer ring; read without geometry", line: line)
             return nil
         }
         return .polygon(Polygon(coordinates: outer, interiorPolygons: holes))
@@ -109,7 +109,7 @@ extension KMLParserCore {
             }
         }
         guard let combined = keepsCollection ? KMLGeoJSONFidelity.collection(of: members) : KMLReaderShapes.combine(members) else {
-            report("kml.empty-geometry", "<MultiGeometry> has no geometry; read without geometry", line: line)
+            report(.kmlEmptyGeometry, "<MultiGeometry> has no geometry; read without geometry", line: line)
             return nil
         }
         return combined
@@ -118,7 +118,7 @@ extension KMLParserCore {
     /// GML's `MultiPolygon`, `MultiLineString`, `MultiPoint` (GDAL reads them): the matching
     /// multi overlay, with a warning that this is not KML.
     private func parseGMLMulti(_ name: String, line: Int, info: inout GeometryInfo) throws -> Shape? {
-        report("kml.gml-geometry", "<\(name)> is GML, not KML (KML writes <MultiGeometry>); read as a \(name)",
+        report(.kmlGmlGeometry, "<\(name)> is GML, not KML (KML writes <MultiGeometry>); read as a \(name)",
                line: line, once: "gml:" + name, needle: "<" + xml.qualifiedName)
         var members: [Shape] = []
         try xml.forEachChild { part in
@@ -142,7 +142,7 @@ extension KMLParserCore {
             }
         }
         guard let combined = KMLReaderShapes.combine(members) else {
-            report("kml.empty-geometry", "<\(name)> has no geometry; read without geometry", line: line)
+            report(.kmlEmptyGeometry, "<\(name)> has no geometry; read without geometry", line: line)
             return nil
         }
         return combined
@@ -157,7 +157,7 @@ extension KMLParserCore {
         case "interpolate": break
         default:
             guard let flag = KMLStyleParser.bool(text) else {
-                report("kml.invalid-value", "<\(name)> '\(text)' is not 0 or 1", line: line)
+                report(.kmlInvalidValue, "<\(name)> '\(text)' is not 0 or 1", line: line)
                 return
             }
             if name == "extrude" { info.extrude = info.extrude ?? flag } else { info.tessellate = info.tessellate ?? flag }
@@ -168,7 +168,7 @@ extension KMLParserCore {
     private func closedRing(_ ring: [Coordinate], line: Int) -> [Coordinate] {
         guard let first = ring.first, let last = ring.last, ring.count > 1 else { return ring }
         if first.latitude == last.latitude && first.longitude == last.longitude { return ring }
-        report("kml.ring-not-closed", "LinearRing does not end where it starts; closed by repeating its first position", line: line,
+        report(.kmlRingNotClosed, "LinearRing does not end where it starts; closed by repeating its first position", line: line,
                needle: "<LinearRing")
         return ring + [first]
     }
@@ -192,13 +192,13 @@ extension KMLParserCore {
                 var problems: [KMLCoordinates.Problem] = []
                 textBuffer.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
                 for problem in problems.prefix(100) {
-                    warnings.append(Diagnostic(.warning, code: problem.dropped ? "kml.bad-coordinate" : problem.split ? "kml.joined-tuples" : "kml.extra-coordinates",
+                    warnings.append(Diagnostic(.warning, code: problem.dropped ? .kmlBadCoordinate : problem.split ? .kmlJoinedTuples : .kmlExtraCoordinates,
                                                message: "\(problem.message) ('\(problem.text)')" + (problem.dropped ? "; tuple skipped, the others keep their values" : ""),
                                                location: xml.location(ofTextOffset: problem.offset, in: textBuffer, elementLine: line,
                                                                           elementName: "coordinates")))
                 }
                 if problems.count > 100 {
-                    report("kml.bad-coordinate", "\(problems.count - 100) more coordinate problems in this element not listed", line: line)
+                    report(.kmlBadCoordinate, "\(problems.count - 100) more coordinate problems in this element not listed", line: line)
                 }
             case "extrude", "tessellate", "altitudeMode":
                 try readGeometryField(part, info: &info)

@@ -66,7 +66,7 @@ extension KMLParserCore {
         guard !schemasPrescanned else { return }
         for late in missing where !textOnlySchemas.contains(late.schemaID) {
             textOnlySchemas.insert(late.schemaID)
-            report("kml.late-schema", "SchemaData names schema '\(late.schemaURL)', not defined before \(KMLReader.maximumHeldFeatures) "
+            report(.kmlLateSchema, "SchemaData names schema '\(late.schemaURL)', not defined before \(KMLReader.maximumHeldFeatures) "
                    + "placemarks using it, and \(xml.fileName ?? "standard input") cannot be read twice to find it; "
                    + "all its values are read as text so that each column has one type (read from a file to type them)",
                    line: late.line)
@@ -79,7 +79,7 @@ extension KMLParserCore {
         var result = pending
         for late in pending.lateSchemaValues where !textOnlySchemas.contains(late.schemaID) {
             guard let fields = schemas[late.schemaID] else {
-                report("kml.missing-schema", "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
+                report(.kmlMissingSchema, "SchemaData names schema '\(late.schemaURL)', which is not defined in this document; its values are read as text",
                        line: late.line, once: "schema:" + late.schemaURL)
                 continue
             }
@@ -112,12 +112,12 @@ extension KMLParserCore {
             resolved.external += inline.external
         }
         for id in resolved.missing {
-            warnings.append(Diagnostic(.warning, code: "kml.missing-style",
+            warnings.append(Diagnostic(.warning, code: .kmlMissingStyle,
                                        message: "styleUrl #\(id) names no Style or StyleMap in this document; the feature keeps only its inline style",
                                        location: feature.location))
         }
         for url in resolved.external {
-            warnings.append(Diagnostic(.warning, code: "kml.external-style",
+            warnings.append(Diagnostic(.warning, code: .kmlExternalStyle,
                                        message: "styleUrl \(url) points outside this document and is not fetched",
                                        location: feature.location))
         }

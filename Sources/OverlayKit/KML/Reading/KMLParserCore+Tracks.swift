@@ -6,12 +6,12 @@ extension KMLParserCore {
     func parseTrackGeometry(line: Int, info: inout GeometryInfo) throws -> Shape? {
         let (coordinates, times) = try parseTrack(info: &info)
         guard !coordinates.isEmpty else {
-            report("kml.empty-geometry", "<gx:Track> has no gx:coord; read without geometry", line: line)
+            report(.kmlEmptyGeometry, "<gx:Track> has no gx:coord; read without geometry", line: line)
             return nil
         }
         if !times.isEmpty { info.times = .array(times.map { .string($0) }) }
         guard coordinates.count > 1 else {
-            report("kml.short-line", "<gx:Track> has one position; read as a Point", line: line)
+            report(.kmlShortLine, "<gx:Track> has one position; read as a Point", line: line)
             return .annotation(PointAnnotation(coordinate: coordinates[0]))
         }
         return .polyline(Polyline(coordinates: coordinates))
@@ -27,7 +27,7 @@ extension KMLParserCore {
                 let trackLine = xml.line
                 let (coordinates, times) = try parseTrack(info: &info)
                 if coordinates.count == 1 {
-                    report("kml.short-line", "<gx:Track> in a gx:MultiTrack has one position, which is no line; track dropped", line: trackLine)
+                    report(.kmlShortLine, "<gx:Track> in a gx:MultiTrack has one position, which is no line; track dropped", line: trackLine)
                 } else if !coordinates.isEmpty {
                     lines.append(Polyline(coordinates: coordinates))
                     allTimes.append(.array(times.map { .string($0) }))
@@ -39,7 +39,7 @@ extension KMLParserCore {
             }
         }
         guard !lines.isEmpty else {
-            report("kml.empty-geometry", "<gx:MultiTrack> has no track; read without geometry", line: line)
+            report(.kmlEmptyGeometry, "<gx:MultiTrack> has no track; read without geometry", line: line)
             return nil
         }
         // One track is a polyline, as gx:Track is; several make a multi polyline.
@@ -67,7 +67,7 @@ extension KMLParserCore {
                 if let values, values.count == 2 || values.count == 3 {
                     coordinates.append(Coordinate(latitude: values[1], longitude: values[0], altitude: values.count == 3 ? values[2] : nil))
                 } else {
-                    report("kml.bad-coordinate", "gx:coord '\(String(decoding: textBuffer.prefix(60), as: UTF8.self))' is not 'longitude latitude [altitude]'; position skipped",
+                    report(.kmlBadCoordinate, "gx:coord '\(String(decoding: textBuffer.prefix(60), as: UTF8.self))' is not 'longitude latitude [altitude]'; position skipped",
                            line: line)
                     coordinates.append(Coordinate(latitude: .nan, longitude: .nan))
                 }
@@ -78,7 +78,7 @@ extension KMLParserCore {
                 try parseExtendedData(into: &properties)
                 // Per-vertex arrays are not carried per track here; they are reported.
                 if !properties.isEmpty {
-                    report("kml.ignored-element", "ExtendedData inside a gx:Track is not kept", line: xml.line, once: "track-extended-data")
+                    report(.kmlIgnoredElement, "ExtendedData inside a gx:Track is not kept", line: xml.line, once: "track-extended-data")
                 }
             default:
                 try skipReported(xml.qualifiedName, in: "gx:Track")
@@ -95,7 +95,7 @@ extension KMLParserCore {
             return (keptCoordinates, keptTimes)
         }
         if !times.isEmpty {
-            report("kml.track-mismatch", "gx:Track has \(times.count) <when> and \(coordinates.count) <gx:coord>; times kept as given", line: xml.line)
+            report(.kmlTrackMismatch, "gx:Track has \(times.count) <when> and \(coordinates.count) <gx:coord>; times kept as given", line: xml.line)
         }
         return (coordinates.filter { !$0.latitude.isNaN }, times)
     }

@@ -67,7 +67,7 @@ final class KMLParserCore {
     // MARK: Diagnostics
 
     /// Adds a warning; with `once`, only the first warning under that key is kept.
-    func report(_ code: String, _ message: String, line: Int, once: String? = nil, needle: String? = nil,
+    func report(_ code: Diagnostic.Code, _ message: String, line: Int, once: String? = nil, needle: String? = nil,
                 kmlPath: String? = nil) {
         if let once {
             guard !reported.contains(once) else { return }
@@ -87,7 +87,7 @@ final class KMLParserCore {
     }
 
     func skipReported(_ name: String, in parent: String) throws {
-        report("kml.ignored-element", "<\(name)> in <\(parent)> is not kept", line: xml.line, once: parent + "/" + name,
+        report(.kmlIgnoredElement, "<\(name)> in <\(parent)> is not kept", line: xml.line, once: parent + "/" + name,
                needle: "<" + name)
         try xml.skipElement()
     }
@@ -96,7 +96,7 @@ final class KMLParserCore {
         let line = xml.line
         let text = try xml.readText().kmlTrimmed
         if let value = Double(text), value.isFinite { return value }
-        report("kml.invalid-value", "<\(what)> '\(text)' is not a number", line: line)
+        report(.kmlInvalidValue, "<\(what)> '\(text)' is not a number", line: line)
         return nil
     }
 }

@@ -200,6 +200,6 @@ struct KMLPropertyCollisions {
         if unnamed > 0 {
             parts.append("\(unnamed) Data/SimpleData without a name read as '\(KMLPropertyBuilder.unnamedKey)'")
         }
-        return Diagnostic(.warning, code: "kml.duplicate-property", message: parts.joined(separator: "; "), location: first)
+        return Diagnostic(.warning, code: .kmlDuplicateProperty, message: parts.joined(separator: "; "), location: first)
     }
 }

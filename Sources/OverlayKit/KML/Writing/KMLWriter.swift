@@ -150,7 +150,7 @@ public struct KMLWriter: FeatureWriter {
     mutating func report(_ key: String, _ message: String) {
         guard !reported.contains(key) else { return }
         reported.insert(key)
-        warnings.append(Diagnostic(.warning, code: "kml.not-written", message: message + " (reported once)"))
+        warnings.append(Diagnostic(.warning, code: .kmlNotWritten, message: message + " (reported once)"))
     }
 
     // MARK: Folders
@@ -197,7 +197,7 @@ public struct KMLWriter: FeatureWriter {
             // go, so it still reads back as the feature's id.
             data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
             if reported.insert("repeated-id").inserted {
-                warnings.append(Diagnostic(.warning, code: "kml.duplicate-id",
+                warnings.append(Diagnostic(.warning, code: .kmlDuplicateId,
                                            message: "feature id '\(id)' repeats an earlier feature's; KML ids are unique, so this and later repeated ids are written as ExtendedData \(KMLConventions.featureIDKey) instead of the id attribute, and read back alike (reported once)"))
             }
         case .string(let id)?: data[KMLConventions.featureIDKey] = .string(JSONValue.string(id).kmlJSONText)
@@ -217,7 +217,7 @@ public struct KMLWriter: FeatureWriter {
         // One ExtendedData never names two values alike (docs/kml.md "Property names"): a
         // repeated property name, or one the writer's own Data use, is written renamed.
         for rename in properties.renameDuplicateKeys(besides: data.keys) where reported.insert("rename:" + rename.original).inserted {
-            warnings.append(Diagnostic(.warning, code: "output.duplicate-name-renamed",
+            warnings.append(Diagnostic(.warning, code: .outputDuplicateNameRenamed,
                                        message: "property \"\(rename.original)\" appears more than once in one feature (or is a name the writer uses itself); a later one is written as \"\(rename.renamed)\" (reported once per name)"))
         }
 

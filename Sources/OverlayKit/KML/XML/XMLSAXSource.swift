@@ -210,7 +210,7 @@ extension XMLStreamReader {
                 failure = diagnostic
                 return -1
             } catch {
-                failure = Diagnostic(.error, code: "io.read-failed", message: "cannot read \(input.name ?? "standard input"): \(error)")
+                failure = Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(input.name ?? "standard input"): \(error)")
                 return -1
             }
         }
@@ -302,7 +302,7 @@ extension XMLStreamReader {
             undeclaredPrefixMessages.insert(text)
             let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
             pendingWarnings.append((eventBase + events.count,
-                                    Diagnostic(.warning, code: "kml.undeclared-prefix",
+                                    Diagnostic(.warning, code: .kmlUndeclaredPrefix,
                                                message: text + "; read as if declared (add its xmlns declaration)", location: location)))
         }
 
@@ -316,9 +316,9 @@ extension XMLStreamReader {
                 if text.contains("entity reference loop") || text.contains("amplification") || text.contains("Maximum entity") {
                     explained += " (entity expansion is refused: the file looks like a billion-laughs attack)"
                 }
-                firstError = Diagnostic(.error, code: "kml.xml-syntax", message: explained, location: location)
+                firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: explained, location: location)
             } else if warnings.count + pendingWarnings.count < 1000 {
-                pendingWarnings.append((eventBase + events.count, Diagnostic(.warning, code: "kml.xml-warning", message: text, location: location)))
+                pendingWarnings.append((eventBase + events.count, Diagnostic(.warning, code: .kmlXmlWarning, message: text, location: location)))
             }
         }
     }

@@ -26,7 +26,7 @@ extension XMLStreamReader {
         let box = Unmanaged.passRetained(collector)
         defer { box.release() }
         guard let parserContext = xmlSchemaNewParserCtxt(schemaPath) else {
-            throw Diagnostic(.error, code: "kml.schema-unreadable", message: "xmlSchemaNewParserCtxt failed for \(schemaPath)")
+            throw Diagnostic(.error, code: .kmlSchemaUnreadable, message: "xmlSchemaNewParserCtxt failed for \(schemaPath)")
         }
         defer { xmlSchemaFreeParserCtxt(parserContext) }
         let schemaCollector = SchemaErrorCollector(file: schemaPath, limit: 20)
@@ -35,11 +35,11 @@ extension XMLStreamReader {
         xmlSchemaSetParserStructuredErrors(parserContext, xmlSchemaCollect, schemaBox.toOpaque())
         guard let schema = xmlSchemaParse(parserContext) else {
             let reason = schemaCollector.findings.first.map { ": \($0.location.map { "line \($0.line): " } ?? "")\($0.message)" } ?? ""
-            throw Diagnostic(.error, code: "kml.schema-unreadable", message: "cannot load the XML Schema \(schemaPath)\(reason)")
+            throw Diagnostic(.error, code: .kmlSchemaUnreadable, message: "cannot load the XML Schema \(schemaPath)\(reason)")
         }
         defer { xmlSchemaFree(schema) }
         guard let validContext = xmlSchemaNewValidCtxt(schema) else {
-            throw Diagnostic(.error, code: "kml.schema-unreadable", message: "xmlSchemaNewValidCtxt failed for \(schemaPath)")
+            throw Diagnostic(.error, code: .kmlSchemaUnreadable, message: "xmlSchemaNewValidCtxt failed for \(schemaPath)")
         }
         defer { xmlSchemaFreeValidCtxt(validContext) }
         xmlSchemaSetValidStructuredErrors(validContext, xmlSchemaCollect, box.toOpaque())
@@ -83,7 +83,7 @@ private func xmlSchemaCollect(_ context: UnsafeMutableRawPointer?, _ error: xmlE
     var message = error.pointee.message.map { String(cString: $0) } ?? "schema error \(error.pointee.code)"
     while let last = message.last, last.isWhitespace { message.removeLast() }
     let severity: Diagnostic.Severity = error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue ? .error : .warning
-    collector.findings.append(Diagnostic(severity, code: "kml.schema", message: message,
+    collector.findings.append(Diagnostic(severity, code: .kmlSchema, message: message,
                                          location: SourceLocation(file: collector.file, line: max(1, Int(error.pointee.line)),
                                                                   column: max(1, Int(error.pointee.int2)))))
 }

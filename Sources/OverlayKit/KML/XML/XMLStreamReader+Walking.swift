@@ -13,7 +13,7 @@ extension XMLStreamReader {
             if kind == .endElement && depth == parentDepth { return }
             if kind == .element && depth == parentDepth + 1 { try body(localName) }
         }
-        throw Diagnostic(.error, code: "kml.xml-syntax", message: "document ended inside an element",
+        throw Diagnostic(.error, code: .kmlXmlSyntax, message: "document ended inside an element",
                          location: location(line: line))
     }
 

@@ -88,7 +88,7 @@ final class XMLStreamReader {
         self.chunk = chunk
         guard let created else {
             sourceBox.release()
-            throw Diagnostic(.error, code: "kml.reader-failed", message: "xmlCreatePushParserCtxt could not start a parser",
+            throw Diagnostic(.error, code: .kmlReaderFailed, message: "xmlCreatePushParserCtxt could not start a parser",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
         parser = created
@@ -137,7 +137,7 @@ final class XMLStreamReader {
             }
         }
         if status != 0 && source.firstError == nil {
-            source.firstError = Diagnostic(.error, code: "kml.xml-syntax", message: "the XML parser stopped (xmlParseChunk failed)",
+            source.firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: "the XML parser stopped (xmlParseChunk failed)",
                                            location: location(line: Int(parser.pointee.input?.pointee.line ?? 1),
                                                               column: Int(parser.pointee.input?.pointee.col ?? 1)))
             source.firstErrorEvent = source.eventBase + source.events.count
@@ -152,10 +152,10 @@ final class XMLStreamReader {
         guard let error = source.firstError, error.message.hasPrefix("Extra content at the end of the document") else { return }
         var explained = error
         if !source.sawElement {
-            explained.code = "kml.empty-document"
+            explained.code = .kmlEmptyDocument
             explained.message = "the document has no root element: the file is empty or holds only a prolog (a KML file starts with <kml>)"
         } else if parser.pointee.nameNr > 0, let name = parser.pointee.name {
-            explained.code = "kml.truncated"
+            explained.code = .kmlTruncated
             explained.message = "the document ends inside <\(String(cString: name))> (\(parser.pointee.nameNr) elements left open): "
                 + "the file is cut short or a closing tag is missing"
         } else {
@@ -199,19 +199,19 @@ final class XMLStreamReader {
                     // The KML walk recurses per level (MultiGeometry in MultiGeometry…): 5,000
                     // levels overflowed the stack. libxml2's own depth limit does not apply to
                     // its push parser.
-                    throw Diagnostic(.error, code: "kml.too-deep",
+                    throw Diagnostic(.error, code: .kmlTooDeep,
                                      message: "elements nest more than \(XMLStreamReader.maximumDepth) levels deep; no KML needs that many",
                                      location: location(line: line, column: 1))
                 }
                 if kind == .parameterEntityReference {
                     // libxml2 skips an external one silently without DTD loading; the promise is that
                     // every entity reference is refused, so this one is too (nothing was fetched).
-                    throw Diagnostic(.error, code: "kml.entity-reference",
+                    throw Diagnostic(.error, code: .kmlEntityReference,
                                      message: "parameter entity reference %\(localName); in the DTD is refused: entities are never expanded or fetched (KML needs none)",
                                      location: location(line: line, needle: "%\(localName);"))
                 }
                 if kind == .entityReference {
-                    throw Diagnostic(.error, code: "kml.entity-reference",
+                    throw Diagnostic(.error, code: .kmlEntityReference,
                                      message: "entity reference &\(localName); is refused: entities are never expanded or fetched (KML needs none)",
                                      location: location(line: line, needle: "&\(localName);"))
                 }

@@ -18,7 +18,7 @@ enum ArchiveFiles {
         do {
             try POSIX.writeAll(fd, bytes, what: path)
         } catch let error as POSIX.Errno {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(path): \(error)")
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(error)")
         }
     }
 
@@ -32,7 +32,7 @@ enum ArchiveFiles {
     static func read(_ fd: Int32, count: Int, at position: Int, path: String) throws -> [UInt8] {
         let bytes = try POSIX.read(fd, count: count, at: Int64(position), what: path)
         guard bytes.count == count else {
-            throw Diagnostic(.error, code: "tile.archive-truncated",
+            throw Diagnostic(.error, code: .tileArchiveTruncated,
                              message: "\(path) ends at byte \(position + bytes.count), before the \(count) bytes at \(position)")
         }
         return bytes
@@ -41,7 +41,7 @@ enum ArchiveFiles {
     /// Flushes a file to disk so a rename after it never exposes unwritten data.
     static func sync(_ fd: Int32, path: String) throws {
         guard fsync(fd) == 0 else {
-            throw Diagnostic(.error, code: "io.write-failed", message: "cannot write \(path): \(lastError())")
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(lastError())")
         }
     }
 
@@ -51,15 +51,15 @@ enum ArchiveFiles {
         switch POSIX.open(path, O_RDONLY | O_CLOEXEC) {
         case .success(let opened): fd = opened
         case .failure(let error):
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot open \(path): \(error)")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot open \(path): \(error)")
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(path): \(lastError())")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(lastError())")
         }
         guard Int(info.st_size) <= limit else {
-            throw Diagnostic(.error, code: "tile.archive-too-large",
+            throw Diagnostic(.error, code: .tileArchiveTooLarge,
                              message: "\(path) has \(info.st_size) bytes, more than the limit of \(limit)")
         }
         return try read(fd, count: Int(info.st_size), at: 0, path: path)

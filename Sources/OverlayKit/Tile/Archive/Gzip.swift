@@ -55,7 +55,7 @@ enum Gzip {
             try bytes.withUnsafeBytes { input in
                 try inflater.inflate(input) { chunk in
                     guard output.count + chunk.count <= limit else {
-                        throw Diagnostic(.error, code: "tile.archive-too-large",
+                        throw Diagnostic(.error, code: .tileArchiveTooLarge,
                                          message: "\(source): gzip data unpacks to more than \(limit) bytes")
                     }
                     output.append(contentsOf: chunk)
@@ -64,7 +64,7 @@ enum Gzip {
             try inflater.finish()
         } catch let failure as Inflater.Failure {
             let reason = if case .truncated = failure { "truncated" } else { "corrupt (\(failure))" }
-            throw Diagnostic(.error, code: "tile.archive-bad-gzip", message: "\(source): gzip data is \(reason)")
+            throw Diagnostic(.error, code: .tileArchiveBadGzip, message: "\(source): gzip data is \(reason)")
         }
         return output
     }

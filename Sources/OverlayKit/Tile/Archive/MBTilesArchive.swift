@@ -15,7 +15,7 @@ final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "code \(status)"
             sqlite3_close(handle)
             handle = nil
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot open \(path) as SQLite: \(message)")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot open \(path) as SQLite: \(message)")
         }
     }
 
@@ -28,7 +28,7 @@ final class SQLiteDatabase {
 
     private func failure(_ call: String) -> Diagnostic {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
-        return Diagnostic(.error, code: "io.write-failed", message: "\(path): SQLite \(call): \(message)")
+        return Diagnostic(.error, code: .ioWriteFailed, message: "\(path): SQLite \(call): \(message)")
     }
 
     func execute(_ sql: String) throws {
@@ -144,7 +144,7 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         do {
             _ = try insert.step()
         } catch let error as Diagnostic where error.message.contains("UNIQUE") {
-            throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
+            throw Diagnostic(.error, code: .tileDuplicateTile, message: "tile \(id) was written twice to \(path)")
         }
     }
 
@@ -171,7 +171,7 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         do {
-            guard let database else { throw Diagnostic(.error, code: "io.write-failed", message: "\(path) was already finished") }
+            guard let database else { throw Diagnostic(.error, code: .ioWriteFailed, message: "\(path) was already finished") }
             let row = try database.prepare("INSERT INTO metadata (name, value) VALUES (?, ?)")
             for entry in metadata.mbtilesRows() {
                 row.bind(1, entry.name)
@@ -218,7 +218,7 @@ final class MBTilesReader: TileArchiveReader {
     init(path: String) throws {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Diagnostic(.error, code: "io.not-found", message: "\(path) does not exist")
+            throw Diagnostic(.error, code: .ioNotFound, message: "\(path) does not exist")
         }
         database = try SQLiteDatabase(path: path, readOnly: true)
         var rows = [(name: String, value: String)]()
@@ -227,7 +227,7 @@ final class MBTilesReader: TileArchiveReader {
             while try statement.step() { rows.append((statement.text(0), statement.text(1))) }
             select = try database.prepare("SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?")
         } catch {
-            throw Diagnostic(.error, code: "tile.archive-mbtiles", message: "\(path) is not an MBTiles file (\((error as? Diagnostic)?.message ?? "\(error)"))")
+            throw Diagnostic(.error, code: .tileArchiveMbtiles, message: "\(path) is not an MBTiles file (\((error as? Diagnostic)?.message ?? "\(error)"))")
         }
         metadata = try TileSetMetadata.fromMBTilesRows(rows, source: path)
     }
@@ -238,7 +238,7 @@ final class MBTilesReader: TileArchiveReader {
         while try statement.step() {
             let z = statement.integer(0), x = statement.integer(1), row = statement.integer(2)
             guard (0...30).contains(z), (0..<(1 << z)).contains(x), (0..<(1 << z)).contains(row) else {
-                throw Diagnostic(.error, code: "tile.archive-mbtiles", message: "\(path): tile \(z)/\(x)/\(row) (TMS) is outside the grid")
+                throw Diagnostic(.error, code: .tileArchiveMbtiles, message: "\(path): tile \(z)/\(x)/\(row) (TMS) is outside the grid")
             }
             ids.append(TileID(z: z, x: x, y: (1 << z) - 1 - row))
         }

@@ -115,7 +115,7 @@ enum PMTiles {
     static func decodeDirectory(_ bytes: [UInt8], source: String) throws -> [Entry] {
         var position = 0
         func bad(_ why: String) -> Diagnostic {
-            Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(source): directory \(why)")
+            Diagnostic(.error, code: .tileArchivePmtiles, message: "\(source): directory \(why)")
         }
         func varint() throws -> UInt64 {
             var result: UInt64 = 0
@@ -198,10 +198,10 @@ enum PMTiles {
         /// - Throws: `Diagnostic` `tile.archive-pmtiles` when the magic or version is wrong.
         init(_ bytes: [UInt8], source: String) throws {
             guard bytes.count >= PMTiles.headerLength, Array(bytes[0..<7]) == Array("PMTiles".utf8) else {
-                throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(source) is not a PMTiles file (no PMTiles header)")
+                throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(source) is not a PMTiles file (no PMTiles header)")
             }
             guard bytes[7] == 3 else {
-                throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(source) is PMTiles version \(bytes[7]); only 3 is read")
+                throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(source) is PMTiles version \(bytes[7]); only 3 is read")
             }
             func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << UInt64(8 * $1) } }
             func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << UInt32(8 * $1) }) }

@@ -40,7 +40,7 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard staged[hilbert] == nil else {
-            throw Diagnostic(.error, code: "tile.duplicate-tile", message: "tile \(id) was written twice to \(path)")
+            throw Diagnostic(.error, code: .tileDuplicateTile, message: "tile \(id) was written twice to \(path)")
         }
         staged[hilbert] = try stage(compressed, hash: hash)
     }
@@ -232,19 +232,19 @@ final class PMTilesReader: TileArchiveReader {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         } catch {
-            throw Diagnostic(.error, code: "io.read-failed", message: "cannot read \(path): \(error.localizedDescription)")
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error.localizedDescription)")
         }
         let header = try PMTiles.Header(Array(data.prefix(PMTiles.headerLength)), source: path)
         self.header = header
         for compression in [header.internalCompression, header.tileCompression]
         where compression != PMTiles.compressionGzip && compression != PMTiles.compressionNone {
-            throw Diagnostic(.error, code: "tile.archive-pmtiles",
+            throw Diagnostic(.error, code: .tileArchivePmtiles,
                              message: "\(path) uses compression \(compression); only gzip (2) and none (1) are read")
         }
         let fileData = data, source = path
         func bytes(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
             guard offset <= UInt64(fileData.count), length <= UInt64(fileData.count) - offset else {
-                throw Diagnostic(.error, code: "tile.archive-pmtiles",
+                throw Diagnostic(.error, code: .tileArchivePmtiles,
                                  message: "\(source): \(what) at \(offset)+\(length) lies beyond the file's \(fileData.count) bytes")
             }
             return Array(fileData[Int(offset)..<Int(offset + length)])
@@ -266,7 +266,7 @@ final class PMTilesReader: TileArchiveReader {
 
     private func slice(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
         guard offset <= UInt64(data.count), length <= UInt64(data.count) - offset else {
-            throw Diagnostic(.error, code: "tile.archive-pmtiles",
+            throw Diagnostic(.error, code: .tileArchivePmtiles,
                              message: "\(path): \(what) at \(offset)+\(length) lies beyond the file's \(data.count) bytes")
         }
         return Array(data[Int(offset)..<Int(offset + length)])
@@ -274,7 +274,7 @@ final class PMTilesReader: TileArchiveReader {
 
     private func leaf(_ entry: PMTiles.Entry) throws -> [PMTiles.Entry] {
         guard entry.offset <= UInt64.max - header.leafOffset else {
-            throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directory offset overflows")
+            throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directory offset overflows")
         }
         var raw = try slice(header.leafOffset + entry.offset, UInt64(entry.length), "leaf directory")
         if header.internalCompression == PMTiles.compressionGzip {
@@ -291,13 +291,13 @@ final class PMTilesReader: TileArchiveReader {
             for entry in entries {
                 if entry.runLength == 0 {
                     guard depth < 3 else {
-                        throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directories nest deeper than 3 levels")
+                        throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
                     }
                     try walk(leaf(entry), depth: depth + 1)
                 } else {
                     total += Int(entry.runLength)
                     guard total <= Self.maximumTiles else {
-                        throw Diagnostic(.error, code: "tile.archive-too-large",
+                        throw Diagnostic(.error, code: .tileArchiveTooLarge,
                                          message: "\(path) addresses more than \(Self.maximumTiles) tiles")
                     }
                     result.append(entry)
@@ -313,7 +313,7 @@ final class PMTilesReader: TileArchiveReader {
         for entry in try tileEntries() {
             for step in 0..<UInt64(entry.runLength) {
                 guard let id = PMTiles.tile(entry.tileID + step) else {
-                    throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): tile id \(entry.tileID + step) is beyond zoom 26")
+                    throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(entry.tileID + step) is beyond zoom 26")
                 }
                 ids.append(id)
             }
@@ -339,12 +339,12 @@ final class PMTilesReader: TileArchiveReader {
             }
             guard wanted - entry.tileID < UInt64(entry.runLength) else { return nil }
             guard entry.offset <= UInt64.max - header.dataOffset else {
-                throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): tile offset overflows")
+                throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
             }
             let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile \(id)")
             return header.tileCompression == PMTiles.compressionGzip
                 ? try Gzip.decompress(raw, limit: Gzip.maximumTileSize, source: "\(path) (tile \(id))") : raw
         }
-        throw Diagnostic(.error, code: "tile.archive-pmtiles", message: "\(path): leaf directories nest deeper than 3 levels")
+        throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
     }
 }

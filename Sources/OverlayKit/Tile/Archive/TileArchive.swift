@@ -129,7 +129,7 @@ public enum TileArchive {
         var info = stat()
         if format == .directory, stat(path, &info) == 0 {
             // A file named neither .pmtiles nor .mbtiles (a GeoJSON, say): bad input, not a missing directory.
-            throw Diagnostic(.error, code: "tile.not-a-tile-set",
+            throw Diagnostic(.error, code: .tileNotATileSet,
                              message: "\(path) is not a tile set: give a directory of z/x/y tiles, a .pmtiles or an .mbtiles file",
                              location: SourceLocation(file: path, line: 1, column: 1))
         }

@@ -23,7 +23,7 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
         case .success(let descriptor): root = descriptor
         case .failure(let error):
             output.abort()
-            throw Diagnostic(.error, code: "io.create-failed", message: "cannot open \(temporary): \(error)")
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot open \(temporary): \(error)")
         }
     }
 
@@ -34,7 +34,7 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
         lock.unlock()
         if !known {
             for relative in ["\(id.z)", folder] where mkdirat(root, relative, 0o755) != 0 && errno != EEXIST {
-                throw Diagnostic(.error, code: "io.create-failed",
+                throw Diagnostic(.error, code: .ioCreateFailed,
                                  message: "cannot create \(temporary)/\(relative): \(ArchiveFiles.lastError())")
             }
             lock.lock()
@@ -44,7 +44,7 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
         let file = "\(folder)/\(id.y).\(tileExtension)"
         let fd = openat(root, file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            throw Diagnostic(.error, code: errno == EEXIST ? "tile.duplicate-tile" : "io.create-failed",
+            throw Diagnostic(.error, code: errno == EEXIST ? .tileDuplicateTile : .ioCreateFailed,
                              message: "cannot create tile \(id) in \(path): \(ArchiveFiles.lastError())")
         }
         defer { close(fd) }
@@ -56,7 +56,7 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
             let file = temporary + "/metadata.json"
             let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw Diagnostic(.error, code: "io.create-failed", message: "cannot create \(file): \(ArchiveFiles.lastError())")
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(file): \(ArchiveFiles.lastError())")
             }
             defer { close(fd) }
             try metadata.directoryJSON().withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
@@ -89,7 +89,7 @@ final class TileDirectoryReader: TileArchiveReader {
     init(path: String) throws {
         self.path = path
         guard ArchiveFiles.isDirectory(path) else {
-            throw Diagnostic(.error, code: "io.not-found", message: "\(path) is not a directory")
+            throw Diagnostic(.error, code: .ioNotFound, message: "\(path) is not a directory")
         }
         let metadataPath = path + "/metadata.json"
         if FileManager.default.fileExists(atPath: metadataPath) {

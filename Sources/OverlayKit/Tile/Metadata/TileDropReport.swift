@@ -90,7 +90,7 @@ public struct TileDropReport: Hashable, Sendable {
     /// - Throws: `Diagnostic` `tile.archive-metadata` naming `source` when a count is missing or not an integer.
     public init(json: JSONValue, source: String) throws {
         func bad(_ what: String) -> Diagnostic {
-            Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): overlaykit drop report: \(what)")
+            Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): overlaykit drop report: \(what)")
         }
         guard case .object(let object) = json else { throw bad("not an object") }
         func integer(_ object: JSONObject?, _ key: String) throws -> Int {

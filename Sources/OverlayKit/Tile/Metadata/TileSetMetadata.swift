@@ -202,7 +202,7 @@ public struct TileSetMetadata: Hashable, Sendable {
     /// - Throws: `Diagnostic` `tile.archive-metadata` naming `source` when it is not that JSON.
     public static func fromDirectoryJSON(_ bytes: [UInt8], source: String) throws -> TileSetMetadata {
         guard case .object(let object) = try parse(bytes, source: source) else {
-            throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): metadata is not a JSON object")
+            throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): metadata is not a JSON object")
         }
         var rows = [(name: String, value: String)]()
         var report: JSONValue?
@@ -222,7 +222,7 @@ public struct TileSetMetadata: Hashable, Sendable {
         func numbers(_ text: String, _ key: String, count: Int) throws -> [Double] {
             let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == count, parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
-                throw Diagnostic(.error, code: "tile.archive-metadata",
+                throw Diagnostic(.error, code: .tileArchiveMetadata,
                                  message: "\(source): metadata \(key) \"\(text)\" is not \(count) comma-separated numbers")
             }
             return parts.map { $0! }
@@ -243,7 +243,7 @@ public struct TileSetMetadata: Hashable, Sendable {
                                          zoom: try zoom(String(Int(exactly: values[2].rounded()) ?? -1), "center zoom", source))
             case "json":
                 guard case .object(let layers) = try parse(Array(row.value.utf8), source: source + " (json)") else {
-                    throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): metadata json is not an object")
+                    throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): metadata json is not an object")
                 }
                 try metadata.readLayers(layers, source: source)
             case dropReportKey:
@@ -265,7 +265,7 @@ public struct TileSetMetadata: Hashable, Sendable {
                                        minZoom: minZoom, maxZoom: maxZoom, vectorLayers: [])
         if bytes.isEmpty { return metadata }
         guard case .object(let object) = try parse(bytes, source: source) else {
-            throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): metadata is not a JSON object")
+            throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): metadata is not a JSON object")
         }
         try metadata.readLayers(object, source: source)
         for member in object {
@@ -289,11 +289,11 @@ public struct TileSetMetadata: Hashable, Sendable {
         if let stats = object["tilestats"] { tileStats = stats }
         guard let layers = object["vector_layers"] else { return }
         guard case .array(let entries) = layers else {
-            throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): vector_layers is not an array")
+            throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): vector_layers is not an array")
         }
         vectorLayers = try entries.map { entry in
             guard case .object(let layer) = entry, let id = layer["id"]?.stringValue else {
-                throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): a vector_layers entry has no id")
+                throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): a vector_layers entry has no id")
             }
             let fields = layer["fields"]?.objectValue.map { $0.members.map { Field(name: $0.key, type: $0.value.stringValue ?? "String") } } ?? []
             return VectorLayer(id: id, description: layer["description"]?.stringValue ?? "", fields: fields,
@@ -306,7 +306,7 @@ public struct TileSetMetadata: Hashable, Sendable {
 
     private static func zoom(_ text: String, _ key: String, _ source: String) throws -> Int {
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (0...30).contains(value) else {
-            throw Diagnostic(.error, code: "tile.archive-metadata", message: "\(source): metadata \(key) \"\(text)\" is not a zoom 0…30")
+            throw Diagnostic(.error, code: .tileArchiveMetadata, message: "\(source): metadata \(key) \"\(text)\" is not a zoom 0…30")
         }
         return value
     }

@@ -63,7 +63,7 @@ struct GeoJSONStructureCheck {
                        jsonPointer: JSONPointer.make(path + indexPath.map(String.init) + extra))
     }
 
-    private mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, at node: Int,
+    private mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, at node: Int,
                                  _ extra: [String] = []) {
         findings.append(Diagnostic(severity, code: code, message: message, location: location(node, extra)))
     }
@@ -424,7 +424,7 @@ struct GeoJSONStructureCheck {
         let longitude = longitudeNode.number, latitude = latitudeNode.number
         var sound = true
         if !finite {
-            report(.error, "geometry.non-finite", "a position holds a number too large to represent", at: node)
+            report(.error, .geometryNonFinite, "a position holds a number too large to represent", at: node)
             return false
         }
         if latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 {

@@ -25,12 +25,12 @@ struct GeoJSONValidator {
                 let next = sequence ? try scanner.peekSignificantSkippingRecordSeparators() : try scanner.peekSignificant()
                 guard let byte = next else {
                     if rootIndex == 0 {
-                        findings.append(scanner.error("json.unexpected-end", "input holds no JSON value"))
+                        findings.append(scanner.error(.jsonUnexpectedEnd, "input holds no JSON value"))
                     }
                     break
                 }
                 if rootIndex > 0 && !sequence {
-                    findings.append(scanner.error("json.trailing-content",
+                    findings.append(scanner.error(.jsonTrailingContent,
                                                   "unexpected content after the GeoJSON object (a GeoJSON text holds exactly one value)"))
                     break
                 }
@@ -39,7 +39,7 @@ struct GeoJSONValidator {
                 try validateRoot(scanner, first: byte, path: base, precision: &precision, into: &findings)
                 rootIndex += 1
             }
-        } catch var diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
+        } catch var diagnostic as Diagnostic where !diagnostic.isIOError {
             if diagnostic.location?.jsonPointer == "" { diagnostic.location?.jsonPointer = nil }
             findings.append(diagnostic)
         }

@@ -28,7 +28,7 @@ public enum GeometryValidity {
         /// Error or warning.
         public var severity: Diagnostic.Severity
         /// The code, `geometry.*`.
-        public var code: String
+        public var code: Diagnostic.Code
         /// What is wrong, with the place in degrees.
         public var message: String
         /// Index of the polygon in the shape (0 for a single polygon).
@@ -67,7 +67,7 @@ public enum GeometryValidity {
                 let key = RingKey(run.points)
                 if let twin = seen[key]?.first(where: { RingKey.same(rings[$0].points, run.points) }) {
                     let other = rings[twin]
-                    findings.append(Finding(severity: .error, code: "geometry.duplicate-ring",
+                    findings.append(Finding(severity: .error, code: .geometryDuplicateRing,
                                             message: "this ring repeats ring \(describe(other.polygon, other.ringIndex, polygons.count))",
                                             polygon: polygonIndex, ring: ringIndex, vertex: nil))
                     continue
@@ -100,21 +100,21 @@ public enum GeometryValidity {
             let ringA = rings[first.ring], ringB = rings[second.ring]
             let at = Coordinate(contact.point)
             let place = "near \(format(at.longitude)), \(format(at.latitude))"
-            let code: String
+            let code: Diagnostic.Code
             let message: String
             if first.ring == second.ring {
-                code = "geometry.self-intersection"
+                code = .geometrySelfIntersection
                 message = "the ring \(contact.kind == .cross ? "crosses" : contact.kind == .overlap ? "runs back over" : "touches") itself \(place)"
             } else if ringA.polygon == ringB.polygon {
                 if ringA.ringIndex == 0 {
-                    code = "geometry.hole-crosses-shell"
+                    code = .geometryHoleCrossesShell
                     message = "hole \(ringB.ringIndex) \(contact.kind == .overlap ? "overlaps" : "crosses") the exterior ring \(place)"
                 } else {
-                    code = "geometry.holes-cross"
+                    code = .geometryHolesCross
                     message = "holes \(ringA.ringIndex) and \(ringB.ringIndex) \(contact.kind == .overlap ? "overlap" : "cross") \(place)"
                 }
             } else {
-                code = "geometry.parts-cross"
+                code = .geometryPartsCross
                 message = "polygons \(ringA.polygon) and \(ringB.polygon) of the multipolygon \(contact.kind == .overlap ? "overlap along an edge" : "cross") \(place)"
             }
             findings.append(Finding(severity: .error, code: code, message: message + also, polygon: ringB.polygon,
@@ -126,16 +126,16 @@ public enum GeometryValidity {
             if ring.ringIndex > 0 {
                 if let parent, parent.polygon == ring.polygon, parent.ringIndex == 0 { continue }
                 if let parent, parent.polygon == ring.polygon {
-                    findings.append(Finding(severity: .error, code: "geometry.nested-holes",
+                    findings.append(Finding(severity: .error, code: .geometryNestedHoles,
                                             message: "hole \(ring.ringIndex) lies inside hole \(parent.ringIndex)",
                                             polygon: ring.polygon, ring: ring.ringIndex, vertex: nil))
                 } else {
-                    findings.append(Finding(severity: .error, code: "geometry.hole-outside-shell",
+                    findings.append(Finding(severity: .error, code: .geometryHoleOutsideShell,
                                             message: "hole \(ring.ringIndex) lies outside the exterior ring",
                                             polygon: ring.polygon, ring: ring.ringIndex, vertex: nil))
                 }
             } else if let parent, parent.ringIndex == 0 {
-                findings.append(Finding(severity: .error, code: "geometry.parts-nested",
+                findings.append(Finding(severity: .error, code: .geometryPartsNested,
                                         message: "polygon \(ring.polygon) of the multipolygon lies inside polygon \(parent.polygon)",
                                         polygon: ring.polygon, ring: 0, vertex: nil))
             }
@@ -153,7 +153,7 @@ public enum GeometryValidity {
             return c.latitude.isFinite && c.longitude.isFinite ? [] : [nonFinite(polygon: 0, ring: 0, vertex: 0)]
         case .circle(let circle):
             return circle.radius.isFinite && circle.radius > 0 ? []
-                : [Finding(severity: .error, code: "geometry.circle-radius", message: "a circle's radius must be a positive number",
+                : [Finding(severity: .error, code: .geometryCircleRadius, message: "a circle's radius must be a positive number",
                            polygon: 0, ring: 0, vertex: nil)]
         case .polyline(let polyline): return checkLine(polyline.vertices)
         case .multiPolyline(let multi):
@@ -203,13 +203,13 @@ public enum GeometryValidity {
             indices.removeLast()
         }
         if let firstRepeat {
-            findings.append(Finding(severity: .warning, code: "geometry.repeated-point",
+            findings.append(Finding(severity: .warning, code: .geometryRepeatedPoint,
                                     message: repeats == 1 ? "a position repeats the one before it"
                                         : "\(repeats) positions repeat the one before them (first here)",
                                     polygon: polygon, ring: ring, vertex: firstRepeat))
         }
         guard points.count >= minimum else {
-            findings.append(Finding(severity: .error, code: "geometry.too-few-points",
+            findings.append(Finding(severity: .error, code: .geometryTooFewPoints,
                                     message: "\(what) needs at least \(minimum) distinct points, found \(points.count)",
                                     polygon: polygon, ring: ring, vertex: nil))
             return nil
@@ -231,7 +231,7 @@ public enum GeometryValidity {
     }
 
     private static func nonFinite(polygon: Int, ring: Int, vertex: Int) -> Finding {
-        Finding(severity: .error, code: "geometry.non-finite", message: "a coordinate is not a finite number",
+        Finding(severity: .error, code: .geometryNonFinite, message: "a coordinate is not a finite number",
                 polygon: polygon, ring: ring, vertex: vertex)
     }
 

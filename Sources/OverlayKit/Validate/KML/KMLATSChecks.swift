@@ -74,16 +74,16 @@ enum KMLATSChecks {
 
     /// "Not empty" tests of level 2 (ATC 42, 44, 58–61, 63–65): the children one of which
     /// must be present (empty: any child element or text).
-    static let nonEmpty: [String: (code: String, anyOf: Set<String>)] = [
-        "PolyStyle": ("kml.polystyle-empty", ["color", "colorMode", "fill", "outline"]),
-        "Scale": ("kml.scale-empty", ["x", "y", "z"]),
-        "BalloonStyle": ("kml.balloonstyle-empty", []),
-        "ExtendedData": ("kml.extended-data-empty", []),
-        "Folder": ("kml.folder-empty", []),
-        "IconStyle": ("kml.iconstyle-empty", []),
-        "LabelStyle": ("kml.labelstyle-empty", ["color", "colorMode", "scale"]),
-        "ListStyle": ("kml.liststyle-empty", ["listItemType", "bgColor", "ItemIcon"]),
-        "Style": ("kml.style-empty", []),
+    static let nonEmpty: [String: (code: Diagnostic.Code, anyOf: Set<String>)] = [
+        "PolyStyle": (.kmlPolystyleEmpty, ["color", "colorMode", "fill", "outline"]),
+        "Scale": (.kmlScaleEmpty, ["x", "y", "z"]),
+        "BalloonStyle": (.kmlBalloonstyleEmpty, []),
+        "ExtendedData": (.kmlExtendedDataEmpty, []),
+        "Folder": (.kmlFolderEmpty, []),
+        "IconStyle": (.kmlIconstyleEmpty, []),
+        "LabelStyle": (.kmlLabelstyleEmpty, ["color", "colorMode", "scale"]),
+        "ListStyle": (.kmlListstyleEmpty, ["listItemType", "bgColor", "ItemIcon"]),
+        "Style": (.kmlStyleEmpty, []),
     ]
 
     static let features: Set<String> = KMLElementRules.features
@@ -168,7 +168,7 @@ enum KMLATSChecks {
 
 extension KMLValidator.Walk {
     /// Reports a finding of an ATS rule when the rule's level is within `atsLevel`.
-    private mutating func ats(_ severity: Diagnostic.Severity, _ code: String, _ message: String, _ frame: KMLValidator.Frame) {
+    private mutating func ats(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, _ frame: KMLValidator.Frame) {
         guard KMLRuleCatalog.level(of: code) <= atsLevel else { return }
         report(severity, code, message, line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
     }
@@ -180,29 +180,29 @@ extension KMLValidator.Walk {
         // targetId and carry no id of their own.
         if let parent, parent == "Create" || parent == "Delete" || parent == "Change", grandparent == "Update" {
             if (frame.attributes["targetId"] ?? "").isEmpty {
-                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent)> needs a targetId naming the object to update", frame)
+                ats(.error, .kmlUpdateTargetId, "<\(frame.qualifiedName)> inside <\(parent)> needs a targetId naming the object to update", frame)
             }
             if frame.attributes["id"] != nil {
-                ats(.error, "kml.update-target-id", "<\(frame.qualifiedName)> inside <\(parent)> must not have an id (it names its target with targetId)", frame)
+                ats(.error, .kmlUpdateTargetId, "<\(frame.qualifiedName)> inside <\(parent)> must not have an id (it names its target with targetId)", frame)
             }
         }
         guard let parent, !frame.inUpdate, KMLATSChecks.checkedOnOpen.contains(name) else { return }
         // ATC 31: atom:link relates the feature to another resource.
         if name == "atom:link", frame.attributes["rel"] != "related" {
-            ats(.info, "kml.atom-link-rel", "<atom:link> has rel=\"\(frame.attributes["rel"] ?? "")\"; KML 2.2 §9.1.3.5 wants rel=\"related\"", frame)
+            ats(.info, .kmlAtomLinkRel, "<atom:link> has rel=\"\(frame.attributes["rel"] ?? "")\"; KML 2.2 §9.1.3.5 wants rel=\"related\"", frame)
         }
         // ATC 71, 72, 76, 77: deprecated elements.
         if KMLATSChecks.features.contains(parent) && name == "Metadata" {
-            ats(.info, "kml.deprecated-metadata", "<Metadata> is deprecated; use <ExtendedData>", frame)
+            ats(.info, .kmlDeprecatedMetadata, "<Metadata> is deprecated; use <ExtendedData>", frame)
         }
         if KMLATSChecks.features.contains(parent) && frame.qualifiedName.hasSuffix("Snippet") && name == "Snippet" {
-            ats(.info, "kml.deprecated-snippet", "<Snippet> is deprecated; use <snippet>", frame)
+            ats(.info, .kmlDeprecatedSnippet, "<Snippet> is deprecated; use <snippet>", frame)
         }
         if parent == "NetworkLink" && name == "Url" {
-            ats(.info, "kml.deprecated-url", "<Url> in a NetworkLink is deprecated; use <Link>", frame)
+            ats(.info, .kmlDeprecatedUrl, "<Url> in a NetworkLink is deprecated; use <Link>", frame)
         }
         if parent == "BalloonStyle" && name == "color" {
-            ats(.info, "kml.deprecated-balloon-color", "<color> in a BalloonStyle is deprecated; use <bgColor>", frame)
+            ats(.info, .kmlDeprecatedBalloonColor, "<color> in a BalloonStyle is deprecated; use <bgColor>", frame)
         }
     }
 
@@ -212,12 +212,12 @@ extension KMLValidator.Walk {
         case "atom:email":
             // ATC 30 (2): an RFC 2822 addr-spec.
             if !KMLATSChecks.isEmailAddress(text) {
-                ats(.error, "kml.atom-author", "<atom:email> '\(text.prefix(60))' is not an e-mail address", frame)
+                ats(.error, .kmlAtomAuthor, "<atom:email> '\(text.prefix(60))' is not an e-mail address", frame)
             }
         case "atom:uri":
             // ATC 30 (1): an IRI reference (no spaces, no angle brackets).
             if text.isEmpty || text.contains(where: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }) {
-                ats(.error, "kml.atom-author", "<atom:uri> '\(text.prefix(60))' is not an IRI reference", frame)
+                ats(.error, .kmlAtomAuthor, "<atom:uri> '\(text.prefix(60))' is not an IRI reference", frame)
             }
         case "targetHref":
             // ATC 22 (1): a URL of the file a NetworkLink loaded — an anyURI, so a relative
@@ -226,7 +226,7 @@ extension KMLValidator.Walk {
             // updates its own file, and Google's tours leave it empty.
             let inTour = stack.count >= 2 && stack[stack.count - 2].name == "gx:AnimatedUpdate"
             if !inTour && !KMLATSChecks.isURIReference(text) {
-                ats(.error, "kml.update-target-href", "Update <targetHref> '\(text.prefix(60))' is not a URL of the file to update", frame)
+                ats(.error, .kmlUpdateTargetHref, "Update <targetHref> '\(text.prefix(60))' is not a URL of the file to update", frame)
             }
         default:
             break
@@ -247,21 +247,21 @@ extension KMLValidator.Walk {
             var allowed = allowed
             if name == "altitudeMode" && isKML23 { allowed.formUnion(["clampToSeaFloor", "relativeToSeaFloor"]) }
             if text.isEmpty {
-                ats(.warning, "kml.empty-value", "<\(frame.qualifiedName)> is empty; readers take the default", frame)
+                ats(.warning, .kmlEmptyValue, "<\(frame.qualifiedName)> is empty; readers take the default", frame)
             } else if !allowed.contains(text) {
-                ats(.error, "kml.enum-value", "<\(frame.qualifiedName)> '\(text.prefix(40))' is not one of \(allowed.sorted().joined(separator: ", "))", frame)
+                ats(.error, .kmlEnumValue, "<\(frame.qualifiedName)> '\(text.prefix(40))' is not one of \(allowed.sorted().joined(separator: ", "))", frame)
             }
         }
         if let range = KMLATSChecks.numbers[name], !(name == "altitudeMode"), frame.childCounts.isEmpty,
            ["x", "y", "z"].contains(name) ? parentName == "Scale" : true {
             if text.isEmpty {
-                ats(.warning, "kml.empty-value", "<\(frame.qualifiedName)> is empty; readers take the default", frame)
+                ats(.warning, .kmlEmptyValue, "<\(frame.qualifiedName)> is empty; readers take the default", frame)
             } else if let value = KMLATSChecks.number(text) {
                 if let range, !range.contains(value) {
-                    ats(.error, "kml.value-range", "<\(frame.qualifiedName)> \(text) is outside \(range.lowerBound)…\(range.upperBound)", frame)
+                    ats(.error, .kmlValueRange, "<\(frame.qualifiedName)> \(text) is outside \(range.lowerBound)…\(range.upperBound)", frame)
                 }
             } else {
-                ats(.error, "kml.number-syntax", "<\(frame.qualifiedName)> '\(text.prefix(40))' is not a number", frame)
+                ats(.error, .kmlNumberSyntax, "<\(frame.qualifiedName)> '\(text.prefix(40))' is not a number", frame)
             }
         }
 
@@ -269,41 +269,41 @@ extension KMLValidator.Walk {
         case "kml":
             // ATC 45 (level 2): a feature or NetworkLinkControl under the root.
             if !frame.childCounts.keys.contains(where: { KMLATSChecks.features.contains($0) || $0 == "NetworkLinkControl" }) {
-                ats(.warning, "kml.empty-root", "<kml> holds no feature and no NetworkLinkControl", frame)
+                ats(.warning, .kmlEmptyRoot, "<kml> holds no feature and no NetworkLinkControl", frame)
             }
         case "styleUrl":
             // ATC 6: a fragment naming the style; absolute URLs only http(s) or file.
             if !text.contains("#") {
-                ats(.error, "kml.style-url-fragment", "styleUrl '\(text.prefix(60))' has no #fragment naming a style", frame)
+                ats(.error, .kmlStyleUrlFragment, "styleUrl '\(text.prefix(60))' has no #fragment naming a style", frame)
             }
             if let scheme = KMLATSChecks.scheme(of: text), !["http", "https", "file"].contains(scheme) {
-                ats(.error, "kml.style-url-scheme", "styleUrl '\(text.prefix(60))' uses the \(scheme): scheme; the ATS allows http and file", frame)
+                ats(.error, .kmlStyleUrlScheme, "styleUrl '\(text.prefix(60))' uses the \(scheme): scheme; the ATS allows http and file", frame)
             }
         case "TimeSpan", "gx:TimeSpan":
             // ATC 4 (1): begin or end.
-            if !has("begin") && !has("end") { ats(.error, "kml.timespan-empty", "<\(frame.qualifiedName)> has neither <begin> nor <end>", frame) }
+            if !has("begin") && !has("end") { ats(.error, .kmlTimespanEmpty, "<\(frame.qualifiedName)> has neither <begin> nor <end>", frame) }
         case "TimeStamp", "gx:TimeStamp":
             // ATC 5: a when.
-            if !has("when") { ats(.error, "kml.timestamp-when-missing", "<\(frame.qualifiedName)> has no <when>", frame) }
+            if !has("when") { ats(.error, .kmlTimestampWhenMissing, "<\(frame.qualifiedName)> has no <when>", frame) }
         case "LatLonAltBox":
             // ATC 8: a non-empty box; altitudes in order, and not clamped when both are given.
-            checkBoxExtent(frame, code: "kml.latlonaltbox-extent")
+            checkBoxExtent(frame, code: .kmlLatlonaltboxExtent)
             if let low = values["minAltitude"].flatMap(KMLATSChecks.number), let high = values["maxAltitude"].flatMap(KMLATSChecks.number) {
                 if low > high {
-                    ats(.error, "kml.latlonaltbox-altitude", "LatLonAltBox minAltitude \(low) is above maxAltitude \(high)", frame)
+                    ats(.error, .kmlLatlonaltboxAltitude, "LatLonAltBox minAltitude \(low) is above maxAltitude \(high)", frame)
                 }
                 let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
                 if mode == "clampToGround" || mode == "clampToSeaFloor" {
-                    ats(.error, "kml.latlonaltbox-altitude", "LatLonAltBox gives minAltitude and maxAltitude but its altitudeMode is \(mode), which ignores them", frame)
+                    ats(.error, .kmlLatlonaltboxAltitude, "LatLonAltBox gives minAltitude and maxAltitude but its altitudeMode is \(mode), which ignores them", frame)
                 }
             }
         case "LatLonBox":
             // ATC 11: all four sides, north > south, east > west.
             let missing = ["north", "south", "east", "west"].filter { !has($0) }
             if !missing.isEmpty {
-                ats(.error, "kml.latlonbox-incomplete", "LatLonBox lacks <\(missing.joined(separator: ">, <"))>", frame)
+                ats(.error, .kmlLatlonboxIncomplete, "LatLonBox lacks <\(missing.joined(separator: ">, <"))>", frame)
             } else {
-                checkBoxExtent(frame, code: "kml.latlonbox-extent")
+                checkBoxExtent(frame, code: .kmlLatlonboxExtent)
             }
         case "Link", "Icon", "Url":
             checkLink(frame)
@@ -313,140 +313,140 @@ extension KMLValidator.Walk {
             // ATC 19: all five fields, near not negative.
             let missing = ["leftFov", "rightFov", "bottomFov", "topFov", "near"].filter { !has($0) }
             if !missing.isEmpty {
-                ats(.error, "kml.viewvolume-incomplete", "ViewVolume lacks <\(missing.joined(separator: ">, <"))>", frame)
+                ats(.error, .kmlViewvolumeIncomplete, "ViewVolume lacks <\(missing.joined(separator: ">, <"))>", frame)
             } else if let near = values["near"].flatMap(KMLATSChecks.number), near < 0 {
-                ats(.error, "kml.viewvolume-incomplete", "ViewVolume near is negative (\(near))", frame)
+                ats(.error, .kmlViewvolumeIncomplete, "ViewVolume near is negative (\(near))", frame)
             }
         case "NetworkLinkControl":
             // ATC 20.
             if let period = values["minRefreshPeriod"].flatMap(KMLATSChecks.number), period < 0 {
-                ats(.error, "kml.min-refresh-period", "minRefreshPeriod is negative (\(period))", frame)
+                ats(.error, .kmlMinRefreshPeriod, "minRefreshPeriod is negative (\(period))", frame)
             }
         case "Schema":
             // ATC 25.
             if (frame.attributes["id"] ?? "").isEmpty {
-                ats(.error, "kml.schema-id-missing", "<Schema> has no id, so no schemaUrl can name it", frame)
+                ats(.error, .kmlSchemaIdMissing, "<Schema> has no id, so no schemaUrl can name it", frame)
             }
         case "SimpleField":
             // ATC 26 (2): one of the eight types, bare or as an XML Schema QName (xsd:int).
             if let type = frame.attributes["type"], !KMLSimpleFieldType.names.contains(KMLSimpleFieldType.normalized(type)) {
-                ats(.error, "kml.simple-field-type", "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
+                ats(.error, .kmlSimpleFieldType, "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
             }
             checkUnitOfMeasure(frame)
         case "Data":
             // ATC 28: names unique in one ExtendedData; ATC 49 (level 2): a name and a value.
             if let dataName = frame.attributes["name"], parentName == "ExtendedData" {
                 if stack[stack.count - 1].dataNames.contains(dataName) {
-                    ats(.error, "kml.data-name-duplicate", "Data name '\(dataName.prefix(60))' appears twice in this ExtendedData", frame)
+                    ats(.error, .kmlDataNameDuplicate, "Data name '\(dataName.prefix(60))' appears twice in this ExtendedData", frame)
                 } else {
                     stack[stack.count - 1].dataNames.insert(dataName)
                 }
             }
             if frame.attributes["name"] == nil || !has("value") {
-                ats(.warning, "kml.data-incomplete", "<Data> should have a name attribute and a <value>", frame)
+                ats(.warning, .kmlDataIncomplete, "<Data> should have a name attribute and a <value>", frame)
             }
             checkUnitOfMeasure(frame)
         case "phoneNumber":
             // ATC 24.
             if !KMLATSChecks.isTelephoneURI(text) {
-                ats(.error, "kml.phone-number-uri", "phoneNumber '\(text.prefix(40))' is not a tel: URI (RFC 3966), e.g. tel:+1-555-0100", frame)
+                ats(.error, .kmlPhoneNumberUri, "phoneNumber '\(text.prefix(40))' is not a tel: URI (RFC 3966), e.g. tel:+1-555-0100", frame)
             }
         case "Orientation":
             // ATC 32; ATC 75 (level 3): all three.
             let present = ["heading", "tilt", "roll"].filter(has)
             if present.isEmpty {
-                ats(.error, "kml.orientation-empty", "Orientation has none of heading, tilt, roll", frame)
+                ats(.error, .kmlOrientationEmpty, "Orientation has none of heading, tilt, roll", frame)
             } else if present.count < 3 {
-                ats(.info, "kml.orientation-partial", "Orientation gives \(present.joined(separator: ", ")) but not all of heading, tilt, roll", frame)
+                ats(.info, .kmlOrientationPartial, "Orientation gives \(present.joined(separator: ", ")) but not all of heading, tilt, roll", frame)
             }
         case "GroundOverlay":
             // ATC 33; ATC 53 and 56 (level 2).
             if values["altitudeMode"] == "absolute" && !has("altitude") {
-                ats(.error, "kml.ground-overlay-altitude", "GroundOverlay with altitudeMode absolute needs an <altitude>", frame)
+                ats(.error, .kmlGroundOverlayAltitude, "GroundOverlay with altitudeMode absolute needs an <altitude>", frame)
             }
             if !has("LatLonBox") && !has("gx:LatLonQuad") {
-                ats(.warning, "kml.ground-overlay-box", "GroundOverlay has no <LatLonBox> (or gx:LatLonQuad) placing it", frame)
+                ats(.warning, .kmlGroundOverlayBox, "GroundOverlay has no <LatLonBox> (or gx:LatLonQuad) placing it", frame)
             }
-            if !has("Icon") { ats(.warning, "kml.overlay-icon-missing", "<GroundOverlay> has no <Icon> image", frame) }
+            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<GroundOverlay> has no <Icon> image", frame) }
         case "ScreenOverlay":
             // ATC 56, 57 (level 2).
-            if !has("Icon") { ats(.warning, "kml.overlay-icon-missing", "<ScreenOverlay> has no <Icon> image", frame) }
-            if !has("screenXY") { ats(.warning, "kml.screen-overlay-xy", "ScreenOverlay has no <screenXY> placing it", frame) }
+            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<ScreenOverlay> has no <Icon> image", frame) }
+            if !has("screenXY") { ats(.warning, .kmlScreenOverlayXy, "ScreenOverlay has no <screenXY> placing it", frame) }
         case "PhotoOverlay":
             // ATC 35; ATC 52 (level 2): $[x], $[y], $[level] in the href exactly when there is an ImagePyramid.
             let missing = ["Icon", "ViewVolume", "Point", "Camera"].filter { !has($0) }
             if !missing.isEmpty {
-                ats(.error, "kml.photo-overlay-incomplete", "PhotoOverlay lacks <\(missing.joined(separator: ">, <"))>", frame)
+                ats(.error, .kmlPhotoOverlayIncomplete, "PhotoOverlay lacks <\(missing.joined(separator: ">, <"))>", frame)
             }
             if let href = values["Icon/href"] {
                 let tiled = ["$[x]", "$[y]", "$[level]"].allSatisfy { href.contains($0) }
                 if tiled != has("ImagePyramid") {
-                    ats(.warning, "kml.photo-overlay-pyramid", tiled ? "PhotoOverlay href has $[x], $[y] and $[level] but no <ImagePyramid>"
+                    ats(.warning, .kmlPhotoOverlayPyramid, tiled ? "PhotoOverlay href has $[x], $[y] and $[level] but no <ImagePyramid>"
                         : "PhotoOverlay has an <ImagePyramid> but its href lacks $[x], $[y] and $[level]", frame)
                 }
             }
-            if !has("Icon") { ats(.warning, "kml.overlay-icon-missing", "<PhotoOverlay> has no <Icon> image", frame) }
+            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<PhotoOverlay> has no <Icon> image", frame) }
         case "Model":
             // ATC 34 (1); ATC 55 (2) (level 2): a Location altitude unless clamped.
             let missing = ["Link", "Location"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, "kml.model-incomplete", "Model lacks <\(missing.joined(separator: ">, <"))>", frame) }
+            if !missing.isEmpty { ats(.error, .kmlModelIncomplete, "Model lacks <\(missing.joined(separator: ">, <"))>", frame) }
             let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
             if has("Location") && values["Location/altitude"] == nil && mode != "clampToGround" && mode != "clampToSeaFloor" {
-                ats(.warning, "kml.location-incomplete", "Model altitudeMode is \(mode) but its Location has no <altitude>", frame)
+                ats(.warning, .kmlLocationIncomplete, "Model altitudeMode is \(mode) but its Location has no <altitude>", frame)
             }
         case "Location":
             // ATC 55 (1) (level 2).
             if !has("longitude") || !has("latitude") {
-                ats(.warning, "kml.location-incomplete", "Location should give <longitude> and <latitude>", frame)
+                ats(.warning, .kmlLocationIncomplete, "Location should give <longitude> and <latitude>", frame)
             }
             if has("altitude"), !stack.isEmpty { stack[stack.count - 1].values["Location/altitude"] = values["altitude"] }
         case "ItemIcon":
             // ATC 37.
-            if !has("href") { ats(.error, "kml.item-icon-href", "ItemIcon has no <href>", frame) }
+            if !has("href") { ats(.error, .kmlItemIconHref, "ItemIcon has no <href>", frame) }
         case "LookAt":
             // ATC 38: position and range; tilt 0…90; an altitude unless clamped.
             let missing = ["longitude", "latitude", "range"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, "kml.lookat-incomplete", "LookAt lacks <\(missing.joined(separator: ">, <"))>", frame) }
+            if !missing.isEmpty { ats(.error, .kmlLookatIncomplete, "LookAt lacks <\(missing.joined(separator: ">, <"))>", frame) }
             if let tilt = values["tilt"].flatMap(KMLATSChecks.number), !(0...90).contains(tilt) {
-                ats(.error, "kml.lookat-tilt", "LookAt tilt \(tilt) is outside 0…90", frame)
+                ats(.error, .kmlLookatTilt, "LookAt tilt \(tilt) is outside 0…90", frame)
             }
             let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
             if mode != "clampToGround" && mode != "clampToSeaFloor" && !has("altitude") {
-                ats(.error, "kml.lookat-altitude", "LookAt altitudeMode is \(mode) but it has no <altitude>", frame)
+                ats(.error, .kmlLookatAltitude, "LookAt altitudeMode is \(mode) but it has no <altitude>", frame)
             }
         case "Camera":
             // ATC 54 (level 2).
             let missing = ["longitude", "latitude", "altitude"].filter { !has($0) }
-            if !missing.isEmpty { ats(.warning, "kml.camera-incomplete", "Camera lacks <\(missing.joined(separator: ">, <"))>", frame) }
+            if !missing.isEmpty { ats(.warning, .kmlCameraIncomplete, "Camera lacks <\(missing.joined(separator: ">, <"))>", frame) }
             if (values["altitudeMode"] ?? "clampToGround") == "clampToGround" && values["gx:altitudeMode"] == nil {
-                ats(.warning, "kml.camera-altitude-mode", "Camera altitudeMode is clampToGround (the default); a camera is placed above the ground", frame)
+                ats(.warning, .kmlCameraAltitudeMode, "Camera altitudeMode is clampToGround (the default); a camera is placed above the ground", frame)
             }
         case "Lod":
             // ATC 39; ATC 74 (level 3).
             guard let low = values["minLodPixels"].flatMap(KMLATSChecks.number) else {
-                if !has("minLodPixels") { ats(.error, "kml.lod-pixels", "Lod has no <minLodPixels>", frame) }
+                if !has("minLodPixels") { ats(.error, .kmlLodPixels, "Lod has no <minLodPixels>", frame) }
                 break
             }
             let high = values["maxLodPixels"].flatMap(KMLATSChecks.number) ?? -1
             if high != -1 && low >= high {
-                ats(.error, "kml.lod-pixels", "Lod minLodPixels \(low) is not below maxLodPixels \(high)", frame)
+                ats(.error, .kmlLodPixels, "Lod minLodPixels \(low) is not below maxLodPixels \(high)", frame)
             } else if high != -1 {
                 let fades = (values["minFadeExtent"].flatMap(KMLATSChecks.number) ?? 0) + (values["maxFadeExtent"].flatMap(KMLATSChecks.number) ?? 0)
                 if fades > high - low {
-                    ats(.info, "kml.lod-fade-extents", "Lod fade extents (\(fades)) exceed maxLodPixels − minLodPixels (\(high - low))", frame)
+                    ats(.info, .kmlLodFadeExtents, "Lod fade extents (\(fades)) exceed maxLodPixels − minLodPixels (\(high - low))", frame)
                 }
             }
         case "Region":
             // ATC 41.
             let missing = ["LatLonAltBox", "Lod"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, "kml.region-incomplete", "Region lacks <\(missing.joined(separator: ">, <"))>", frame) }
+            if !missing.isEmpty { ats(.error, .kmlRegionIncomplete, "Region lacks <\(missing.joined(separator: ">, <"))>", frame) }
         case "ResourceMap":
             // ATC 50 (level 2).
-            if !has("Alias") { ats(.warning, "kml.resource-map-alias", "ResourceMap has no <Alias>", frame) }
+            if !has("Alias") { ats(.warning, .kmlResourceMapAlias, "ResourceMap has no <Alias>", frame) }
         case "Alias":
             if let source = values["sourceHref"], parentName == "ResourceMap" {
                 if stack[stack.count - 1].aliasSources.contains(source) {
-                    ats(.warning, "kml.resource-map-alias", "Alias sourceHref '\(source.prefix(60))' appears twice in this ResourceMap", frame)
+                    ats(.warning, .kmlResourceMapAlias, "Alias sourceHref '\(source.prefix(60))' appears twice in this ResourceMap", frame)
                 } else {
                     stack[stack.count - 1].aliasSources.insert(source)
                 }
@@ -454,19 +454,19 @@ extension KMLValidator.Walk {
         case "ImagePyramid":
             // ATC 62 (level 2).
             let missing = ["maxWidth", "maxHeight"].filter { !has($0) }
-            if !missing.isEmpty { ats(.warning, "kml.image-pyramid", "ImagePyramid lacks <\(missing.joined(separator: ">, <"))>", frame) }
+            if !missing.isEmpty { ats(.warning, .kmlImagePyramid, "ImagePyramid lacks <\(missing.joined(separator: ">, <"))>", frame) }
             if let size = values["tileSize"].flatMap(KMLATSChecks.number), !(size >= 1 && size <= 1_073_741_824 && size == size.rounded()
                 && Int(size).nonzeroBitCount == 1) {
-                ats(.warning, "kml.image-pyramid", "ImagePyramid tileSize \(values["tileSize"]!) is not a power of 2", frame)
+                ats(.warning, .kmlImagePyramid, "ImagePyramid tileSize \(values["tileSize"]!) is not a power of 2", frame)
             }
         case "MultiGeometry":
             // ATC 66 (level 2).
             let parts = frame.childCounts.filter { KMLATSChecks.geometries.contains($0.key) }.values.reduce(0, +)
-            if parts < 2 { ats(.warning, "kml.multigeometry-single", "MultiGeometry holds \(parts) geometr\(parts == 1 ? "y" : "ies"); it should hold two or more", frame) }
+            if parts < 2 { ats(.warning, .kmlMultigeometrySingle, "MultiGeometry holds \(parts) geometr\(parts == 1 ? "y" : "ies"); it should hold two or more", frame) }
         case "Placemark":
             // ATC 67 (level 2).
             if !frame.childCounts.keys.contains(where: KMLATSChecks.geometries.contains) {
-                ats(.warning, "kml.placemark-no-geometry", "Placemark has no geometry", frame)
+                ats(.warning, .kmlPlacemarkNoGeometry, "Placemark has no geometry", frame)
             }
         default:
             break
@@ -479,7 +479,7 @@ extension KMLValidator.Walk {
         let isEmpty = frame.childCounts.isEmpty && !frame.hasText
         if frame.childCounts.isEmpty && !frame.hasAnyText && (frame.attributes["id"] ?? "").isEmpty
             && KMLATSChecks.objects.contains(name) && KMLElementRules.required[name] == nil {
-            ats(.warning, "kml.empty-object", "<\(frame.qualifiedName)> is empty and has no id", frame)
+            ats(.warning, .kmlEmptyObject, "<\(frame.qualifiedName)> is empty and has no id", frame)
         } else if let rule = KMLATSChecks.nonEmpty[name] {
             // ATC 42, 44, 58–61, 63–65 (level 2): not empty (with an id it passed ATC 21).
             let filled = rule.anyOf.isEmpty ? !isEmpty : rule.anyOf.contains(where: has)
@@ -489,7 +489,7 @@ extension KMLValidator.Walk {
             }
             if name == "Scale" && filled && !["x", "y", "z"].allSatisfy(has) {
                 // ATC 73 (level 3).
-                ats(.info, "kml.scale-partial", "Scale should give all of x, y, z", frame)
+                ats(.info, .kmlScalePartial, "Scale should give all of x, y, z", frame)
             }
         }
         if name == "Icon", parentName == "PhotoOverlay", let href = values["href"], !stack.isEmpty {
@@ -499,7 +499,7 @@ extension KMLValidator.Walk {
 
     /// North above south and east beyond west (ATC 8, ATC 11): a box with an area. Only
     /// sides that are numbers are compared (others were reported as such).
-    private mutating func checkBoxExtent(_ frame: KMLValidator.Frame, code: String) {
+    private mutating func checkBoxExtent(_ frame: KMLValidator.Frame, code: Diagnostic.Code) {
         let side = { (name: String) in frame.values[name].flatMap(KMLATSChecks.number) }
         if let north = side("north"), let south = side("south"), north <= south {
             ats(.error, code, "\(frame.qualifiedName) north \(north) is not above south \(south)", frame)
@@ -516,9 +516,9 @@ extension KMLValidator.Walk {
     private mutating func checkUnitOfMeasure(_ frame: KMLValidator.Frame) {
         guard let unit = frame.attributes["uom"] else { return }
         if !isKML23 {
-            ats(.error, "kml.data-uom", "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document cannot carry it", frame)
+            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document cannot carry it", frame)
         } else if KMLATSChecks.scheme(of: unit) == nil && !KMLATSChecks.knownUnits.contains(unit) {
-            ats(.error, "kml.data-uom", "<\(frame.qualifiedName)> uom '\(unit.prefix(40))' is no known unit of measure: give a UCUM code (m, km/h, Cel…) or a URI naming the unit", frame)
+            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom '\(unit.prefix(40))' is no known unit of measure: give a UCUM code (m, km/h, Cel…) or a URI naming the unit", frame)
         }
     }
 
@@ -526,24 +526,24 @@ extension KMLValidator.Walk {
     private mutating func checkLink(_ frame: KMLValidator.Frame) {
         let values = frame.values
         if frame.childCounts["href"] == nil && !frame.inUpdate {
-            ats(.error, "kml.link-href-missing", "<\(frame.qualifiedName)> has no <href>", frame)
+            ats(.error, .kmlLinkHrefMissing, "<\(frame.qualifiedName)> has no <href>", frame)
         }
         for field in ["refreshInterval", "viewRefreshTime", "viewBoundScale"] {
             if let value = values[field].flatMap(KMLATSChecks.number), value <= 0 {
-                ats(.error, "kml.link-value-not-positive", "<\(field)> must be positive, found \(values[field]!)", frame)
+                ats(.error, .kmlLinkValueNotPositive, "<\(field)> must be positive, found \(values[field]!)", frame)
             }
         }
         if values["refreshInterval"] != nil, values["refreshMode"] != "onInterval" {
-            ats(.warning, "kml.link-refresh-mode", "refreshInterval is given but refreshMode is \(values["refreshMode"] ?? "onChange (the default)"), not onInterval", frame)
+            ats(.warning, .kmlLinkRefreshMode, "refreshInterval is given but refreshMode is \(values["refreshMode"] ?? "onChange (the default)"), not onInterval", frame)
         }
         if values["viewRefreshTime"] != nil, values["viewRefreshMode"] != "onStop" {
-            ats(.warning, "kml.link-refresh-mode", "viewRefreshTime is given but viewRefreshMode is \(values["viewRefreshMode"] ?? "never (the default)"), not onStop", frame)
+            ats(.warning, .kmlLinkRefreshMode, "viewRefreshTime is given but viewRefreshMode is \(values["viewRefreshMode"] ?? "never (the default)"), not onStop", frame)
         }
         if let format = values["viewFormat"], !format.isEmpty, !format.contains("[") {
-            ats(.warning, "kml.view-format-parameters", "viewFormat '\(format.prefix(60))' holds no [parameter]", frame)
+            ats(.warning, .kmlViewFormatParameters, "viewFormat '\(format.prefix(60))' holds no [parameter]", frame)
         }
         if let query = values["httpQuery"], !query.contains("[") {
-            ats(.warning, "kml.http-query-parameters", "httpQuery '\(query.prefix(60))' holds no [parameter]", frame)
+            ats(.warning, .kmlHttpQueryParameters, "httpQuery '\(query.prefix(60))' holds no [parameter]", frame)
         }
     }
 
@@ -556,17 +556,17 @@ extension KMLValidator.Walk {
         if inPolygon {
             let present = ["extrude", "tessellate", "altitudeMode"].filter { frame.childCounts[$0] != nil }
             if !present.isEmpty {
-                ats(.warning, "kml.ring-in-polygon-members", "a LinearRing in a Polygon should not have <\(present.joined(separator: ">, <"))> (the Polygon's apply)", frame)
+                ats(.warning, .kmlRingInPolygonMembers, "a LinearRing in a Polygon should not have <\(present.joined(separator: ">, <"))> (the Polygon's apply)", frame)
             }
             return
         }
         let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
         let clamped = mode == "clampToGround" || mode == "clampToSeaFloor"
         if KMLATSChecks.isTrue(values["extrude"]) && clamped {
-            ats(.warning, "kml.extrude-clamped", "<\(frame.qualifiedName)> is extruded but its altitudeMode is \(mode), so it has no height to extrude from", frame)
+            ats(.warning, .kmlExtrudeClamped, "<\(frame.qualifiedName)> is extruded but its altitudeMode is \(mode), so it has no height to extrude from", frame)
         }
         if KMLATSChecks.isTrue(values["tessellate"]) && mode != "clampToGround" && frame.name != "Point" {
-            ats(.warning, "kml.tessellate-altitude", "<\(frame.qualifiedName)> is tessellated but its altitudeMode is \(mode); tessellation needs clampToGround", frame)
+            ats(.warning, .kmlTessellateAltitude, "<\(frame.qualifiedName)> is tessellated but its altitudeMode is \(mode); tessellation needs clampToGround", frame)
         }
         if values["altitudeMode"] != nil || values["gx:altitudeMode"] != nil, !clamped {
             let flat: Bool
@@ -576,7 +576,7 @@ extension KMLValidator.Walk {
                 flat = frame.coordinates?.contains { $0.altitude == nil } ?? false
             }
             if flat {
-                ats(.warning, "kml.coordinates-altitude-missing", "<\(frame.qualifiedName)> altitudeMode is \(mode) but some positions have no altitude", frame)
+                ats(.warning, .kmlCoordinatesAltitudeMissing, "<\(frame.qualifiedName)> altitudeMode is \(mode) but some positions have no altitude", frame)
             }
         }
     }

@@ -114,8 +114,8 @@ struct KMLValidator {
         walk.atsLevel = atsLevel
         do {
             try walk.run()
-        } catch var diagnostic as Diagnostic where !diagnostic.code.hasPrefix("io.") {
-            if diagnostic.code == "kml.xml-syntax" { diagnostic.message = "not well-formed XML: " + diagnostic.message }
+        } catch var diagnostic as Diagnostic where !diagnostic.isIOError {
+            if diagnostic.code == .kmlXmlSyntax { diagnostic.message = "not well-formed XML: " + diagnostic.message }
             walk.findings.append(diagnostic)
             walk.reportUnlisted()
             return walk.findings
@@ -132,7 +132,7 @@ struct KMLValidator {
         var atsLevel = 1
         var findings: [Diagnostic] = []
         /// Findings per code, listed or not (only `listLimit` of each are kept).
-        var codeCounts: [String: Int] = [:]
+        var codeCounts: [Diagnostic.Code: Int] = [:]
         var stack: [Frame] = []
         /// Ids of Style/StyleMap children of Document (shared styles, ATC 7) and of styles
         /// elsewhere (inline in a Folder, a Placemark or a Pair).
@@ -170,7 +170,7 @@ struct KMLValidator {
             self.checksGeometry = checksGeometry
         }
 
-        mutating func report(_ severity: Diagnostic.Severity, _ code: String, _ message: String, line: Int,
+        mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, line: Int,
                              path: String, needle: String? = nil) {
             guard listing(code) else { return }
             findings.append(Diagnostic(severity, code: code, message: message,
@@ -184,7 +184,7 @@ struct KMLValidator {
         }
 
         /// Counts a finding of `code`; true while findings of that code are still listed.
-        mutating func listing(_ code: String) -> Bool {
+        mutating func listing(_ code: Diagnostic.Code) -> Bool {
             let count = codeCounts[code, default: 0] + 1
             codeCounts[code] = count
             return count <= KMLValidator.listLimit
@@ -192,8 +192,8 @@ struct KMLValidator {
 
         /// One note per code whose findings were not all listed.
         mutating func reportUnlisted() {
-            for (code, count) in codeCounts.sorted(by: { $0.key < $1.key }) where count > KMLValidator.listLimit {
-                findings.append(Diagnostic(.info, code: "kml.findings-not-listed",
+            for (code, count) in codeCounts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where count > KMLValidator.listLimit {
+                findings.append(Diagnostic(.info, code: .kmlFindingsNotListed,
                                            message: "\(count - KMLValidator.listLimit) more \(code) findings are not listed (the first \(KMLValidator.listLimit) are)",
                                            location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
             }
@@ -228,12 +228,12 @@ struct KMLValidator {
             for (key, entry) in repeats.sorted(by: { $0.key < $1.key }) where entry.count > Self.repeatLimit {
                 let what = key.split(separator: " ")
                 let element = what.count > 1 ? "<\(what[1])>" : key
-                findings.append(Diagnostic(.info, code: what.first == "unknown" ? "kml.unknown-element" : "kml.misplaced-element",
+                findings.append(Diagnostic(.info, code: what.first == "unknown" ? .kmlUnknownElement : .kmlMisplacedElement,
                                            message: "\(entry.count - Self.repeatLimit) more \(element) elements like the ones above are not listed",
                                            location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
             }
             if !sawRoot {
-                findings.append(Diagnostic(.error, code: "kml.no-root", message: "the document has no root element",
+                findings.append(Diagnostic(.error, code: .kmlNoRoot, message: "the document has no root element",
                                            location: SourceLocation(file: xml.fileName, line: 1, column: 1)))
             }
         }
@@ -262,7 +262,7 @@ struct KMLValidator {
                 } else if known != nil {
                     if !KMLElementRules.known.contains(name) {
                         if counted("unknown " + qualified) {
-                            report(.warning, "kml.unknown-element", "<\(qualified)> is not a KML 2.2 element; it is ignored",
+                            report(.warning, .kmlUnknownElement, "<\(qualified)> is not a KML 2.2 element; it is ignored",
                                    line: line, path: path, needle: "<" + qualified)
                         }
                         opaque = true
@@ -270,7 +270,7 @@ struct KMLValidator {
                         if counted("misplaced \(qualified) \(parent.qualifiedName)") {
                             // ATC 2 (level 1): the schema rejects it, and what it says has no effect
                             // there (a ListStyle on a NetworkLink styles nothing).
-                            report(.error, "kml.misplaced-element", "<\(qualified)> does not belong inside <\(parent.qualifiedName)>",
+                            report(.error, .kmlMisplacedElement, "<\(qualified)> does not belong inside <\(parent.qualifiedName)>",
                                    line: line, path: path, needle: "<" + qualified)
                         }
                         opaque = true
@@ -279,10 +279,10 @@ struct KMLValidator {
             } else {
                 sawRoot = true
                 if name != "kml" {
-                    report(.error, "kml.root", "the root element is <\(qualified)>, not <kml>", line: line, path: path,
+                    report(.error, .kmlRoot, "the root element is <\(qualified)>, not <kml>", line: line, path: path,
                            needle: "<" + qualified)
                 } else if known == nil {
-                    report(.warning, "kml.namespace", "<kml> is in namespace \(xml.namespaceURI ?? ""), which is not KML's; read as KML 2.2",
+                    report(.warning, .kmlNamespace, "<kml> is in namespace \(xml.namespaceURI ?? ""), which is not KML's; read as KML 2.2",
                            line: line, path: path, needle: "<" + qualified)
                 }
             }
@@ -320,7 +320,7 @@ struct KMLValidator {
                 return
             }
             for required in KMLElementRules.required[frame.name] ?? [] where frame.childCounts[required] == nil {
-                report(.error, "kml.missing-child", "<\(frame.qualifiedName)> needs a <\(required)>", line: frame.line,
+                report(.error, .kmlMissingChild, "<\(frame.qualifiedName)> needs a <\(required)>", line: frame.line,
                        path: frame.path, needle: "<" + frame.qualifiedName)
             }
             let text = frame.text.map { String(decoding: $0, as: UTF8.self).kmlValidatorTrimmed } ?? ""
@@ -331,7 +331,7 @@ struct KMLValidator {
                 closeCoordinates(frame)
             case "when":
                 if KMLTime(text) == nil {
-                    report(.warning, "kml.time-syntax", "'\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
+                    report(.warning, .kmlTimeSyntax, "'\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
             case "styleUrl":
@@ -342,7 +342,7 @@ struct KMLValidator {
                 closeRing(frame)
             case "outerBoundaryIs", "innerBoundaryIs":
                 if (frame.childCounts["LinearRing"] ?? 0) > 1 {
-                    report(.error, "kml.boundary-rings", "<\(frame.qualifiedName)> holds one LinearRing, found \(frame.childCounts["LinearRing"]!)",
+                    report(.error, .kmlBoundaryRings, "<\(frame.qualifiedName)> holds one LinearRing, found \(frame.childCounts["LinearRing"]!)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
                 if let ring = frame.rings.first, !stack.isEmpty, stack[stack.count - 1].name == "Polygon" {
@@ -358,7 +358,7 @@ struct KMLValidator {
             case "LineString":
                 if let coordinates = frame.coordinates {
                     if coordinates.count < 2 {
-                        report(.error, "kml.line-too-short", "a LineString needs two or more positions, found \(coordinates.count)",
+                        report(.error, .kmlLineTooShort, "a LineString needs two or more positions, found \(coordinates.count)",
                                line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
                     } else if checksGeometry {
                         for finding in GeometryValidity.checkLine(coordinates) {
@@ -368,7 +368,7 @@ struct KMLValidator {
                 }
             case "Point":
                 if let coordinates = frame.coordinates, coordinates.count != 1 {
-                    report(.error, "kml.point-coordinates", "a Point has exactly one position, found \(coordinates.count)",
+                    report(.error, .kmlPointCoordinates, "a Point has exactly one position, found \(coordinates.count)",
                            line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
                 }
             case "Pair":
@@ -384,7 +384,7 @@ struct KMLValidator {
             case "gx:Track":
                 let whens = frame.childCounts["when"] ?? 0, coords = frame.childCounts["gx:coord"] ?? 0
                 if whens != coords {
-                    report(.error, "kml.track-count-mismatch",
+                    report(.error, .kmlTrackCountMismatch,
                            "gx:Track has \(whens) <when> and \(coords) <gx:coord>; they pair up one to one",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
@@ -393,7 +393,7 @@ struct KMLValidator {
                     stack[stack.count - 1].fields[name] = KMLSimpleFieldType.normalized(frame.attributes["type"] ?? "string")
                 }
                 if frame.attributes["name"] == nil || frame.attributes["type"] == nil {
-                    report(.error, "kml.missing-attribute", "<SimpleField> needs name and type attributes",
+                    report(.error, .kmlMissingAttribute, "<SimpleField> needs name and type attributes",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
             case "Schema":
@@ -418,13 +418,13 @@ struct KMLValidator {
             bytes.withUnsafeBufferPointer { KMLCoordinates.parse($0, into: &coordinates, problems: &problems) }
             for problem in problems.prefix(100) {
                 add(Diagnostic(problem.dropped ? .error : .warning,
-                                           code: problem.dropped ? "kml.coordinate-syntax" : "kml.coordinate-extra",
+                                           code: problem.dropped ? .kmlCoordinateSyntax : .kmlCoordinateExtra,
                                            message: "\(problem.message) ('\(problem.text)')",
                                            location: xml.location(ofTextOffset: problem.offset, in: bytes, elementLine: frame.line,
                                                                          elementName: frame.qualifiedName, kmlPath: frame.path)))
             }
             if problems.count > 100 {
-                report(.error, "kml.coordinate-syntax", "\(problems.count - 100) more malformed tuples in this element",
+                report(.error, .kmlCoordinateSyntax, "\(problems.count - 100) more malformed tuples in this element",
                        line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
             }
             var outOfRange = 0
@@ -432,7 +432,7 @@ struct KMLValidator {
                 outOfRange += 1
                 if outOfRange == 1 {
                     let latitudeBad = !(coordinate.latitude >= -90 && coordinate.latitude <= 90)
-                    report(latitudeBad ? .error : .warning, "kml.coordinate-range",
+                    report(latitudeBad ? .error : .warning, .kmlCoordinateRange,
                            latitudeBad ? "latitude \(coordinate.latitude) is outside -90…90 (is the tuple latitude,longitude? KML is longitude,latitude)"
                                        : "longitude \(coordinate.longitude) is outside -180…180",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
@@ -447,15 +447,15 @@ struct KMLValidator {
         private mutating func closeTrackCoordinate(_ frame: Frame, text: String) {
             let values = Array(text.utf8).withUnsafeBufferPointer { KMLCoordinates.parseSpaceSeparated($0) }
             guard let values, values.count == 2 || values.count == 3 else {
-                report(.error, "kml.coordinate-syntax", "gx:coord '\(text.prefix(60))' is not 'longitude latitude [altitude]'",
+                report(.error, .kmlCoordinateSyntax, "gx:coord '\(text.prefix(60))' is not 'longitude latitude [altitude]'",
                        line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 return
             }
             if !(values[1] >= -90 && values[1] <= 90) {
-                report(.error, "kml.coordinate-range", "latitude \(values[1]) is outside -90…90", line: frame.line, path: frame.path,
+                report(.error, .kmlCoordinateRange, "latitude \(values[1]) is outside -90…90", line: frame.line, path: frame.path,
                        needle: "<" + frame.qualifiedName)
             } else if !(values[0] >= -180 && values[0] <= 180) {
-                report(.warning, "kml.coordinate-range", "longitude \(values[0]) is outside -180…180", line: frame.line,
+                report(.warning, .kmlCoordinateRange, "longitude \(values[0]) is outside -180…180", line: frame.line,
                        path: frame.path, needle: "<" + frame.qualifiedName)
             }
         }
@@ -463,11 +463,11 @@ struct KMLValidator {
         private mutating func closeRing(_ frame: Frame) {
             guard let coordinates = frame.coordinates else { return }
             if coordinates.count < 4 {
-                report(.error, "kml.ring-too-short", "a LinearRing needs four or more positions (the last repeating the first), found \(coordinates.count)",
+                report(.error, .kmlRingTooShort, "a LinearRing needs four or more positions (the last repeating the first), found \(coordinates.count)",
                        line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
             } else if let first = coordinates.first, let last = coordinates.last,
                       first.latitude != last.latitude || first.longitude != last.longitude {
-                report(.warning, "kml.ring-not-closed", "a LinearRing must end where it starts; readers close it by repeating the first position",
+                report(.warning, .kmlRingNotClosed, "a LinearRing must end where it starts; readers close it by repeating the first position",
                        line: frame.coordinatesLine, path: frame.coordinatesPath, needle: "<coordinates")
             }
             guard !stack.isEmpty else { return }
@@ -495,18 +495,18 @@ struct KMLValidator {
             let keys = frame.pairs.map { $0.key ?? "" }
             for pair in frame.pairs {
                 if let key = pair.key, key != "normal" && key != "highlight" {
-                    report(.error, "kml.stylemap-pair", "Pair key '\(key)' is neither 'normal' nor 'highlight'", line: pair.line,
+                    report(.error, .kmlStylemapPair, "Pair key '\(key)' is neither 'normal' nor 'highlight'", line: pair.line,
                            path: pair.path, needle: "<Pair")
                 }
                 if !pair.hasStyle {
-                    report(.error, "kml.stylemap-pair", "Pair has neither a <styleUrl> nor a <Style>", line: pair.line, path: pair.path,
+                    report(.error, .kmlStylemapPair, "Pair has neither a <styleUrl> nor a <Style>", line: pair.line, path: pair.path,
                            needle: "<Pair")
                 }
             }
             for key in ["normal", "highlight"] {
                 let count = keys.filter { $0 == key }.count
                 if count != 1 {
-                    report(.error, "kml.stylemap-pair",
+                    report(.error, .kmlStylemapPair,
                            "StyleMap needs exactly one '\(key)' Pair, found \(count)", line: frame.line, path: frame.path,
                            needle: "<" + frame.qualifiedName)
                 }
@@ -520,12 +520,12 @@ struct KMLValidator {
                 if let time = KMLTime(text) {
                     times[part] = time
                 } else {
-                    report(.warning, "kml.time-syntax", "<\(part)> '\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
+                    report(.warning, .kmlTimeSyntax, "<\(part)> '\(text.prefix(40))' is not a KML time (YYYY, YYYY-MM, YYYY-MM-DD or an xsd:dateTime)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
             }
             if let begin = times["begin"], let end = times["end"], begin.start >= end.end {
-                report(.error, "kml.timespan-order", "TimeSpan begins (\(frame.values["begin"]!)) after it ends (\(frame.values["end"]!))",
+                report(.error, .kmlTimespanOrder, "TimeSpan begins (\(frame.values["begin"]!)) after it ends (\(frame.values["end"]!))",
                        line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
             }
         }
@@ -563,7 +563,7 @@ struct KMLValidator {
         /// (which checkable types its values miss) until the end.
         mutating func useSimpleData(schemaURL: String?, _ frame: Frame, value: String) {
             guard let field = frame.attributes["name"] else {
-                report(.error, "kml.missing-attribute", "<SimpleData> needs a name attribute", line: frame.line, path: frame.path,
+                report(.error, .kmlMissingAttribute, "<SimpleData> needs a name attribute", line: frame.line, path: frame.path,
                        needle: "<" + frame.qualifiedName)
                 return
             }
@@ -572,12 +572,12 @@ struct KMLValidator {
             // By id only (ATC 27): a Schema whose name matches is another element's name, not its id.
             if let fields = schemas[id] {
                 guard let type = fields[field] else {
-                    report(.warning, "kml.simple-data-unknown-field", "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
+                    report(.warning, .kmlSimpleDataUnknownField, "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                     return
                 }
                 if !KMLValidator.value(value, fits: type) {
-                    report(.error, "kml.simple-data-type", "SimpleData '\(field)' value '\(value.prefix(40))' is not a valid \(type)",
+                    report(.error, .kmlSimpleDataType, "SimpleData '\(field)' value '\(value.prefix(40))' is not a valid \(type)",
                            line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
                 }
                 return
@@ -589,7 +589,7 @@ struct KMLValidator {
         }
 
         /// Reports kept locations, and one more finding for those only counted.
-        private mutating func reportPending(_ pending: PendingReferences, _ severity: Diagnostic.Severity, _ code: String,
+        private mutating func reportPending(_ pending: PendingReferences, _ severity: Diagnostic.Severity, _ code: Diagnostic.Code,
                                             _ message: String, more: String) {
             for location in pending.locations {
                 add(Diagnostic(severity, code: code, message: message, location: location))
@@ -607,16 +607,16 @@ struct KMLValidator {
                 if otherStyleIDs.contains(target) {
                     // Readers resolve it, but the ATS wants shared styles under Document.
                     if let first = pending.locations.first {
-                        add(Diagnostic(.warning, code: "kml.shared-style-parent",
+                        add(Diagnostic(.warning, code: .kmlSharedStyleParent,
                                        message: "styleUrl #\(target) names a style that is not a child of <Document> (\(pending.count) reference\(pending.count == 1 ? "" : "s")); shared styles belong in Document",
                                        location: first))
                     }
                 } else if let kind = elementKind(target) {
                     // ATC 6: the reference must reach a Style or StyleMap, not any element with that id.
-                    reportPending(pending, .error, "kml.style-url-wrong-kind", "styleUrl #\(target) names a <\(kind)>, not a Style or StyleMap",
+                    reportPending(pending, .error, .kmlStyleUrlWrongKind, "styleUrl #\(target) names a <\(kind)>, not a Style or StyleMap",
                                   more: "styleUrl references to #\(target)")
                 } else {
-                    reportPending(pending, .error, "kml.style-url-missing", "styleUrl #\(target) names no Style or StyleMap in this document",
+                    reportPending(pending, .error, .kmlStyleUrlMissing, "styleUrl #\(target) names no Style or StyleMap in this document",
                                   more: "styleUrl references to #\(target)")
                 }
             }
@@ -624,33 +624,33 @@ struct KMLValidator {
                 let id = String(schemaURL.dropFirst())
                 guard let fields = schemas[id] else {
                     if let kind = elementKind(id) {
-                        reportPending(uses, .error, "kml.schema-url-wrong-kind", "schemaUrl \(schemaURL) names a <\(kind)>, not a Schema",
+                        reportPending(uses, .error, .kmlSchemaUrlWrongKind, "schemaUrl \(schemaURL) names a <\(kind)>, not a Schema",
                                       more: "SimpleData elements use \(schemaURL)")
                     } else if schemas["name:" + id] != nil {
-                        reportPending(uses, .error, "kml.schema-url-missing",
+                        reportPending(uses, .error, .kmlSchemaUrlMissing,
                                       "schemaUrl \(schemaURL) names no Schema id in this document; a Schema is named '\(id)', but schemaUrl refers to a Schema by its id",
                                       more: "SimpleData elements use \(schemaURL)")
                     } else {
-                        reportPending(uses, .error, "kml.schema-url-missing", "schemaUrl \(schemaURL) names no Schema in this document",
+                        reportPending(uses, .error, .kmlSchemaUrlMissing, "schemaUrl \(schemaURL) names no Schema in this document",
                                       more: "SimpleData elements use \(schemaURL)")
                     }
                     continue
                 }
                 for (field, pending) in (pendingFields[schemaURL] ?? [:]).sorted(by: { $0.key < $1.key }) {
                     guard let type = fields[field] else {
-                        reportPending(pending.uses, .warning, "kml.simple-data-unknown-field",
+                        reportPending(pending.uses, .warning, .kmlSimpleDataUnknownField,
                                       "SimpleData '\(field)' has no SimpleField in schema \(schemaURL)",
                                       more: "SimpleData '\(field)' elements of \(schemaURL)")
                         continue
                     }
                     let misfits = pending.misfits[type] ?? []
                     for misfit in misfits {
-                        add(Diagnostic(.error, code: "kml.simple-data-type",
+                        add(Diagnostic(.error, code: .kmlSimpleDataType,
                                        message: "SimpleData '\(field)' value '\(misfit.value)' is not a valid \(type)", location: misfit.location))
                     }
                     let count = pending.misfitCounts[type] ?? 0
                     if count > misfits.count, let last = misfits.last {
-                        add(Diagnostic(.error, code: "kml.simple-data-type",
+                        add(Diagnostic(.error, code: .kmlSimpleDataType,
                                        message: "\(count - misfits.count) more SimpleData '\(field)' values are not a valid \(type) (not listed)",
                                        location: last.location))
                     }

@@ -14,7 +14,7 @@ public enum SARIFReport {
 
     /// The results as a SARIF 2.1.0 log (one run, one rule per code).
     public static func render(_ results: [ValidationResult]) -> String {
-        var ruleIndex: [String: Int] = [:]
+        var ruleIndex: [Diagnostic.Code: Int] = [:]
         var rules: [JSONValue] = []
         var sarifResults: [JSONValue] = []
         for result in results {
@@ -26,9 +26,9 @@ public enum SARIFReport {
                     index = rules.count
                     ruleIndex[finding.code] = index
                     var rule: JSONObject = [
-                        "id": .string(finding.code),
+                        "id": .string(finding.code.rawValue),
                         "name": .string(ruleName(finding.code)),
-                        "shortDescription": .object(["text": .string(finding.code)]),
+                        "shortDescription": .object(["text": .string(finding.code.rawValue)]),
                         "defaultConfiguration": .object(["level": .string(level(finding.severity))]),
                     ]
                     addATSMetadata(to: &rule, code: finding.code)
@@ -49,7 +49,7 @@ public enum SARIFReport {
                     ])]))
                 }
                 sarifResults.append(.object([
-                    "ruleId": .string(finding.code),
+                    "ruleId": .string(finding.code.rawValue),
                     "ruleIndex": .integer(Int64(index)),
                     "level": .string(level(finding.severity)),
                     "message": .object(["text": .string(finding.message)]),
@@ -80,8 +80,8 @@ public enum SARIFReport {
 
     /// KML rules name the OGC KML 2.2 Abstract Test Suite test they implement
     /// (`KMLRuleCatalog`): a full description, the ATS identifier as `helpUri`, and tags.
-    static func addATSMetadata(to rule: inout JSONObject, code: String) {
-        guard code.hasPrefix("kml."), let entry = KMLRuleCatalog.byCode[code], !entry.tests.isEmpty else { return }
+    static func addATSMetadata(to rule: inout JSONObject, code: Diagnostic.Code) {
+        guard !KMLRuleCatalog.sharedWithGeoJSON.contains(code), let entry = KMLRuleCatalog.byCode[code], !entry.tests.isEmpty else { return }
         let tests = entry.tests.map { "ATC \($0)" }
         rule.append("fullDescription", .object([
             "text": .string("\(entry.summary) (OGC 07-134r2 \(tests.joined(separator: ", ")), conformance level \(entry.level))"),
@@ -102,8 +102,8 @@ public enum SARIFReport {
     }
 
     /// `geojson.ring-not-closed` → `GeojsonRingNotClosed` (SARIF rule names are identifiers).
-    static func ruleName(_ code: String) -> String {
-        code.split(whereSeparator: { $0 == "." || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    static func ruleName(_ code: Diagnostic.Code) -> String {
+        code.rawValue.split(whereSeparator: { $0 == "." || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// A relative URI reference for a path: unreserved bytes and '/' kept, the rest

@@ -110,7 +110,7 @@ public enum ValidationReport {
     private static func findingJSON(_ finding: Diagnostic) -> JSONValue {
         var object = JSONObject()
         object.append("severity", .string(finding.severity.rawValue))
-        object.append("code", .string(finding.code))
+        object.append("code", .string(finding.code.rawValue))
         object.append("message", .string(finding.message))
         object.append("line", finding.location.map { .integer(Int64($0.line)) } ?? .null)
         object.append("column", finding.location.map { .integer(Int64($0.column)) } ?? .null)
