@@ -72,7 +72,7 @@ extension Tiler {
         let maxZoom = source.options.maxZoom
         let side = 1 << min(tile.z, 30)
         guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
-            throw Diagnostic(.error, code: "tile.bad-option",
+            throw Diagnostic(.error, code: .tileBadOption,
                 message: "\(tile.z)/\(tile.x)/\(tile.y) is not a tile of this run (zooms 0…\(maxZoom), x and y 0…2^z − 1)")
         }
         // Down the path: at each zoom keep only the child that holds the tile.

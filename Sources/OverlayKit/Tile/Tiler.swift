@@ -118,7 +118,7 @@ public struct Tiler: Sendable {
                         + "(per zoom in the metadata under \"\(TileSetMetadata.dropReportKey)\")"))
             }
             if total.thinnedFeatures + total.tinyStandIns + total.clusters > 0 {
-                notes.append(Diagnostic(.note, code: "tile.density",
+                notes.append(Diagnostic(.note, code: .tileDensity,
                     message: "\(total.thinnedFeatures) point copies were thinned out below the base zoom, "
                         + "\(total.tinyStandIns) stand-ins drawn for tiny rings and lines, and \(total.clusteredPoints) "
                         + "points merged into \(total.clusters) clusters (per zoom in the metadata)"))
@@ -127,7 +127,7 @@ public struct Tiler: Sendable {
                 let atMaxZoom = zooms.last.map { $0.statistics.droppedForBudget + $0.statistics.coalescedForBudget } ?? 0
                 let perZoom = zooms.filter { $0.statistics.droppedForBudget + $0.statistics.coalescedForBudget > 0 }
                     .map { "z\($0.zoom): \($0.statistics.droppedForBudget + $0.statistics.coalescedForBudget)" }
-                notes.append(Diagnostic(atMaxZoom > 0 ? .warning : .note, code: "tile.budget",
+                notes.append(Diagnostic(atMaxZoom > 0 ? .warning : .note, code: .tileBudget,
                     message: "\(total.droppedForBudget) feature copies dropped and \(total.coalescedForBudget) merged to keep "
                         + "tiles within their budget (\(perZoom.joined(separator: ", ")))"
                         + (atMaxZoom > 0 ? "; at the max zoom they are missing from the tiles: raise --max-tile-bytes "
@@ -157,7 +157,7 @@ public struct Tiler: Sendable {
                         + "every feature goes to the one layer of the run"))
             }
             if tippecanoeMembersIgnored.zooms > 0 {
-                notes.append(Diagnostic(.warning, code: "tile.tippecanoe-zoom-ignored",
+                notes.append(Diagnostic(.warning, code: .tileTippecanoeZoomIgnored,
                     message: "\(tippecanoeMembersIgnored.zooms) \"tippecanoe\" minzoom/maxzoom values are not numbers and were ignored"))
             }
             return notes

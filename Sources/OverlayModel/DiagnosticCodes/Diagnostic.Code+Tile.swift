@@ -68,4 +68,12 @@ extension Diagnostic.Code {
         .tilejoinFormatMismatch,
         .tilejoinNoTiles,
     ]
+    /// `tile.too-large` (data): A tile does not fit its byte or feature budget even with one feature.
+    public static let tileTooLarge = Diagnostic.Code("tile.too-large", kind: .data)
+    /// `tile.budget` (finding): A tally of features dropped or merged to keep tiles within their budget.
+    public static let tileBudget = Diagnostic.Code("tile.budget", kind: .finding)
+    /// `tile.density` (finding): A tally of points thinned, tiny shapes drawn as stand-ins and points clustered.
+    public static let tileDensity = Diagnostic.Code("tile.density", kind: .finding)
+    /// `tile.tippecanoe-zoom-ignored` (finding): A tippecanoe member's minzoom or maxzoom is not a number and is ignored.
+    public static let tileTippecanoeZoomIgnored = Diagnostic.Code("tile.tippecanoe-zoom-ignored", kind: .finding)
 }

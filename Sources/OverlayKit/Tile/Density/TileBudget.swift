@@ -70,7 +70,7 @@ public struct TileBudget: Hashable, Sendable {
             encoded = try encode(tile)
         }
         let size = try compressedSize(encoded)
-        throw Diagnostic(.error, code: "tile.too-large",
+        throw Diagnostic(.error, code: .tileTooLarge,
             message: "tile \(tile.id.z)/\(tile.id.x)/\(tile.id.y) does not fit its budget even with \(tile.features.count) "
                 + "feature(s): \(size) bytes compressed (limit \(maxBytes.map(String.init) ?? "none")), "
                 + "\(tile.features.count) features (limit \(maxFeatures.map(String.init) ?? "none")); raise "
