@@ -29,6 +29,10 @@ public struct TileOptions: Hashable, Sendable {
     /// degenerate even at full detail (and the holes of a dropped exterior). Off reproduces
     /// geojson-vt's output exactly.
     public var keepRingsValid = true
+    /// Which properties reach the tiles (tippecanoe's `-y`/`-x`/`-X`); ids are taken before it.
+    public var attributes = AttributeSelection()
+    /// Properties coerced to one type each (tippecanoe's `-T`), after ``attributes``.
+    public var attributeTypes = AttributeCoercion()
 
     /// geojson-vt's defaults.
     public init() {}

@@ -30,6 +30,8 @@ public struct TileSource: Sendable {
     public let boundingMapRect: MapRect
     /// West and east in degrees, the antimeridian decided from the geometry (as `info` does).
     package let longitudeExtent: LongitudeExtent
+    /// Per property name, the values ``TileOptions/attributeTypes`` could not coerce and left out.
+    public let uncoercibleValues: [String: Int]
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
@@ -93,6 +95,7 @@ public struct TileSource: Sendable {
         inputCounts = projection.counts
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
+        uncoercibleValues = projection.uncoercible
         features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
     }
 
@@ -104,6 +107,7 @@ public struct TileSource: Sendable {
         var projected = [ProjectedFeature]()
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
+        var uncoercible = [String: Int]()
 
         init(options: TileOptions) throws {
             try options.validate()
@@ -127,7 +131,8 @@ public struct TileSource: Sendable {
             } else {
                 id = feature.id.map(JSONValue.init(featureID:))
             }
-            attributes.append(TileAttributes(id: id, properties: feature.properties))
+            attributes.append(TileAttributes(id: id, properties: options.tileProperties(feature.properties,
+                                                                                         uncoercible: &uncoercible)))
             guard let shape = feature.shape else {
                 counts.withoutGeometry += 1
                 return
@@ -160,6 +165,7 @@ public struct TileSource: Sendable {
             counts.features += later.counts.features
             counts.withoutGeometry += later.counts.withoutGeometry
             counts.withoutPositions += later.counts.withoutPositions
+            uncoercible.merge(later.uncoercible, uniquingKeysWith: +)
             longitudeExtent.merge(later.longitudeExtent)
         }
     }

@@ -26,6 +26,10 @@ public struct Tiler: Sendable {
     public var layer: String
     /// The tile set's name in its metadata; nil uses ``layer``.
     public var name: String?
+    /// A sentence about the tile set in its metadata (tippecanoe's `-N`); empty for none.
+    public var description = ""
+    /// The data's attribution in the metadata (tippecanoe's `-A`); nil for none.
+    public var attribution: String?
     /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
     public var minZoom = 0
     /// Zoom range, extent, buffer, tolerance and ids.
@@ -144,6 +148,7 @@ public struct Tiler: Sendable {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
+            if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
@@ -159,7 +164,8 @@ public struct Tiler: Sendable {
             }
             let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
                                               emitBlock: sink.writeBlock)
-            let metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name)
+            var metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
+            metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
