@@ -1,11 +1,12 @@
 import ArgumentParser
 import OverlayKit
+import OverlayModel
 
 extension AttributeType: ExpressibleByArgument {}
 
 /// tippecanoe's controls on `tile` that do not touch tile cutting, spelled as tippecanoe spells
-/// them: which properties reach the tiles and as what type, feature ids, the tile set's
-/// metadata, quiet runs and a buffer in screen pixels.
+/// them: which features and properties reach the tiles and as what type, feature ids, the tile
+/// set's metadata, quiet runs and a buffer in screen pixels.
 struct TileAttributeOptions: ParsableArguments {
     @Option(name: [.customShort("y"), .customLong("include")],
             help: ArgumentHelp("Keep only this property (repeat for more); all others are left out of the tiles.", valueName: "name"))
@@ -29,6 +30,11 @@ struct TileAttributeOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Use this property's value as each feature's id.", valueName: "name"))
     var useAttributeForId: String?
+
+    @Option(name: .customLong("where"),
+            help: ArgumentHelp("Tile only features whose properties satisfy the expression (the language of filter --where, plus $type and $id).",
+                               valueName: "expr"))
+    var whereExpression: String?
 
     @Option(name: [.customShort("n"), .long], help: "The tile set's name in its metadata (default: the layer name).")
     var name: String?
@@ -74,7 +80,26 @@ struct TileAttributeOptions: ParsableArguments {
         return types
     }
 
+    /// The `--where` filter, parsed.
+    /// - Throws: `ValidationError` (exit 64) with the column of a syntax error, or why it is refused.
+    func featureFilter() throws -> TileFeatureFilter? {
+        guard let whereExpression else { return nil }
+        do {
+            return try TileFeatureFilter(parsing: whereExpression)
+        } catch let syntax as WhereSyntaxError {
+            throw ValidationError("--where: \(syntax)")
+        } catch let diagnostic as Diagnostic {
+            throw ValidationError("--where: \(diagnostic.message)")
+        }
+    }
+
+    /// Prints a diagnostic on standard error, unless it is a note and the run is quiet.
+    func show(_ diagnostic: Diagnostic) {
+        if !quiet || diagnostic.severity != .note { Report.diagnostic(diagnostic) }
+    }
+
     func validate() throws {
+        _ = try featureFilter()
         _ = try parsedAttributeTypes()
         if generateIds && useAttributeForId != nil {
             throw ValidationError("--generate-ids and --use-attribute-for-id cannot be used together")
@@ -90,6 +115,7 @@ struct TileAttributeOptions: ParsableArguments {
         if excludeAll || !include.isEmpty { selection.included = Set(include) }
         tiler.options.attributes = selection
         tiler.options.attributeTypes = AttributeCoercion((try? parsedAttributeTypes()) ?? [:])
+        tiler.options.featureFilter = try? featureFilter()
         if generateIds { tiler.options.generateID = true }
         if let useAttributeForId { tiler.options.promoteID = useAttributeForId }
         if let name { tiler.name = name }

@@ -108,11 +108,11 @@ struct TileCommand: ParsableCommand {
             let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
-            let report = try tiler.run(reading: &reader, onWarning: Report.diagnostic, onProgress: onProgress)
+            let report = try tiler.run(reading: &reader, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
             if !tippecanoe.quiet { Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(maxZoom), \(size) in \(output)\n") }
-            report.diagnostics.filter { !tippecanoe.quiet || $0.severity != .note }.forEach(Report.diagnostic)
+            report.diagnostics.forEach(tippecanoe.show)
         }
     }
 }

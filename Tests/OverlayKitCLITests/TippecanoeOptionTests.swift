@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 
 /// tippecanoe's controls on `overlaykit tile` that do not touch tile cutting, through the built
-/// binary: `-y/-x/-X`, `-T`, `--generate-ids`/`--use-attribute-for-id`, `-l -n -N -A`, `-q`,
+/// binary: `-y/-x/-X`, `-T`, `--where`, `--generate-ids`/`--use-attribute-for-id`, `-l -n -N -A`, `-q`,
 /// `-P` and `-b`. Tiles are decoded by the peer (PyPI mapbox-vector-tile).
 final class TippecanoeOptionTests: XCTestCase {
     /// Two points with a name, a population (one not a number), a code and a secret; one has a
@@ -102,6 +102,23 @@ final class TippecanoeOptionTests: XCTestCase {
         let both = try tile(["--generate-ids", "--use-attribute-for-id", "code"], folder: folder)
         XCTAssertEqual(both.result.status, 64)
         XCTAssertTrue(both.result.stderr.contains("cannot be used together"), both.result.stderr)
+    }
+
+    func testWhereChoosesFeaturesAndRefusesZoom() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let run = try tile(["--where", "code > 8 and $type == 'Point'", "-y", "name"], folder: folder)
+        XCTAssertEqual(run.result.status, 0, run.result.stderr)
+        XCTAssertEqual(try decode(run.output).features, ["0|name='south'"])
+        XCTAssertTrue(run.result.stderr.contains("note: tile.filtered: 1 features did not match --where"), run.result.stderr)
+        let quiet = try tile(["--where", "code > 8", "-q"], folder: folder)
+        XCTAssertFalse(quiet.result.stderr.contains("tile.filtered"), quiet.result.stderr)
+
+        for (bad, reason) in [("$zoom >= 3", "$zoom is not supported"), ("code >", "column")] {
+            let refused = try tile(["--where", bad], folder: folder)
+            XCTAssertEqual(refused.result.status, 64, bad)
+            XCTAssertTrue(refused.result.stderr.contains("--where") && refused.result.stderr.contains(reason), refused.result.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: refused.output.path))
+        }
     }
 
     func testLayerNameDescriptionAndAttributionInTheMetadata() throws {

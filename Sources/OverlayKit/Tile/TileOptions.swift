@@ -33,6 +33,8 @@ public struct TileOptions: Hashable, Sendable {
     public var attributes = AttributeSelection()
     /// Properties coerced to one type each (tippecanoe's `-T`), after ``attributes``.
     public var attributeTypes = AttributeCoercion()
+    /// Only features matching it are tiled (`tile --where`); nil tiles every feature.
+    public var featureFilter: TileFeatureFilter?
 
     /// geojson-vt's defaults.
     public init() {}

@@ -32,6 +32,8 @@ public struct TileSource: Sendable {
     package let longitudeExtent: LongitudeExtent
     /// Per property name, the values ``TileOptions/attributeTypes`` could not coerce and left out.
     public let uncoercibleValues: [String: Int]
+    /// Features read that ``TileOptions/featureFilter`` left out (not in ``inputCounts``).
+    public let featuresFilteredOut: Int
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
@@ -96,6 +98,7 @@ public struct TileSource: Sendable {
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
         uncoercibleValues = projection.uncoercible
+        featuresFilteredOut = projection.filteredOut
         features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
     }
 
@@ -108,6 +111,7 @@ public struct TileSource: Sendable {
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
         var uncoercible = [String: Int]()
+        var filteredOut = 0
 
         init(options: TileOptions) throws {
             try options.validate()
@@ -121,7 +125,6 @@ public struct TileSource: Sendable {
 
         mutating func add(_ feature: Feature) {
             let index = counts.features
-            counts.features += 1
             let id: JSONValue?
             if let key = options.promoteID {
                 let value = feature.properties?[key]
@@ -131,6 +134,11 @@ public struct TileSource: Sendable {
             } else {
                 id = feature.id.map(JSONValue.init(featureID:))
             }
+            if let filter = options.featureFilter, !filter.matches(feature, id: id) {
+                filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
+                return
+            }
+            counts.features += 1
             attributes.append(TileAttributes(id: id, properties: options.tileProperties(feature.properties,
                                                                                          uncoercible: &uncoercible)))
             guard let shape = feature.shape else {
@@ -146,7 +154,9 @@ public struct TileSource: Sendable {
         mutating func append(_ later: Projection) {
             let offset = counts.features
             guard offset > 0 else {
+                let filtered = filteredOut  // features this part's filter left out are all it may hold
                 self = later  // the first part: nothing moves, and nothing is copied
+                filteredOut += filtered
                 return
             }
             attributes.reserveCapacity(attributes.count + later.attributes.count)
@@ -166,6 +176,7 @@ public struct TileSource: Sendable {
             counts.withoutGeometry += later.counts.withoutGeometry
             counts.withoutPositions += later.counts.withoutPositions
             uncoercible.merge(later.uncoercible, uniquingKeysWith: +)
+            filteredOut += later.filteredOut
             longitudeExtent.merge(later.longitudeExtent)
         }
     }

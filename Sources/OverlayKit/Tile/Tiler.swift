@@ -131,7 +131,9 @@ public struct Tiler: Sendable {
     /// - Parameters:
     ///   - reader: the input; read to its end before the first tile is cut (or, when it is read
     ///     in parts, left unread).
-    ///   - onWarning: the reader's warnings, as they are found.
+    ///   - onWarning: the reader's warnings, as they are found; then, once the input is read, a
+    ///     `tile.attribute-type` warning counting values ``TileOptions/attributeTypes`` left out and a
+    ///     `tile.filtered` note counting features ``TileOptions/featureFilter`` left out (each when any were).
     ///   - onProgress: called after every tile written (under a lock: keep it quick).
     /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
     /// - Throws: `Diagnostic` `tile.bad-option` before any work; the reader's errors; `io.*` when the
@@ -149,6 +151,10 @@ public struct Tiler: Sendable {
             let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
+            if source.featuresFilteredOut > 0 {
+                onWarning(Diagnostic(.note, code: "tile.filtered",
+                                     message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
+            }
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
