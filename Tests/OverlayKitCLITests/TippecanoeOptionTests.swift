@@ -66,6 +66,12 @@ final class TippecanoeOptionTests: XCTestCase {
         XCTAssertEqual(try decode(excluded.output).features, ["0|code=7,name='north'", "0|code=9,name='south'"])
         XCTAssertEqual(try fieldNames(excluded.output), ["code", "name"])
 
+        let typo = try tile(["-y", "nmae"], folder: folder)
+        XCTAssertEqual(typo.result.status, 0, typo.result.stderr)
+        XCTAssertTrue(typo.result.stderr.contains("warning: tile.attribute-not-found: no tiled feature has a property named \"nmae\""),
+                      typo.result.stderr)
+        XCTAssertFalse(included.result.stderr.contains("tile.attribute-not-found"), included.result.stderr)
+
         let none = try tile(["-X"], folder: folder)
         XCTAssertEqual(none.result.status, 0, none.result.stderr)
         XCTAssertEqual(try decode(none.output).features, ["0|", "0|"])

@@ -45,6 +45,7 @@ final class TileAttributeTests: XCTestCase {
         XCTAssertEqual(two.propertyTable.valueFields, one.propertyTable.valueFields, file: file, line: line)
         XCTAssertEqual(two.propertyTable.entries.map(\.tags), one.propertyTable.entries.map(\.tags), file: file, line: line)
         XCTAssertEqual(two.uncoercibleValues, one.uncoercibleValues, file: file, line: line)
+        XCTAssertEqual(two.unmatchedPropertyNames, one.unmatchedPropertyNames, file: file, line: line)
         return one
     }
 
@@ -59,6 +60,22 @@ final class TileAttributeTests: XCTestCase {
         XCTAssertEqual(keys(source), ["name", "rank"])
         XCTAssertEqual(source.attributes[3].properties, ["name": .string("p3"), "rank": .integer(3)], "order kept")
         XCTAssertEqual(source.attributes[3].id, .integer(3), "ids are not properties")
+    }
+
+    func testNamesNoFeatureHasAreReported() throws {
+        var options = TileOptions()
+        options.attributes = AttributeSelection(included: ["name", "nmae"], excluded: ["rnak"])
+        options.attributeTypes = AttributeCoercion(["pop": .int, "ppo": .int])
+        XCTAssertEqual(try readOnOneAndTwoThreads(options).unmatchedPropertyNames, ["nmae", "ppo", "rnak"])
+
+        var tiler = Tiler(output: folder.appendingPathComponent("typo").path, layer: "points")
+        tiler.options.maxZoom = 0
+        tiler.options.attributes = AttributeSelection(included: ["nmae"])
+        var warnings = [Diagnostic]()
+        var reader = try FeatureIO.reader(for: ByteInput(path: try writeSequence()))
+        _ = try tiler.run(reading: &reader, onWarning: { warnings.append($0) })
+        XCTAssertEqual(warnings.filter { $0.code == "tile.attribute-not-found" }.map(\.message),
+                       ["no tiled feature has a property named \"nmae\" (given to --include, --exclude or --attribute-type)"])
     }
 
     func testExcludeLeavesOutTheNamedPropertiesOnOneAndTwoThreads() throws {

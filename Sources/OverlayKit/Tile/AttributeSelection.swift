@@ -23,6 +23,9 @@ public struct AttributeSelection: Hashable, Sendable {
     @inlinable
     public var keepsEverything: Bool { included == nil && excluded.isEmpty }
 
+    /// Every property name the selection names (``included`` and ``excluded``).
+    public var namedProperties: Set<String> { (included ?? []).union(excluded) }
+
     /// Whether a property named `name` is kept.
     @inlinable
     public func keeps(_ name: String) -> Bool {

@@ -34,6 +34,9 @@ public struct TileSource: Sendable {
     public let uncoercibleValues: [String: Int]
     /// Features read that ``TileOptions/featureFilter`` left out (not in ``inputCounts``).
     public let featuresFilteredOut: Int
+    /// Property names given to ``TileOptions/attributes`` or ``TileOptions/attributeTypes`` that no
+    /// tiled feature has, sorted.
+    public let unmatchedPropertyNames: [String]
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
@@ -99,6 +102,7 @@ public struct TileSource: Sendable {
         longitudeExtent = projection.longitudeExtent
         uncoercibleValues = projection.uncoercible
         featuresFilteredOut = projection.filteredOut
+        unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
     }
 
@@ -112,10 +116,14 @@ public struct TileSource: Sendable {
         var longitudeExtent = LongitudeExtent()
         var uncoercible = [String: Int]()
         var filteredOut = 0
+        /// The names options name, and those of them some tiled feature has.
+        let namedProperties: Set<String>
+        var namesSeen = Set<String>()
 
         init(options: TileOptions) throws {
             try options.validate()
             self.options = options
+            namedProperties = options.namedProperties
             let world = MapProjection.worldSize
             let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
             let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
@@ -139,6 +147,9 @@ public struct TileSource: Sendable {
                 return
             }
             counts.features += 1
+            if !namedProperties.isEmpty, let properties = feature.properties {
+                for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
+            }
             attributes.append(TileAttributes(id: id, properties: options.tileProperties(feature.properties,
                                                                                          uncoercible: &uncoercible)))
             guard let shape = feature.shape else {
@@ -177,6 +188,7 @@ public struct TileSource: Sendable {
             counts.withoutPositions += later.counts.withoutPositions
             uncoercible.merge(later.uncoercible, uniquingKeysWith: +)
             filteredOut += later.filteredOut
+            namesSeen.formUnion(later.namesSeen)
             longitudeExtent.merge(later.longitudeExtent)
         }
     }

@@ -132,7 +132,8 @@ public struct Tiler: Sendable {
     ///   - reader: the input; read to its end before the first tile is cut (or, when it is read
     ///     in parts, left unread).
     ///   - onWarning: the reader's warnings, as they are found; then, once the input is read, a
-    ///     `tile.attribute-type` warning counting values ``TileOptions/attributeTypes`` left out and a
+    ///     `tile.attribute-type` warning counting values ``TileOptions/attributeTypes`` left out, a
+    ///     `tile.attribute-not-found` warning naming property names no tiled feature has, and a
     ///     `tile.filtered` note counting features ``TileOptions/featureFilter`` left out (each when any were).
     ///   - onProgress: called after every tile written (under a lock: keep it quick).
     /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
@@ -151,6 +152,7 @@ public struct Tiler: Sendable {
             let source = try TileSource(reading: &reader, options: options, readThreads: threads, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
+            if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
             if source.featuresFilteredOut > 0 {
                 onWarning(Diagnostic(.note, code: "tile.filtered",
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
