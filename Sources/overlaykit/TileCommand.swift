@@ -49,8 +49,8 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Tile units across a tile.")
     var extent = 4096
 
-    @Option(help: "Tile units kept beyond each edge.")
-    var buffer = 64
+    @Option(help: "Tile units kept beyond each edge (default 64).")
+    var buffer: Int?
 
     @Option(help: "Simplification tolerance in tile units.")
     var tolerance = 3.0
@@ -58,7 +58,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
 
-    @Option(help: "MVT layer name (default: the input's file name without extension).")
+    @Option(name: [.customShort("l"), .long], help: "MVT layer name (default: the input's file name without extension).")
     var layer: String?
 
     @Option(help: "Decimal places for --format geojson coordinates.")
@@ -68,6 +68,8 @@ struct TileCommand: ParsableCommand {
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @OptionGroup var overwrite: OverwriteOption
+
+    @OptionGroup(title: "tippecanoe's controls") var tippecanoe: TileAttributeOptions
 
     @Flag(inversion: .prefixedNo, help: "Print zoom, tiles written and rate on standard error (default: when it is a terminal).")
     var progress: Bool?
@@ -93,13 +95,14 @@ struct TileCommand: ParsableCommand {
         tiler.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
-        tiler.options.buffer = buffer
+        tiler.options.buffer = buffer ?? 64
         tiler.options.tolerance = tolerance
         tiler.precision = precision
         tiler.threads = threads
         tiler.replaceExisting = overwrite.force
         tiler.guessesMaxZoom = maxZoomArgument == .guess
         try density.apply(to: &tiler)
+        tippecanoe.apply(to: &tiler)
         return tiler
         }
     }
@@ -118,7 +121,8 @@ struct TileCommand: ParsableCommand {
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
         guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
         guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }
-        guard buffer >= 0 && buffer <= extent else { throw ValidationError("--buffer must be 0…extent") }
+        guard buffer.map({ $0 >= 0 && $0 <= extent }) ?? true else { throw ValidationError("--buffer must be 0…extent") }
+        guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
         guard tolerance >= 0 && tolerance.isFinite else { throw ValidationError("--tolerance must be ≥ 0") }
         guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
         guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
@@ -158,16 +162,18 @@ struct TileCommand: ParsableCommand {
         guard let output else { return }
         try runReportingErrors {
             var (_, reader) = try inputOptions.openReader()
-            let meter = (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
+            let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
             var tiler = try tiler
-            let report = try tiler.run(reading: &reader, onWarning: Report.diagnostic, onProgress: onProgress)
+            let report = try tiler.run(reading: &reader, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
             let guessed = maxZoomArgument == .guess ? " (max zoom guessed from the features' spacing)" : ""
-            Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\n")
-            report.diagnostics.forEach(Report.diagnostic)
+            if !tippecanoe.quiet {
+                Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\n")
+            }
+            report.diagnostics.forEach(tippecanoe.show)
         }
     }
 }

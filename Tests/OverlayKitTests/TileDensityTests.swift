@@ -214,7 +214,7 @@ final class TileDensityTests: XCTestCase {
         budget.maxBytes = 10
         XCTAssertThrowsError(try budget.fit(&tile) { MVTEncoder(layerName: "p").encode($0).0 }) { error in
             let diagnostic = error as? Diagnostic
-            XCTAssertEqual(diagnostic?.code, "tile.too-large")
+            XCTAssertEqual(diagnostic?.code, .tileTooLarge)
             XCTAssertTrue(diagnostic?.message.contains("tile 0/0/0") ?? false, diagnostic?.message ?? "")
         }
     }

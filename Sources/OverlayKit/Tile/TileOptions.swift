@@ -29,6 +29,12 @@ public struct TileOptions: Hashable, Sendable {
     /// degenerate even at full detail (and the holes of a dropped exterior). Off reproduces
     /// geojson-vt's output exactly.
     public var keepRingsValid = true
+    /// Which properties reach the tiles (tippecanoe's `-y`/`-x`/`-X`); ids are taken before it.
+    public var attributes = AttributeSelection()
+    /// Properties coerced to one type each (tippecanoe's `-T`), after ``attributes``.
+    public var attributeTypes = AttributeCoercion()
+    /// Only features matching it are tiled (`tile --where`); nil tiles every feature.
+    public var featureFilter: TileFeatureFilter?
 
     /// Points kept per zoom below ``baseZoom`` (tippecanoe's `-r`): each zoom out keeps one point
     /// in `pointDropRate` of the zoom below, chosen evenly along a space-filling curve so low

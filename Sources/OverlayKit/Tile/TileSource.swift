@@ -32,6 +32,13 @@ public struct TileSource: Sendable {
     public let boundingMapRect: MapRect
     /// West and east in degrees, the antimeridian decided from the geometry (as `info` does).
     package let longitudeExtent: LongitudeExtent
+    /// Per property name, the values ``TileOptions/attributeTypes`` could not coerce and left out.
+    public let uncoercibleValues: [String: Int]
+    /// Features read that ``TileOptions/featureFilter`` left out (not in ``inputCounts``).
+    public let featuresFilteredOut: Int
+    /// Property names given to ``TileOptions/attributes`` or ``TileOptions/attributeTypes`` that no
+    /// tiled feature has, sorted.
+    public let unmatchedPropertyNames: [String]
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
@@ -96,6 +103,9 @@ public struct TileSource: Sendable {
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
         visibility = projection.visibility
+        uncoercibleValues = projection.uncoercible
+        featuresFilteredOut = projection.filteredOut
+        unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
         thinPoints()
     }
@@ -159,10 +169,16 @@ public struct TileSource: Sendable {
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
         var visibility = FeatureVisibility()
+        var uncoercible = [String: Int]()
+        var filteredOut = 0
+        /// The names options name, and those of them some tiled feature has.
+        let namedProperties: Set<String>
+        var namesSeen = Set<String>()
 
         init(options: TileOptions) throws {
             try options.validate()
             self.options = options
+            namedProperties = options.namedProperties
             let world = MapProjection.worldSize
             let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
             let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
@@ -172,8 +188,6 @@ public struct TileSource: Sendable {
 
         mutating func add(_ feature: Feature) {
             let index = counts.features
-            counts.features += 1
-            visibility.add(feature)
             let id: JSONValue?
             if let key = options.promoteID {
                 let value = feature.properties?[key]
@@ -183,7 +197,17 @@ public struct TileSource: Sendable {
             } else {
                 id = feature.id.map(JSONValue.init(featureID:))
             }
-            attributes.append(TileAttributes(id: id, properties: feature.properties))
+            if let filter = options.featureFilter, !filter.matches(feature, id: id) {
+                filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
+                return
+            }
+            counts.features += 1
+            visibility.add(feature)
+            if !namedProperties.isEmpty, let properties = feature.properties {
+                for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
+            }
+            attributes.append(TileAttributes(id: id, properties: options.tileProperties(feature.properties,
+                                                                                         uncoercible: &uncoercible)))
             guard let shape = feature.shape else {
                 counts.withoutGeometry += 1
                 return
@@ -197,7 +221,9 @@ public struct TileSource: Sendable {
         mutating func append(_ later: Projection) {
             let offset = counts.features
             guard offset > 0 else {
+                let filtered = filteredOut  // features this part's filter left out are all it may hold
                 self = later  // the first part: nothing moves, and nothing is copied
+                filteredOut += filtered
                 return
             }
             attributes.reserveCapacity(attributes.count + later.attributes.count)
@@ -216,6 +242,9 @@ public struct TileSource: Sendable {
             counts.features += later.counts.features
             counts.withoutGeometry += later.counts.withoutGeometry
             counts.withoutPositions += later.counts.withoutPositions
+            uncoercible.merge(later.uncoercible, uniquingKeysWith: +)
+            filteredOut += later.filteredOut
+            namesSeen.formUnion(later.namesSeen)
             longitudeExtent.merge(later.longitudeExtent)
             visibility.append(later.visibility)
         }

@@ -26,6 +26,10 @@ public struct Tiler: Sendable {
     public var layer: String
     /// The tile set's name in its metadata; nil uses ``layer``.
     public var name: String?
+    /// A sentence about the tile set in its metadata (tippecanoe's `-N`); empty for none.
+    public var description = ""
+    /// The data's attribution in the metadata (tippecanoe's `-A`); nil for none.
+    public var attribution: String?
     /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
     public var minZoom = 0
     /// Zoom range, extent, buffer, tolerance, ids, thinning and clustering. A new `Tiler` thins
@@ -152,7 +156,7 @@ public struct Tiler: Sendable {
                     message: "\(losses.valuesWrittenAsJSON) object or array property values (counted once per feature) were written as JSON text"))
             }
             if tippecanoeMembersIgnored.layers > 0 {
-                notes.append(Diagnostic(.warning, code: "tile.tippecanoe-layer-ignored",
+                notes.append(Diagnostic(.warning, code: .tileTippecanoeLayerIgnored,
                     message: "\(tippecanoeMembersIgnored.layers) features name a layer in their \"tippecanoe\" member; "
                         + "every feature goes to the one layer of the run"))
             }
@@ -172,7 +176,10 @@ public struct Tiler: Sendable {
     /// - Parameters:
     ///   - reader: the input; read to its end before the first tile is cut (or, when it is read
     ///     in parts, left unread).
-    ///   - onWarning: the reader's warnings, as they are found.
+    ///   - onWarning: the reader's warnings, as they are found; then, once the input is read, a
+    ///     `tile.attribute-type` warning counting values ``TileOptions/attributeTypes`` left out, a
+    ///     `tile.attribute-not-found` warning naming property names no tiled feature has, and a
+    ///     `tile.filtered` note counting features ``TileOptions/featureFilter`` left out (each when any were).
     ///   - onProgress: called after every tile written (under a lock: keep it quick).
     /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
     /// - Throws: `Diagnostic` `tile.bad-option` before any work; the reader's errors; `io.*` when the
@@ -189,6 +196,12 @@ public struct Tiler: Sendable {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let source = try prepareSource(reading: &reader, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
+            if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
+            if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
+            if source.featuresFilteredOut > 0 {
+                onWarning(Diagnostic(.note, code: .tileFiltered,
+                                     message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
+            }
             let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
                                        budget: budget, onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
@@ -204,7 +217,8 @@ public struct Tiler: Sendable {
             }
             let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
                                               emitBlock: sink.writeBlock)
-            let metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name)
+            var metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
+            metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),

@@ -76,4 +76,12 @@ extension Diagnostic.Code {
     public static let tileDensity = Diagnostic.Code("tile.density", kind: .finding)
     /// `tile.tippecanoe-zoom-ignored` (finding): A tippecanoe member's minzoom or maxzoom is not a number and is ignored.
     public static let tileTippecanoeZoomIgnored = Diagnostic.Code("tile.tippecanoe-zoom-ignored", kind: .finding)
+    /// `tile.attribute-type` (finding): Property values that could not be read as their --attribute-type were left out.
+    public static let tileAttributeType = Diagnostic.Code("tile.attribute-type", kind: .finding)
+    /// `tile.attribute-not-found` (finding): A property named by --include, --exclude or --attribute-type is on no tiled feature.
+    public static let tileAttributeNotFound = Diagnostic.Code("tile.attribute-not-found", kind: .finding)
+    /// `tile.filtered` (finding): A tally of features --where left out of the tiles.
+    public static let tileFiltered = Diagnostic.Code("tile.filtered", kind: .finding)
+    /// `tile.tippecanoe-layer-ignored` (finding): A tippecanoe member names a layer the run does not use.
+    public static let tileTippecanoeLayerIgnored = Diagnostic.Code("tile.tippecanoe-layer-ignored", kind: .finding)
 }
