@@ -114,6 +114,7 @@ struct TileAttributeOptions: ParsableArguments {
         var selection = AttributeSelection(excluded: Set(exclude))
         if excludeAll || !include.isEmpty { selection.included = Set(include) }
         tiler.options.attributes = selection
+        // Both parsed in validate() first, which ArgumentParser runs before run(): they cannot fail here.
         tiler.options.attributeTypes = AttributeCoercion((try? parsedAttributeTypes()) ?? [:])
         tiler.options.featureFilter = try? featureFilter()
         if generateIds { tiler.options.generateID = true }

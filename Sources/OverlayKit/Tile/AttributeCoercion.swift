@@ -158,28 +158,3 @@ public struct AttributeCoercion: Hashable, Sendable {
                               + "of their features: " + parts.joined(separator: ", "))
     }
 }
-
-/// Names given to ``TileOptions/attributes`` or ``TileOptions/attributeTypes`` that no tiled
-/// feature has, usually a typing mistake: the property the user meant is then kept, or dropped,
-/// against their wish.
-enum UnmatchedPropertyNames {
-    /// One warning naming them all; nil when every name matched.
-    static func warning(_ names: [String]) -> Diagnostic? {
-        guard !names.isEmpty else { return nil }
-        return Diagnostic(.warning, code: .tileAttributeNotFound,
-                          message: "no tiled feature has a property named " + names.map { "\"\($0)\"" }.joined(separator: ", ")
-                              + " (given to --include, --exclude or --attribute-type)")
-    }
-}
-
-extension TileOptions {
-    /// The property names ``attributes`` and ``attributeTypes`` name, which `tile` checks were
-    /// found in the input.
-    var namedProperties: Set<String> { attributes.namedProperties.union(attributeTypes.types.keys) }
-
-    /// A feature's properties as the tiles carry them: ``attributes`` selection first (a value
-    /// left out is never counted as uncoercible), then ``attributeTypes`` coercion.
-    func tileProperties(_ properties: JSONObject?, uncoercible: inout [String: Int]) -> JSONObject? {
-        attributeTypes.applied(to: attributes.applied(to: properties), uncoercible: &uncoercible)
-    }
-}
