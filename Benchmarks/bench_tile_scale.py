@@ -13,7 +13,7 @@ points to z0–10, 1,000,000 small rotated rectangles to z0–14 at full size):
                           -M B -O F -b 4 -P -f -q IN (-b 4: our --buffer 64 of 4096 in its
                           1/256-tile pixels; -P: it reads GeoJSONSeq in parallel, as we do)
 
-Measured per run: wall time, peak RSS (ru_maxrss from os.wait4 on the process), output bytes;
+Measured per run: wall time, peak RSS (GNU time's %M; see run_measured), output bytes;
 per zoom, from the archive (PMTiles directories read with PyPI `pmtiles`): tiles, the largest
 tile as stored (gzip) and its z/x/y, the most features in one tile, and features kept (the sum
 over the zoom's tiles, so a feature in two tiles' buffers counts twice for every tool). Every
@@ -56,6 +56,7 @@ from bench_tile import find_tippecanoe, load  # noqa: E402
 DEFAULT_MAX_TILE_BYTES = 500 * 1024
 DEFAULT_MAX_TILE_FEATURES = 200_000
 DEFAULT_OK_ARGS = "--max-tile-bytes {bytes} --max-tile-features {features} --drop-densest-as-needed"
+GNU_TIME = "/usr/bin/time"
 KEPT_TARGET = 0.8
 SPEED_TARGET = 3.0
 DECODE_CHECK_LIMIT = 4 << 20  # unpacked bytes; mapbox-vector-tile is slow on larger tiles
@@ -68,12 +69,15 @@ RUN_LABELS = {"defaults": "overlaykit (defaults)", "ok-args": "overlaykit (--ok-
 # ---------------------------------------------------------------------------------------------
 
 def run_measured(command, timeout):
-    """Runs `command` in its own process group; returns seconds, peak RSS in MB (ru_maxrss of the
-    process and the children it waited for, from os.wait4), exit code, the end of stderr, and
-    whether the timeout killed it."""
-    with tempfile.TemporaryFile() as errors:
+    """Runs `command` in its own process group; returns seconds, peak RSS in MB, exit code, the
+    end of stderr, and whether the timeout killed it. Peak RSS is GNU time's %M: a child forked
+    from this script and then exec'd starts with this script's high-water RSS (Linux carries the
+    forked copy's `hiwater_rss` into `ru_maxrss` at exec), so os.wait4 alone would report at least
+    the benchmark's own size; through /usr/bin/time the tool is forked from a small process."""
+    with tempfile.TemporaryFile() as errors, tempfile.NamedTemporaryFile(prefix="bench_tile_scale_rss_") as rss_file:
+        wrapped = [GNU_TIME, "-f", "%M", "-o", rss_file.name] + command if os.access(GNU_TIME, os.X_OK) else command
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True)
+        process = subprocess.Popen(wrapped, stdout=subprocess.DEVNULL, stderr=errors, start_new_session=True)
         killed = threading.Event()
 
         def kill():
@@ -93,7 +97,11 @@ def run_measured(command, timeout):
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         errors.seek(0)
         tail = errors.read()[-1500:].decode("utf-8", "replace")
-    return seconds, usage.ru_maxrss / 1024.0, process.returncode, tail, killed.is_set()
+        peak_kib = usage.ru_maxrss
+        if wrapped is not command:
+            words = open(rss_file.name).read().split()
+            peak_kib = int(words[-1]) if words and words[-1].isdigit() else peak_kib
+    return seconds, peak_kib / 1024.0, process.returncode, tail, killed.is_set()
 
 
 def unsupported_options(binary, extra):
