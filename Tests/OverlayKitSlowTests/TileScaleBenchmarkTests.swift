@@ -8,6 +8,7 @@ import XCTest
 final class TileScaleBenchmarkTests: XCTestCase {
     static let generator = CLI.packageRoot.appendingPathComponent("Benchmarks/make_tile_scale_data.py")
     static let benchmark = CLI.packageRoot.appendingPathComponent("Benchmarks/bench_tile_scale.py")
+    static let screenshots = CLI.packageRoot.appendingPathComponent("Benchmarks/maplibre_tiles_screenshot.py")
 
     private func python(needing modules: String? = nil) throws -> URL {
         guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
@@ -195,5 +196,48 @@ final class TileScaleBenchmarkTests: XCTestCase {
         XCTAssertEqual(unknown.status, 0, unknown.stderr)
         XCTAssertTrue(unknown.stdoutText.contains("skipped: binary lacks --no-such-option"), unknown.stdoutText)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("points-ok-args.pmtiles").path))
+    }
+
+    /// MapLibre draws both archives at each zoom into OUT/tile-scale-NAME-zZ-LABEL.png, the
+    /// points visible (red circles on the light background), and the Markdown table links them.
+    /// 20,000 points at z0–1 make tiles of about 1 MB unpacked, which MapLibre's workers decode
+    /// in real time: without the paced virtual time the map was never idle before the budget.
+    func testScreenshotsOfTwoArchivesAtEachZoom() throws {
+        let python = try python(needing: "pmtiles, maplibre")
+        guard CLI.which("chromium") != nil || CLI.which("chromium-browser") != nil else { throw XCTSkip("skipped: chromium not found") }
+        let folder = try CLI.temporaryFolder(self)
+        let generated = try CLI.runTool(python, [Self.generator.path, "points", "--count", "20000", "--out", folder.path])
+        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let input = generated.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        var archives = [String]()
+        for (label, buffer) in [("wide", "64"), ("narrow", "0")] {
+            let archive = folder.appendingPathComponent("\(label).pmtiles")
+            let tiled = try CLI.run(["tile", input, "-o", archive.path, "--max-zoom", "1", "--layer", "points", "--buffer", buffer])
+            XCTAssertEqual(tiled.status, 0, tiled.stderr)
+            archives.append("\(label)=\(archive.path)")
+        }
+        let images = folder.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let result = try CLI.runTool(python, [Self.screenshots.path, "--layer", "points", "--zooms", "0,1", "--out", images.path] + archives)
+        if result.status == 3 { throw XCTSkip(result.stdoutText) }
+        XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr.suffix(3000))
+        XCTAssertTrue(result.lines.contains("| zoom | wide | narrow |"), result.stdoutText)
+        XCTAssertTrue(result.lines.contains("| 1 | ![points wide z1](images/tile-scale-points-z1-wide.png) | ![points narrow z1](images/tile-scale-points-z1-narrow.png) |"),
+                      result.stdoutText)
+        let count = #"""
+        import sys; sys.path.insert(0, sys.argv[1]); import maplibre_screenshot as m
+        p = m.read_png(sys.argv[2]); print(int(((p[:, :, 0] > 150) & (p[:, :, 1] < 150)).sum()))
+        """#
+        for zoom in [0, 1] {
+            for label in ["wide", "narrow"] {
+                let image = images.appendingPathComponent("tile-scale-points-z\(zoom)-\(label).png")
+                let reddish = try CLI.runTool(python, ["-c", count, CLI.packageRoot.appendingPathComponent("Tests/Scripts").path, image.path])
+                XCTAssertEqual(reddish.status, 0, reddish.stderr)
+                XCTAssertGreaterThan(Int(reddish.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, 500, image.lastPathComponent)
+            }
+        }
+        let missing = try CLI.runTool(python, [Self.screenshots.path, "--layer", "points", "--out", images.path, "x=\(folder.path)/absent.pmtiles"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.contains("absent.pmtiles: no such archive or folder"), missing.stderr)
     }
 }
