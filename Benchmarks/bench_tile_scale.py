@@ -9,6 +9,7 @@ points to z0–10, 1,000,000 small rotated rectangles to z0–14 at full size):
   overlaykit (--ok-args)  the same plus --ok-args (default: tippecanoe's budget and strategy,
                           "--max-tile-bytes B --max-tile-features F --drop-densest-as-needed");
                           skipped, saying which, when the binary's `tile --help` lacks an option
+                          (--no-option-check runs it anyway; a failed run is reported, not fatal)
   tippecanoe              tippecanoe -o OUT.pmtiles -z Z -Z 0 -l NAME --drop-densest-as-needed
                           -M B -O F -b 4 -P -f -q IN (-b 4: our --buffer 64 of 4096 in its
                           1/256-tile pixels; -P: it reads GeoJSONSeq in parallel, as we do)
@@ -370,6 +371,8 @@ def main():
     parser.add_argument("--max-tile-features", type=int, default=DEFAULT_MAX_TILE_FEATURES, help="budget: tippecanoe -O, target T1")
     parser.add_argument("--ok-args", default=DEFAULT_OK_ARGS, help="extra `overlaykit tile` options of the second run; {bytes} and"
                         " {features} stand for the budget (default: %(default)s)")
+    parser.add_argument("--no-option-check", action="store_true",
+                        help="run --ok-args even when `tile --help` does not list an option (a spelling help does not show)")
     parser.add_argument("--tippecanoe-args", default="", help="extra tippecanoe options")
     parser.add_argument("--binary", help="overlaykit to run (default: build release and use .build/release/overlaykit)")
     parser.add_argument("--threads", type=int, help="overlaykit --threads (default: its own, all cores)")
@@ -412,7 +415,7 @@ def measure(args):
     tippecanoe = find_tippecanoe()["tippecanoe"]
     threads = ["--threads", str(args.threads)] if args.threads else []
     ok_extra = shlex.split(args.ok_args.format(bytes=args.max_tile_bytes, features=args.max_tile_features))
-    missing = unsupported_options(binary, ok_extra)
+    missing = [] if args.no_option_check else unsupported_options(binary, ok_extra)
     inputs = [(kind, count, zoom) for kind, count, zoom in (("points", args.points, args.points_max_zoom),
                                                             ("buildings", args.buildings, args.buildings_max_zoom)) if count]
     results = {"meta": {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "binary": binary,

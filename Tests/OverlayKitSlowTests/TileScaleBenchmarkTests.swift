@@ -196,6 +196,14 @@ final class TileScaleBenchmarkTests: XCTestCase {
         XCTAssertEqual(unknown.status, 0, unknown.stderr)
         XCTAssertTrue(unknown.stdoutText.contains("skipped: binary lacks --no-such-option"), unknown.stdoutText)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("points-ok-args.pmtiles").path))
+
+        // Run anyway: the usage error is the run's reported outcome; the other runs still count.
+        let forced = try CLI.runTool(python, [Self.benchmark.path, "--binary", CLI.binary.path, "--points", "200", "--buildings", "0",
+                                              "--points-max-zoom", "2", "--data", folder.path, "--work", folder.path,
+                                              "--ok-args", "--no-such-option 3", "--no-option-check"])
+        XCTAssertEqual(forced.status, 0, forced.stderr)
+        XCTAssertTrue(forced.stdoutText.contains("| failed: exit 64: "), forced.stdoutText)
+        XCTAssertTrue(forced.stdoutText.contains("| points | T2 no empty zoom z0–z2 | overlaykit (defaults) | **PASS** |"), forced.stdoutText)
     }
 
     /// MapLibre draws both archives at each zoom into OUT/tile-scale-NAME-zZ-LABEL.png, the
