@@ -19,6 +19,7 @@ than 1); the paths written are printed one a line. Default OUT: /tmp/overlaykit-
 the repository: the data is generated, not committed).
 """
 import argparse
+import itertools
 import math
 import os
 import random
@@ -100,13 +101,14 @@ def gaussian_around(rng, lat, lon, spread):
 
 def write_points(out, count, rng):
     neighbourhoods = clusters(rng, (0.004, 0.12))
-    weights = [cluster[3] for cluster in neighbourhoods]
+    # Cumulative once: choices(weights=) would sum all 320 weights again for every feature.
+    weights = list(itertools.accumulate(cluster[3] for cluster in neighbourhoods))
     for index in range(count):
         if rng.random() < 0.08:
             # Noise: anywhere between 56° S and 72° N (sea included, as stray GPS fixes are).
             lat, lon = rng.uniform(-56.0, 72.0), rng.uniform(-180.0, 180.0)
         else:
-            lat, lon, spread, _ = rng.choices(neighbourhoods, weights)[0]
+            lat, lon, spread, _ = rng.choices(neighbourhoods, cum_weights=weights)[0]
             lat, lon = gaussian_around(rng, lat, lon, spread)
         category = CATEGORIES[rng.randrange(len(CATEGORIES))]
         value = rng.lognormvariate(3, 1)
@@ -133,15 +135,15 @@ def rectangle(rng, lat, lon):
 
 def write_buildings(out, count, rng):
     neighbourhoods = clusters(rng, (0.003, 0.06))
-    weights = [cluster[3] for cluster in neighbourhoods]
-    city_weights = [city[3] for city in CITIES]
+    weights = list(itertools.accumulate(cluster[3] for cluster in neighbourhoods))
+    city_weights = list(itertools.accumulate(city[3] for city in CITIES))
     for index in range(count):
         if rng.random() < 0.03:
             # Outskirts: farms and villages spread widely around a city.
-            _, lat, lon, _, radius = rng.choices(CITIES, city_weights)[0]
+            _, lat, lon, _, radius = rng.choices(CITIES, cum_weights=city_weights)[0]
             lat, lon = gaussian_around(rng, lat, lon, radius * 1.5)
         else:
-            lat, lon, spread, _ = rng.choices(neighbourhoods, weights)[0]
+            lat, lon, spread, _ = rng.choices(neighbourhoods, cum_weights=weights)[0]
             lat, lon = gaussian_around(rng, lat, lon, spread)
         ring = rectangle(rng, lat, lon)
         kind = KINDS[rng.randrange(len(KINDS))]

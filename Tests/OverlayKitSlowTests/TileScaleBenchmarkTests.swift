@@ -43,6 +43,15 @@ final class TileScaleBenchmarkTests: XCTestCase {
             XCTAssertNotEqual(one, try generate(kind, count: 400, seed: 2, folder: second), kind)
             XCTAssertEqual(try features(one).count, 400, kind)
         }
+        // Pinned: a benchmark compared across days needs the same input. A change here must be
+        // deliberate (and said in the commit), since earlier measurements then no longer compare.
+        let pinned = ["points": "0d943be9619faf372b0c876f7de2d20abb2076541cc78600d55cb64a835caeba",
+                      "buildings": "255dcefbff63a669e185467e9ba0eb7b84d86131c9386d92087efea0604df0d4"]
+        for (kind, digest) in pinned {
+            let file = first.appendingPathComponent("\(kind)-400.geojsonseq")
+            let hash = try CLI.runTool(try python(), ["-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", file.path])
+            XCTAssertEqual(hash.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), digest, kind)
+        }
         let usage = try CLI.runTool(try python(), [Self.generator.path, "lines", "--out", folder.path])
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("unknown kind 'lines'"), usage.stderr)
