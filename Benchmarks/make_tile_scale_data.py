@@ -8,7 +8,7 @@
              the same cities, plus a few scattered around each city's outskirts. Properties:
              id (int), kind (one of 8), height (float, m), levels (int).
 
-Full size (the issue's benchmark): 2,000,000 points (~335 MB) and 1,000,000 buildings (~260 MB);
+Full size (the issue's benchmark): 2,000,000 points (~340 MB) and 1,000,000 buildings (~260 MB);
 `--count N` makes N features of each kind asked for. Same arguments → same bytes (Python's
 `random.Random(seed)`, fixed formatting; no numpy). Files are written beside their final name
 and renamed when complete, and a file that already exists is kept unless `--force`.
