@@ -13,7 +13,8 @@ MVT encoding, no file), which is less work than every other row. Peers that are 
 reported as skipped. Outputs go to /dev/shm when it exists, so every tool's time is its own work
 rather than a shared disk's queue. Wall time is the median of --runs runs; peak RSS is GNU time's
 %M of the last run. The machine's load (uptime) is printed before and after: on a shared machine
-compare ratios from one run, not seconds across runs.
+compare ratios from one run, not seconds across runs. Large generated inputs with the tile
+budget targets: Benchmarks/bench_tile_scale.py.
 """
 import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 

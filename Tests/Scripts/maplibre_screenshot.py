@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import zlib
 
 PAGE = """<!doctype html>
@@ -80,7 +81,17 @@ class TileStore:
         return data
 
 
+PACE_SECONDS = 0.05
+
+
 def serve(store, page, script, events):
+    """A loopback server of the page, the MapLibre script and the tiles; other paths are
+    recorded in `events`. `/pace` answers after PACE_SECONDS of real time: a page that fetches
+    it in a loop (a short timer between fetches) lets Chromium's virtual time advance only in
+    small steps, each after a real pause, so MapLibre's workers (which run in real time, not
+    virtual) can decode megabyte tiles before the virtual time budget is spent. Virtual time
+    stops while a fetch is pending; holding one open until the map is idle would stop the
+    timers and animation frames MapLibre needs to get there."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
@@ -99,6 +110,9 @@ def serve(store, page, script, events):
                 self.send(200, page.encode(), "text/html")
             elif path == "/maplibre-gl.js":
                 self.send(200, open(script, "rb").read(), "application/javascript")
+            elif path == "/pace":
+                time.sleep(PACE_SECONDS)
+                self.send(200, b"", "text/plain")
             elif path.startswith("/tiles/"):
                 parts = path[len("/tiles/"):].rsplit(".", 1)[0].split("/")
                 z, x, y = (int(part) for part in parts)
@@ -199,27 +213,9 @@ def run_chromium(command, timeout):
         return ChromiumResult(returncode, log.read())
 
 
-def main():
-    angles = {"bearing": 0.0, "pitch": 0.0}
-    arguments = []
-    for argument in sys.argv[1:]:
-        name = argument[2:].split("=", 1)[0] if argument.startswith("--") else None
-        if name in angles and "=" in argument:
-            angles[name] = float(argument.split("=", 1)[1])
-        else:
-            arguments.append(argument)
-    tiles, layer, center, zoom, size, screenshot = arguments[0:6]
-    reference = arguments[6] if len(arguments) > 6 else None
-    lat, lon = (float(part) for part in center.split(","))
-    width, height = (int(part) for part in size.split("x"))
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    script = maplibre_script()
-    if chromium is None or script is None:
-        print("skipped: %s not found" % ("chromium" if chromium is None else "PyPI maplibre (srcjs/maplibre-gl.js)"))
-        sys.exit(3)
-    store = TileStore(tiles)
-    page = PAGE % {"width": width, "height": height, "lat": lat, "lon": lon, "zoom": float(zoom),
-                   "bearing": angles["bearing"], "pitch": angles["pitch"], "maxzoom": store.maxzoom, "layer": layer}
+def capture(chromium, script, store, page, width, height, screenshot):
+    """Serves `page` and `store`'s tiles on loopback and has headless Chromium screenshot the
+    page once MapLibre is idle; returns the server's events and None, or a failure message."""
     events = []
     server = serve(store, page, script, events)
     try:
@@ -249,8 +245,35 @@ def main():
         server.shutdown()
     errors = [event for event in events if event.startswith("/error")]
     if result.returncode != 0 or not os.path.exists(screenshot) or errors or "/idle" not in events:
-        print("chromium failed (exit %d, virtual time budget %d ms); events %s\n%s"
-              % (result.returncode, budget, events[-20:], result.stderr[-3000:]))
+        return events, ("chromium failed (exit %d, virtual time budget %d ms); events %s\n%s"
+                        % (result.returncode, budget, events[-20:], result.stderr[-3000:]))
+    return events, None
+
+
+def main():
+    angles = {"bearing": 0.0, "pitch": 0.0}
+    arguments = []
+    for argument in sys.argv[1:]:
+        name = argument[2:].split("=", 1)[0] if argument.startswith("--") else None
+        if name in angles and "=" in argument:
+            angles[name] = float(argument.split("=", 1)[1])
+        else:
+            arguments.append(argument)
+    tiles, layer, center, zoom, size, screenshot = arguments[0:6]
+    reference = arguments[6] if len(arguments) > 6 else None
+    lat, lon = (float(part) for part in center.split(","))
+    width, height = (int(part) for part in size.split("x"))
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    script = maplibre_script()
+    if chromium is None or script is None:
+        print("skipped: %s not found" % ("chromium" if chromium is None else "PyPI maplibre (srcjs/maplibre-gl.js)"))
+        sys.exit(3)
+    store = TileStore(tiles)
+    page = PAGE % {"width": width, "height": height, "lat": lat, "lon": lon, "zoom": float(zoom),
+                   "bearing": angles["bearing"], "pitch": angles["pitch"], "maxzoom": store.maxzoom, "layer": layer}
+    events, message = capture(chromium, script, store, page, width, height, screenshot)
+    if message:
+        print(message)
         sys.exit(1)
     tile_requests = sum(1 for event in events if event.startswith("tile "))
     if reference is None:
