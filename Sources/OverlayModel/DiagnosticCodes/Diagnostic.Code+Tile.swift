@@ -46,6 +46,14 @@ extension Diagnostic.Code {
 
     /// The codes above, in order, for ``allDeclared``.
     static let tileCodes: [Diagnostic.Code] = [
+        .tileTooLarge,
+        .tileBudget,
+        .tileDensity,
+        .tileTippecanoeZoomIgnored,
+        .tileAttributeType,
+        .tileAttributeNotFound,
+        .tileFiltered,
+        .tileTippecanoeLayerIgnored,
         .mvtBadTile,
         .mvtIdNotInteger,
         .mvtJsonValue,
