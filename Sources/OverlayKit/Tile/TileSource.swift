@@ -16,7 +16,7 @@ public struct TileSource: Sendable {
         public var withoutPositions = 0
     }
 
-    /// The options the source was projected with (``setMaxZoom(_:baseZoom:)`` may lower the max zoom).
+    /// The options the source was projected with (a guessed max zoom may lower it).
     public private(set) var options: TileOptions
     /// Which zooms each input feature is drawn at (its `tippecanoe` member, point thinning).
     package private(set) var visibility: FeatureVisibility
