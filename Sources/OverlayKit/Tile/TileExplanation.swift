@@ -44,9 +44,11 @@ public struct TileExplanation: Sendable {
     public var entries: [Entry]
     /// The tile's counts, as the metadata would hold them.
     public var statistics: TileStatistics
-    /// Features written, and the encoded and gzip sizes of the tile as written.
+    /// Features written.
     public var writtenFeatures: Int
+    /// The tile's encoded size as written.
     public var encodedBytes: Int
+    /// The tile's gzip size, what the byte budget limits.
     public var compressedBytes: Int
     /// The budget the tile was held to.
     public var budget: TileBudget
