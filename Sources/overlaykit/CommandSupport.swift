@@ -55,11 +55,8 @@ func validateTileSetOutput(_ output: String) throws {
     if output.isEmpty { throw ValidationError("the output path is empty") }
 }
 
-/// The input every reading command takes.
-struct InputOptions: ParsableArguments {
-    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML or KMZ); '-' or none reads standard input.")
-    var input: String?
-
+/// How inputs are read: their format and the KMZ limits.
+struct InputFormatOptions: ParsableArguments {
     @Option(help: "Input format when the extension and content do not tell.")
     var from: FileFormat?
 
@@ -73,20 +70,37 @@ struct InputOptions: ParsableArguments {
         return KMZ.Limits(maximumEntryBytes: bytes.overflow ? .max : bytes.partialValue, maximumRatio: .max)
     }
 
-    /// Opens the input file, or standard input (saying so on standard error when it is a
-    /// terminal, so a user who forgot the file name is not left waiting).
-    func openInput() throws -> ByteInput {
-        if input == nil || input == "-", isatty(STDIN_FILENO) == 1 {
+    /// Opens the file `path`, or standard input for nil or "-" (saying so on standard error when
+    /// it is a terminal, so a user who forgot the file name is not left waiting).
+    func openInput(_ path: String?) throws -> ByteInput {
+        if path == nil || path == "-", isatty(STDIN_FILENO) == 1 {
             Report.diagnostic(Diagnostic(.note, code: .inputStdin, message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
         }
-        return try ByteInput(path: input)
+        return try ByteInput(path: path)
     }
 
-    /// Opens the input and a reader for it.
-    func openReader() throws -> (ByteInput, any FeatureReader) {
-        let byteInput = try openInput()
+    /// Opens the input `path` (as ``openInput(_:)``) and a reader for it.
+    func openReader(_ path: String?) throws -> (ByteInput, any FeatureReader) {
+        let byteInput = try openInput(path)
         return (byteInput, try FeatureIO.reader(for: byteInput, format: from, kmzLimits: kmzLimits))
     }
+}
+
+/// The input every reading command takes.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML or KMZ); '-' or none reads standard input.")
+    var input: String?
+
+    @OptionGroup var format: InputFormatOptions
+
+    /// `--from`.
+    var from: FileFormat? { format.from }
+
+    /// Opens the input file, or standard input.
+    func openInput() throws -> ByteInput { try format.openInput(input) }
+
+    /// Opens the input and a reader for it.
+    func openReader() throws -> (ByteInput, any FeatureReader) { try format.openReader(input) }
 }
 
 /// Writes diagnostics to standard error.

@@ -25,7 +25,7 @@ struct TileCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var inputOptions: InputOptions
+    @OptionGroup var inputOptions: TileInputOptions
 
     @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
     var output: String?
@@ -58,7 +58,7 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
 
-    @Option(name: [.customShort("l"), .long], help: "MVT layer name (default: the input's file name without extension).")
+    @Option(name: [.customShort("l"), .long], help: "MVT layer of every input named without -L (default: each input's file name without extension).")
     var layer: String?
 
     @Option(help: "Decimal places for --format geojson coordinates.")
@@ -83,9 +83,7 @@ struct TileCommand: ParsableCommand {
     /// The run these options ask for.
     var tiler: Tiler {
         get throws {
-        let layerName = layer ?? inputOptions.input.flatMap { $0 == "-" ? nil : $0 }
-            .map { PathName($0).stem } ?? "features"
-        var tiler = Tiler(output: output ?? "", layer: layerName)
+        var tiler = Tiler(output: output ?? "", layer: inputOptions.firstLayer(layer))
         switch format {
         case .pmtiles: tiler.archiveFormat = .pmtiles
         case .mbtiles: tiler.archiveFormat = .mbtiles
@@ -145,28 +143,28 @@ struct TileCommand: ParsableCommand {
     func run() throws {
         if let tile = try explainedTile() {
             try runReportingErrors {
-                var (_, reader) = try inputOptions.openReader()
-                let explanation = try tiler.explain(tile, reading: &reader, onWarning: Report.diagnostic)
+                var inputs = try inputOptions.open(layer: layer)
+                let explanation = try tiler.explain(tile, reading: &inputs, onWarning: Report.diagnostic)
                 print(TileExplanationText(explanation).text, terminator: "")
             }
             return
         }
         if plan {
             try runReportingErrors {
-                var (_, reader) = try inputOptions.openReader()
-                let estimate = try tiler.plan(reading: &reader, onWarning: Report.diagnostic)
+                var inputs = try inputOptions.open(layer: layer)
+                let estimate = try tiler.plan(reading: &inputs, onWarning: Report.diagnostic)
                 print(Self.text(estimate, format: try tiler.resolvedArchiveFormat), terminator: "")
             }
             return
         }
         guard let output else { return }
         try runReportingErrors {
-            var (_, reader) = try inputOptions.openReader()
+            var inputs = try inputOptions.open(layer: layer)
             let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
             var tiler = try tiler
-            let report = try tiler.run(reading: &reader, onWarning: tippecanoe.show, onProgress: onProgress)
+            let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
             let guessed = maxZoomArgument == .guess ? " (max zoom guessed from the features' spacing)" : ""

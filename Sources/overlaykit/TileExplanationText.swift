@@ -13,6 +13,7 @@ struct TileExplanationText {
         .kept: "written (clipped and simplified for the zoom)",
         .thinned: "not drawn at this zoom: points thinned by --drop-rate below the base zoom",
         .outsideZoomRange: "outside the feature's own tippecanoe minzoom/maxzoom",
+        .filteredAtZoom: "--where (naming $zoom) does not hold at this zoom",
         .drawnAsStandIn: "too small to draw; drawn as a stand-in square or short line holding the added-up size",
         .tooSmall: "too small to draw; its size was added up into a stand-in drawn elsewhere in the tile",
         .degenerate: "fewer than 4 points (rings) or 2 (lines), or no area, even at full detail",

@@ -91,6 +91,43 @@ final class TileCommandTests: XCTestCase {
         XCTAssertTrue(guessed.stderr.contains("(max zoom guessed from the features' spacing)"), guessed.stderr)
     }
 
+    /// tippecanoe's ways to name inputs: several files (a layer each, named after the file), -l
+    /// for all of them, -L NAME:FILE; and a --where naming $zoom.
+    func testSeveralInputsNamedLayersAndZoomFilter() throws {
+        let places = temporary.appendingPathComponent("places.geojson")
+        try fixture.write(to: places, atomically: true, encoding: .utf8)
+        let roads = temporary.appendingPathComponent("roads.geojsonl")
+        try #"{"type":"Feature","properties":{"rank":1},"geometry":{"type":"LineString","coordinates":[[0,0],[20,10]]}}"#
+            .write(to: roads, atomically: true, encoding: .utf8)
+        /// The run's metadata.json (a directory output).
+        func metadata(_ arguments: [String]) throws -> [String: Any] {
+            let output = temporary.appendingPathComponent(UUID().uuidString)
+            let result = try run(["tile"] + arguments + ["-o", output.path, "-z3"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("metadata.json"))) as? [String: Any])
+        }
+        func layerIDs(_ arguments: [String]) throws -> [String] {
+            let json = try JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata(arguments)["json"] as? String).utf8)) as? [String: Any]
+            return (json?["vector_layers"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        }
+        XCTAssertEqual(try layerIDs([places.path, roads.path]), ["places", "roads"])
+        XCTAssertEqual(try layerIDs([places.path, roads.path, "-l", "all"]), ["all"])
+        XCTAssertEqual(try layerIDs([places.path, "-L", "streets:" + roads.path]), ["places", "streets"])
+        XCTAssertEqual(try layerIDs(["-L", "streets:" + roads.path, "--named-layer", "pois:" + places.path]), ["streets", "pois"])
+        for (arguments, message) in [(["-L", "nocolon"], "NAME:FILE"), (["-L", ":" + roads.path], "NAME:FILE"),
+                                     (["-", "-L", "x:-"], "standard input")] {
+            let result = try run(["tile"] + arguments + ["-o", temporary.appendingPathComponent("bad.pmtiles").path])
+            XCTAssertEqual(result.status, 64, "\(arguments)")
+            XCTAssertTrue(result.stderr.contains(message), result.stderr)
+        }
+        let report = try XCTUnwrap(metadata([places.path, roads.path, "--where", "$type != 'LineString' or $zoom >= 2"])["overlaykit"] as? [String: Any])
+        let hidden = try XCTUnwrap(report["zooms"] as? [[String: Any]]).map { $0["filteredAtZoom"] as? Int ?? -1 }
+        XCTAssertEqual(hidden.count, 4)
+        XCTAssertGreaterThan(hidden[0], 0, "the lines are left out at z0 and z1")
+        XCTAssertGreaterThan(hidden[1], 0)
+        XCTAssertEqual(hidden[2] + hidden[3], 0)
+    }
+
     func testTileGeoJSONFormatAndNonEmptyDirectory() throws {
         let input = temporary.appendingPathComponent("places.geojson")
         try fixture.write(to: input, atomically: true, encoding: .utf8)

@@ -165,7 +165,7 @@ final class TileDensityTests: XCTestCase {
         }
         XCTAssertEqual(counts[0].statistics.outsideZoomRange, 1)
         XCTAssertEqual(source.visibility.invalidZoomMembers, 1)
-        XCTAssertEqual(source.visibility.layerMembersIgnored, 1)
+        XCTAssertEqual(source.layers.namedInMembers, 1)
     }
 
     /// A tile of `count` points (with properties) as the pyramid would hand it over.

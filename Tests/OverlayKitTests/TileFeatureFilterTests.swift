@@ -86,13 +86,51 @@ final class TileFeatureFilterTests: XCTestCase {
         XCTAssertEqual(TileFeatureFilter.geometryType(mixed), "GeometryCollection")
     }
 
-    func testZoomIsRefused() {
-        XCTAssertThrowsError(try TileFeatureFilter(parsing: "rank > 1 and not ($zoom >= 3)")) { error in
-            XCTAssertEqual((error as? Diagnostic)?.code, .tileBadOption)
-        }
+    func testZoomKeepsEachFeatureAtTheZoomsItHoldsAt() throws {
+        let filter = try TileFeatureFilter(parsing: "rank > 1 and not ($zoom >= 3)")
+        XCTAssertTrue(filter.usesZoom)
+        let feature = Feature(properties: ["rank": .integer(5)],
+                              shape: .annotation(PointAnnotation(coordinate: Coordinate(latitude: 1, longitude: 2))))
+        XCTAssertEqual(filter.zooms(feature, id: nil, maxZoom: 10), 0b111)
+        XCTAssertEqual(try TileFeatureFilter(parsing: "$zoom == 4 or $zoom == 31").zooms(feature, id: nil, maxZoom: 40),
+                       1 << 4 | 1 << 31)
+        XCTAssertEqual(try TileFeatureFilter(parsing: "rank > 6").zooms(feature, id: nil, maxZoom: 2), 0)
+        XCTAssertEqual(try TileFeatureFilter(parsing: "rank > 1").zooms(feature, id: nil, maxZoom: 2), 0b111)
         XCTAssertThrowsError(try TileFeatureFilter(parsing: "rank >")) { error in
             XCTAssertTrue(error is WhereSyntaxError)
         }
+    }
+
+    /// Ranks 0…39: rank < 10 at every zoom, the others only from z2; the counts per zoom say so,
+    /// the same on one and two read threads, and `--explain` names the reason.
+    func testZoomFilterIsEvaluatedPerZoomInTheTiles() throws {
+        let path = try writeSequence()
+        var written = [[Int]]()
+        for threads in [1, 2] {
+            var tiler = Tiler(output: folder.appendingPathComponent("zoom-\(threads)").path, layer: "features")
+            tiler.options.maxZoom = 3
+            tiler.options.pointDropRate = 1
+            tiler.threads = threads
+            tiler.options.featureFilter = try TileFeatureFilter(parsing: "rank < 10 or $zoom >= 2")
+            var reader = try FeatureIO.reader(for: ByteInput(path: path))
+            let report = try tiler.run(reading: &reader)
+            XCTAssertEqual(report.input.features, 40)
+            let hidden = report.zooms.map(\.statistics.filteredAtZoom)
+            XCTAssertGreaterThan(hidden[0], 0)
+            XCTAssertEqual(hidden[2], 0)
+            XCTAssertEqual(hidden[3], 0)
+            // Every feature of rank ≥ 10 reaches z0's one tile and is left out there.
+            XCTAssertEqual(hidden[0], 30)
+            written.append(report.zooms.map(\.statistics.features))
+        }
+        XCTAssertEqual(written[0], written[1])
+        var tiler = Tiler(output: "", layer: "features")
+        tiler.options.maxZoom = 3
+        tiler.options.featureFilter = try TileFeatureFilter(parsing: "rank < 10 or $zoom >= 2")
+        var reader = try FeatureIO.reader(for: ByteInput(path: path))
+        let explanation = try tiler.explain(TileID(z: 1, x: 1, y: 0), reading: &reader)
+        XCTAssertEqual(explanation.counts[.filteredAtZoom], 30)
+        XCTAssertNil(explanation.entries.first { $0.outcome == .filteredAtZoom && $0.inputIndex < 10 })
     }
 
     func testTilerNotesTheCount() throws {

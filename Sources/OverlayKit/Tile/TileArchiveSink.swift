@@ -34,7 +34,9 @@ public final class TileArchiveSink: @unchecked Sendable {
     public let encoding: TileEncoding
     /// What each tile may hold; a tile over it is reduced before it is written.
     public let budget: TileBudget
-    private let mvt: MVTEncoder
+    private var mvt: LayeredMVTEncoder
+    /// The layer of each feature when tiles have several (nil: every feature in ``layer``).
+    private var layers: TileLayers?
     private let geoJSON: TileGeoJSONEncoder
     private let lock = NSLock()
     private var lossTotal = MVTEncoder.Losses()
@@ -56,9 +58,16 @@ public final class TileArchiveSink: @unchecked Sendable {
         self.budget = budget
         self.layer = layer
         self.encoding = encoding
-        mvt = MVTEncoder(layerName: layer)
+        mvt = LayeredMVTEncoder(layer: layer, layers: nil)
         geoJSON = TileGeoJSONEncoder(precision: precision)
         self.onProgress = onProgress
+    }
+
+    /// Sends each feature to the layer `layers` gives it (MVT tiles; GeoJSON tiles hold one
+    /// collection). Called before the first tile.
+    package func assignLayers(_ layers: TileLayers) {
+        self.layers = layers
+        mvt = LayeredMVTEncoder(layer: layer, layers: layers)
     }
 
     /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles
@@ -181,24 +190,43 @@ public final class TileArchiveSink: @unchecked Sendable {
             center = TileSetMetadata.Center(longitude: (box.west + box.east) / 2, latitude: (box.south + box.north) / 2,
                                             zoom: minZoom)
         }
-        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes)
+        let layerNames = names(of: source)
+        var vectorLayers = [TileSetMetadata.VectorLayer](), layerStats = [JSONValue]()
+        for (index, layerName) in layerNames.enumerated() {
+            let members = layerNames.count == 1 ? Array(source.attributes.indices)
+                : source.attributes.indices.filter { source.layers.layer(of: $0) == index }
+            let fields = TileSetMetadata.VectorLayer.Field.fields(of: members.lazy.map { source.attributes[$0] })
+            vectorLayers.append(.init(id: layerName, fields: fields, minZoom: minZoom, maxZoom: maxZoom))
+            layerStats.append(tileStats(source, layer: layerName, members: layerNames.count == 1 ? nil : Set(members), fields: fields))
+        }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
                                     notWritten: encoding == .mvt ? MVTEncoder.Losses(source: source) : MVTEncoder.Losses(),
                                     zooms: zooms)
-        return TileSetMetadata(name: name ?? layer, description: description,
+        return TileSetMetadata(name: name ?? layerNames[0], description: description,
                                format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,
                                minZoom: minZoom, maxZoom: maxZoom,
-                               vectorLayers: [.init(id: layer, fields: fields, minZoom: minZoom, maxZoom: maxZoom)],
-                               tileStats: tileStats(source, fields: fields), dropReport: report)
+                               vectorLayers: vectorLayers,
+                               tileStats: .object(["layerCount": .integer(Int64(layerStats.count)), "layers": .array(layerStats)]),
+                               dropReport: report)
     }
 
-    /// Mapbox tilestats for the layer: feature count, the commonest geometry type, and each
-    /// attribute's type (GDAL's MVT driver takes the layer's geometry type from here).
-    private func tileStats(_ source: TileSource, fields: [TileSetMetadata.VectorLayer.Field]) -> JSONValue {
+    /// The layer names tiles carry: those of ``assignLayers(_:)`` when there are several,
+    /// else the one layer.
+    private func names(of source: TileSource) -> [String] {
+        guard encoding == .mvt else { return [layer] }
+        if let layers, !layers.isSingleLayer { return layers.names }
+        return [layers?.names.first ?? layer]
+    }
+
+    /// Mapbox tilestats for one layer, whose input features are `members` (nil: all): feature count, the
+    /// commonest geometry type, and each attribute's type (GDAL's MVT driver takes the layer's
+    /// geometry type from here).
+    private func tileStats(_ source: TileSource, layer: String, members: Set<Int>?,
+                           fields: [TileSetMetadata.VectorLayer.Field]) -> JSONValue {
         var typeCounts = [0, 0, 0, 0]
         var features = Set<Int>()
-        for feature in source.features {
+        for feature in source.features where members?.contains(feature.source) ?? true {
             if features.insert(feature.source).inserted { typeCounts[feature.type.rawValue] += 1 }
         }
         let names = ["", "Point", "LineString", "Polygon"]
@@ -211,6 +239,6 @@ public final class TileArchiveSink: @unchecked Sendable {
         layerStats.append("attributes", .array(fields.map { field in
             .object(["attribute": .string(field.name), "type": .string(field.type.lowercased())])
         }))
-        return .object(["layerCount": .integer(1), "layers": .array([.object(layerStats)])])
+        return .object(layerStats)
     }
 }

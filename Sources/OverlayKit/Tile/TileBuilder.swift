@@ -52,6 +52,7 @@ enum TileBuilder {
                 switch hidden {
                 case .thinned: builder.statistics.thinnedFeatures += 1
                 case .outsideZoomRange: builder.statistics.outsideZoomRange += 1
+                case .filteredAtZoom: builder.statistics.filteredAtZoom += 1
                 }
                 continue
             }

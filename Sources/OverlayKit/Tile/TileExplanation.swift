@@ -11,6 +11,8 @@ public struct TileExplanation: Sendable {
         case thinned
         /// Outside its own `tippecanoe` minzoom…maxzoom.
         case outsideZoomRange = "outside-zoom-range"
+        /// A `--where` naming `$zoom` does not hold at this zoom.
+        case filteredAtZoom = "filtered-at-zoom"
         /// Too small to draw; its size went into a stand-in (square or short line) drawn here.
         case drawnAsStandIn = "drawn-as-stand-in"
         /// Too small to draw; its size was added up with others', no stand-in at its place.
@@ -69,8 +71,15 @@ extension Tiler {
     ///   the reader's errors; `tile.too-large` as the run would.
     public func explain(_ tile: TileID, reading reader: inout some FeatureReader,
                         onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
-        try validate()
-        let source = try prepareSource(reading: &reader, onWarning: onWarning)
+        try withSingleInput(&reader) { try explain(tile, reading: &$0, onWarning: onWarning) }
+    }
+
+    /// Explains one tile of a run over several inputs (see `run(reading:onWarning:onProgress:)` with inputs).
+    /// - Throws: as the one-reader `explain(_:reading:onWarning:)`.
+    public func explain(_ tile: TileID, reading inputs: inout [TileInput],
+                        onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
+        try validate(inputs: inputs)
+        let source = try prepareSource(reading: &inputs, onWarning: onWarning)
         let maxZoom = source.options.maxZoom
         let side = 1 << min(tile.z, 30)
         guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
@@ -95,6 +104,8 @@ extension Tiler {
                 outcome = .thinned
             } else if change.outsideZoomRange > 0 {
                 outcome = .outsideZoomRange
+            } else if change.filteredAtZoom > 0 {
+                outcome = .filteredAtZoom
             } else if change.tinyStandIns > 0 {
                 outcome = .drawnAsStandIn
             } else if kept {
@@ -120,7 +131,7 @@ extension Tiler {
             }
         }
         let beforeBudget = Set(built.sources)
-        let encoder = MVTEncoder(layerName: layer)
+        let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
         let encoded = try budget.fit(&built) { encoder.encode($0).0 }
         let removed = beforeBudget.subtracting(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget

@@ -7,43 +7,64 @@ import OverlayModel
 ///
 /// Besides properties the expression may name `$type` (`"Point"`, `"LineString"`, `"Polygon"`,
 /// `"GeometryCollection"` for mixed kinds, null without geometry; a circle is a `"Polygon"`)
-/// and `$id` (the id the tiles get, after `promoteID`/`generateID`; null when none); they stand
-/// before properties of the same name. `$zoom` is refused: the filter runs once per feature,
-/// not per zoom.
+/// and `$id` (the id the tiles get, after `promoteID`/`generateID`; null when none), and `$zoom`
+/// (the zoom of the tile: an expression naming it is evaluated once per zoom, and the feature
+/// is drawn only at the zooms where it holds, as tippecanoe's `-j` with `$zoom`); they stand
+/// before properties of the same name.
 public struct TileFeatureFilter: Hashable, Sendable {
     /// The expression features must satisfy.
     public let expression: WhereExpression
     /// Whether the expression names `$type` or `$id` (otherwise the properties are used as they are).
     private let usesFeatureKeys: Bool
+    /// Whether the expression names `$zoom`: then it is evaluated per zoom (``zooms(_:id:maxZoom:)``).
+    public let usesZoom: Bool
 
     /// A filter from a parsed expression.
-    /// - Throws: `Diagnostic` `tile.bad-option` when the expression names `$zoom`.
-    public init(_ expression: WhereExpression) throws {
+    public init(_ expression: WhereExpression) {
         let keys = Self.firstKeys(of: expression)
-        guard !keys.contains("$zoom") else {
-            throw Diagnostic(.error, code: .tileBadOption,
-                             message: "$zoom is not supported in a tile filter yet: it is evaluated once per feature, not per zoom")
-        }
         self.expression = expression
-        usesFeatureKeys = keys.contains("$type") || keys.contains("$id")
+        usesZoom = keys.contains("$zoom")
+        usesFeatureKeys = usesZoom || keys.contains("$type") || keys.contains("$id")
     }
 
     /// Parses `source` as a `--where` expression.
-    /// - Throws: `WhereSyntaxError` with the column; `Diagnostic` `tile.bad-option` for `$zoom`.
+    /// - Throws: `WhereSyntaxError` with the column.
     public init(parsing source: String) throws {
-        try self.init(WhereExpression(parsing: source))
+        self.init(try WhereExpression(parsing: source))
     }
 
-    /// Whether `feature`, whose tile id is `id`, is tiled. O(size of the expression) plus, when
-    /// it names `$type` or `$id`, one copy of the properties.
+    /// Whether `feature`, whose tile id is `id`, is tiled (at zoom 0 when the expression names
+    /// `$zoom`). O(size of the expression) plus, when it names `$type`, `$id` or `$zoom`, one copy
+    /// of the properties.
     public func matches(_ feature: Feature, id: JSONValue?) -> Bool {
         guard usesFeatureKeys else { return WhereEvaluator.evaluate(expression, feature.properties) }
+        return WhereEvaluator.evaluate(expression, members(feature, id: id, zoom: 0))
+    }
+
+    /// The zooms 0…`maxZoom` (at most 31) at which `feature` is tiled, bit z for zoom z; 0 when
+    /// at none. One evaluation per zoom when the expression names `$zoom`, else one in all.
+    public func zooms(_ feature: Feature, id: JSONValue?, maxZoom: Int) -> UInt32 {
+        let top = min(max(maxZoom, 0), 31)
+        let every = top == 31 ? UInt32.max : (UInt32(1) << (top + 1)) - 1
+        guard usesZoom else { return matches(feature, id: id) ? every : 0 }
+        var object = members(feature, id: id, zoom: 0)
+        var mask: UInt32 = 0
+        for zoom in 0...top {
+            object["$zoom"] = .integer(Int64(zoom))
+            if WhereEvaluator.evaluate(expression, object) { mask |= 1 << zoom }
+        }
+        return mask
+    }
+
+    /// The properties with `$type`, `$id` and `$zoom` before them.
+    private func members(_ feature: Feature, id: JSONValue?, zoom: Int) -> JSONObject {
         var members: [JSONObject.Member] = [
             .init(key: "$type", value: feature.shape.flatMap(Self.geometryType).map(JSONValue.string) ?? .null),
             .init(key: "$id", value: id ?? .null),
         ]
+        if usesZoom { members.append(.init(key: "$zoom", value: .integer(Int64(zoom)))) }
         members += feature.properties?.members ?? []
-        return WhereEvaluator.evaluate(expression, JSONObject(members))
+        return JSONObject(members)
     }
 
     /// The GeoJSON geometry type tippecanoe's `$type` gives a shape.

@@ -55,15 +55,21 @@ extension Tiler {
     /// Estimates the run these settings describe without writing anything (see ``TilePlan``).
     /// - Throws: `Diagnostic` `tile.bad-option`; the reader's errors.
     public func plan(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
-        try validate()
-        let source = try prepareSource(reading: &reader, onWarning: onWarning)
+        try withSingleInput(&reader) { try plan(reading: &$0, onWarning: onWarning) }
+    }
+
+    /// Estimates a run over several inputs (see `run(reading:onWarning:onProgress:)` with inputs).
+    /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors.
+    public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
+        try validate(inputs: inputs)
+        let source = try prepareSource(reading: &inputs, onWarning: onWarning)
         let projectedMemory = Self.residentBytes()
         let options = source.options
         let zoomRange = min(minZoom, options.maxZoom)...options.maxZoom
         let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
         let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
         let sample = every == 1 ? source : source.sample(every: every)
-        let encoder = MVTEncoder(layerName: layer)
+        let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
         let budget = self.budget
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)

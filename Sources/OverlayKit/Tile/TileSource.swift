@@ -20,6 +20,8 @@ public struct TileSource: Sendable {
     public private(set) var options: TileOptions
     /// Which zooms each input feature is drawn at (its `tippecanoe` member, point thinning).
     package private(set) var visibility: FeatureVisibility
+    /// Which layer each input feature goes to.
+    package private(set) var layers: TileLayers
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
     /// Every feature's properties encoded for MVT once, shared by the tiles.
@@ -67,6 +69,39 @@ public struct TileSource: Sendable {
     /// (tests cut small files into many parts).
     package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
                  minimumPartBytes: Int, onWarning: (Diagnostic) -> Void) throws {
+        let (projection, table) = try Self.project(&reader, options: options, readThreads: readThreads,
+                                                   minimumPartBytes: minimumPartBytes, onWarning: onWarning)
+        self.init(projection, propertyTable: table)
+    }
+
+    /// Projects several inputs one after another, as one input would be (input positions and
+    /// generated ids run on from one input to the next), each feature going to the layer of its
+    /// input unless its `tippecanoe` member names another.
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors.
+    public init(reading inputs: inout [TileInput], options: TileOptions, readThreads: Int = 1,
+                onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        var merged = try Projection(options: options)
+        var table: MVTPropertyTable?
+        for index in inputs.indices {
+            let start = merged.counts.features
+            merged.layers.register(inputs[index].layer)
+            let (projection, partTable) = try Self.project(&inputs[index].reader, options: options, readThreads: readThreads,
+                                                           minimumPartBytes: ParallelSequenceProjection.minimumPartBytes,
+                                                           onWarning: onWarning)
+            merged.append(projection)
+            merged.layers.assignInputLayer(inputs[index].layer, from: start)
+            // A table built in parts holds one input's features: with several it is built again.
+            table = inputs.count == 1 ? partTable : nil
+        }
+        merged.layers.removeUnused()
+        self.init(merged, propertyTable: table)
+    }
+
+    /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
+    /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
+    private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
+                                minimumPartBytes: Int,
+                                onWarning: (Diagnostic) -> Void) throws -> (Projection, MVTPropertyTable?) {
         if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
            let size = file.expectedSize {
             try options.validate()
@@ -75,8 +110,7 @@ public struct TileSource: Sendable {
             if parts.count > 1 {
                 let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
                                                                                  onWarning: onWarning)
-                self.init(projection, propertyTable: table)
-                return
+                return (projection, table)
             }
         }
         var projection = try Projection(options: options)
@@ -86,7 +120,7 @@ public struct TileSource: Sendable {
             projection.add(feature)
         }
         reader.takeWarnings().forEach(onWarning)
-        self.init(projection)
+        return (projection, nil)
     }
 
     /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
@@ -103,6 +137,7 @@ public struct TileSource: Sendable {
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
         visibility = projection.visibility
+        layers = projection.layers
         uncoercibleValues = projection.uncoercible
         featuresFilteredOut = projection.filteredOut
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
@@ -169,6 +204,7 @@ public struct TileSource: Sendable {
         var counts = InputCounts()
         var longitudeExtent = LongitudeExtent()
         var visibility = FeatureVisibility()
+        var layers = TileLayers()
         var uncoercible = [String: Int]()
         var filteredOut = 0
         /// The names options name, and those of them some tiled feature has.
@@ -197,12 +233,19 @@ public struct TileSource: Sendable {
             } else {
                 id = feature.id.map(JSONValue.init(featureID:))
             }
-            if let filter = options.featureFilter, !filter.matches(feature, id: id) {
-                filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
-                return
+            var whereZooms: UInt32?
+            if let filter = options.featureFilter {
+                // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
+                let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
+                if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
+                    filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
+                    return
+                }
+                whereZooms = zooms
             }
             counts.features += 1
-            visibility.add(feature)
+            visibility.add(feature, whereZooms: whereZooms)
+            layers.add(feature)
             if !namedProperties.isEmpty, let properties = feature.properties {
                 for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
             }
@@ -222,8 +265,11 @@ public struct TileSource: Sendable {
             let offset = counts.features
             guard offset > 0 else {
                 let filtered = filteredOut  // features this part's filter left out are all it may hold
+                var registered = layers  // layer names made before any feature
                 self = later  // the first part: nothing moves, and nothing is copied
                 filteredOut += filtered
+                registered.append(later.layers)
+                layers = registered
                 return
             }
             attributes.reserveCapacity(attributes.count + later.attributes.count)
@@ -247,6 +293,7 @@ public struct TileSource: Sendable {
             namesSeen.formUnion(later.namesSeen)
             longitudeExtent.merge(later.longitudeExtent)
             visibility.append(later.visibility)
+            layers.append(later.layers)
         }
     }
 

@@ -22,7 +22,8 @@ public struct Tiler: Sendable {
     public var archiveFormat: TileArchiveFormat?
     /// How tiles are encoded (GeoJSON tiles need a directory).
     public var encoding: TileEncoding = .mvt
-    /// The name of the one layer every tile carries.
+    /// The layer of the input `run(reading:onWarning:onProgress:)` with one reader reads (several
+    /// inputs name their own), and the tile set's name when ``name`` is nil.
     public var layer: String
     /// The tile set's name in its metadata; nil uses ``layer``.
     public var name: String?
@@ -47,7 +48,7 @@ public struct Tiler: Sendable {
     public var guessesBaseZoom = false
     /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
     public var baseZoomGuessLimit = 50_000
-    /// ``plan(reading:onWarning:)`` cuts at most this many features to estimate bytes.
+    /// `plan(reading:onWarning:)` cuts at most this many features to estimate bytes.
     public var planSampleFeatures = 100_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
@@ -96,8 +97,9 @@ public struct Tiler: Sendable {
         /// Wall seconds spent reading and projecting the input, before the first tile was cut
         /// (the phase ``Tiler/threads`` above 1 spreads over cores for a GeoJSON text sequence file).
         public var readingSeconds: Double = 0
-        /// Features whose `tippecanoe` member named a layer (not used: one layer per run), and
-        /// members whose minzoom or maxzoom is not a number (ignored).
+        /// Features whose `tippecanoe` member named a layer they could not go to (GeoJSON tiles
+        /// hold one; at most `TileLayers.maximumCount` layers), and members whose minzoom or
+        /// maxzoom is not a number (ignored).
         public var tippecanoeMembersIgnored = (layers: 0, zooms: 0)
 
         /// Tiles written.
@@ -126,6 +128,12 @@ public struct Tiler: Sendable {
                     message: "\(total.thinnedFeatures) point copies were thinned out below the base zoom, "
                         + "\(total.tinyStandIns) stand-ins drawn for tiny rings and lines, and \(total.clusteredPoints) "
                         + "points merged into \(total.clusters) clusters (per zoom in the metadata)"))
+            }
+            if total.filteredAtZoom > 0 {
+                let perZoom = zooms.filter { $0.statistics.filteredAtZoom > 0 }.map { "z\($0.zoom): \($0.statistics.filteredAtZoom)" }
+                notes.append(Diagnostic(.note, code: .tileFiltered,
+                    message: "\(total.filteredAtZoom) feature copies were left out at zooms where --where (naming $zoom) does not "
+                        + "hold (\(perZoom.joined(separator: ", ")))"))
             }
             if total.droppedForBudget + total.coalescedForBudget > 0 {
                 let atMaxZoom = zooms.last.map { $0.statistics.droppedForBudget + $0.statistics.coalescedForBudget } ?? 0
@@ -157,8 +165,9 @@ public struct Tiler: Sendable {
             }
             if tippecanoeMembersIgnored.layers > 0 {
                 notes.append(Diagnostic(.warning, code: .tileTippecanoeLayerIgnored,
-                    message: "\(tippecanoeMembersIgnored.layers) features name a layer in their \"tippecanoe\" member; "
-                        + "every feature goes to the one layer of the run"))
+                    message: "\(tippecanoeMembersIgnored.layers) features name a layer in their \"tippecanoe\" member that "
+                        + "they could not go to (GeoJSON tiles hold one layer; a run makes at most \(TileLayers.maximumCount)); "
+                        + "they went to their input's layer"))
             }
             if tippecanoeMembersIgnored.zooms > 0 {
                 notes.append(Diagnostic(.warning, code: .tileTippecanoeZoomIgnored,
@@ -186,7 +195,17 @@ public struct Tiler: Sendable {
     ///   archive cannot be written. The old output is then untouched.
     public func run(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in },
                     onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
-        try validate()
+        try withSingleInput(&reader) { try run(reading: &$0, onWarning: onWarning, onProgress: onProgress) }
+    }
+
+    /// Tiles several inputs into one tile set, each into its own layer (tippecanoe's several
+    /// inputs and `-L NAME:FILE`; a feature's `tippecanoe` member may name another layer). The
+    /// inputs are read one after another as if they were one: input positions and generated ids
+    /// run on, and thinning and clustering see all of them. Otherwise as
+    /// `run(reading:onWarning:onProgress:)` with one reader.
+    public func run(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
+                    onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
+        try validate(inputs: inputs)
         var createOptions = TileArchive.CreateOptions()
         createOptions.replaceExisting = replaceExisting
         createOptions.tileExtension = encoding.rawValue
@@ -194,7 +213,7 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            let source = try prepareSource(reading: &reader, onWarning: onWarning)
+            let source = try prepareSource(reading: &inputs, onWarning: onWarning)
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -202,8 +221,9 @@ public struct Tiler: Sendable {
                 onWarning(Diagnostic(.note, code: .tileFiltered,
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
-            let sink = TileArchiveSink(writer: writer, layer: layer, encoding: encoding, precision: precision,
+            let sink = TileArchiveSink(writer: writer, layer: inputs[0].layer, encoding: encoding, precision: precision,
                                        budget: budget, onProgress: onProgress)
+            sink.assignLayers(source.layers)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
                 let estimate = source.estimatedPolygonTiles(zooms: minZoom...source.options.maxZoom)
@@ -224,18 +244,46 @@ public struct Tiler: Sendable {
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
                           readingSeconds: readingSeconds,
-                          tippecanoeMembersIgnored: (source.visibility.layerMembersIgnored, source.visibility.invalidZoomMembers))
+                          tippecanoeMembersIgnored: (layersIgnored(source.layers), source.visibility.invalidZoomMembers))
         } catch {
             writer.abort()
             throw error
         }
     }
 
-    /// Reads and projects the input, then settles guessed zooms.
-    func prepareSource(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void) throws -> TileSource {
+    /// Runs `body` with `reader` as the one input, of layer ``layer``, and hands the reader back.
+    func withSingleInput<Reader: FeatureReader, Result>(_ reader: inout Reader,
+                                                        _ body: (inout [TileInput]) throws -> Result) rethrows -> Result {
+        var inputs = [TileInput(layer: layer, reader: reader)]
+        defer { if let back = inputs[0].reader as? Reader { reader = back } }
+        return try body(&inputs)
+    }
+
+    /// ``validate()``, and the inputs' layers.
+    func validate(inputs: [TileInput]) throws {
+        try validate()
+        guard !inputs.isEmpty, inputs.count <= TileLayers.maximumCount else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "a run reads 1…\(TileLayers.maximumCount) inputs, not \(inputs.count)")
+        }
+        guard !inputs.contains(where: { $0.layer.isEmpty }) else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "a layer name cannot be empty")
+        }
+        guard encoding == .mvt || Set(inputs.map(\.layer)).count == 1 else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT tiles for several")
+        }
+    }
+
+    /// Features whose `tippecanoe` member named a layer they did not go to: every one in GeoJSON
+    /// tiles (one collection per tile), and those past the layer limit.
+    func layersIgnored(_ layers: TileLayers) -> Int {
+        encoding == .geojson ? layers.namedInMembers : layers.namesOverLimit
+    }
+
+    /// Reads and projects the inputs, then settles guessed zooms.
+    func prepareSource(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void) throws -> TileSource {
         var projectionOptions = options
         if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
-        var source = try TileSource(reading: &reader, options: projectionOptions, readThreads: threads, onWarning: onWarning)
+        var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads, onWarning: onWarning)
         if guessesMaxZoom || guessesBaseZoom {
             let maxZoom = guessesMaxZoom
                 ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), features: source.features,

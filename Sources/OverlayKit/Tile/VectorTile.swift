@@ -70,6 +70,8 @@ public struct TileStatistics: Hashable, Sendable {
     public var droppedForBudget = 0
     /// Features merged into a neighbour to bring a tile within its budget.
     public var coalescedForBudget = 0
+    /// Features a `--where` naming `$zoom` leaves out at this zoom.
+    public var filteredAtZoom = 0
 
     /// Zero counts.
     public init() {}
@@ -82,7 +84,7 @@ public struct TileStatistics: Hashable, Sendable {
         ("selfCrossingRings", \.selfCrossingRings), ("thinnedFeatures", \.thinnedFeatures),
         ("outsideZoomRange", \.outsideZoomRange), ("tinyStandIns", \.tinyStandIns),
         ("clusteredPoints", \.clusteredPoints), ("clusters", \.clusters), ("droppedForBudget", \.droppedForBudget),
-        ("coalescedForBudget", \.coalescedForBudget),
+        ("coalescedForBudget", \.coalescedForBudget), ("filteredAtZoom", \.filteredAtZoom),
     ]
 
     /// The counts of `copies` identical tiles (saturating: a solid block can hold 4^24 tiles).

@@ -1,7 +1,8 @@
 import OverlayModel
 
 /// The zooms each input feature is drawn at: the `"tippecanoe": {"minzoom", "maxzoom"}` member
-/// a feature may carry, and the first zoom point thinning leaves it at.
+/// a feature may carry, the first zoom point thinning leaves it at, and the zooms a `--where`
+/// naming `$zoom` keeps it at. (The member's `layer` is `TileLayers`'.)
 package struct FeatureVisibility: Sendable {
     /// Why a feature is not in a tile it reaches.
     enum Hidden {
@@ -9,6 +10,8 @@ package struct FeatureVisibility: Sendable {
         case thinned
         /// Outside its own `tippecanoe` minzoom…maxzoom.
         case outsideZoomRange
+        /// A `--where` naming `$zoom` does not hold at this zoom.
+        case filteredAtZoom
     }
 
     /// By input position: the member's minzoom and maxzoom (0 and 255 without one).
@@ -16,8 +19,8 @@ package struct FeatureVisibility: Sendable {
     private(set) var memberMaxZooms = [UInt8]()
     /// By input position, the first zoom thinning shows the feature at; empty when no thinning.
     var thinnedMinZooms = [UInt8]()
-    /// Features whose member has a `layer` (one layer per run: the name is not used).
-    private(set) var layerMembersIgnored = 0
+    /// By input position, the zooms a `--where` naming `$zoom` holds at (bit z); empty without one.
+    private(set) var whereZooms = [UInt32]()
     /// Members whose minzoom or maxzoom is not a number (ignored).
     private(set) var invalidZoomMembers = 0
 
@@ -26,12 +29,15 @@ package struct FeatureVisibility: Sendable {
     func hidden(_ source: Int, zoom: Int) -> Hidden? {
         let zoom = UInt8(zoom)
         if zoom < memberMinZooms[source] || zoom > memberMaxZooms[source] { return .outsideZoomRange }
+        if !whereZooms.isEmpty && (zoom > 31 || whereZooms[source] & (1 << UInt32(zoom)) == 0) { return .filteredAtZoom }
         if !thinnedMinZooms.isEmpty && zoom < thinnedMinZooms[source] { return .thinned }
         return nil
     }
 
-    /// Reads the next input feature's `tippecanoe` member.
-    mutating func add(_ feature: Feature) {
+    /// Reads the next input feature's `tippecanoe` member; `whereZooms` is the zooms a `--where`
+    /// naming `$zoom` holds at (nil without one).
+    mutating func add(_ feature: Feature, whereZooms zooms: UInt32? = nil) {
+        if let zooms { whereZooms.append(zooms) }
         var low: UInt8 = 0, high: UInt8 = 255
         if case .object(let member)? = feature.foreignMembers["tippecanoe"] {
             func zoom(_ key: String) -> UInt8? {
@@ -44,7 +50,6 @@ package struct FeatureVisibility: Sendable {
             }
             if let value = zoom("minzoom") { low = value }
             if let value = zoom("maxzoom") { high = value }
-            if member["layer"] != nil { layerMembersIgnored += 1 }
         }
         memberMinZooms.append(low)
         memberMaxZooms.append(high)
@@ -54,8 +59,8 @@ package struct FeatureVisibility: Sendable {
     mutating func append(_ later: FeatureVisibility) {
         memberMinZooms += later.memberMinZooms
         memberMaxZooms += later.memberMaxZooms
-        layerMembersIgnored += later.layerMembersIgnored
         invalidZoomMembers += later.invalidZoomMembers
+        whereZooms += later.whereZooms
     }
 }
 

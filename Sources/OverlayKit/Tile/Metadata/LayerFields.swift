@@ -4,7 +4,7 @@ extension TileSetMetadata.VectorLayer.Field {
     /// The fields of a layer holding these features: property names and their value types
     /// ("String", "Number", "Boolean", or "Mixed"), in order of first appearance; null values
     /// say nothing about a type.
-    public static func fields(of attributes: [TileAttributes]) -> [Self] {
+    public static func fields(of attributes: some Sequence<TileAttributes>) -> [Self] {
         var order = [String](), types = [String: String]()
         for attribute in attributes {
             for member in attribute.properties ?? JSONObject() {

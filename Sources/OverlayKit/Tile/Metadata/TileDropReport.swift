@@ -38,7 +38,8 @@ public struct TileDropReport: Hashable, Sendable {
         + "outsideZoomRange: features outside their own tippecanoe minzoom/maxzoom. tinyStandIns: squares and "
         + "short lines written in place of tiny rings and lines (their sizes added up). clusteredPoints: points "
         + "merged into clusters; clusters: cluster features written. droppedForBudget / coalescedForBudget: "
-        + "features dropped or merged into a neighbour to keep a tile within --max-tile-bytes / --max-tile-features."
+        + "features dropped or merged into a neighbour to keep a tile within --max-tile-bytes / --max-tile-features. "
+        + "filteredAtZoom: features a --where naming $zoom leaves out at this zoom."
 
     /// Adds another run's counts (zooms matched by number); options are kept from the left side.
     public static func += (a: inout TileDropReport, b: TileDropReport) {

@@ -1,0 +1,62 @@
+import ArgumentParser
+import OverlayKit
+import OverlayModel
+
+/// `tile`'s inputs, as tippecanoe takes them: files named on the command line (each its own
+/// layer named after the file, or all in the `-l` layer) and `-L NAME:FILE` inputs.
+struct TileInputOptions: ParsableArguments {
+    @Argument(help: "Input files (GeoJSON, GeoJSONSeq, KML or KMZ): each is a layer named after the file, or all go to -l's layer; '-' or none (and no -L) reads standard input.")
+    var inputs: [String] = []
+
+    @Option(name: [.customShort("L"), .customLong("named-layer")],
+            help: ArgumentHelp("An input whose features go to the layer NAME (repeatable; tippecanoe's -L).", valueName: "NAME:FILE"))
+    var namedLayers: [String] = []
+
+    @OptionGroup var format: InputFormatOptions
+
+    func validate() throws {
+        _ = try namedInputs()
+        guard inputs.count + namedLayers.count <= TileLayers.maximumCount else {
+            throw ValidationError("at most \(TileLayers.maximumCount) inputs")
+        }
+        guard inputs.filter({ $0 == "-" }).count + namedLayers.filter({ $0.hasSuffix(":-") }).count <= 1 else {
+            throw ValidationError("standard input can be read once: name '-' at most once")
+        }
+    }
+
+    /// `-L`'s layer and file pairs.
+    func namedInputs() throws -> [(layer: String, path: String)] {
+        try namedLayers.map { argument in
+            // The first colon ends the name: a path may hold colons, a layer name rarely does.
+            guard let colon = argument.firstIndex(of: ":"), colon != argument.startIndex,
+                  argument.index(after: colon) != argument.endIndex else {
+                throw ValidationError("-L takes NAME:FILE (a layer name, a colon, an input file), not '\(argument)'")
+            }
+            return (String(argument[..<colon]), String(argument[argument.index(after: colon)...]))
+        }
+    }
+
+    /// The layer of the run's first input: `layer` when given, else the first input's name.
+    func firstLayer(_ layer: String?) -> String {
+        if let layer { return layer }
+        if let first = inputs.first(where: { $0 != "-" }) { return PathName(first).stem }
+        if inputs.isEmpty, let named = try? namedInputs().first { return named.layer }
+        return "features"
+    }
+
+    /// Every input opened with its layer, in order: the files named (or standard input when
+    /// there are none), then the `-L` inputs.
+    func open(layer: String?) throws -> [TileInput] {
+        var opened = [TileInput]()
+        let named = try namedInputs()
+        let positional: [String?] = inputs.isEmpty ? (named.isEmpty ? [nil] : []) : inputs
+        for path in positional {
+            let layerName = layer ?? path.flatMap { $0 == "-" ? nil : PathName($0).stem } ?? "features"
+            opened.append(TileInput(layer: layerName, reader: try format.openReader(path).1))
+        }
+        for (layerName, path) in named {
+            opened.append(TileInput(layer: layerName, reader: try format.openReader(path).1))
+        }
+        return opened
+    }
+}
