@@ -76,6 +76,9 @@ struct TileDensityOptions: ParsableArguments {
     @Flag(help: "Drop polygons and lines too small to draw instead of adding them up into small stand-ins.")
     var noTinyPolygonReduction = false
 
+    @Option(help: "Side in tile units of the smallest polygon drawn as itself below the max zoom; smaller ones are added up into stand-in squares of this side (tippecanoe's --tiny-polygon-size).")
+    var tinyPolygonSize: Double = 2
+
     @Option(help: "Merge points closer than PX screen pixels into clusters with point_count (0 = off); replaces thinning.")
     var clusterDistance: Double = 0
 
@@ -108,6 +111,7 @@ struct TileDensityOptions: ParsableArguments {
         if case .zoom(let zoom)? = baseZoom, !(0...24).contains(zoom) { throw ValidationError("--base-zoom must be 0…24 or g") }
         guard clusterDistance >= 0 && clusterDistance <= 256 else { throw ValidationError("--cluster-distance must be 0…256 pixels") }
         if let clusterMaxzoom, !(0...24).contains(clusterMaxzoom) { throw ValidationError("--cluster-maxzoom must be 0…24") }
+        guard tinyPolygonSize > 0 && tinyPolygonSize <= 4096 else { throw ValidationError("--tiny-polygon-size must be above 0 and at most 4096") }
     }
 
     /// Sets the budget, thinning, tiny-shape and clustering settings of `tiler`.
@@ -126,6 +130,7 @@ struct TileDensityOptions: ParsableArguments {
         case nil: break
         }
         tiler.options.accumulatesTinyShapes = !noTinyPolygonReduction
+        tiler.options.tinyPolygonSize = tinyPolygonSize
         tiler.options.clusterDistance = clusterDistance
         tiler.options.clusterMaxZoom = clusterMaxzoom
         for attribute in accumulateAttribute { tiler.options.clusterAttributes[attribute.name] = attribute.rule }

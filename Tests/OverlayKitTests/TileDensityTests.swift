@@ -128,6 +128,20 @@ final class TileDensityTests: XCTestCase {
         XCTAssertEqual(Set(plain.keys.filter { $0.z == 14 }), Set(tiles.keys.filter { $0.z == 14 }), "full detail unchanged")
     }
 
+    /// tippecanoe's tiny-polygon size: a ring of about 8 tile units² is drawn as itself at the
+    /// default size 2 (below 4 units² is tiny), and added up into stand-ins at size 3 (9 units²).
+    func testTinyPolygonSizeSetsWhichRingsAreDrawnAsThemselves() throws {
+        let d = 0.0001, lon = 8.5, lat = 47.3
+        let text = #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + d),\#(lat)],[\#(lon + d),\#(lat + d)],[\#(lon),\#(lat + d)],[\#(lon),\#(lat)]]]}}"#
+        func tinyAtZ11(size: Double) throws -> Int {
+            let source = try source(text) { $0.maxZoom = 14; $0.accumulatesTinyShapes = true; $0.tinyPolygonSize = size }
+            return try tiles(source).1[11].statistics.droppedTinyRings
+        }
+        XCTAssertEqual(try tinyAtZ11(size: 2), 0)
+        XCTAssertEqual(try tinyAtZ11(size: 3), 1)
+        XCTAssertThrowsError(try source(text) { $0.accumulatesTinyShapes = true; $0.tinyPolygonSize = 0 })
+    }
+
     func testClusterCountsAddUpToThePointsAtEveryZoom() throws {
         let text = clusteredPoints(5000) { #"{"n":\#($0),"w":2}"# }
         let source = try self.source(text) {

@@ -85,6 +85,9 @@ enum TileBuilder {
         /// Tolerance in map points at this zoom; 0 at maxZoom (full detail).
         let tolerance: Double
         let squaredTolerance: Double
+        /// Rings smaller than this area (map points²) are tiny: tolerance², or less with
+        /// `accumulatesTinyShapes` (tippecanoe's tiny-polygon size); 0 at maxZoom.
+        let tinyRingArea: Double
         /// 2^(z − 28): map points to tiles at this zoom, exactly (a power of two).
         let scale: Double
         let tileX: Double, tileY: Double, extent: Double
@@ -110,7 +113,9 @@ enum TileBuilder {
             extent = Double(options.extent)
             // A stand-in is at least one tile unit across, so it survives rounding to the grid.
             let unit = MapProjection.worldSize / (Double(1 << tile.z) * Double(options.extent))
-            tinyRings = TinyShapeAccumulator(threshold: max(squaredTolerance, unit * unit))
+            let tinySide = options.tinyPolygonSize * unit
+            tinyRingArea = options.accumulatesTinyShapes ? min(squaredTolerance, tinySide * tinySide) : squaredTolerance
+            tinyRings = TinyShapeAccumulator(threshold: max(tinyRingArea, unit * unit))
             tinyLines = TinyShapeAccumulator(threshold: max(tolerance, unit))
         }
 
@@ -210,7 +215,7 @@ enum TileBuilder {
         private mutating func addRing(_ geometry: [Double], _ ring: ProjectedRing, into xy: inout [Int32],
                                       lengths: inout [Int]) -> Bool {
             sourcePoints += ring.count
-            if tolerance > 0 && ring.size < squaredTolerance {
+            if tolerance > 0 && ring.size < tinyRingArea {
                 statistics.droppedTinyRings += 1
                 if options.accumulatesTinyShapes, ring.isOuter, ring.count > 0,
                    tinyRings.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],

@@ -42,12 +42,16 @@ public struct TileOptions: Hashable, Sendable {
     public var pointDropRate: Double = 1
     /// The zoom from which every point is kept (tippecanoe's `-B`); nil means ``maxZoom``.
     public var baseZoom: Int?
-    /// Polygons and lines too small to draw at a zoom (area below tolerance², length below the
-    /// tolerance) are added up per tile, and each time the sum reaches that size a small square
-    /// (or short line) is written in place of the one that crossed it, with its attributes, so
-    /// dense small shapes stay visible at every zoom (tippecanoe's tiny-polygon reduction).
-    /// Off drops them, as geojson-vt does.
+    /// Polygons and lines too small to draw at a zoom (area below ``tinyPolygonSize``² or
+    /// tolerance², whichever is less; length below the tolerance) are added up per tile, and each
+    /// time the sum reaches that size a small square (or short line) is written in place of the
+    /// one that crossed it, with its attributes, so dense small shapes stay visible at every zoom
+    /// (tippecanoe's tiny-polygon reduction). Off drops rings below tolerance², as geojson-vt does.
     public var accumulatesTinyShapes = false
+    /// With ``accumulatesTinyShapes``, the side in tile units of the smallest ring drawn as itself
+    /// below the max zoom (tippecanoe's `--tiny-polygon-size`, 2): smaller rings are added up
+    /// into stand-in squares of this side.
+    public var tinyPolygonSize: Double = 2
     /// Points closer than this many screen pixels (of a 256-pixel tile) are merged into one
     /// cluster point per tile (tippecanoe's `--cluster-distance`); 0 clusters nothing.
     public var clusterDistance: Double = 0
@@ -74,6 +78,9 @@ public struct TileOptions: Hashable, Sendable {
         guard !(promoteID != nil && generateID) else { throw fail("promoteID and generateID cannot be used together") }
         guard pointDropRate >= 1, pointDropRate.isFinite else { throw fail("pointDropRate must be ≥ 1, not \(pointDropRate)") }
         if let baseZoom { guard (0...24).contains(baseZoom) else { throw fail("baseZoom must be 0…24, not \(baseZoom)") } }
+        guard tinyPolygonSize > 0, tinyPolygonSize <= Double(extent) else {
+            throw fail("tinyPolygonSize must be above 0 and at most the extent, not \(tinyPolygonSize)")
+        }
         guard clusterDistance >= 0, clusterDistance <= 256 else { throw fail("clusterDistance must be 0…256 pixels, not \(clusterDistance)") }
         if let clusterMaxZoom { guard (0...24).contains(clusterMaxZoom) else { throw fail("clusterMaxZoom must be 0…24, not \(clusterMaxZoom)") } }
     }
