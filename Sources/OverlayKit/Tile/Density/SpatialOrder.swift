@@ -6,7 +6,7 @@ import OverlayModel
 struct SpatialOrder {
     /// One feature's place on the curve.
     struct Entry {
-        /// Interleaved bits of x and y (32 bits each, the world scaled to 2^32).
+        /// Interleaved bits of x (odd) and y (even), 32 bits each, the world scaled to 2^32.
         var key: UInt64
         /// The feature's input position.
         var source: Int
@@ -28,7 +28,9 @@ struct SpatialOrder {
     /// latitudes) are clamped to its edge.
     static func key(x: Double, y: Double) -> UInt64 {
         let scale = 4_294_967_296 / MapProjection.worldSize
-        return interleave(coordinate(x * scale)) | (interleave(coordinate(y * scale)) << 1)
+        // x in the odd bits, as tippecanoe's quadkey (`encode_quadkey`): gaps along a row are
+        // then tippecanoe's, which its zoom guess and thinning are tuned to.
+        return (interleave(coordinate(x * scale)) << 1) | interleave(coordinate(y * scale))
     }
 
     private static func coordinate(_ value: Double) -> UInt32 {
