@@ -133,5 +133,15 @@ final class TileLayerTests: XCTestCase {
         XCTAssertEqual(layers.namesOverLimit, 1)
         XCTAssertEqual(layers.layer(of: TileLayers.maximumCount), TileLayers.maximumCount)
         XCTAssertEqual(layers.layer(of: 0), 0)
+
+        // A later part naming layers past the limit: each of its features is counted.
+        var later = TileLayers()
+        for name in ["x", "y", "x"] {
+            later.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string(name)])]))
+        }
+        layers.append(later)
+        XCTAssertEqual(layers.namesOverLimit, 4)
+        XCTAssertEqual(layers.namedInMembers, TileLayers.maximumCount + 4)
+        XCTAssertEqual(layers.layer(of: TileLayers.maximumCount + 1), Int(TileLayers.inputLayer))
     }
 }

@@ -55,38 +55,40 @@ package struct TileLayers: Sendable {
     private mutating func index(of name: String) -> UInt16? {
         if let known = indexByName[name] { return known }
         guard names.count < Self.maximumCount else { return nil }
+        return register(name)
+    }
+
+    /// Appends the layers of the features that follow (a later part or a later input).
+    mutating func append(_ later: TileLayers) {
+        let remap = later.names.map { self.index(of: $0) ?? Self.inputLayer }
+        bySource.reserveCapacity(bySource.count + later.bySource.count)
+        for layer in later.bySource {
+            let mapped = layer == Self.inputLayer ? Self.inputLayer : remap[Int(layer)]
+            // A name the later part made that no longer fits: its features go to their input's layer.
+            if mapped == Self.inputLayer && layer != Self.inputLayer { namesOverLimit += 1 }
+            bySource.append(mapped)
+        }
+        namedInMembers += later.namedInMembers
+        namesOverLimit += later.namesOverLimit
+    }
+
+    /// The index of the layer `name`, made when new (an input's own layer is made even past
+    /// ``maximumCount``); an input registers its layer before it is read so it comes before the
+    /// layers its members name.
+    @discardableResult
+    mutating func register(_ name: String) -> UInt16 {
+        if let known = indexByName[name] { return known }
         let index = UInt16(names.count)
         names.append(name)
         indexByName[name] = index
         return index
     }
 
-    /// Appends the layers of the features that follow (a later part or a later input).
-    mutating func append(_ later: TileLayers) {
-        var remap = [UInt16](repeating: Self.inputLayer, count: later.names.count)
-        for (index, name) in later.names.enumerated() {
-            if let mapped = self.index(of: name) { remap[index] = mapped } else { namesOverLimit += 1 }
-        }
-        bySource.reserveCapacity(bySource.count + later.bySource.count)
-        for layer in later.bySource { bySource.append(layer == Self.inputLayer ? Self.inputLayer : remap[Int(layer)]) }
-        namedInMembers += later.namedInMembers
-        namesOverLimit += later.namesOverLimit
-    }
-
-    /// Makes the layer `name` (when new) so it comes before the layers its input's members name.
-    mutating func register(_ name: String) {
-        guard indexByName[name] == nil else { return }
-        indexByName[name] = UInt16(names.count)
-        names.append(name)
-    }
-
     /// Sends the features from input position `start` on that are marked ``inputLayer`` to
     /// the layer `name` (their input's).
     mutating func assignInputLayer(_ name: String, from start: Int = 0) {
         guard bySource[start...].contains(Self.inputLayer) else { return }
-        // The input's own layer is always made, even past the limit members are held to.
-        register(name)
-        guard let index = indexByName[name] else { return }
+        let index = register(name)
         for position in start..<bySource.count where bySource[position] == Self.inputLayer { bySource[position] = index }
     }
 
