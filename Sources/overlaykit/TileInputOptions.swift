@@ -36,27 +36,22 @@ struct TileInputOptions: ParsableArguments {
         }
     }
 
-    /// The layer of the run's first input: `layer` when given, else the first input's name.
-    func firstLayer(_ layer: String?) -> String {
-        if let layer { return layer }
-        if let first = inputs.first(where: { $0 != "-" }) { return PathName(first).stem }
-        if inputs.isEmpty, let named = try? namedInputs().first { return named.layer }
-        return "features"
-    }
-
-    /// Every input opened with its layer, in order: the files named (or standard input when
-    /// there are none), then the `-L` inputs.
-    func open(layer: String?) throws -> [TileInput] {
-        var opened = [TileInput]()
+    /// Every input with its layer, in order: the files named (or standard input, nil, when there
+    /// are none), each in `layer` or the layer named after it, then the `-L` inputs.
+    func layeredPaths(layer: String?) throws -> [(layer: String, path: String?)] {
         let named = try namedInputs()
         let positional: [String?] = inputs.isEmpty ? (named.isEmpty ? [nil] : []) : inputs
-        for path in positional {
-            let layerName = layer ?? path.flatMap { $0 == "-" ? nil : PathName($0).stem } ?? "features"
-            opened.append(TileInput(layer: layerName, reader: try format.openReader(path).1))
-        }
-        for (layerName, path) in named {
-            opened.append(TileInput(layer: layerName, reader: try format.openReader(path).1))
-        }
-        return opened
+        return positional.map { path in (layer ?? path.flatMap { $0 == "-" ? nil : PathName($0).stem } ?? "features", path) }
+            + named.map { ($0.layer, $0.path) }
+    }
+
+    /// The layer of the run's first input.
+    func firstLayer(_ layer: String?) -> String {
+        (try? layeredPaths(layer: layer))?.first?.layer ?? "features"
+    }
+
+    /// Every input of ``layeredPaths(layer:)`` opened.
+    func open(layer: String?) throws -> [TileInput] {
+        try layeredPaths(layer: layer).map { TileInput(layer: $0.layer, reader: try format.openReader($0.path).1) }
     }
 }

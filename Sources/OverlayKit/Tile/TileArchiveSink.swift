@@ -191,13 +191,25 @@ public final class TileArchiveSink: @unchecked Sendable {
                                             zoom: minZoom)
         }
         let layerNames = names(of: source)
+        // One pass over the input, one over the projected features: each feature counts in its
+        // layer, the first part of a feature gives its geometry type.
+        // As the encoder: a feature without a layer of its own goes to the first.
+        let layerOf: (Int) -> Int = layerNames.count == 1 ? { _ in 0 } : { position in
+            let layer = source.layers.layer(of: position)
+            return layer < layerNames.count ? layer : 0
+        }
+        var members = [[Int]](repeating: [], count: layerNames.count)
+        for position in source.attributes.indices { members[layerOf(position)].append(position) }
+        var typeCounts = [[Int]](repeating: [0, 0, 0, 0], count: layerNames.count)
+        var counted = Set<Int>()
+        for feature in source.features where counted.insert(feature.source).inserted {
+            typeCounts[layerOf(feature.source)][feature.type.rawValue] += 1
+        }
         var vectorLayers = [TileSetMetadata.VectorLayer](), layerStats = [JSONValue]()
         for (index, layerName) in layerNames.enumerated() {
-            let members = layerNames.count == 1 ? Array(source.attributes.indices)
-                : source.attributes.indices.filter { source.layers.layer(of: $0) == index }
-            let fields = TileSetMetadata.VectorLayer.Field.fields(of: members.lazy.map { source.attributes[$0] })
+            let fields = TileSetMetadata.VectorLayer.Field.fields(of: members[index].lazy.map { source.attributes[$0] })
             vectorLayers.append(.init(id: layerName, fields: fields, minZoom: minZoom, maxZoom: maxZoom))
-            layerStats.append(tileStats(source, layer: layerName, members: layerNames.count == 1 ? nil : Set(members), fields: fields))
+            layerStats.append(tileStats(layer: layerName, typeCounts: typeCounts[index], fields: fields))
         }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
@@ -219,21 +231,15 @@ public final class TileArchiveSink: @unchecked Sendable {
         return [layers?.names.first ?? layer]
     }
 
-    /// Mapbox tilestats for one layer, whose input features are `members` (nil: all): feature count, the
-    /// commonest geometry type, and each attribute's type (GDAL's MVT driver takes the layer's
-    /// geometry type from here).
-    private func tileStats(_ source: TileSource, layer: String, members: Set<Int>?,
-                           fields: [TileSetMetadata.VectorLayer.Field]) -> JSONValue {
-        var typeCounts = [0, 0, 0, 0]
-        var features = Set<Int>()
-        for feature in source.features where members?.contains(feature.source) ?? true {
-            if features.insert(feature.source).inserted { typeCounts[feature.type.rawValue] += 1 }
-        }
+    /// Mapbox tilestats for one layer whose features, by geometry type, are `typeCounts`:
+    /// feature count, the commonest geometry type, and each attribute's type (GDAL's MVT driver
+    /// takes the layer's geometry type from here).
+    private func tileStats(layer: String, typeCounts: [Int], fields: [TileSetMetadata.VectorLayer.Field]) -> JSONValue {
         let names = ["", "Point", "LineString", "Polygon"]
         let commonest = (1...3).max { typeCounts[$0] < typeCounts[$1] } ?? 3
         var layerStats = JSONObject()
         layerStats.append("layer", .string(layer))
-        layerStats.append("count", .integer(Int64(features.count)))
+        layerStats.append("count", .integer(Int64(typeCounts.reduce(0, +))))
         layerStats.append("geometry", .string(names[commonest]))
         layerStats.append("attributeCount", .integer(Int64(fields.count)))
         layerStats.append("attributes", .array(fields.map { field in

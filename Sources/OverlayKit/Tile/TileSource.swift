@@ -65,7 +65,7 @@ public struct TileSource: Sendable {
                       minimumPartBytes: ParallelSequenceProjection.minimumPartBytes, onWarning: onWarning)
     }
 
-    /// `init(reading:options:readThreads:onWarning:)` with one reader with the smallest part a thread gets
+    /// The one-reader `init(reading:options:readThreads:onWarning:)`, with the smallest part a thread gets
     /// (tests cut small files into many parts).
     package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
                  minimumPartBytes: Int, onWarning: (Diagnostic) -> Void) throws {
