@@ -67,6 +67,12 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Threads to use (cutting tiles, and reading a GeoJSONSeq file in parts); by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(help: ArgumentHelp("Where projected features are kept while tiles are cut: memory (fastest), disk (temporary files, as tippecanoe: memory stays flat at any input size) or auto (disk for GeoJSON inputs of 128 MB or more).", valueName: "auto|memory|disk"))
+    var featureStore: Tiler.FeatureStore = .automatic
+
+    @Option(name: [.customShort("t"), .customLong("tmpdir")], help: ArgumentHelp("Folder for the disk feature store's temporary files (default: $TMPDIR, else /tmp); a run checks its free space first.", valueName: "dir"))
+    var temporaryDirectory: String?
+
     @OptionGroup var overwrite: OverwriteOption
 
     @OptionGroup(title: "tippecanoe's controls") var tippecanoe: TileAttributeOptions
@@ -98,6 +104,8 @@ struct TileCommand: ParsableCommand {
         tiler.precision = precision
         tiler.threads = threads
         tiler.replaceExisting = overwrite.force
+        tiler.featureStore = featureStore
+        tiler.temporaryDirectory = temporaryDirectory
         tiler.guessesMaxZoom = maxZoomArgument == .guess
         try density.apply(to: &tiler)
         tippecanoe.apply(to: &tiler)
@@ -226,4 +234,12 @@ final class TileProgressMeter: @unchecked Sendable {
         let rate = Int((Double(progress.tiles) / seconds).rounded())
         Report.standardError("tile: z\(progress.deepestZoom) \(progress.tiles) tiles (\(progress.tilesPerZoom[progress.deepestZoom]) at z\(progress.deepestZoom)), \(rate) tiles/s\(end)")
     }
+}
+
+extension Tiler.FeatureStore: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument == "auto" ? "automatic" : argument)
+    }
+
+    public static var allValueStrings: [String] { ["auto", "memory", "disk"] }
 }

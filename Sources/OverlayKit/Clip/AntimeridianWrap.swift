@@ -23,6 +23,20 @@ package enum AntimeridianWrap {
         return merged
     }
 
+    /// One feature's pieces as `wrap` makes them when some feature crosses an edge: the copy
+    /// from beyond the west edge moved east, the part on the map, the copy from beyond the east
+    /// edge moved west (nil where nothing is left). Clipping each feature alone gives what
+    /// `wrap` gives the list.
+    package static func copies(of feature: ProjectedFeature, buffer: Double)
+        -> (west: [ProjectedFeature], center: [ProjectedFeature], east: [ProjectedFeature]) {
+        let world = MapProjection.worldSize
+        let minAll = -1 * world, maxAll = 2 * world
+        let west = AxisClip.clip([feature], (-1 - buffer) * world, buffer * world, axis: 0, minAll: minAll, maxAll: maxAll)
+        let east = AxisClip.clip([feature], (1 - buffer) * world, (2 + buffer) * world, axis: 0, minAll: minAll, maxAll: maxAll)
+        let center = AxisClip.clip([feature], -buffer * world, (1 + buffer) * world, axis: 0, minAll: minAll, maxAll: maxAll)
+        return (west.map { shifted($0, by: world) } ?? [], center ?? [], east.map { shifted($0, by: -world) } ?? [])
+    }
+
     private static func shifted(_ features: [ProjectedFeature], by offset: Double) -> [ProjectedFeature] {
         features.map { feature in
             var copy = feature

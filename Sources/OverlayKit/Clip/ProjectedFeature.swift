@@ -108,6 +108,11 @@ package struct ProjectedFeature: Hashable, Sendable {
         self.maxY = maxY
     }
 
+    /// The bounds as a map rectangle.
+    package var mapRect: MapRect {
+        MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
     /// The number of vertices in the buffer.
     @inlinable package var vertexCount: Int { coordinates.count / 3 }
 }

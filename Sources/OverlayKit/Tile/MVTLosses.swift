@@ -5,18 +5,24 @@ extension MVTEncoder.Losses {
     /// property value), not once per tile it lands in: ids that are not unsigned integers, null
     /// values, and object or array values (written as JSON text). Features without geometry
     /// reach no tile and are not counted. O(features + properties).
-    public init(source: TileSource) {
+    /// - Throws: `io.read-failed` when spilled features cannot be read back.
+    public init(source: TileSource) throws {
         self.init()
-        var counted = Set<Int>()
-        for feature in source.features where counted.insert(feature.source).inserted {
-            let attributes = source.attributes[feature.source]
-            if let id = attributes.id, MVTEncoder.unsignedID(id) == nil { idsNotWritten += 1 }
-            for member in attributes.properties ?? JSONObject() {
-                switch member.value {
-                case .null: nullValuesNotWritten += 1
-                case .array, .object: valuesWrittenAsJSON += 1
-                default: break
-                }
+        var losses = self
+        try source.forEachInputFeature { _, type, attributes in
+            if type != nil { losses.count(attributes) }
+        }
+        self = losses
+    }
+
+    /// Counts what MVT cannot hold of one tiled feature's id and properties.
+    mutating func count(_ attributes: TileAttributes) {
+        if let id = attributes.id, MVTEncoder.unsignedID(id) == nil { idsNotWritten += 1 }
+        for member in attributes.properties ?? JSONObject() {
+            switch member.value {
+            case .null: nullValuesNotWritten += 1
+            case .array, .object: valuesWrittenAsJSON += 1
+            default: break
             }
         }
     }

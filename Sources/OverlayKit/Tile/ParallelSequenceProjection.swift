@@ -23,17 +23,18 @@ enum ParallelSequenceProjection {
     /// - Returns: the projection of the whole file, and its property table.
     /// - Throws: the first error in input order, with its location as one reader gives it;
     ///   `io.thread-failed` when no thread can be started.
-    static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions,
+    static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions, spillFolder: String? = nil,
                         onWarning: (Diagnostic) -> Void) throws -> (TileSource.Projection, MVTPropertyTable) {
-        let jobs = parts.map { Job(file: file, part: $0, options: options) }
+        let jobs = parts.map { Job(file: file, part: $0, options: options, spillFolder: spillFolder) }
         try runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
-        var merged = try TileSource.Projection(options: options)
+        var merged = try TileSource.Projection(options: options, spillFolder: spillFolder)
         var tables = [MVTPropertyTable]()
         var newlinesBefore = 0, recordsBefore = 0
         for job in jobs {
             guard let outcome = job.outcome, outcome.error == nil else {
                 // Read again, to the end of the file, from this part's proven start.
-                let rest = Job(file: file, part: job.part.lowerBound..<parts[parts.count - 1].upperBound, options: options)
+                let rest = Job(file: file, part: job.part.lowerBound..<parts[parts.count - 1].upperBound, options: options,
+                               spillFolder: spillFolder)
                 rest.run()
                 guard let outcome = rest.outcome else { throw Self.lostPart(job.part) }
                 try finish(outcome, into: &merged, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore,
@@ -109,18 +110,21 @@ enum ParallelSequenceProjection {
         let file: ByteInput
         let part: Range<Int>
         let options: TileOptions
+        let spillFolder: String?
         private(set) var outcome: Outcome?
 
-        init(file: ByteInput, part: Range<Int>, options: TileOptions) {
+        init(file: ByteInput, part: Range<Int>, options: TileOptions, spillFolder: String?) {
             self.file = file
             self.part = part
             self.options = options
+            self.spillFolder = spillFolder
         }
 
         /// Reads the part as `TileSource.init(reading:options:onWarning:)` reads a whole input.
         func run() {
             // Options were validated before the parts were cut; the slice exists for a regular file.
-            guard let input = file.slice(part), var projection = try? TileSource.Projection(options: options) else { return }
+            guard let input = file.slice(part),
+                  var projection = try? TileSource.Projection(options: options, spillFolder: spillFolder) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
             var warnings = [Diagnostic]()
             var failure: (any Error)?
@@ -128,7 +132,7 @@ enum ParallelSequenceProjection {
                 while let feature = try reader.next() {
                     warnings += reader.takeWarnings()
                     if let warning = PolarLatitudes.warning(for: feature) { warnings.append(warning) }
-                    projection.add(feature)
+                    try projection.add(feature)
                 }
                 warnings += reader.takeWarnings()
             } catch {

@@ -175,8 +175,9 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// The tile set's metadata: bounds and center from the source, one vector layer with its
     /// fields, tilestats (geometry type and attribute types), and the drop report.
+    /// - Throws: `io.read-failed` when spilled features cannot be read back.
     public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
-                         name: String? = nil, description: String = "") -> TileSetMetadata {
+                         name: String? = nil, description: String = "") throws -> TileSetMetadata {
         let maxZoom = source.options.maxZoom
         var bounds: TileSetMetadata.Bounds?
         var center: TileSetMetadata.Center?
@@ -198,22 +199,25 @@ public final class TileArchiveSink: @unchecked Sendable {
             let layer = source.layers.layer(of: position)
             return layer < layerNames.count ? layer : 0
         }
-        var members = [[Int]](repeating: [], count: layerNames.count)
-        for position in source.attributes.indices { members[layerOf(position)].append(position) }
+        var fields = [TileSetMetadata.VectorLayer.FieldCollector](repeating: .init(), count: layerNames.count)
         var typeCounts = [[Int]](repeating: [0, 0, 0, 0], count: layerNames.count)
-        var counted = Set<Int>()
-        for feature in source.features where counted.insert(feature.source).inserted {
-            typeCounts[layerOf(feature.source)][feature.type.rawValue] += 1
+        var losses = MVTEncoder.Losses()
+        try source.forEachInputFeature { position, type, attributes in
+            let layer = layerOf(position)
+            fields[layer].add(attributes)
+            guard let type else { return }
+            typeCounts[layer][type.rawValue] += 1
+            losses.count(attributes)
         }
         var vectorLayers = [TileSetMetadata.VectorLayer](), layerStats = [JSONValue]()
         for (index, layerName) in layerNames.enumerated() {
-            let fields = TileSetMetadata.VectorLayer.Field.fields(of: members[index].lazy.map { source.attributes[$0] })
-            vectorLayers.append(.init(id: layerName, fields: fields, minZoom: minZoom, maxZoom: maxZoom))
-            layerStats.append(tileStats(layer: layerName, typeCounts: typeCounts[index], fields: fields))
+            let layerFields = fields[index].fields
+            vectorLayers.append(.init(id: layerName, fields: layerFields, minZoom: minZoom, maxZoom: maxZoom))
+            layerStats.append(tileStats(layer: layerName, typeCounts: typeCounts[index], fields: layerFields))
         }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
-                                    notWritten: encoding == .mvt ? MVTEncoder.Losses(source: source) : MVTEncoder.Losses(),
+                                    notWritten: encoding == .mvt ? losses : MVTEncoder.Losses(),
                                     zooms: zooms)
         return TileSetMetadata(name: name ?? layerNames[0], description: description,
                                format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,

@@ -32,15 +32,46 @@ enum TileBuilder {
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
                       visibility: FeatureVisibility? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
-        var builder = Builder(tile: tile, options: options)
-        var bounds = Bounds()
-        var output = [TileFeature]()
-        output.reserveCapacity(features.count)
-        var propertySources = [Int]()
-        var sources = [Int]()
-        sources.reserveCapacity(features.count)
-        if propertyTable != nil { propertySources.reserveCapacity(features.count) }
+        var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
+                                      keepsPropertySources: propertyTable != nil, capacity: features.count)
         for feature in features {
+            accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
+        }
+        return accumulator.finish(attributes: { attributes[$0] }, propertyTable: propertyTable)
+    }
+
+    /// One tile built feature by feature, so its features can be streamed (from a spill file)
+    /// instead of held: `build` is a loop over `add` and one `finish`.
+    struct Accumulator {
+        private var builder: Builder
+        private(set) var bounds = Bounds()
+        private var output = [TileFeature]()
+        private var propertySources = [Int]()
+        private var sources = [Int]()
+        private let keepsPropertySources: Bool
+        private let visibility: FeatureVisibility?
+        private let zoom: Int
+
+        /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
+        /// property table (then each feature's input position is kept for it).
+        init(tile: TileID, options: TileOptions, visibility: FeatureVisibility?, keepsPropertySources: Bool,
+             capacity: Int = 0) {
+            builder = Builder(tile: tile, options: options)
+            self.visibility = visibility
+            self.keepsPropertySources = keepsPropertySources
+            zoom = tile.z
+            output.reserveCapacity(capacity)
+            sources.reserveCapacity(capacity)
+            if keepsPropertySources { propertySources.reserveCapacity(capacity) }
+        }
+
+        /// The input positions whose attributes a tiny-shape stand-in may still need at `finish`.
+        var leftoverCandidates: (ring: Int?, line: Int?) { (builder.tinyRings.last?.source, builder.tinyLines.last?.source) }
+
+        /// Adds one feature clipped to the tile; `attributes` gives an input position's id and
+        /// properties and is called only for what is drawn.
+        mutating func add(_ feature: ProjectedFeature, attributes: (Int) -> TileAttributes,
+                          onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {
             bounds.minX = min(bounds.minX, feature.minX)
             bounds.minY = min(bounds.minY, feature.minY)
             bounds.maxX = max(bounds.maxX, feature.maxX)
@@ -48,18 +79,18 @@ enum TileBuilder {
             let before = builder.statistics
             let countBefore = output.count
             defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
-            if let visibility, let hidden = visibility.hidden(feature.source, zoom: tile.z) {
+            if let visibility, let hidden = visibility.hidden(feature.source, zoom: zoom) {
                 switch hidden {
                 case .thinned: builder.statistics.thinnedFeatures += 1
                 case .outsideZoomRange: builder.statistics.outsideZoomRange += 1
                 case .filteredAtZoom: builder.statistics.filteredAtZoom += 1
                 }
-                continue
+                return
             }
-            if let result = builder.add(feature, attributes: attributes[feature.source]) {
+            if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
-                if propertyTable != nil {
+                if keepsPropertySources {
                     // Line metrics add two properties per tile: those features are not pre-encoded.
                     propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
                 }
@@ -67,16 +98,21 @@ enum TileBuilder {
                 builder.statistics.droppedFeatures += 1
             }
         }
-        for standIn in builder.leftoverStandIns(attributes: attributes) {
-            output.append(standIn.feature)
-            sources.append(standIn.source)
-            if propertyTable != nil { propertySources.append(standIn.source) }
+
+        /// The tile, and the bounds of every feature added (drawn or not).
+        mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, Bounds) {
+            for standIn in builder.leftoverStandIns(attributes: attributes) {
+                output.append(standIn.feature)
+                sources.append(standIn.source)
+                if keepsPropertySources { propertySources.append(standIn.source) }
+            }
+            builder.statistics.features = output.count
+            let vectorTile = VectorTile(id: builder.tile, extent: builder.options.extent, features: output,
+                                        statistics: builder.statistics, sourcePointCount: builder.sourcePoints,
+                                        pointCount: builder.keptPoints, propertyTable: propertyTable,
+                                        propertySources: keepsPropertySources ? propertySources : [], sources: sources)
+            return (vectorTile, bounds)
         }
-        builder.statistics.features = output.count
-        let vectorTile = VectorTile(id: tile, extent: options.extent, features: output, statistics: builder.statistics,
-                                    sourcePointCount: builder.sourcePoints, pointCount: builder.keptPoints,
-                                    propertyTable: propertyTable, propertySources: propertySources, sources: sources)
-        return (vectorTile, bounds)
     }
 
     /// Per-tile state: the zoom's tolerance and the transform to tile units.
@@ -100,7 +136,10 @@ enum TileBuilder {
         /// The input feature being added.
         private var currentSource = 0
 
+        let tile: TileID
+
         init(tile: TileID, options: TileOptions) {
+            self.tile = tile
             self.options = options
             // Computed in world units first, then scaled by 2^28: equal to geojson-vt's values
             // times the world size, bit for bit.
@@ -131,7 +170,8 @@ enum TileBuilder {
         @inline(__always)
         func transformY(_ y: Double) -> Int32 { round(extent * (y * scale - tileY)) }
 
-        mutating func add(_ feature: ProjectedFeature, attributes: TileAttributes) -> TileFeature? {
+        /// The feature in tile units, nil when nothing of it is drawn; `attributes` is read only then.
+        mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
             var xy = [Int32]()
@@ -164,6 +204,7 @@ enum TileBuilder {
                 }
             }
             guard !lengths.isEmpty else { return nil }
+            let attributes = attributes()
             var properties = attributes.properties
             if let metrics = feature.metrics, feature.type == .line {
                 var withMetrics = properties ?? JSONObject()
@@ -276,7 +317,7 @@ enum TileBuilder {
 
         /// One stand-in feature per kind of tiny shape seen in the tile but never written, with
         /// the attributes of the last tiny one.
-        mutating func leftoverStandIns(attributes: [TileAttributes]) -> [(feature: TileFeature, source: Int)] {
+        mutating func leftoverStandIns(attributes: (Int) -> TileAttributes) -> [(feature: TileFeature, source: Int)] {
             guard options.accumulatesTinyShapes else { return [] }
             var result = [(feature: TileFeature, source: Int)]()
             for (type, leftover) in [(TileGeometryType.polygon, tinyRings.leftover), (.line, tinyLines.leftover)] {
@@ -286,7 +327,7 @@ enum TileBuilder {
                     : lineStandIn(x: leftover.x, y: leftover.y)
                 append(pairs, into: &xy, lengths: &lengths)
                 statistics.tinyStandIns += 1
-                let source = attributes[leftover.source]
+                let source = attributes(leftover.source)
                 result.append((TileFeature(type: type, xy: xy, ringLengths: lengths, id: source.id,
                                            properties: source.properties), leftover.source))
             }

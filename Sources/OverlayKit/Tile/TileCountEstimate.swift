@@ -6,7 +6,7 @@ extension TileSource {
     /// Lines and points reach few tiles for their size; polygons can cover the world, which is
     /// 4^z tiles at zoom z. O(features).
     public func estimatedPolygonTiles(zooms: ClosedRange<Int>) -> Double {
-        var area = 0.0
+        var area = spilled?.polygonArea ?? 0
         var counted = Set<Int>()
         for feature in features where feature.type == .polygon && counted.insert(feature.source).inserted {
             for ring in feature.rings where ring.isOuter { area += ring.size }

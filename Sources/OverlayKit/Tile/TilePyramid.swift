@@ -48,6 +48,10 @@ public enum TilePyramid {
     public static func build(_ source: TileSource, minZoom: Int, parallelism: Int = 2,
                              emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                              emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)? = nil) throws -> [ZoomCounts] {
+        if let spilled = source.spilled {
+            return try ExternalPyramid.build(source, store: spilled, minZoom: minZoom, parallelism: parallelism, emit: emit,
+                                             emitBlock: emitBlock)
+        }
         let maxZoom = source.options.maxZoom
         var counts = (0...maxZoom).map { ZoomCounts(zoom: $0) }
         var frontier: [([ProjectedFeature], TileID)] = source.features.isEmpty ? [] : [(source.features, TileID(z: 0, x: 0, y: 0))]
@@ -113,7 +117,8 @@ public enum TilePyramid {
     private static func visit(_ features: [ProjectedFeature], _ id: TileID, source: TileSource, minZoom: Int,
                               counts: inout [ZoomCounts], emit: (inout VectorTile) throws -> Int,
                               emitBlock: ((inout VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
-        var (tile, bounds) = build(features, id, source: source)
+        let cutter = TileCutter(source)
+        var (tile, bounds) = cutter.cut(features, id)
         if id.z >= minZoom {
             if tile.features.isEmpty {
                 counts[id.z].emptyTiles += 1
@@ -125,7 +130,7 @@ public enum TilePyramid {
         }
         guard id.z < source.options.maxZoom else { return [] }
         if let emitBlock, SolidTile.isSolid(features, tile: id, options: source.options) {
-            try visitSolid(features, id, bounds: bounds, source: source, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
+            try visitSolid(features, id, bounds: bounds, cutter: cutter, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
             return []
         }
         let parts = TileSource.split(features, tile: id, bounds: bounds, options: source.options)
@@ -137,28 +142,16 @@ public enum TilePyramid {
         return children.reversed()
     }
 
-    /// Cuts one tile, and clusters its points when the options ask for it at this zoom.
-    private static func build(_ features: [ProjectedFeature], _ id: TileID, source: TileSource) -> (VectorTile, TileBuilder.Bounds) {
-        let options = source.options
-        var (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
-                                               propertyTable: source.propertyTable, visibility: source.visibility)
-        if options.clusterDistance > 0 && id.z <= options.clusterMaxZoom ?? options.maxZoom {
-            PointClustering.cluster(&tile, distance: options.clusterDistance * Double(options.extent) / 256,
-                                    rules: options.clusterAttributes)
-        }
-        return (tile, bounds)
-    }
-
     /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
     /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
-    private static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
-                                   source: TileSource, minZoom: Int, counts: inout [ZoomCounts],
-                                   emitBlock: (inout VectorTile, TileBlock) throws -> Int) throws {
+    static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
+                           cutter: TileCutter, minZoom: Int, counts: inout [ZoomCounts],
+                           emitBlock: (inout VectorTile, TileBlock) throws -> Int) throws {
         var features = features, bounds = bounds, id = root
-        while id.z < source.options.maxZoom {
-            features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[0]
+        while id.z < cutter.options.maxZoom {
+            features = TileSource.split(features, tile: id, bounds: bounds, options: cutter.options)[0]
             id = TileSource.children(of: id)[0]
-            var (tile, tileBounds) = build(features, id, source: source)
+            var (tile, tileBounds) = cutter.cut(features, id)
             bounds = tileBounds
             guard id.z >= minZoom else { continue }
             let block = TileBlock(root: root, zoom: id.z)
@@ -170,6 +163,48 @@ public enum TilePyramid {
                 counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(&tile, block).multipliedSaturating(by: copies))
             }
             counts[id.z].statistics += tile.statistics.repeated(copies)
+        }
+    }
+}
+
+/// Cuts one tile from the features clipped to it, and clusters its points when the options ask
+/// for it at this zoom: the one step every tile of `TilePyramid` and `ExternalPyramid` takes.
+struct TileCutter {
+    let options: TileOptions
+    let visibility: FeatureVisibility
+    let propertyTable: MVTPropertyTable?
+    let attributes: (Int) -> TileAttributes
+
+    /// Cuts from a source whose attributes are in memory.
+    init(_ source: TileSource) {
+        let attributes = source.attributes
+        self.init(options: source.options, visibility: source.visibility, propertyTable: source.propertyTable,
+                  attributes: { attributes[$0] })
+    }
+
+    init(options: TileOptions, visibility: FeatureVisibility, propertyTable: MVTPropertyTable?,
+         attributes: @escaping (Int) -> TileAttributes) {
+        self.options = options
+        self.visibility = visibility
+        self.propertyTable = propertyTable
+        self.attributes = attributes
+    }
+
+    /// The tile `id` of `features` (clustered as asked), and their bounds.
+    func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, TileBuilder.Bounds) {
+        var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: visibility,
+                                                  keepsPropertySources: propertyTable != nil, capacity: features.count)
+        for feature in features { accumulator.add(feature, attributes: attributes) }
+        var (tile, bounds) = accumulator.finish(attributes: attributes, propertyTable: propertyTable)
+        cluster(&tile)
+        return (tile, bounds)
+    }
+
+    /// Clusters `tile`'s points when the options ask for it at its zoom.
+    func cluster(_ tile: inout VectorTile) {
+        if options.clusterDistance > 0 && tile.id.z <= options.clusterMaxZoom ?? options.maxZoom {
+            PointClustering.cluster(&tile, distance: options.clusterDistance * Double(options.extent) / 256,
+                                    rules: options.clusterAttributes)
         }
     }
 }

@@ -26,8 +26,12 @@ public struct TileSource: Sendable {
     public let attributes: [TileAttributes]
     /// Every feature's properties encoded for MVT once, shared by the tiles.
     let propertyTable: MVTPropertyTable
-    /// The projected, wrapped features (a geometry collection gives several).
+    /// The projected, wrapped features (a geometry collection gives several); empty when they
+    /// are in ``spilled``.
     package private(set) var features: [ProjectedFeature]
+    /// The features and attributes in temporary files instead (`ExternalPyramid` tiles them),
+    /// or nil when they are in memory.
+    let spilled: SpilledFeatures?
     /// How many input features had which kind of geometry, or none.
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
@@ -46,8 +50,8 @@ public struct TileSource: Sendable {
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
     public init(features input: [Feature], options: TileOptions) throws {
         var projection = try Projection(options: options)
-        for feature in input { projection.add(feature) }
-        self.init(projection)
+        for feature in input { try projection.add(feature) }
+        try self.init(projection)
     }
 
     /// Projects every feature `reader` yields, one at a time: the features themselves are not
@@ -68,39 +72,45 @@ public struct TileSource: Sendable {
     /// The one-reader `init(reading:options:readThreads:onWarning:)`, with the smallest part a thread gets
     /// (tests cut small files into many parts).
     package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                 minimumPartBytes: Int, onWarning: (Diagnostic) -> Void) throws {
+                 minimumPartBytes: Int, spillFolder: String? = nil, onWarning: (Diagnostic) -> Void) throws {
         let (projection, table) = try Self.project(&reader, options: options, readThreads: readThreads,
-                                                   minimumPartBytes: minimumPartBytes, onWarning: onWarning)
-        self.init(projection, propertyTable: table)
+                                                   minimumPartBytes: minimumPartBytes, spillFolder: spillFolder,
+                                                   onWarning: onWarning)
+        try self.init(projection, propertyTable: table)
     }
 
     /// Projects several inputs one after another, as one input would be (input positions and
     /// generated ids run on from one input to the next), each feature going to the layer of its
     /// input unless its `tippecanoe` member names another.
-    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors.
+    ///
+    /// With a `spillFolder`, the projected features and their attributes go to temporary files
+    /// there (unlinked at once: nothing is left behind on any exit) and memory holds a few
+    /// bytes per feature; `TilePyramid.build` then reads them back zoom by zoom.
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors;
+    ///   `io.*` when the temporary files cannot be written.
     public init(reading inputs: inout [TileInput], options: TileOptions, readThreads: Int = 1,
-                onWarning: (Diagnostic) -> Void = { _ in }) throws {
-        var merged = try Projection(options: options)
+                spillFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        var merged = try Projection(options: options, spillFolder: spillFolder)
         var table: MVTPropertyTable?
         for index in inputs.indices {
             let start = merged.counts.features
             merged.layers.register(inputs[index].layer)
             let (projection, partTable) = try Self.project(&inputs[index].reader, options: options, readThreads: readThreads,
                                                            minimumPartBytes: ParallelSequenceProjection.minimumPartBytes,
-                                                           onWarning: onWarning)
+                                                           spillFolder: spillFolder, onWarning: onWarning)
             merged.append(projection)
             merged.layers.assignInputLayer(inputs[index].layer, from: start)
             // A table built in parts holds one input's features: with several it is built again.
             table = inputs.count == 1 ? partTable : nil
         }
         merged.layers.removeUnused()
-        self.init(merged, propertyTable: table)
+        try self.init(merged, propertyTable: table)
     }
 
     /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
     /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
     private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                                minimumPartBytes: Int,
+                                minimumPartBytes: Int, spillFolder: String?,
                                 onWarning: (Diagnostic) -> Void) throws -> (Projection, MVTPropertyTable?) {
         if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
            let size = file.expectedSize {
@@ -109,31 +119,28 @@ public struct TileSource: Sendable {
                                                             minimumBytes: minimumPartBytes)
             if parts.count > 1 {
                 let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
-                                                                                 onWarning: onWarning)
+                                                                                 spillFolder: spillFolder, onWarning: onWarning)
                 return (projection, table)
             }
         }
-        var projection = try Projection(options: options)
+        var projection = try Projection(options: options, spillFolder: spillFolder)
         while let feature = try reader.next() {
             reader.takeWarnings().forEach(onWarning)
             if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
-            projection.add(feature)
+            try projection.add(feature)
         }
         reader.takeWarnings().forEach(onWarning)
         return (projection, nil)
     }
 
     /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
-    init(_ projection: Projection, propertyTable table: MVTPropertyTable? = nil) {
+    init(_ projection: Projection, propertyTable table: MVTPropertyTable? = nil) throws {
         options = projection.options
-        var bounds = MapRect.null
-        for feature in projection.projected {
-            bounds = bounds.union(MapRect(x: feature.minX, y: feature.minY,
-                                          width: feature.maxX - feature.minX, height: feature.maxY - feature.minY))
-        }
         attributes = projection.attributes
         propertyTable = table ?? MVTPropertyTable(projection.attributes)
         inputCounts = projection.counts
+        var bounds = projection.bounds
+        for feature in projection.projected { bounds = bounds.union(feature.mapRect) }
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
         visibility = projection.visibility
@@ -141,7 +148,14 @@ public struct TileSource: Sendable {
         uncoercibleValues = projection.uncoercible
         featuresFilteredOut = projection.filteredOut
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
-        features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+        let buffer = Double(options.buffer) / Double(options.extent)
+        spilled = projection.spilled
+        if let spilled {
+            features = []
+            try spilled.prepareFirstLevel(featureCount: inputCounts.features, buffer: buffer)
+        } else {
+            features = AntimeridianWrap.wrap(projection.projected, buffer: buffer)
+        }
         thinPoints()
     }
 
@@ -149,6 +163,13 @@ public struct TileSource: Sendable {
     /// whose parts are all points (`pointsOnly`) or for all.
     func anchors(pointsOnly: Bool) -> SpatialOrder {
         let count = inputCounts.features
+        if let spilled {
+            var entries = [(source: Int, x: Double, y: Double)]()
+            for source in 0..<count where !(pointsOnly && spilled.notPoint[source]) && !spilled.anchorX[source].isNaN {
+                entries.append((source, spilled.anchorX[source], spilled.anchorY[source]))
+            }
+            return SpatialOrder(entries)
+        }
         var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
         var excluded = [Bool](repeating: false, count: count)
         let world = MapProjection.worldSize
@@ -165,6 +186,32 @@ public struct TileSource: Sendable {
         var entries = [(source: Int, x: Double, y: Double)]()
         for source in 0..<count where !excluded[source] && !x[source].isNaN { entries.append((source, x[source], y[source])) }
         return SpatialOrder(entries)
+    }
+
+    /// Calls `body` once per input feature, in input order, with the geometry type of its first
+    /// part (nil when it has nothing to tile) and its id and properties — from memory or read
+    /// back from the spilled files.
+    func forEachInputFeature(_ body: (_ position: Int, _ type: TileGeometryType?, _ attributes: TileAttributes) -> Void) throws {
+        if let spilled {
+            var previous = -1
+            try spilled.forEachInputRecord { feature, source, bytes, attributesAt in
+                guard source != previous else { return }
+                previous = source
+                body(source, feature?.type, AttributeCodec.attributes(bytes, at: attributesAt, source: source))
+            }
+            return
+        }
+        var types = [TileGeometryType?](repeating: nil, count: attributes.count)
+        for feature in features where types[feature.source] == nil { types[feature.source] = feature.type }
+        for (position, attributes) in attributes.enumerated() { body(position, types[position], attributes) }
+    }
+
+    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
+    var vertexSpacing: MaxZoomGuess.VertexSpacing {
+        if let spilled { return spilled.vertexSpacing }
+        var spacing = MaxZoomGuess.VertexSpacing()
+        for feature in features { spacing.add(feature) }
+        return spacing
     }
 
     /// The first zoom thinning shows each point at (nothing to do at rate 1).
@@ -210,10 +257,25 @@ public struct TileSource: Sendable {
         /// The names options name, and those of them some tiled feature has.
         let namedProperties: Set<String>
         var namesSeen = Set<String>()
+        /// The spilled features' extent (before wrapping); `projected`'s is measured at the end.
+        var bounds = MapRect.null
+        /// Where the features and attributes go instead of `projected` and `attributes`, if anywhere.
+        let spilled: SpilledFeatures?
+        private let spillFile: SpillFile?
+        private var scratch = [ProjectedFeature](), record = [UInt8](), attributeBytes = [UInt8]()
 
-        init(options: TileOptions) throws {
+        init(options: TileOptions, spillFolder: String? = nil) throws {
             try options.validate()
             self.options = options
+            if let spillFolder {
+                let store = SpilledFeatures(folder: spillFolder), file = try SpillFile(in: spillFolder)
+                store.add(file, firstSource: 0)
+                spilled = store
+                spillFile = file
+            } else {
+                spilled = nil
+                spillFile = nil
+            }
             namedProperties = options.namedProperties
             let world = MapProjection.worldSize
             let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
@@ -222,7 +284,7 @@ public struct TileSource: Sendable {
                                          lineMetrics: options.lineMetrics)
         }
 
-        mutating func add(_ feature: Feature) {
+        mutating func add(_ feature: Feature) throws {
             let index = counts.features
             let id: JSONValue?
             if let key = options.promoteID {
@@ -249,14 +311,40 @@ public struct TileSource: Sendable {
             if !namedProperties.isEmpty, let properties = feature.properties {
                 for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
             }
-            attributes.append(TileAttributes(id: id, properties: options.tileProperties(feature.properties,
-                                                                                         uncoercible: &uncoercible)))
+            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(feature.properties,
+                                                                                            uncoercible: &uncoercible))
+            if let spillFile {
+                try spill(feature.shape, attributes: tileAttributes, source: index, to: spillFile)
+                return
+            }
+            attributes.append(tileAttributes)
             guard let shape = feature.shape else {
                 counts.withoutGeometry += 1
                 return
             }
             if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
             longitudeExtent.add(shape)
+        }
+
+        /// `add`'s work when the features go to a file: each part a record with the
+        /// attributes, or one record of attributes alone for a feature with nothing to tile.
+        private mutating func spill(_ shape: Shape?, attributes: TileAttributes, source: Int, to file: SpillFile) throws {
+            attributeBytes.removeAll(keepingCapacity: true)
+            AttributeCodec.append(attributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
+            record.removeAll(keepingCapacity: true)
+            scratch.removeAll(keepingCapacity: true)
+            if let shape {
+                if projector.project(shape, source: source, into: &scratch) == 0 { counts.withoutPositions += 1 }
+                longitudeExtent.add(shape)
+            } else {
+                counts.withoutGeometry += 1
+            }
+            for part in scratch {
+                bounds = bounds.union(part.mapRect)
+                SpillRecord.append(part, source: source, tile: (0, 0), attributes: attributeBytes, to: &record)
+            }
+            if scratch.isEmpty { SpillRecord.append(nil, source: source, tile: (0, 0), attributes: attributeBytes, to: &record) }
+            try file.append(record)
         }
 
         /// Appends the features of `later`, projected with the same options from the input that
@@ -272,6 +360,8 @@ public struct TileSource: Sendable {
                 layers = registered
                 return
             }
+            spilled?.append(later.spilled!, offset: offset)
+            bounds = bounds.union(later.bounds)
             attributes.reserveCapacity(attributes.count + later.attributes.count)
             if options.generateID && options.promoteID == nil {
                 for (index, attribute) in later.attributes.enumerated() {

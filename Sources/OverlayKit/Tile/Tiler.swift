@@ -57,6 +57,27 @@ public struct Tiler: Sendable {
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Replace an existing output (otherwise an existing non-empty output is an error).
     public var replaceExisting = false
+    /// Where projected features are kept while tiles are cut (see ``FeatureStore``).
+    public var featureStore = FeatureStore.automatic
+    /// The folder of the temporary files ``FeatureStore/disk`` writes; nil uses `$TMPDIR`, else `/tmp`.
+    public var temporaryDirectory: String?
+
+    /// Where a run keeps its projected features.
+    public enum FeatureStore: String, Sendable, CaseIterable {
+        /// In memory: fastest, but memory grows with the input (about 1 KB per point).
+        case memory
+        /// In temporary files, read back zoom by zoom (as tippecanoe does): memory stays flat
+        /// whatever the input's size; the disk holds about three times the input while tiles
+        /// are cut. The files have no name from the moment they are made, so none is ever left
+        /// behind, whatever ends the run.
+        case disk
+        /// ``disk`` when the inputs are GeoJSON files of ``Tiler/automaticDiskBytes`` or more
+        /// in all, else ``memory``.
+        case automatic
+    }
+
+    /// ``FeatureStore/automatic`` keeps features on disk from this many input bytes on.
+    public static let automaticDiskBytes = 128 << 20
 
     /// A run writing `layer` into `output`, with geojson-vt's tile options.
     public init(output: String, layer: String) {
@@ -213,7 +234,9 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            let source = try prepareSource(reading: &inputs, onWarning: onWarning)
+            let spillFolder = try temporaryFolder(for: inputs)
+            let source = try prepareSource(reading: &inputs, spillFolder: spillFolder, onWarning: onWarning)
+            if let spilled = source.spilled { try Self.checkFreeSpace(spilled.folder, needed: 2 * spilled.inputBytes) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -237,7 +260,7 @@ public struct Tiler: Sendable {
             }
             let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
                                               emitBlock: sink.writeBlock)
-            var metadata = sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
+            var metadata = try sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
             metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
@@ -279,14 +302,54 @@ public struct Tiler: Sendable {
         encoding == .geojson ? layers.namedInMembers : layers.namesOverLimit
     }
 
-    /// Reads and projects the inputs, then settles guessed zooms.
-    func prepareSource(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void) throws -> TileSource {
+    /// The folder for the run's temporary feature files, or nil to keep features in memory
+    /// (``featureStore``); checked to have room for about 3.5 times the inputs' bytes when
+    /// their size is known.
+    /// - Throws: `io.write-failed` when the folder's file system has too little free space.
+    func temporaryFolder(for inputs: [TileInput]) throws -> String? {
+        var known: Int? = 0
+        for input in inputs {
+            if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize { known = known.map { $0 + size } } else { known = nil }
+        }
+        switch featureStore {
+        case .memory: return nil
+        case .automatic: guard let known, known >= Self.automaticDiskBytes else { return nil }
+        case .disk: break
+        }
+        let folder = temporaryDirectory ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        if let known { try Self.checkFreeSpace(folder, needed: known / 2 * 7) }
+        return folder
+    }
+
+    /// Throws unless `folder`'s file system has `needed` bytes free.
+    static func checkFreeSpace(_ folder: String, needed: Int) throws {
+        var info = statvfs()
+        guard statvfs(folder, &info) == 0 else {
+            throw Diagnostic(.error, code: .ioCreateFailed,
+                             message: "cannot use \(folder) for temporary files: \(String(cString: strerror(errno))) (see --tmpdir)")
+        }
+        let free = Int(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
+        guard free >= needed else {
+            func megabytes(_ bytes: Int) -> Int { bytes >> 20 }
+            throw Diagnostic(.error, code: .ioWriteFailed,
+                             message: "tiling needs about \(megabytes(needed)) MB of temporary space in \(folder) but it has "
+                                 + "\(megabytes(free)) MB free; point --tmpdir at a larger disk or keep features in memory "
+                                 + "(--feature-store memory)")
+        }
+    }
+
+    /// Reads and projects the inputs (into `spillFolder`'s temporary files when given), then
+    /// settles guessed zooms.
+    func prepareSource(reading inputs: inout [TileInput], spillFolder: String? = nil,
+                       onWarning: (Diagnostic) -> Void) throws -> TileSource {
         var projectionOptions = options
         if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
-        var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads, onWarning: onWarning)
+        var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads,
+                                    spillFolder: spillFolder, onWarning: onWarning)
         if guessesMaxZoom || guessesBaseZoom {
             let maxZoom = guessesMaxZoom
-                ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false), features: source.features,
+                ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false),
+                                                                       vertexSpacing: source.vertexSpacing,
                                                                        extent: options.extent)))
                 : options.maxZoom
             let baseZoom = guessesBaseZoom

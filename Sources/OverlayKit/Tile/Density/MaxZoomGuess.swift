@@ -23,13 +23,18 @@ import OverlayModel
 /// to 0…20; inputs with fewer than two distinct positions and no lines or polygons get 14.
 enum MaxZoomGuess {
     /// tippecanoe's feet per key-gap distance and degrees per foot.
-    private static let unitsPerFoot = 33.0
+    fileprivate static let unitsPerFoot = 33.0
     private static let degreesPerFoot = 0.00000274
 
     /// The guess for features in `order` whose lines and polygons are `features`.
     static func guess(_ order: SpatialOrder, features: [ProjectedFeature], extent: Int = 4096) -> Int {
+        guess(order, vertexSpacing: vertexSpacing(features), extent: extent)
+    }
+
+    /// The guess for features in `order` whose lines and polygons' vertices are spaced as `vertexSpacing` measured.
+    static func guess(_ order: SpatialOrder, vertexSpacing: VertexSpacing, extent: Int = 4096) -> Int {
         let spacing = guess(order, extent: extent)
-        guard let vertices = vertexZoom(features, extent: extent) else { return spacing ?? 14 }
+        guard let vertices = vertexSpacing.zoom(extent: extent) else { return spacing ?? 14 }
         return max(spacing ?? 0, vertices)
     }
 
@@ -55,12 +60,26 @@ enum MaxZoomGuess {
 
     /// The vertex-spacing guess; nil without lines or polygons of two distinct vertices.
     static func vertexZoom(_ features: [ProjectedFeature], extent: Int) -> Int? {
-        var logFeetSum = 0.0, count = 0.0
-        let world = MapProjection.worldSize
-        var keys = [UInt64]()
-        for feature in features where feature.type != .point {
+        vertexSpacing(features).zoom(extent: extent)
+    }
+
+    private static func vertexSpacing(_ features: [ProjectedFeature]) -> VertexSpacing {
+        var spacing = VertexSpacing()
+        for feature in features { spacing.add(feature) }
+        return spacing
+    }
+
+    /// The spacing of lines' and polygons' vertices, feature by feature (so features can be
+    /// streamed past it): the gaps' mean logarithm, weighted by gaps.
+    struct VertexSpacing {
+        private var logFeetSum = 0.0, count = 0.0
+        private var keys = [UInt64]()
+
+        /// Measures one feature (points are not measured).
+        mutating func add(_ feature: ProjectedFeature) {
+            let world = MapProjection.worldSize
             // Copies wrapped across the antimeridian lie off the map: their originals count.
-            guard feature.maxX >= 0, feature.minX < world else { continue }
+            guard feature.type != .point, feature.maxX >= 0, feature.minX < world else { return }
             keys.removeAll(keepingCapacity: true)
             var index = 0
             while index + 1 < feature.coordinates.count {
@@ -73,18 +92,29 @@ enum MaxZoomGuess {
                 sum += log(Double(keys[position] - keys[position - 1]))
                 gaps += 1
             }
-            guard gaps > 0 else { continue }
-            let feet = exp(sum / gaps).squareRoot() / unitsPerFoot
+            guard gaps > 0 else { return }
+            let feet = exp(sum / gaps).squareRoot() / MaxZoomGuess.unitsPerFoot
             logFeetSum += log(feet) * gaps
             count += gaps
         }
-        guard count > 0 else { return nil }
-        return zoom(feet: exp(logFeetSum / count) / 8, extent: extent)
+
+        /// Adds what `other` measured (the sums are added, so the order of features can change
+        /// the last bits).
+        mutating func merge(_ other: VertexSpacing) {
+            logFeetSum += other.logFeetSum
+            count += other.count
+        }
+
+        /// The zoom whose tile unit is an eighth of the vertices' typical gap; nil without gaps.
+        func zoom(extent: Int) -> Int? {
+            guard count > 0 else { return nil }
+            return MaxZoomGuess.zoom(feet: exp(logFeetSum / count) / 8, extent: extent)
+        }
     }
 
     /// The lowest zoom whose tile unit is at most `feet` (tippecanoe's
     /// `ceil(log2(360 / (0.00000274 · want)) − detail)`), clamped to 0…20.
-    private static func zoom(feet: Double, extent: Int) -> Int {
+    fileprivate static func zoom(feet: Double, extent: Int) -> Int {
         let zoom = (log2(360 / (degreesPerFoot * feet)) - log2(Double(extent))).rounded(.up)
         guard zoom.isFinite else { return zoom > 0 ? 20 : 0 }
         return Int(saturating: min(20, max(0, zoom)))

@@ -39,7 +39,7 @@ struct SpatialOrder {
     }
 
     /// Spreads 32 bits to the even bit positions of 64.
-    private static func interleave(_ value: UInt32) -> UInt64 {
+    static func interleave(_ value: UInt32) -> UInt64 {
         var bits = UInt64(value)
         bits = (bits | (bits << 16)) & 0x0000_FFFF_0000_FFFF
         bits = (bits | (bits << 8)) & 0x00FF_00FF_00FF_00FF

@@ -5,8 +5,23 @@ extension TileSetMetadata.VectorLayer.Field {
     /// ("String", "Number", "Boolean", or "Mixed"), in order of first appearance; null values
     /// say nothing about a type.
     public static func fields(of attributes: some Sequence<TileAttributes>) -> [Self] {
-        var order = [String](), types = [String: String]()
-        for attribute in attributes {
+        var collector = TileSetMetadata.VectorLayer.FieldCollector()
+        for attribute in attributes { collector.add(attribute) }
+        return collector.fields
+    }
+}
+
+extension TileSetMetadata.VectorLayer {
+    /// The fields of a layer's features, gathered one feature at a time (features read back
+    /// from temporary files are not all in memory at once).
+    public struct FieldCollector: Sendable {
+        private var order = [String](), types = [String: String]()
+
+        /// No fields yet.
+        public init() {}
+
+        /// Adds one feature's properties.
+        public mutating func add(_ attribute: TileAttributes) {
             for member in attribute.properties ?? JSONObject() {
                 let type: String
                 switch member.value {
@@ -23,6 +38,8 @@ extension TileSetMetadata.VectorLayer.Field {
                 }
             }
         }
-        return order.map { Self(name: $0, type: types[$0] ?? "String") }
+
+        /// Each name in the order first seen, with its type ("Mixed" when it had several).
+        public var fields: [Field] { order.map { Field(name: $0, type: types[$0] ?? "String") } }
     }
 }

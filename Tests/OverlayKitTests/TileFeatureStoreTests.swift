@@ -1,0 +1,248 @@
+import Foundation
+import OverlayModel
+import XCTest
+@testable import OverlayKit
+
+/// The disk feature store (`Tiler.FeatureStore.disk`, `ExternalPyramid`) against the memory
+/// one: the same tiles and metadata byte for byte, with every option that changes what a tile
+/// holds, and no temporary file left in the folder on any exit.
+final class TileFeatureStoreTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("feature-store-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A GeoJSON text sequence of every kind of shape: clustered points with properties of each
+    /// JSON type, lines and polygons with holes, shapes across the antimeridian, a world polygon
+    /// (solid tiles), a geometry collection, a feature without geometry, tiny rectangles.
+    private func writeMixedInput() throws -> String {
+        var lines = [String]()
+        var random = SeededGenerator(seed: 7)
+        for index in 0..<1_500 {
+            let x = 2.35 + Double.random(in: -0.4...0.4, using: &random), y = 48.85 + Double.random(in: -0.3...0.3, using: &random)
+            let value = index % 5 == 0 ? "null" : index % 5 == 1 ? "1.0" : index % 5 == 2 ? #"{"a":[1,"b",true]}"# : index % 5 == 3 ? "\(index)" : #""name \#(index)""#
+            lines.append(#"{"type":"Feature","id":\#(index),"properties":{"v":\#(value),"flag":\#(index % 2 == 0),"dup":1,"dup":2},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#)
+        }
+        for index in 0..<300 {
+            let x = -10 + Double(index % 30) * 0.7, y = 40 + Double(index / 30) * 0.5
+            lines.append(#"{"type":"Feature","id":"b\#(index)","properties":{"kind":"building"},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.0004),\#(y)],[\#(x + 0.0004),\#(y + 0.0003)],[\#(x),\#(y + 0.0003)],[\#(x),\#(y)]]]}}"#)
+        }
+        lines.append(#"{"type":"Feature","properties":{"name":"ring with hole"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[20,0],[20,20],[0,20],[0,0]],[[5,5],[5,15],[15,15],[15,5],[5,5]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"across the antimeridian"},"geometry":{"type":"LineString","coordinates":[[170,10],[190,12],[200,-5]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"west edge"},"geometry":{"type":"Polygon","coordinates":[[[-179.9,-20],[-170,-20],[-170,-10],[-179.9,-10],[-179.9,-20]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"world"},"geometry":{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"collection"},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[30,30]},{"type":"LineString","coordinates":[[30,30],[31,31],[32,30]]}]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"nothing"},"geometry":null}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"long line"},"geometry":{"type":"LineString","coordinates":[[-60,-30],[-20,10],[40,-20],[100,40]]}}"#)
+        let url = folder.appendingPathComponent("mixed-\(UUID().uuidString).geojsons")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+        return url.path
+    }
+
+    /// Every file under `url` (a tile directory) by relative path.
+    private func files(_ url: URL) throws -> [String: Data] {
+        var result = [String: Data]()
+        for case let path as String in FileManager.default.enumerator(atPath: url.path) ?? FileManager.DirectoryEnumerator() {
+            var directory: ObjCBool = false
+            let file = url.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &directory), !directory.boolValue {
+                result[path] = try Data(contentsOf: file)
+            }
+        }
+        return result
+    }
+
+    /// Runs `configure`d tilers with each store into directories; returns both outputs.
+    private func tileWithBothStores(_ input: String, threads: Int = 2, _ configure: (inout Tiler) -> Void) throws
+        -> (memory: [String: Data], disk: [String: Data]) {
+        var outputs = [[String: Data]]()
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        for store in [Tiler.FeatureStore.memory, .disk] {
+            let output = folder.appendingPathComponent("out-\(store)-\(UUID().uuidString)")
+            var tiler = Tiler(output: output.path, layer: "mixed")
+            tiler.threads = threads
+            tiler.featureStore = store
+            tiler.temporaryDirectory = temporary.path
+            configure(&tiler)
+            var reader = try FeatureIO.reader(for: ByteInput(path: input))
+            _ = try tiler.run(reading: &reader, onProgress: { _ in
+                // The store's files have no name while the run is going on.
+                XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? ["?"], [])
+            })
+            outputs.append(try files(output))
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "nothing left behind")
+        }
+        return (outputs[0], outputs[1])
+    }
+
+    private func assertSame(_ outputs: (memory: [String: Data], disk: [String: Data]), _ label: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertGreaterThan(outputs.memory.count, 10, label, file: file, line: line)
+        XCTAssertEqual(outputs.memory.keys.sorted(), outputs.disk.keys.sorted(), "\(label): the same tiles", file: file, line: line)
+        for (path, bytes) in outputs.memory where outputs.disk[path] != bytes {
+            XCTFail("\(label): \(path) differs between the memory and the disk store", file: file, line: line)
+        }
+    }
+
+    func testDiskStoreWritesTheSameTilesAsMemoryWithEveryDensityOption() throws {
+        let input = try writeMixedInput()
+        assertSame(try tileWithBothStores(input) { $0.options.maxZoom = 7 }, "tippecanoe defaults")
+        assertSame(try tileWithBothStores(input, threads: 1) { tiler in
+            tiler.options = TileOptions()
+            tiler.options.maxZoom = 6
+        }, "geojson-vt options, one thread")
+        assertSame(try tileWithBothStores(input) { tiler in
+            tiler.options.maxZoom = 6
+            tiler.options.clusterDistance = 40
+            tiler.options.generateID = true
+            tiler.options.lineMetrics = true
+        }, "clusters, generated ids, line metrics")
+        assertSame(try tileWithBothStores(input) { tiler in
+            tiler.options.maxZoom = 5
+            tiler.budget.maxBytes = 2_000
+            tiler.options.promoteID = "v"
+        }, "a small byte budget, promoted ids")
+        assertSame(try tileWithBothStores(input) { tiler in
+            tiler.options.maxZoom = 5
+            tiler.minZoom = 3
+            tiler.encoding = .geojson
+        }, "GeoJSON tiles from z3")
+    }
+
+    func testSeveralInputsAndLayersGiveTheSameTilesAndMetadata() throws {
+        let first = try writeMixedInput(), second = try writeMixedInput()
+        var outputs = [[String: Data]]()
+        for store in [Tiler.FeatureStore.memory, .disk] {
+            let output = folder.appendingPathComponent("layers-\(store)")
+            var tiler = Tiler(output: output.path, layer: "a")
+            tiler.featureStore = store
+            tiler.temporaryDirectory = folder.path
+            tiler.options.maxZoom = 6
+            var inputs = [TileInput(layer: "a", reader: try FeatureIO.reader(for: ByteInput(path: first))),
+                          TileInput(layer: "b", reader: try FeatureIO.reader(for: ByteInput(path: second)))]
+            _ = try tiler.run(reading: &inputs)
+            outputs.append(try files(output))
+        }
+        assertSame((outputs[0], outputs[1]), "two inputs, two layers")
+        XCTAssertNotNil(outputs[1]["metadata.json"])
+    }
+
+    /// Every tile cut while its records are read (as a tile larger than a batch is), children
+    /// written straight to the next level's files and taken back below solid tiles.
+    func testTilesCutWhileReadEqualTilesCutWhole() throws {
+        let input = try writeMixedInput()
+        var options = TileOptions()
+        options.maxZoom = 8
+        options.pointDropRate = 2.5
+        options.accumulatesTinyShapes = true
+        func tiles(spillFolder: String?, batchBytes: Int) throws -> [TileID: [UInt8]] {
+            var reader = try FeatureIO.reader(for: ByteInput(path: input))
+            let source = try TileSource(reading: &reader, options: options, readThreads: 2, minimumPartBytes: 1,
+                                        spillFolder: spillFolder, onWarning: { _ in })
+            let collected = TileCollector()
+            let emit = { @Sendable (tile: inout VectorTile) -> Int in collected.add(tile) }
+            let emitBlock = { @Sendable (tile: inout VectorTile, block: TileBlock) -> Int in collected.add(tile, block: block) }
+            if let spilled = source.spilled {
+                _ = try ExternalPyramid.build(source, store: spilled, minZoom: 0, parallelism: 2, batchBytes: batchBytes,
+                                              emit: emit, emitBlock: emitBlock)
+            } else {
+                _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, emit: emit, emitBlock: emitBlock)
+            }
+            return collected.tiles
+        }
+        let memory = try tiles(spillFolder: nil, batchBytes: 0)
+        XCTAssertGreaterThan(memory.count, 100)
+        XCTAssertEqual(try tiles(spillFolder: folder.path, batchBytes: 0), memory, "every tile streamed")
+        XCTAssertEqual(try tiles(spillFolder: folder.path, batchBytes: 1 << 20), memory, "small tiles in batches")
+    }
+
+    func testAttributeBytesReadBackExactly() {
+        let values: [JSONValue] = [.null, .bool(true), .bool(false), .integer(-5), .integer(.max), .number(1.0), .number(-0.0),
+                                   .number(1e300), .string(""), .string("e\u{301}"), .string("é"),
+                                   .array([.integer(1), .array([]), .object(JSONObject())]),
+                                   .object(JSONObject([.init(key: "k", value: .integer(1)), .init(key: "k", value: .integer(2))]))]
+        for (index, value) in values.enumerated() {
+            for attributes in [TileAttributes(id: value, properties: JSONObject([.init(key: "v", value: value)])),
+                               TileAttributes(id: nil, properties: nil)] {
+                var bytes = [UInt8]()
+                AttributeCodec.append(attributes, generatedID: false, to: &bytes)
+                let back = bytes.withUnsafeBytes { AttributeCodec.attributes($0, at: 0, source: index) }
+                XCTAssertEqual(back, attributes, "\(value)")
+                if case .number(let number) = value, case .number(let read)? = back.id {
+                    XCTAssertEqual(read.bitPattern, number.bitPattern, "doubles keep their bits")
+                }
+            }
+        }
+        var bytes = [UInt8]()
+        AttributeCodec.append(TileAttributes(id: .integer(99), properties: nil), generatedID: true, to: &bytes)
+        XCTAssertEqual(bytes.withUnsafeBytes { AttributeCodec.attributes($0, at: 0, source: 12) }.id, .integer(12),
+                       "a generated id is the input position")
+    }
+
+    func testTooLittleTemporarySpaceIsRefusedBeforeReading() throws {
+        XCTAssertThrowsError(try Tiler.checkFreeSpace(folder.path, needed: Int.max / 2)) { error in
+            let diagnostic = error as? Diagnostic
+            XCTAssertEqual(diagnostic?.code, .ioWriteFailed)
+            XCTAssertTrue(diagnostic?.message.contains("temporary space in \(self.folder.path)") == true, "\(error)")
+            XCTAssertTrue(diagnostic?.message.contains("--tmpdir") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try Tiler.checkFreeSpace(folder.appendingPathComponent("missing").path, needed: 1)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .ioCreateFailed)
+        }
+        XCTAssertNoThrow(try Tiler.checkFreeSpace(folder.path, needed: 1))
+    }
+
+    func testAFailedRunLeavesNoTemporaryFile() throws {
+        let input = folder.appendingPathComponent("bad.geojsons")
+        try Data(("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"
+                  + "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,]}}\n").utf8).write(to: input)
+        let temporary = folder.appendingPathComponent("tmp-failed")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        var tiler = Tiler(output: folder.appendingPathComponent("failed.pmtiles").path, layer: "bad")
+        tiler.featureStore = .disk
+        tiler.temporaryDirectory = temporary.path
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        XCTAssertThrowsError(try tiler.run(reading: &reader))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [])
+        tiler.temporaryDirectory = folder.appendingPathComponent("no-such-folder").path
+        reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        XCTAssertThrowsError(try tiler.run(reading: &reader)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .ioCreateFailed, "\(error)")
+        }
+    }
+}
+
+/// Encoded tiles by id, from several threads; a block's tile stands for each of its tiles.
+private final class TileCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private(set) var tiles = [TileID: [UInt8]]()
+
+    func add(_ tile: VectorTile, block: TileBlock? = nil) -> Int {
+        let bytes = MVTEncoder(layerName: "t").encode(tile).0
+        lock.lock()
+        defer { lock.unlock() }
+        XCTAssertNil(tiles[tile.id], "\(tile.id) cut twice")
+        tiles[tile.id] = bytes + (block.map { Array("block \($0.root) z\($0.zoom)".utf8) } ?? [])
+        return bytes.count
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the fixture is the same on every run.
+private struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
