@@ -31,6 +31,37 @@ final class TileCommandTests: XCTestCase {
         ]}
         """
 
+    /// `--feature-store disk` writes the same archive as `memory` (stdin included), leaves
+    /// nothing in `--tmpdir`, and a bad store or folder is a clear error.
+    func testDiskFeatureStoreWritesTheSameArchive() throws {
+        let input = CLI.packageRoot.appendingPathComponent("Examples/countries.geojsons")
+        let folder = temporary.appendingPathComponent("spill")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var archives = [Data]()
+        for store in ["memory", "disk"] {
+            let output = temporary.appendingPathComponent("countries-\(store).pmtiles")
+            let result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "5", "--feature-store", store,
+                                  "--tmpdir", folder.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            archives.append(try Data(contentsOf: output))
+        }
+        XCTAssertEqual(archives[0], archives[1], "the disk store writes the memory store's archive")
+        let piped = temporary.appendingPathComponent("piped.pmtiles")
+        let result = try CLI.run(["tile", "-", "--from", "geojsonseq", "-l", "countries-disk", "-o", piped.path, "--max-zoom", "5",
+                                  "--feature-store", "disk", "-t", folder.path], stdin: try Data(contentsOf: input))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "no temporary file left")
+
+        let bad = try run(["tile", input.path, "-o", temporary.appendingPathComponent("x.pmtiles").path, "--feature-store", "swap"])
+        XCTAssertEqual(bad.status, 64, bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("auto, memory, disk"), bad.stderr)
+        let missing = temporary.appendingPathComponent("no-such-folder").path
+        let noFolder = try run(["tile", input.path, "-o", temporary.appendingPathComponent("y.pmtiles").path,
+                                "--feature-store", "disk", "--tmpdir", missing])
+        XCTAssertEqual(noFolder.status, 74, noFolder.stderr)
+        XCTAssertTrue(noFolder.stderr.contains("cannot use \(missing) for temporary files"), noFolder.stderr)
+    }
+
     func testTileWritesMVTPyramidWithMetadata() throws {
         let input = temporary.appendingPathComponent("places.geojson")
         try fixture.write(to: input, atomically: true, encoding: .utf8)

@@ -54,6 +54,8 @@ final class FaultInjectionTests: XCTestCase {
             ("out.kml", { ["convert", input.path, "-o", $0.path, "--force"] }),
             ("out.kmz", { ["convert", input.path, "-o", $0.path, "-f"] }),
             ("out.pmtiles", { ["tile", input.path, "-o", $0.path, "--max-zoom", "7", "--force"] }),
+            // Projected features in temporary files (in TMPDIR): none may outlive a killed run.
+            ("disk-store.pmtiles", { ["tile", input.path, "-o", $0.path, "--max-zoom", "7", "--force", "--feature-store", "disk"] }),
             // One thread: MBTiles rows go in in arrival order, so only then are the bytes repeatable.
             ("out.mbtiles", { ["tile", input.path, "-o", $0.path, "--max-zoom", "7", "-f", "--threads", "1"] }),
             ("tiles", { ["tile", input.path, "-o", $0.path, "--max-zoom", "6", "--force"] }),
@@ -127,5 +129,14 @@ final class FaultInjectionTests: XCTestCase {
             XCTAssertEqual(left, [], "\(name): leftovers on the full disk")
             try? FileManager.default.removeItem(at: target)
         }
+        // The disk feature store's temporaries on the full disk: refused before reading, saying
+        // how much it needs; the output (elsewhere) is not made and nothing is left.
+        let output = folder.appendingPathComponent("store.pmtiles")
+        let result = try CLI.run(["tile", input.path, "-o", output.path, "--max-zoom", "8", "--feature-store", "disk",
+                                  "--tmpdir", disk.path])
+        XCTAssertEqual(result.status, 74, result.stderr)
+        XCTAssertTrue(result.stderr.contains("temporary space in \(disk.path)"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path), [], "leftovers on the full disk")
     }
 }

@@ -116,6 +116,27 @@ final class TileFeatureStoreTests: XCTestCase {
         }, "GeoJSON tiles from z3")
     }
 
+    /// The corpus: geojson-vt's fixture inputs with geojson-vt's options (line metrics for the
+    /// dateline one, generated and promoted ids), and Natural Earth with tippecanoe's defaults.
+    func testCorpusInputsGiveTheSameTilesOnDisk() throws {
+        let fixtures = try TestPaths.corpusFolder("geojson-vt/fixtures")
+        for name in ["us-states.json", "dateline.json", "ids.json", "feature.json", "collection.json", "single-geom.json"] {
+            let input = fixtures.appendingPathComponent(name).path
+            for lineMetrics in name == "dateline.json" ? [false, true] : [false] {
+                let outputs = try tileWithBothStores(input) { tiler in
+                    tiler.options = TileOptions()
+                    tiler.options.maxZoom = 7
+                    tiler.options.lineMetrics = lineMetrics
+                    tiler.options.generateID = name == "ids.json"
+                }
+                XCTAssertEqual(outputs.memory, outputs.disk, "\(name), line metrics \(lineMetrics)")
+                XCTAssertFalse(outputs.memory.isEmpty, name)
+            }
+        }
+        let countries = try TestPaths.corpusFolder("real/ne_50m_admin_0_countries.geojson").path
+        assertSame(try tileWithBothStores(countries) { $0.options.maxZoom = 5 }, "Natural Earth countries")
+    }
+
     func testSeveralInputsAndLayersGiveTheSameTilesAndMetadata() throws {
         let first = try writeMixedInput(), second = try writeMixedInput()
         var outputs = [[String: Data]]()

@@ -26,6 +26,25 @@ enum TileBuilder {
         var minY = MapProjection.worldSize
         var maxX = -MapProjection.worldSize
         var maxY = 0.0
+
+        /// Nothing yet.
+        init() {}
+
+        /// A feature's bounds.
+        init(_ feature: ProjectedFeature) {
+            minX = feature.minX
+            minY = feature.minY
+            maxX = feature.maxX
+            maxY = feature.maxY
+        }
+
+        /// Grows to take in `other`.
+        mutating func include(_ other: Bounds) {
+            minX = min(minX, other.minX)
+            minY = min(minY, other.minY)
+            maxX = max(maxX, other.maxX)
+            maxY = max(maxY, other.maxY)
+        }
     }
 
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
@@ -68,25 +87,29 @@ enum TileBuilder {
         /// The input positions whose attributes a tiny-shape stand-in may still need at `finish`.
         var leftoverCandidates: (ring: Int?, line: Int?) { (builder.tinyRings.last?.source, builder.tinyLines.last?.source) }
 
+        /// Counts the feature at input position `source` with `featureBounds` when it is hidden at
+        /// this zoom (its bounds still count) and returns true; false when it is to be `add`ed.
+        mutating func addIfHidden(source: Int, featureBounds: Bounds) -> Bool {
+            guard let visibility, let hidden = visibility.hidden(source, zoom: zoom) else { return false }
+            bounds.include(featureBounds)
+            switch hidden {
+            case .thinned: builder.statistics.thinnedFeatures += 1
+            case .outsideZoomRange: builder.statistics.outsideZoomRange += 1
+            case .filteredAtZoom: builder.statistics.filteredAtZoom += 1
+            }
+            return true
+        }
+
         /// Adds one feature clipped to the tile; `attributes` gives an input position's id and
         /// properties and is called only for what is drawn.
         mutating func add(_ feature: ProjectedFeature, attributes: (Int) -> TileAttributes,
                           onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {
-            bounds.minX = min(bounds.minX, feature.minX)
-            bounds.minY = min(bounds.minY, feature.minY)
-            bounds.maxX = max(bounds.maxX, feature.maxX)
-            bounds.maxY = max(bounds.maxY, feature.maxY)
             let before = builder.statistics
             let countBefore = output.count
             defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
-            if let visibility, let hidden = visibility.hidden(feature.source, zoom: zoom) {
-                switch hidden {
-                case .thinned: builder.statistics.thinnedFeatures += 1
-                case .outsideZoomRange: builder.statistics.outsideZoomRange += 1
-                case .filteredAtZoom: builder.statistics.filteredAtZoom += 1
-                }
-                return
-            }
+            let featureBounds = Bounds(feature)
+            if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
+            bounds.include(featureBounds)
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)

@@ -3,8 +3,9 @@ import OverlayModel
 /// Features prepared once for tiling: projected into flat buffers with importance, wrapped
 /// across the antimeridian, with ids and properties in a table the tiles share.
 ///
-/// Tiling needs every feature in memory (any tile may need any feature); the flat buffers keep
-/// that to three doubles per vertex plus the attribute table.
+/// In memory the flat buffers keep every feature to three doubles per vertex plus the attribute
+/// table; with a spill folder the buffers and attributes go to temporary files instead
+/// (`spilled`) and memory holds a few bytes per feature.
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.
     public struct InputCounts: Hashable, Sendable {
@@ -27,7 +28,7 @@ public struct TileSource: Sendable {
     /// Every feature's properties encoded for MVT once, shared by the tiles.
     let propertyTable: MVTPropertyTable
     /// The projected, wrapped features (a geometry collection gives several); empty when they
-    /// are in ``spilled``.
+    /// are in `spilled`.
     package private(set) var features: [ProjectedFeature]
     /// The features and attributes in temporary files instead (`ExternalPyramid` tiles them),
     /// or nil when they are in memory.
@@ -164,11 +165,12 @@ public struct TileSource: Sendable {
     func anchors(pointsOnly: Bool) -> SpatialOrder {
         let count = inputCounts.features
         if let spilled {
-            var entries = [(source: Int, x: Double, y: Double)]()
-            for source in 0..<count where !(pointsOnly && spilled.notPoint[source]) && !spilled.anchorX[source].isNaN {
-                entries.append((source, spilled.anchorX[source], spilled.anchorY[source]))
+            var entries = [SpatialOrder.Entry]()
+            entries.reserveCapacity(count)
+            for source in 0..<count where !(pointsOnly && spilled.notPoint[source]) && spilled.anchorRank[source] != .max {
+                entries.append(SpatialOrder.Entry(key: spilled.anchorKeys[source], source: source))
             }
-            return SpatialOrder(entries)
+            return SpatialOrder(keyed: entries)
         }
         var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
         var excluded = [Bool](repeating: false, count: count)

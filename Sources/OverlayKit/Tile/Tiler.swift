@@ -236,7 +236,7 @@ public struct Tiler: Sendable {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let spillFolder = try temporaryFolder(for: inputs)
             let source = try prepareSource(reading: &inputs, spillFolder: spillFolder, onWarning: onWarning)
-            if let spilled = source.spilled { try Self.checkFreeSpace(spilled.folder, needed: 2 * spilled.inputBytes) }
+            if let spilled = source.spilled { try Self.checkFreeSpace(spilled.folder, needed: spilled.inputBytes / 2 * 5) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -303,13 +303,13 @@ public struct Tiler: Sendable {
     }
 
     /// The folder for the run's temporary feature files, or nil to keep features in memory
-    /// (``featureStore``); checked to have room for about 3.5 times the inputs' bytes when
+    /// (``featureStore``); checked to have room for about 4 times the inputs' bytes when
     /// their size is known.
     /// - Throws: `io.write-failed` when the folder's file system has too little free space.
     func temporaryFolder(for inputs: [TileInput]) throws -> String? {
         var known: Int? = 0
         for input in inputs {
-            if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize { known = known.map { $0 + size } } else { known = nil }
+            if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize { known = known.map { $0.addingSaturating(size) } } else { known = nil }
         }
         switch featureStore {
         case .memory: return nil
@@ -317,7 +317,7 @@ public struct Tiler: Sendable {
         case .disk: break
         }
         let folder = temporaryDirectory ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        if let known { try Self.checkFreeSpace(folder, needed: known / 2 * 7) }
+        if let known { try Self.checkFreeSpace(folder, needed: known.multipliedSaturating(by: 4)) }
         return folder
     }
 
@@ -328,7 +328,8 @@ public struct Tiler: Sendable {
             throw Diagnostic(.error, code: .ioCreateFailed,
                              message: "cannot use \(folder) for temporary files: \(String(cString: strerror(errno))) (see --tmpdir)")
         }
-        let free = Int(clamping: UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize)).partialValue)
+        let (bytes, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize))
+        let free = overflow ? Int.max : Int(clamping: bytes)
         guard free >= needed else {
             func megabytes(_ bytes: Int) -> Int { bytes >> 20 }
             throw Diagnostic(.error, code: .ioWriteFailed,

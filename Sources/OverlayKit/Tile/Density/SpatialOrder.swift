@@ -10,8 +10,6 @@ struct SpatialOrder {
         var key: UInt64
         /// The feature's input position.
         var source: Int
-        /// Its anchor in map points.
-        var x: Double, y: Double
     }
 
     /// Sorted by key, then by input position (the order never depends on threads).
@@ -19,7 +17,12 @@ struct SpatialOrder {
 
     /// Orders `anchors` (input position, map point).
     init(_ anchors: [(source: Int, x: Double, y: Double)]) {
-        var entries = anchors.map { Entry(key: Self.key(x: $0.x, y: $0.y), source: $0.source, x: $0.x, y: $0.y) }
+        self.init(keyed: anchors.map { Entry(key: Self.key(x: $0.x, y: $0.y), source: $0.source) })
+    }
+
+    /// Orders entries whose keys are already made.
+    init(keyed entries: [Entry]) {
+        var entries = entries
         entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
         self.entries = entries
     }

@@ -177,6 +177,16 @@ enum ExternalPyramid {
         mutating func append(_ feature: ProjectedFeature, child: Int, tile: TileID, attributes: UnsafeRawBufferPointer) throws {
             SpillRecord.append(feature, source: feature.source, tile: (UInt32(tile.x), UInt32(tile.y)),
                                attributes: attributes, to: &buffers[child])
+            try flushIfFull(child)
+        }
+
+        /// Appends a copy of a whole record, filed under the child.
+        mutating func appendCopy(_ record: UnsafeRawBufferPointer, child: Int, tile: TileID) throws {
+            SpillRecord.appendCopy(record, tile: (UInt32(tile.x), UInt32(tile.y)), to: &buffers[child])
+            try flushIfFull(child)
+        }
+
+        private mutating func flushIfFull(_ child: Int) throws {
             if let files, buffers[child].count >= Self.flushBytes {
                 try files[child].append(buffers[child])
                 buffers[child].removeAll(keepingCapacity: true)
@@ -210,39 +220,53 @@ enum ExternalPyramid {
         var solidAttributes = [Int: TileAttributes]()
         var leftoverAttributes = [Int: [UInt8]]()
         let childIDs = TileSource.children(of: id)
+        let placement = ChildPlacement(tile: id, options: options)
         try forEach { bytes in
-            let (decoded, attributesAt) = SpillRecord.feature(bytes)
-            guard let feature = decoded else { return }
-            let attributeBytes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
-            var attributes: TileAttributes?
-            let lookup = { (_: Int) -> TileAttributes in
-                if let attributes { return attributes }
-                let read = AttributeCodec.attributes(bytes, at: attributesAt, source: feature.source)
-                attributes = read
-                return read
+            let header = SpillRecord.header(bytes)
+            guard header.type != nil else { return }
+            let source = SpillRecord.source(bytes)
+            // Decoded only when drawn, checked for solidity or clipped.
+            var decoded: (feature: ProjectedFeature, attributesAt: Int)?
+            func feature() -> (feature: ProjectedFeature, attributesAt: Int) {
+                if let decoded { return decoded }
+                let (read, attributesAt) = SpillRecord.feature(bytes)
+                decoded = (read!, attributesAt)
+                return decoded!
             }
-            accumulator.add(feature, attributes: lookup)
-            let candidates = accumulator.leftoverCandidates
-            if candidates.ring == feature.source || candidates.line == feature.source {
-                leftoverAttributes = leftoverAttributes.filter { $0.key == candidates.ring || $0.key == candidates.line }
-                leftoverAttributes[feature.source] = Array(attributeBytes)
+            if !accumulator.addIfHidden(source: source, featureBounds: header.bounds) {
+                let (feature, attributesAt) = feature()
+                var attributes: TileAttributes?
+                accumulator.add(feature, attributes: { _ in
+                    if let attributes { return attributes }
+                    let read = AttributeCodec.attributes(bytes, at: attributesAt, source: source)
+                    attributes = read
+                    return read
+                })
+                let candidates = accumulator.leftoverCandidates
+                if candidates.ring == source || candidates.line == source {
+                    leftoverAttributes = leftoverAttributes.filter { $0.key == candidates.ring || $0.key == candidates.line }
+                    leftoverAttributes[source] = Array(bytes[attributesAt...])
+                }
             }
             if solid != nil {
+                let (feature, attributesAt) = feature()
                 if SolidTile.isSolid([feature], tile: id, options: options) {
                     solid?.append(feature)
-                    solidAttributes[feature.source] = lookup(feature.source)
+                    solidAttributes[source] = AttributeCodec.attributes(bytes, at: attributesAt, source: source)
                 } else {
                     solid = nil
                     solidAttributes = [:]
                 }
             }
             guard splitting else { return }
-            var bounds = TileBuilder.Bounds()
-            bounds.minX = feature.minX
-            bounds.minY = feature.minY
-            bounds.maxX = feature.maxX
-            bounds.maxY = feature.maxY
-            for (child, parts) in TileSource.split([feature], tile: id, bounds: bounds, options: options).enumerated() {
+            if let untouched = placement.untouchedChildren(header.bounds) {
+                for child in 0..<4 where untouched[child] { try children.appendCopy(bytes, child: child, tile: childIDs[child]) }
+                return
+            }
+            let (feature, attributesAt) = feature()
+            let attributeBytes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
+            for (child, parts) in TileSource.split([feature], tile: id, bounds: TileBuilder.Bounds(feature), options: options)
+                .enumerated() {
                 for part in parts {
                     try children.append(part, child: child, tile: childIDs[child], attributes: attributeBytes)
                 }

@@ -29,6 +29,30 @@ enum SpillRecord {
         Int(bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self))
     }
 
+    /// A record's geometry type (nil: no geometry) and bounds, read without decoding the rest.
+    @inline(__always)
+    static func header(_ bytes: UnsafeRawBufferPointer) -> (type: TileGeometryType?, bounds: TileBuilder.Bounds) {
+        var bounds = TileBuilder.Bounds()
+        let type = TileGeometryType(rawValue: Int(bytes[16]))
+        if type != nil {
+            func double(_ at: Int) -> Double { Double(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            bounds.minX = double(18)
+            bounds.minY = double(26)
+            bounds.maxX = double(34)
+            bounds.maxY = double(42)
+        }
+        return (type, bounds)
+    }
+
+    /// Appends `bytes` (a whole record) filed under another tile, with its length.
+    static func appendCopy(_ bytes: UnsafeRawBufferPointer, tile: (x: UInt32, y: UInt32), to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        let start = out.count
+        out.append(contentsOf: bytes)
+        withUnsafeBytes(of: tile.x.littleEndian) { for index in 0..<4 { out[start + index] = $0[index] } }
+        withUnsafeBytes(of: tile.y.littleEndian) { for index in 0..<4 { out[start + 4 + index] = $0[index] } }
+    }
+
     /// Appends one record for `feature` (nil: a feature without geometry, kept for its attributes).
     static func append<Bytes: Collection<UInt8>>(_ feature: ProjectedFeature?, source: Int, tile: (x: UInt32, y: UInt32),
                                                  attributes: Bytes, to out: inout [UInt8]) {

@@ -13,9 +13,11 @@ final class SpilledFeatures: @unchecked Sendable {
     /// Zoom 0's files: the copies wrapped from beyond the west edge, the features, the copies
     /// from beyond the east edge (records in that order, as `AntimeridianWrap` orders them).
     private(set) var firstLevel = [SpillFile]()
-    /// By input position, the map point of the feature's first vertex (NaN: none), on the map
-    /// when a wrapped copy puts it there (as `TileSource.anchors` picks it).
-    private(set) var anchorX = [Double](), anchorY = [Double]()
+    /// By input position, the `SpatialOrder` key of the feature's first vertex, on the map
+    /// when a wrapped copy puts it there (as `TileSource.anchors` picks it); `anchorRank`
+    /// `.max` when it has none.
+    private(set) var anchorKeys = [UInt64]()
+    private(set) var anchorRank = [UInt8]()
     /// By input position, whether some part of the feature is not a point.
     private(set) var notPoint = [Bool]()
     /// `MaxZoomGuess`'s vertex spacing of the wrapped lines and polygons.
@@ -66,10 +68,9 @@ final class SpilledFeatures: @unchecked Sendable {
     /// Writes zoom 0's files from the input and measures what is kept in memory, for
     /// `featureCount` input features wrapped with `buffer` (a fraction of the world).
     func prepareFirstLevel(featureCount: Int, buffer: Double) throws {
-        anchorX = Array(repeating: .nan, count: featureCount)
-        anchorY = Array(repeating: .nan, count: featureCount)
+        anchorKeys = Array(repeating: 0, count: featureCount)
+        anchorRank = Array(repeating: .max, count: featureCount)
         notPoint = Array(repeating: false, count: featureCount)
-        var anchorRank = [UInt8](repeating: .max, count: featureCount)
         var areaCounted = [Bool](repeating: false, count: featureCount)
         let world = MapProjection.worldSize
         let west = try SpillFile(in: folder), center = try SpillFile(in: folder), east = try SpillFile(in: folder)
@@ -90,8 +91,7 @@ final class SpilledFeatures: @unchecked Sendable {
                 let rank = UInt8((0..<world).contains(x) ? 0 : 3) + UInt8(group)
                 if rank < anchorRank[part.source] {
                     anchorRank[part.source] = rank
-                    anchorX[part.source] = x
-                    anchorY[part.source] = part.coordinates[1]
+                    anchorKeys[part.source] = SpatialOrder.key(x: x, y: part.coordinates[1])
                 }
             }
             try flushFull(&westBytes, west)
