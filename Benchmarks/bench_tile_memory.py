@@ -45,7 +45,6 @@ Small check (a few minutes): bench_tile_memory.py --points 100000 --buildings 50
 """
 import argparse
 import datetime
-import json
 import os
 import shlex
 import shutil
@@ -59,7 +58,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import make_tile_scale_data  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import find_tippecanoe, load  # noqa: E402
-from bench_tile_scale import DEFAULT_MAX_TILE_BYTES, DEFAULT_MAX_TILE_FEATURES, run_measured, unsupported_options  # noqa: E402
+from bench_tile_scale import (DEFAULT_MAX_TILE_BYTES, DEFAULT_MAX_TILE_FEATURES, run_and_report, run_measured,  # noqa: E402
+                              unsupported_options)
 
 RSS_TARGET = 1.5      # R1: ours ÷ tippecanoe's
 GROWTH_TARGET = 1.5   # R2: 10× ÷ 1×
@@ -410,20 +410,7 @@ def main():
     if args.tmpdir and not os.path.isdir(args.tmpdir):
         parser.error("--tmpdir %s is not a folder" % args.tmpdir)
 
-    if args.from_json:
-        with open(args.from_json, encoding="utf-8") as handle:
-            results = json.load(handle)
-    else:
-        results = measure(args)
-    text = report(results)
-    print(text, end="")
-    if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    if args.json and not args.from_json:
-        with open(args.json, "w", encoding="utf-8") as handle:
-            json.dump(results, handle, indent=1)
-    return 0
+    return run_and_report(args, measure, report)
 
 
 if __name__ == "__main__":

@@ -389,6 +389,12 @@ def main():
         if getattr(args, name) < (1 if name in ("runs", "max_tile_bytes", "max_tile_features") else 0):
             parser.error("--%s must not be %s" % (name.replace("_", "-"), getattr(args, name)))
 
+    return run_and_report(args, measure, report)
+
+
+def run_and_report(args, measure, report):
+    """Measures (or re-reads --from-json), prints the report and writes --markdown and --json;
+    the end of every scale benchmark's main()."""
     if args.from_json:
         with open(args.from_json, encoding="utf-8") as handle:
             results = json.load(handle)

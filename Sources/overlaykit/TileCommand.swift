@@ -177,7 +177,8 @@ struct TileCommand: ParsableCommand {
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
             let guessed = maxZoomArgument == .guess ? " (max zoom guessed from the features' spacing)" : ""
             if !tippecanoe.quiet {
-                Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\n")
+                let spill = report.temporaryBytes.map { "; features on disk, at most \(($0 + (1 << 20) - 1) >> 20) MB of temporary files" } ?? ""
+                Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\(spill)\n")
             }
             report.diagnostics.forEach(tippecanoe.show)
         }

@@ -43,6 +43,7 @@ final class TileCommandTests: XCTestCase {
             let result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "5", "--feature-store", store,
                                   "--tmpdir", folder.path])
             XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stderr.contains("features on disk, at most "), store == "disk", result.stderr)
             archives.append(try Data(contentsOf: output))
         }
         XCTAssertEqual(archives[0], archives[1], "the disk store writes the memory store's archive")
@@ -54,7 +55,7 @@ final class TileCommandTests: XCTestCase {
 
         let bad = try run(["tile", input.path, "-o", temporary.appendingPathComponent("x.pmtiles").path, "--feature-store", "swap"])
         XCTAssertEqual(bad.status, 64, bad.stderr)
-        XCTAssertTrue(bad.stderr.contains("auto, memory, disk"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("'auto', 'memory' or 'disk'"), bad.stderr)
         let missing = temporary.appendingPathComponent("no-such-folder").path
         let noFolder = try run(["tile", input.path, "-o", temporary.appendingPathComponent("y.pmtiles").path,
                                 "--feature-store", "disk", "--tmpdir", missing])

@@ -72,10 +72,15 @@ final class TileFeatureStoreTests: XCTestCase {
             tiler.temporaryDirectory = temporary.path
             configure(&tiler)
             var reader = try FeatureIO.reader(for: ByteInput(path: input))
-            _ = try tiler.run(reading: &reader, onProgress: { _ in
+            let report = try tiler.run(reading: &reader, onProgress: { _ in
                 // The store's files have no name while the run is going on.
                 XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? ["?"], [])
             })
+            if store == .disk {
+                XCTAssertGreaterThan(report.temporaryBytes ?? 0, 0, "the disk store counts its files")
+            } else {
+                XCTAssertNil(report.temporaryBytes)
+            }
             outputs.append(try files(output))
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), [], "nothing left behind")
         }
@@ -218,6 +223,22 @@ final class TileFeatureStoreTests: XCTestCase {
             XCTAssertEqual((error as? Diagnostic)?.code, .ioCreateFailed)
         }
         XCTAssertNoThrow(try Tiler.checkFreeSpace(folder.path, needed: 1))
+    }
+
+    func testPlanCountsTheDiskStoresFilesAndMemory() throws {
+        let input = try writeMixedInput()
+        let inputBytes = try FileManager.default.attributesOfItem(atPath: input)[.size] as! Int
+        var plans = [TilePlan]()
+        for store in [Tiler.FeatureStore.memory, .disk] {
+            var tiler = Tiler(output: folder.appendingPathComponent("plan.pmtiles").path, layer: "mixed")
+            tiler.options.maxZoom = 5
+            tiler.featureStore = store
+            var reader = try FeatureIO.reader(for: ByteInput(path: input))
+            plans.append(try tiler.plan(reading: &reader))
+        }
+        XCTAssertEqual(plans[1].temporaryDiskBytes - plans[0].temporaryDiskBytes, 4 * inputBytes, "the spill: 4× the input")
+        XCTAssertEqual(plans[1].peakMemoryBytes, Tiler.diskStoreBaseMemory + plans[1].features * Tiler.diskStoreBytesPerFeature)
+        XCTAssertEqual(plans[0].tiles, plans[1].tiles)
     }
 
     func testAFailedRunLeavesNoTemporaryFile() throws {

@@ -36,13 +36,15 @@ public struct TilePlan: Sendable {
     public var zooms: [Zoom]
     /// One in this many input features was cut to estimate bytes (1: all, bytes exact).
     public var sampleEvery: Int
-    /// The peak resident memory the run should reach, in bytes.
+    /// The peak resident memory the run should reach, in bytes (with the disk feature store, a
+    /// base and bytes per feature measured at scale; else the projected input's, measured).
     public var peakMemoryBytes: Int
     /// The archive's size on disk (gzip tiles; a directory holds the encoded bytes).
     public var outputBytes: Int
     /// The most disk the run uses beside the output while it is built: a PMTiles archive stages
     /// its tiles and then assembles the file (twice its size at the end); MBTiles and directories
-    /// about their size.
+    /// about their size; with the disk feature store (`Tiler.FeatureStore.disk`), also its
+    /// temporary files, about 4 times the input.
     public var temporaryDiskBytes: Int
 
     /// All tiles.
@@ -62,6 +64,7 @@ extension Tiler {
     /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors.
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
+        let store = featureStorePlan(for: inputs)
         let source = try prepareSource(reading: &inputs, onWarning: onWarning)
         let projectedMemory = Self.residentBytes()
         let options = source.options
@@ -102,11 +105,22 @@ extension Tiler {
         let encoded = zooms.reduce(0) { $0 + $1.bytes }
         let format = resolvedArchiveFormat
         let output = format == .directory ? encoded : compressed[zoomRange].reduce(0, +)
-        return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: source.inputCounts.features,
+        let features = source.inputCounts.features
+        let archiveDisk = format == .pmtiles ? 2 * output : output
+        return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: features,
                         zooms: zooms, sampleEvery: every,
-                        peakMemoryBytes: Int(Double(projectedMemory) * Self.peakMemoryFactor),
-                        outputBytes: output, temporaryDiskBytes: format == .pmtiles ? 2 * output : output)
+                        peakMemoryBytes: store.onDisk
+                            ? Self.diskStoreBaseMemory.addingSaturating(features.multipliedSaturating(by: Self.diskStoreBytesPerFeature))
+                            : Int(Double(projectedMemory) * Self.peakMemoryFactor),
+                        outputBytes: output,
+                        temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.spillBytes) : archiveDisk)
     }
+
+    /// Peak memory of a disk-store run: a base (batches of tiles, the densest tile, buffers) and
+    /// bytes per input feature, measured on 2 and 6 million clustered points and 1 million small
+    /// polygons (Benchmarks/bench_tile_memory.py: 0.42, 0.64 and 0.36 GB).
+    static let diskStoreBaseMemory = 300 << 20
+    static let diskStoreBytesPerFeature = 55
 
     /// Peak memory of a run over the memory its projected input takes, measured on clustered
     /// points and small polygons (Benchmarks/bench_tile_scale.py): cutting the first zooms

@@ -270,7 +270,7 @@ public struct TileSource: Sendable {
             try options.validate()
             self.options = options
             if let spillFolder {
-                let store = SpilledFeatures(folder: spillFolder), file = try SpillFile(in: spillFolder)
+                let store = SpilledFeatures(folder: spillFolder), file = try SpillFile(in: spillFolder, usage: store.usage)
                 store.add(file, firstSource: 0)
                 spilled = store
                 spillFile = file

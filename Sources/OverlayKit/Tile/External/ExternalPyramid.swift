@@ -28,7 +28,7 @@ enum ExternalPyramid {
                               emit: emit, emitBlock: emitBlock)
         var runs = store.takeFirstLevel()
         for zoom in 0...maxZoom {
-            let next = zoom < maxZoom ? try (0..<4).map { _ in try SpillFile(in: store.folder) } : []
+            let next = zoom < maxZoom ? try (0..<4).map { _ in try SpillFile(in: store.folder, usage: store.usage) } : []
             var reader = try LevelReader(runs: runs, zoom: zoom)
             try cutLevel(&reader, into: next, context: context, parallelism: parallelism, batchBytes: batchBytes,
                          counts: &counts)

@@ -8,6 +8,22 @@ import Darwin
 import Foundation
 import OverlayModel
 
+/// The bytes a run's temporary files hold now and at most, shared by its files (on any thread).
+final class SpillUsage: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = 0
+    /// The most bytes the files held at once.
+    private(set) var peak = 0
+
+    /// Counts `delta` bytes written (positive) or freed (negative).
+    func add(_ delta: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        current += delta
+        peak = max(peak, current)
+    }
+}
+
 /// A temporary file that has no name: created in a folder and unlinked at once, so the kernel
 /// frees its space when the last descriptor closes — on a normal exit, a thrown error, a
 /// crash or `kill -9` alike. Nothing is ever left behind to clean up.
@@ -22,11 +38,13 @@ final class SpillFile: @unchecked Sendable {
     private(set) var size = 0
     private var buffer = [UInt8]()
     private static let bufferBytes = 1 << 20
+    private var usage: SpillUsage?
 
-    /// Creates an empty, already unlinked file in `folder`.
+    /// Creates an empty, already unlinked file in `folder`, its bytes counted in `usage`.
     /// - Throws: `Diagnostic` `io.create-failed` when the folder cannot hold one.
-    init(in folder: String) throws {
+    init(in folder: String, usage: SpillUsage? = nil) throws {
         self.folder = folder
+        self.usage = usage
         var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("overlaykit-spill-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
@@ -38,12 +56,24 @@ final class SpillFile: @unchecked Sendable {
         buffer.reserveCapacity(Self.bufferBytes)
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        close(descriptor)
+        usage?.add(-size)
+    }
+
+    /// Counts the file's bytes in `other` from now on (a part's file joining the run's store).
+    func count(in other: SpillUsage) {
+        guard other !== usage else { return }
+        usage?.add(-size)
+        other.add(size)
+        usage = other
+    }
 
     /// Appends `bytes` (buffered).
     func append(_ bytes: [UInt8]) throws {
         buffer += bytes
         size += bytes.count
+        usage?.add(bytes.count)
         if buffer.count >= Self.bufferBytes { try flush() }
     }
 
@@ -79,6 +109,7 @@ final class SpillFile: @unchecked Sendable {
                 throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot shorten a temporary file in \(folder)")
             }
         }
+        usage?.add(offset - size)
         size = offset
     }
 

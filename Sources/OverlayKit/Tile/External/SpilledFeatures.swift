@@ -8,6 +8,8 @@ import OverlayModel
 final class SpilledFeatures: @unchecked Sendable {
     /// Where the files are made.
     let folder: String
+    /// What the files hold now and at most.
+    let usage = SpillUsage()
     /// The projected input, in input order: each file with the input position its records count from.
     private(set) var input: [(file: SpillFile, firstSource: Int)]
     /// Zoom 0's files: the copies wrapped from beyond the west edge, the features, the copies
@@ -43,6 +45,7 @@ final class SpilledFeatures: @unchecked Sendable {
 
     /// Takes `later`'s files, their input positions moved on by `offset`.
     func append(_ later: SpilledFeatures, offset: Int) {
+        for (file, _) in later.input { file.count(in: usage) }
         input += later.input.map { ($0.file, $0.firstSource + offset) }
     }
 
@@ -73,7 +76,7 @@ final class SpilledFeatures: @unchecked Sendable {
         notPoint = Array(repeating: false, count: featureCount)
         var areaCounted = [Bool](repeating: false, count: featureCount)
         let world = MapProjection.worldSize
-        let west = try SpillFile(in: folder), center = try SpillFile(in: folder), east = try SpillFile(in: folder)
+        let west = try SpillFile(in: folder, usage: usage), center = try SpillFile(in: folder, usage: usage), east = try SpillFile(in: folder, usage: usage)
         var westBytes = [UInt8](), centerBytes = [UInt8](), eastBytes = [UInt8]()
         var centerClipped = false
         var spacing = [MaxZoomGuess.VertexSpacing](repeating: .init(), count: 3)
@@ -116,7 +119,7 @@ final class SpilledFeatures: @unchecked Sendable {
         try east.append(eastBytes)
         if west.size == 0 && east.size == 0 && centerClipped {
             // Nothing wraps: AntimeridianWrap keeps every feature as it is, unclipped.
-            let unclipped = try SpillFile(in: folder)
+            let unclipped = try SpillFile(in: folder, usage: usage)
             var bytes = [UInt8]()
             spacing = [.init(), .init(), .init()]
             try forEachInputRecord { feature, _, record, attributesAt in
