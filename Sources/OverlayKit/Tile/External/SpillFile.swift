@@ -78,21 +78,11 @@ final class SpillFile: @unchecked Sendable {
     }
 
     /// Writes what is buffered.
-    /// - Throws: `Diagnostic` `io.write-failed` (a full disk says so).
+    /// - Throws: `Diagnostic` `io.write-failed` ("No space left on device" when the disk is full).
     func flush() throws {
-        var written = 0
-        while written < buffer.count {
-            let result = buffer.withUnsafeBytes { bytes in
-                pwrite(descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(size - buffer.count + written))
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else {
-                let reason = errno == ENOSPC ? "the disk is full" : String(cString: strerror(errno))
-                throw Diagnostic(.error, code: .ioWriteFailed,
-                                 message: "cannot write a temporary file in \(folder): \(reason) (see --tmpdir)")
-            }
-            written += result
-        }
+        guard !buffer.isEmpty else { return }
+        try POSIX.writeAll(descriptor, buffer, at: size - buffer.count,
+                           what: "a temporary file in \(folder) (see --tmpdir)")
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -117,18 +107,9 @@ final class SpillFile: @unchecked Sendable {
     /// - Throws: `Diagnostic` `io.read-failed`.
     func read(at offset: Int, count: Int) throws -> [UInt8] {
         let available = max(0, min(count, size - buffer.count - offset))
-        var done = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: available) { storage, initialized in
-            while done < available {
-                let result = pread(descriptor, storage.baseAddress! + done, available - done, off_t(offset + done))
-                if result < 0 && errno == EINTR { continue }
-                guard result > 0 else { break }
-                done += result
-            }
-            initialized = done
-        }
-        guard done == available else {
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read back a temporary file in \(folder)")
+        let bytes = try POSIX.read(descriptor, count: available, at: Int64(offset), what: "a temporary file in \(folder)")
+        guard bytes.count == available else {
+            throw Diagnostic(.error, code: .ioReadFailed, message: "a temporary file in \(folder) ended early")
         }
         return bytes
     }
