@@ -48,17 +48,16 @@ import datetime
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import make_tile_scale_data  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import find_tippecanoe, load  # noqa: E402
-from bench_tile_scale import (DEFAULT_MAX_TILE_BYTES, DEFAULT_MAX_TILE_FEATURES, run_and_report, run_measured,  # noqa: E402
+from bench_tile_scale import (DEFAULT_MAX_TILE_BYTES, DEFAULT_MAX_TILE_FEATURES, overlaykit_binary,  # noqa: E402
+                              run_and_report, run_measured,
                               unsupported_options)
 
 RSS_TARGET = 1.5      # R1: ours ÷ tippecanoe's
@@ -213,12 +212,7 @@ def plans_for(entry, binary, tippecanoe, store_options, store_missing, args, tem
 
 
 def measure(args):
-    if args.binary:
-        binary = os.path.abspath(args.binary)
-    else:
-        print("building release …", file=sys.stderr, flush=True)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "overlaykit"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        binary = os.path.join(ROOT, ".build", "release", "overlaykit")
+    binary = overlaykit_binary(args)
     tippecanoe = find_tippecanoe()["tippecanoe"]
     temp_parent = args.tmpdir or os.environ.get("TMPDIR") or "/tmp"
     temp = tempfile.mkdtemp(prefix="bench_tile_memory_tmp_", dir=temp_parent)

@@ -411,13 +411,17 @@ def run_and_report(args, measure, report):
     return 0
 
 
-def measure(args):
+def overlaykit_binary(args):
+    """--binary, or a release build of this checkout."""
     if args.binary:
-        binary = os.path.abspath(args.binary)
-    else:
-        print("building release …", file=sys.stderr, flush=True)
-        subprocess.run(["swift", "build", "-c", "release", "--product", "overlaykit"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        binary = os.path.join(ROOT, ".build", "release", "overlaykit")
+        return os.path.abspath(args.binary)
+    print("building release …", file=sys.stderr, flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "overlaykit"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return os.path.join(ROOT, ".build", "release", "overlaykit")
+
+
+def measure(args):
+    binary = overlaykit_binary(args)
     tippecanoe = find_tippecanoe()["tippecanoe"]
     threads = ["--threads", str(args.threads)] if args.threads else []
     ok_extra = shlex.split(args.ok_args.format(bytes=args.max_tile_bytes, features=args.max_tile_features))
