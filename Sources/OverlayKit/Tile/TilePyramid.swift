@@ -24,6 +24,9 @@ public enum TilePyramid {
         /// Zero counts for `zoom`.
         public init(zoom: Int) { self.zoom = zoom }
 
+        /// Zero counts for every zoom from 0 to `maxZoom`, indexed by zoom.
+        static func zooms(through maxZoom: Int) -> [ZoomCounts] { (0...maxZoom).map { ZoomCounts(zoom: $0) } }
+
         static func += (a: inout ZoomCounts, b: ZoomCounts) {
             a.tiles = a.tiles.addingSaturating(b.tiles)
             a.emptyTiles = a.emptyTiles.addingSaturating(b.emptyTiles)
@@ -53,7 +56,7 @@ public enum TilePyramid {
                                              emitBlock: emitBlock)
         }
         let maxZoom = source.options.maxZoom
-        var counts = (0...maxZoom).map { ZoomCounts(zoom: $0) }
+        var counts = ZoomCounts.zooms(through: maxZoom)
         var frontier: [([ProjectedFeature], TileID)] = source.features.isEmpty ? [] : [(source.features, TileID(z: 0, x: 0, y: 0))]
         // Top zooms one level at a time until there are enough subtrees to share out.
         while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism) && frontier[0].1.z < min(maxZoom, 6) {
@@ -69,7 +72,7 @@ public enum TilePyramid {
         var firstError: Error?
         var results = [[ZoomCounts]](repeating: [], count: subtrees.count)
         let work = { @Sendable (index: Int) -> ([ZoomCounts], Error?) in
-            var local = (0...maxZoom).map { ZoomCounts(zoom: $0) }
+            var local = ZoomCounts.zooms(through: maxZoom)
             do {
                 var stack = [subtrees[index]]
                 while let (features, id) = stack.popLast() {
@@ -119,15 +122,7 @@ public enum TilePyramid {
                               emitBlock: ((inout VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
         let cutter = TileCutter(source)
         var (tile, bounds) = cutter.cut(features, id)
-        if id.z >= minZoom {
-            if tile.features.isEmpty {
-                counts[id.z].emptyTiles += 1
-            } else {
-                counts[id.z].tiles += 1
-                counts[id.z].bytes += try emit(&tile)
-            }
-            counts[id.z].statistics += tile.statistics
-        }
+        if id.z >= minZoom { try emitCounted(&tile, counts: &counts, emit: emit) }
         guard id.z < source.options.maxZoom else { return [] }
         if let emitBlock, SolidTile.isSolid(features, tile: id, options: source.options) {
             try visitSolid(features, id, bounds: bounds, cutter: cutter, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
@@ -140,6 +135,19 @@ public enum TilePyramid {
         }
         // Depth-first from a stack: push in reverse so the first child is built first.
         return children.reversed()
+    }
+
+    /// Emits `tile` unless it is empty, and counts it (written or empty, and its statistics).
+    static func emitCounted(_ tile: inout VectorTile, counts: inout [ZoomCounts],
+                            emit: (inout VectorTile) throws -> Int) throws {
+        let zoom = tile.id.z
+        if tile.features.isEmpty {
+            counts[zoom].emptyTiles += 1
+        } else {
+            counts[zoom].tiles += 1
+            counts[zoom].bytes += try emit(&tile)
+        }
+        counts[zoom].statistics += tile.statistics
     }
 
     /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits

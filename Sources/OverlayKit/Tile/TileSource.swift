@@ -394,18 +394,13 @@ public struct TileSource: Sendable {
     /// bottom-right; empty where nothing reaches a child.
     static func split(_ features: [ProjectedFeature], tile: TileID, bounds: TileBuilder.Bounds,
                       options: TileOptions) -> [[ProjectedFeature]] {
-        let world = MapProjection.worldSize
-        let z2 = Double(1 << tile.z), x = Double(tile.x), y = Double(tile.y)
-        let k1 = 0.5 * Double(options.buffer) / Double(options.extent)
-        let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
-        // Lines in tile units, divided by 2^z, then scaled to map points: exact, like geojson-vt.
-        func line(_ value: Double) -> Double { value / z2 * world }
-        let left = AxisClip.clip(features, line(x - k1), line(x + k3), axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
-        let right = AxisClip.clip(features, line(x + k2), line(x + k4), axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
+        let lines = ChildPlacement(tile: tile, options: options)
+        let left = AxisClip.clip(features, lines.left.0, lines.left.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
+        let right = AxisClip.clip(features, lines.right.0, lines.right.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
         func vertical(_ part: [ProjectedFeature]?) -> ([ProjectedFeature], [ProjectedFeature]) {
             guard let part else { return ([], []) }
-            return (AxisClip.clip(part, line(y - k1), line(y + k3), axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [],
-                    AxisClip.clip(part, line(y + k2), line(y + k4), axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [])
+            return (AxisClip.clip(part, lines.top.0, lines.top.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [],
+                    AxisClip.clip(part, lines.bottom.0, lines.bottom.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [])
         }
         let (topLeft, bottomLeft) = vertical(left)
         let (topRight, bottomRight) = vertical(right)

@@ -33,7 +33,12 @@ struct SpatialOrder {
         let scale = 4_294_967_296 / MapProjection.worldSize
         // x in the odd bits, as tippecanoe's quadkey (`encode_quadkey`): gaps along a row are
         // then tippecanoe's, which its zoom guess and thinning are tuned to.
-        return (interleave(coordinate(x * scale)) << 1) | interleave(coordinate(y * scale))
+        return key(column: coordinate(x * scale), row: coordinate(y * scale))
+    }
+
+    /// The Morton key of a column and row (of the 2^32 grid, or of a zoom's tiles).
+    static func key(column: UInt32, row: UInt32) -> UInt64 {
+        (interleave(column) << 1) | interleave(row)
     }
 
     private static func coordinate(_ value: Double) -> UInt32 {
@@ -42,7 +47,7 @@ struct SpatialOrder {
     }
 
     /// Spreads 32 bits to the even bit positions of 64.
-    static func interleave(_ value: UInt32) -> UInt64 {
+    private static func interleave(_ value: UInt32) -> UInt64 {
         var bits = UInt64(value)
         bits = (bits | (bits << 16)) & 0x0000_FFFF_0000_FFFF
         bits = (bits | (bits << 8)) & 0x00FF_00FF_00FF_00FF

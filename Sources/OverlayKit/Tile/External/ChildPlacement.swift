@@ -5,16 +5,17 @@ import OverlayModel
 /// is passed on as it is, one outside is skipped), without building any array. Only a feature
 /// that straddles a clip line needs the real split.
 struct ChildPlacement {
-    /// The clip lines of the left and right halves (x) and top and bottom halves (y), in map
-    /// points, exactly as `TileSource.split` computes them.
-    private let left: (Double, Double), right: (Double, Double)
-    private let top: (Double, Double), bottom: (Double, Double)
+    /// The clip lines of the left and right halves (x) and top and bottom halves (y) with the
+    /// buffer, in map points: `TileSource.split` clips with these.
+    let left: (Double, Double), right: (Double, Double)
+    let top: (Double, Double), bottom: (Double, Double)
 
     init(tile: TileID, options: TileOptions) {
         let world = MapProjection.worldSize
         let z2 = Double(1 << tile.z), x = Double(tile.x), y = Double(tile.y)
         let k1 = 0.5 * Double(options.buffer) / Double(options.extent)
         let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
+        // Lines in tile units, divided by 2^z, then scaled to map points: exact, like geojson-vt.
         func line(_ value: Double) -> Double { value / z2 * world }
         left = (line(x - k1), line(x + k3))
         right = (line(x + k2), line(x + k4))

@@ -23,7 +23,7 @@ enum ExternalPyramid {
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [TilePyramid.ZoomCounts] {
         let maxZoom = source.options.maxZoom
-        var counts = (0...maxZoom).map { TilePyramid.ZoomCounts(zoom: $0) }
+        var counts = TilePyramid.ZoomCounts.zooms(through: maxZoom)
         let context = Context(options: source.options, visibility: source.visibility, minZoom: minZoom,
                               emit: emit, emitBlock: emitBlock)
         var runs = store.takeFirstLevel()
@@ -65,10 +65,7 @@ enum ExternalPyramid {
         while let tile = try reader.nextTile() {
             var records = [UInt8]()
             var complete = true
-            while complete, try reader.nextRecordOfTile({ record in
-                withUnsafeBytes(of: UInt32(record.count).littleEndian) { records.append(contentsOf: $0) }
-                records.append(contentsOf: record)
-            }) != nil {
+            while complete, try reader.nextRecordOfTile({ SpillRecord.appendFramed($0, to: &records) }) != nil {
                 if records.count > batchBytes / 2 { complete = false }
             }
             if complete {
@@ -80,7 +77,7 @@ enum ExternalPyramid {
             // A large tile: what was read, then the rest straight from the files.
             try flush()
             var children = ChildRecords(files: next)
-            var local = (0...context.options.maxZoom).map { TilePyramid.ZoomCounts(zoom: $0) }
+            var local = TilePyramid.ZoomCounts.zooms(through: context.options.maxZoom)
             try cutTile(tile, context: context, children: &children, counts: &local) { body in
                 try forEachRecord(in: records, body)
                 records = []
@@ -98,7 +95,7 @@ enum ExternalPyramid {
         let slices = min(batch.count, max(1, parallelism * 4))
         let results = SliceResults(count: slices)
         let work = { @Sendable (slice: Int) in
-            var local = (0...context.options.maxZoom).map { TilePyramid.ZoomCounts(zoom: $0) }
+            var local = TilePyramid.ZoomCounts.zooms(through: context.options.maxZoom)
             var outputs = [ChildRecords]()
             do {
                 for index in stride(from: slice * batch.count / slices, to: (slice + 1) * batch.count / slices, by: 1) {
@@ -281,15 +278,7 @@ enum ExternalPyramid {
         let cutter = TileCutter(options: options, visibility: context.visibility, propertyTable: nil,
                                 attributes: { solidAttributes[$0] ?? TileAttributes(id: nil, properties: nil) })
         cutter.cluster(&tile)
-        if id.z >= context.minZoom {
-            if tile.features.isEmpty {
-                counts[id.z].emptyTiles += 1
-            } else {
-                counts[id.z].tiles += 1
-                counts[id.z].bytes += try context.emit(&tile)
-            }
-            counts[id.z].statistics += tile.statistics
-        }
+        if id.z >= context.minZoom { try TilePyramid.emitCounted(&tile, counts: &counts, emit: context.emit) }
         if let solid, !solid.isEmpty, let emitBlock = context.emitBlock {
             try children.discard()
             try TilePyramid.visitSolid(solid, id, bounds: bounds, cutter: cutter, minZoom: context.minZoom, counts: &counts,
@@ -315,12 +304,11 @@ struct LevelReader {
         for index in readers.indices { heads[index] = try peek(index) }
     }
 
-    private static func key(_ tile: (x: UInt32, y: UInt32)) -> UInt64 {
-        (SpatialOrder.interleave(tile.x) << 1) | SpatialOrder.interleave(tile.y)
-    }
-
     private mutating func peek(_ index: Int) throws -> UInt64? {
-        try readers[index].next(advance: false) { Self.key(SpillRecord.tile($0)) }
+        try readers[index].next(advance: false) { bytes in
+            let tile = SpillRecord.tile(bytes)
+            return SpatialOrder.key(column: tile.x, row: tile.y)
+        }
     }
 
     /// The next tile that has records (skipping what is left of the current one), nil at the end.

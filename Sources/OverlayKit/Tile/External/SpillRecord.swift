@@ -44,11 +44,16 @@ enum SpillRecord {
         return (type, bounds)
     }
 
+    /// Appends `bytes` (a whole record) as it stands, with its length.
+    static func appendFramed(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        out.append(contentsOf: bytes)
+    }
+
     /// Appends `bytes` (a whole record) filed under another tile, with its length.
     static func appendCopy(_ bytes: UnsafeRawBufferPointer, tile: (x: UInt32, y: UInt32), to out: inout [UInt8]) {
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
-        let start = out.count
-        out.append(contentsOf: bytes)
+        let start = out.count + 4
+        appendFramed(bytes, to: &out)
         withUnsafeBytes(of: tile.x.littleEndian) { for index in 0..<4 { out[start + index] = $0[index] } }
         withUnsafeBytes(of: tile.y.littleEndian) { for index in 0..<4 { out[start + 4 + index] = $0[index] } }
     }

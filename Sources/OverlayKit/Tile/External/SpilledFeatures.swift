@@ -76,16 +76,15 @@ final class SpilledFeatures: @unchecked Sendable {
         notPoint = Array(repeating: false, count: featureCount)
         var areaCounted = [Bool](repeating: false, count: featureCount)
         let world = MapProjection.worldSize
-        let west = try SpillFile(in: folder, usage: usage), center = try SpillFile(in: folder, usage: usage), east = try SpillFile(in: folder, usage: usage)
-        var westBytes = [UInt8](), centerBytes = [UInt8](), eastBytes = [UInt8]()
+        // West copies, features, east copies: AntimeridianWrap's order. The files buffer writes.
+        let files = try (0..<3).map { _ in try SpillFile(in: folder, usage: usage) }
+        var record = [UInt8]()
         var centerClipped = false
         var spacing = [MaxZoomGuess.VertexSpacing](repeating: .init(), count: 3)
         func write(_ part: ProjectedFeature, group: Int, attributes: UnsafeRawBufferPointer) throws {
-            switch group {
-            case 0: SpillRecord.append(part, source: part.source, tile: (0, 0), attributes: attributes, to: &westBytes)
-            case 1: SpillRecord.append(part, source: part.source, tile: (0, 0), attributes: attributes, to: &centerBytes)
-            default: SpillRecord.append(part, source: part.source, tile: (0, 0), attributes: attributes, to: &eastBytes)
-            }
+            record.removeAll(keepingCapacity: true)
+            SpillRecord.append(part, source: part.source, tile: (0, 0), attributes: attributes, to: &record)
+            try files[group].append(record)
             spacing[group].add(part)
             if part.type != .point { notPoint[part.source] = true }
             // The first on-map vertex wins, wrapped copies in AntimeridianWrap's order.
@@ -97,9 +96,6 @@ final class SpilledFeatures: @unchecked Sendable {
                     anchorKeys[part.source] = SpatialOrder.key(x: x, y: part.coordinates[1])
                 }
             }
-            try flushFull(&westBytes, west)
-            try flushFull(&centerBytes, center)
-            try flushFull(&eastBytes, east)
         }
         try forEachInputRecord { feature, source, bytes, attributesAt in
             guard let feature else { return }
@@ -114,35 +110,24 @@ final class SpilledFeatures: @unchecked Sendable {
             for part in parts.center { try write(part, group: 1, attributes: attributes) }
             for part in parts.east { try write(part, group: 2, attributes: attributes) }
         }
-        try west.append(westBytes)
-        try center.append(centerBytes)
-        try east.append(eastBytes)
-        if west.size == 0 && east.size == 0 && centerClipped {
+        if files[0].size == 0 && files[2].size == 0 && centerClipped {
             // Nothing wraps: AntimeridianWrap keeps every feature as it is, unclipped.
             let unclipped = try SpillFile(in: folder, usage: usage)
-            var bytes = [UInt8]()
             spacing = [.init(), .init(), .init()]
-            try forEachInputRecord { feature, _, record, attributesAt in
+            try forEachInputRecord { feature, _, bytes, attributesAt in
                 guard let feature else { return }
+                record.removeAll(keepingCapacity: true)
                 SpillRecord.append(feature, source: feature.source, tile: (0, 0),
-                                   attributes: UnsafeRawBufferPointer(rebasing: record[attributesAt...]), to: &bytes)
+                                   attributes: UnsafeRawBufferPointer(rebasing: bytes[attributesAt...]), to: &record)
+                try unclipped.append(record)
                 spacing[1].add(feature)
-                try flushFull(&bytes, unclipped)
             }
-            try unclipped.append(bytes)
             firstLevel = [unclipped]
         } else {
-            firstLevel = [west, center, east]
+            firstLevel = files
         }
         vertexSpacing = spacing[0]
         vertexSpacing.merge(spacing[1])
         vertexSpacing.merge(spacing[2])
-    }
-
-    /// Appends `bytes` to `file` once they fill a megabyte.
-    private func flushFull(_ bytes: inout [UInt8], _ file: SpillFile) throws {
-        guard bytes.count >= 1 << 20 else { return }
-        try file.append(bytes)
-        bytes.removeAll(keepingCapacity: true)
     }
 }
