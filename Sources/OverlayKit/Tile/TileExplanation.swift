@@ -93,8 +93,8 @@ extension Tiler {
             let bounds = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes).1
             let shift = tile.z - id.z - 1
             let childX = (tile.x >> shift) & 1, childY = (tile.y >> shift) & 1
-            features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
-            id = TileSource.children(of: id)[childX * 2 + childY]
+            features = TileSplit.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
+            id = TileSplit.children(of: id)[childX * 2 + childY]
         }
         var entries = [TileExplanation.Entry]()
         var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
