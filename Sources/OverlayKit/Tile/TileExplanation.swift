@@ -132,7 +132,7 @@ extension Tiler {
         }
         let beforeBudget = Set(built.sources)
         let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
-        let encoded = try budget.fit(&built) { encoder.encode($0).0 }
+        let encoded = try options.budget.fit(&built) { encoder.encode($0).0 }
         let removed = beforeBudget.subtracting(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget
         for index in entries.indices where entries[index].outcome == .kept && removed.contains(entries[index].inputIndex) {
@@ -140,6 +140,6 @@ extension Tiler {
         }
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
                                writtenFeatures: built.features.count, encodedBytes: encoded.count,
-                               compressedBytes: try Gzip.compress(encoded).count, budget: budget)
+                               compressedBytes: try Gzip.compress(encoded).count, budget: options.budget)
     }
 }
