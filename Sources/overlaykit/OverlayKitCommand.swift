@@ -23,6 +23,7 @@ struct OverlayKitCommand: ParsableCommand {
             TileCommand.self,
             TileJoinCommand.self,
             RenderCommand.self,
+            ServeCommand.self,
         ]
     )
 
