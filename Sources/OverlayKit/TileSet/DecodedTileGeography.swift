@@ -6,15 +6,16 @@ import OverlayModel
 /// back to put it in the same layer.
 public enum DecodedTileGeography {
     /// The features of `layer` of tile `tile`. Tile units become degrees through the tile's
-    /// place on the Web Mercator grid; longitudes of buffer parts beyond ±180° are held at
-    /// ±180°. Polygon rings are grouped by the sign of their area in tile units (MVT 2.1
+    /// place on the Web Mercator grid; the buffer of a tile at the world's edge gives longitudes
+    /// beyond ±180°, kept as they are (as tippecanoe-decode does) unless `clampingLongitudes`
+    /// holds them at ±180° (for drawing, where longitudes wrap). Polygon rings are grouped by the sign of their area in tile units (MVT 2.1
     /// §4.3.4.4: exteriors positive); rings of zero area are left out.
-    public static func features(of layer: DecodedTileLayer, tile: TileID) -> [Feature] {
+    public static func features(of layer: DecodedTileLayer, tile: TileID, clampingLongitudes: Bool = false) -> [Feature] {
         let scale = 1 / (Double(layer.extent) * Double(1 << tile.z))
         func coordinate(_ x: Int32, _ y: Int32) -> Coordinate {
             let worldX = (Double(tile.x) * Double(layer.extent) + Double(x)) * scale
             let worldY = (Double(tile.y) * Double(layer.extent) + Double(y)) * scale
-            let longitude = min(180, max(-180, worldX * 360 - 180))
+            let longitude = clampingLongitudes ? min(180, max(-180, worldX * 360 - 180)) : worldX * 360 - 180
             return Coordinate(latitude: MapProjection.latitude(y: worldY * MapProjection.worldSize), longitude: longitude)
         }
         var tippecanoe = JSONObject()
@@ -43,8 +44,8 @@ public enum DecodedTileGeography {
     }
 
     /// Every layer's features, layer after layer.
-    public static func features(of layers: [DecodedTileLayer], tile: TileID) -> [Feature] {
-        layers.flatMap { features(of: $0, tile: tile) }
+    public static func features(of layers: [DecodedTileLayer], tile: TileID, clampingLongitudes: Bool = false) -> [Feature] {
+        layers.flatMap { features(of: $0, tile: tile, clampingLongitudes: clampingLongitudes) }
     }
 
     private static func featureID(_ value: JSONValue) -> FeatureID? {

@@ -56,7 +56,8 @@ public struct TileSetFeatureReader: FeatureReader {
             let id = tiles[tileIndex]
             tileIndex += 1
             let clip = RectClip(rect: id.mapRect)
-            pending = (try tileSet.features(at: id) ?? []).compactMap { feature in
+            let layers = try tileSet.layers(at: id) ?? []
+            pending = DecodedTileGeography.features(of: layers, tile: id, clampingLongitudes: true).compactMap { feature in
                 guard let shape = feature.shape, let clipped = clip.clip(shape) else { return nil }
                 var result = feature
                 result.shape = clipped
