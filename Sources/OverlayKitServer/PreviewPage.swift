@@ -3,7 +3,7 @@ import OverlayKit
 /// The page at `/`: MapLibre GL JS showing `/style.json`, fitted to the data's bounds, with a
 /// panel holding the layer list (a switch per vector layer), a tile-boundary switch and the
 /// feature inspector (click a feature: its layer and properties). `#zoom/lat/lon` in the URL
-/// sets the view (MapLibre's `hash`), `?panel=0` hides the panel, `?inspect=lon,lat` opens the
+/// sets the view (MapLibre's `hash`), `?panel=0` hides the panel and the attribution button (a bare map, for screenshots), `?inspect=lon,lat` opens the
 /// inspector at that place once the map is idle. The page reports MapLibre's errors and its
 /// first idle to `/client-event`, which `serve` prints.
 enum PreviewPage {
@@ -42,7 +42,7 @@ enum PreviewPage {
         #map { position: absolute; inset: 0; }
         #panel { position: absolute; top: 10px; right: 10px; width: 300px; max-height: calc(100% - 20px); overflow: auto;
                  background: rgba(255,255,255,0.95); border-radius: 6px; box-shadow: 0 1px 4px rgba(0,0,0,0.3); padding: 8px 12px; }
-        body.bare #panel { display: none; }
+        body.bare #panel, body.bare .maplibregl-ctrl-bottom-right { display: none; }
         h1 { font-size: 15px; margin: 4px 0 8px; } h2 { font-size: 13px; margin: 10px 0 4px; color: #555; }
         ul { list-style: none; margin: 0; padding: 0; } li label { display: block; padding: 2px 0; }
         .layer-title { color: #777; font-size: 11px; }

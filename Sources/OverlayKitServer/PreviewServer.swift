@@ -27,7 +27,7 @@ public final class PreviewServer: Sendable {
     /// A server of `site` on `host` (an IPv4 or IPv6 address; `localhost` is 127.0.0.1) and
     /// `port` (0: any free port). `onClientEvent` receives what the page reports (MapLibre
     /// errors, idle), on any thread.
-    /// - Throws: `Diagnostic` `serve.listen-failed` for a host that is not an address.
+    /// - Throws: `Diagnostic` `io.listen-failed` for a host that is not an address.
     public init(site: PreviewSite, host: String = "127.0.0.1", port: UInt16 = 8080,
                 onClientEvent: @escaping @Sendable (PreviewSite.ClientEvent) -> Void = { _ in }) throws {
         self.site = site
@@ -37,13 +37,13 @@ public final class PreviewServer: Sendable {
         do {
             address = self.host.contains(":") ? try sockaddr_in6.inet6(ip6: self.host, port: port) : try sockaddr_in.inet(ip4: self.host, port: port)
         } catch {
-            throw Diagnostic(.error, code: .serveListenFailed, message: "cannot listen on \(host): not an IPv4 or IPv6 address")
+            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host): not an IPv4 or IPv6 address")
         }
         server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: SiteHandler(site: site, events: onClientEvent))
     }
 
     /// Starts listening and serving in a task of its own; returns the port listened on.
-    /// - Throws: `Diagnostic` `serve.listen-failed` when the address cannot be bound (in use, not local).
+    /// - Throws: `Diagnostic` `io.listen-failed` when the address cannot be bound (in use, not local).
     public func start() async throws -> Int {
         let server = self.server
         let task = Task { try await server.run() }
@@ -54,10 +54,10 @@ public final class PreviewServer: Sendable {
             task.cancel()
             let failure = await Self.failure(of: task)
             let reason = Self.describe(failure)
-            throw Diagnostic(.error, code: .serveListenFailed, message: "cannot listen on \(host): \(reason)")
+            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host): \(reason)")
         }
         guard let address = await server.listeningAddress else {
-            throw Diagnostic(.error, code: .serveListenFailed, message: "cannot listen on \(host)")
+            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host)")
         }
         switch address {
         case .ip4(_, let port), .ip6(_, let port): return Int(port)

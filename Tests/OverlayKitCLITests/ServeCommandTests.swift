@@ -74,13 +74,13 @@ final class ServeCommandTests: XCTestCase {
         let parks = CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path
         let host = try CLI.run(["serve", parks, "--host", "not-an-address", "--port", "0"])
         XCTAssertEqual(host.status, 74, host.stderr)
-        XCTAssertTrue(host.stderr.contains("serve.listen-failed"), host.stderr)
+        XCTAssertTrue(host.stderr.contains("io.listen-failed"), host.stderr)
         let (process, address, _) = try start([parks])
         defer { process.terminate(); process.waitUntilExit() }
         let port = String(address.split(separator: ":").last!)
         let taken = try CLI.run(["serve", parks, "--port", port])
         XCTAssertEqual(taken.status, 74, taken.stderr)
-        XCTAssertTrue(taken.stderr.contains("serve.listen-failed"), taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("io.listen-failed"), taken.stderr)
         XCTAssertEqual(try CLI.run(["serve"]).status, 64)
         XCTAssertEqual(try CLI.run(["serve", "/nonexistent/file.geojson"]).status, 74)
     }

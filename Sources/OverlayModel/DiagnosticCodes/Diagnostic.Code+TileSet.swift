@@ -5,13 +5,13 @@ extension Diagnostic.Code {
     public static let tilesetUndecodable = Diagnostic.Code("tileset.undecodable", kind: .data)
     /// `tileset.bad-tile-id` (usage): A tile address is not z/x/y of the tile grid (z 0…30, x and y 0…2^z−1).
     public static let tilesetBadTileID = Diagnostic.Code("tileset.bad-tile-id", kind: .usage)
-    /// `serve.listen-failed` (io): The server cannot listen on the host and port asked for.
-    public static let serveListenFailed = Diagnostic.Code("serve.listen-failed", kind: .io)
+    /// `io.listen-failed` (io): The server cannot listen on the host and port asked for.
+    public static let ioListenFailed = Diagnostic.Code("io.listen-failed", kind: .io)
 
     /// Every code of this file.
     static let tileSetCodes: [Diagnostic.Code] = [
         .tilesetUndecodable,
         .tilesetBadTileID,
-        .serveListenFailed,
+        .ioListenFailed,
     ]
 }
