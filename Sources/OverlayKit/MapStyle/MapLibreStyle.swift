@@ -138,9 +138,10 @@ public struct MapLibreStyle: Sendable {
         .array([.string("to-color"), get(key), .string(fallback)])
     }
 
-    /// `["to-number", ["get", key], fallback]`.
+    /// `["to-number", ["coalesce", ["get", key], fallback]]`: the property as a number, the
+    /// fallback when it is absent (`to-number` alone turns a missing value into 0).
     static func number(_ key: String, _ fallback: Double) -> JSONValue {
-        .array([.string("to-number"), get(key), .number(fallback)])
+        .array([.string("to-number"), .array([.string("coalesce"), get(key), .number(fallback)])])
     }
 
     static func get(_ key: String) -> JSONValue { .array([.string("get"), .string(key)]) }
