@@ -46,6 +46,13 @@ final class TileSetInfoCommandTests: XCTestCase {
             }
             let largest = try XCTUnwrap(ours["largestTiles"] as? [[String: Any]]).compactMap { $0["bytes"] as? Int }
             XCTAssertEqual(largest, theirs["largest"] as? [Int], tileSet.lastPathComponent)
+            // The JSON follows its schema.
+            let file = folder.appendingPathComponent("info.json")
+            try info.stdout.write(to: file)
+            let schema = CLI.packageRoot.appendingPathComponent("Schemas/tileset-info.schema.json")
+            let check = try CLI.runTool(python, ["-c", "import json, sys, jsonschema; jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))",
+                                                 file.path, schema.path])
+            XCTAssertEqual(check.status, 0, check.stderr)
             // The drop counts come from the metadata `tile` wrote.
             XCTAssertNotNil(ours["dropped"] as? [[String: Any]], tileSet.lastPathComponent)
         }
