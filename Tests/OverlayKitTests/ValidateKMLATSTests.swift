@@ -213,6 +213,10 @@ final class ValidateKMLATSTests: XCTestCase {
             Case(code: "kml.labelstyle-empty", invalid: inStyle("<LabelStyle id=\"l\"> </LabelStyle>"), valid: inStyle("<LabelStyle><scale>0</scale></LabelStyle>")),
             Case(code: "kml.liststyle-empty", invalid: inStyle("<ListStyle id=\"l\"> </ListStyle>"), valid: inStyle("<ListStyle><listItemType>check</listItemType></ListStyle>")),
             Case(code: "kml.style-empty", invalid: "<Style id=\"s\"> </Style><Placemark><styleUrl>#s</styleUrl>\(pt)</Placemark>", valid: inStyle("<LineStyle><width>1</width></LineStyle>")),
+            // KML 2.3 ATC-147: one coord per when.
+            Case(code: "kml.track-count-mismatch",
+                 invalid: "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><when>2010-05-28T02:02:35Z</when><gx:coord>1 2 3</gx:coord></gx:Track></Placemark>",
+                 valid: "<Placemark><gx:Track><when>2010-05-28T02:02:09Z</when><when>2010-05-28T02:02:35Z</when><gx:coord>1 2 3</gx:coord><gx:coord>1 2.1 3</gx:coord></gx:Track></Placemark>"),
             Case(code: "kml.multigeometry-single", invalid: "<Placemark><MultiGeometry>\(pt)</MultiGeometry></Placemark>",
                  valid: "<Placemark><MultiGeometry>\(pt)\(pt)</MultiGeometry></Placemark>"),
             Case(code: "kml.placemark-no-geometry", invalid: "<Placemark><name>x</name></Placemark>", valid: "<Placemark><name>x</name>\(pt)</Placemark>"),
