@@ -11,6 +11,12 @@ import OverlayModel
 enum KMLATSChecks {
     static let kml23Namespace = "http://www.opengis.net/kml/2.3"
 
+    /// Whether a root element opens a KML 2.3 document: OGC 12-007r2 keeps KML 2.2's namespace
+    /// and says 2.3 with `version="2.3"` on `<kml>`; some writers use a 2.3 namespace instead.
+    static func isKML23(namespace: String?, version: String?) -> Bool {
+        namespace == kml23Namespace || (version == "2.3" && KMLElementRules.kmlNamespaces.contains(namespace ?? ""))
+    }
+
     /// Google's gx: elements that OGC KML 2.3 adopted into its own namespace, by local name.
     static let adoptedIn23: [String: String] = [
         "Track": "gx:Track", "MultiTrack": "gx:MultiTrack", "LatLonQuad": "gx:LatLonQuad", "coord": "gx:coord",
@@ -18,8 +24,16 @@ enum KMLATSChecks {
         "SimpleArrayField": "gx:SimpleArrayField", "Tour": "gx:Tour", "altitudeOffset": "gx:altitudeOffset",
         "balloonVisibility": "gx:balloonVisibility", "horizFov": "gx:horizFov", "ViewerOptions": "gx:ViewerOptions",
         "outerColor": "gx:outerColor", "outerWidth": "gx:outerWidth", "physicalWidth": "gx:physicalWidth",
-        "labelVisibility": "gx:labelVisibility",
+        "labelVisibility": "gx:labelVisibility", "Playlist": "gx:Playlist", "FlyTo": "gx:FlyTo", "Wait": "gx:Wait",
+        "TourControl": "gx:TourControl", "AnimatedUpdate": "gx:AnimatedUpdate", "SoundCue": "gx:SoundCue",
+        "duration": "gx:duration", "flyToMode": "gx:flyToMode", "playMode": "gx:playMode", "delayedStart": "gx:delayedStart",
     ]
+
+    /// The tour primitives a Playlist holds (KML 2.3's kml:AbstractTourPrimitiveGroup).
+    static let tourPrimitives: Set<String> = ["gx:FlyTo", "gx:Wait", "gx:TourControl", "gx:AnimatedUpdate", "gx:SoundCue"]
+
+    /// The parameters an httpQuery may carry (OGC 07-147r2 §13.1.3.7, ATC 47).
+    static let httpQueryParameters = ["[clientVersion]", "[kmlVersion]", "[clientName]", "[language]"]
 
     /// Simple elements whose trimmed text is handed to the parent frame's `values`.
     static let valueElements: Set<String> = [
@@ -30,6 +44,7 @@ enum KMLATSChecks {
         "leftFov", "rightFov", "bottomFov", "topFov", "minRefreshPeriod", "tileSize", "maxWidth", "maxHeight",
         "gridOrigin", "phoneNumber", "sourceHref", "targetHref", "colorMode", "displayMode", "listItemType", "shape",
         "x", "y", "z", "visibility", "open", "fill", "outline", "refreshVisibility", "flyToView", "scale", "width",
+        "gx:duration", "gx:flyToMode", "gx:playMode", "state",
     ]
 
     /// Values the KML 2.2 schema allows (ATC 2), by element.
@@ -45,6 +60,9 @@ enum KMLATSChecks {
             "listItemType": ["check", "radioFolder", "checkOffOnly", "checkHideChildren"],
             "shape": ["rectangle", "cylinder", "sphere"],
             "gridOrigin": ["lowerLeft", "upperLeft"],
+            "key": ["normal", "highlight"],
+            "gx:flyToMode": ["bounce", "smooth"],
+            "gx:playMode": ["pause"],
             "extrude": boolean, "tessellate": boolean, "visibility": boolean, "open": boolean, "fill": boolean,
             "outline": boolean, "refreshVisibility": boolean, "flyToView": boolean,
         ]
@@ -59,7 +77,7 @@ enum KMLATSChecks {
         "minAltitude": nil, "maxAltitude": nil, "refreshInterval": nil, "viewRefreshTime": nil, "viewBoundScale": nil,
         "altitude": nil, "range": nil, "minLodPixels": nil, "maxLodPixels": nil, "minFadeExtent": nil, "maxFadeExtent": nil,
         "near": nil, "minRefreshPeriod": nil, "scale": nil, "width": nil, "x": nil, "y": nil, "z": nil,
-        "tileSize": nil, "maxWidth": nil, "maxHeight": nil,
+        "tileSize": nil, "maxWidth": nil, "maxHeight": nil, "gx:duration": nil,
     ]
 
     /// The elements that substitute for kml:AbstractObjectGroup in ogckml22.xsd: the objects
@@ -92,7 +110,7 @@ enum KMLATSChecks {
     static let checkedOnOpen: Set<String> = ["atom:link", "Metadata", "Snippet", "Url", "color"]
     static let checkedOnClose: Set<String> = Set(enumerations.keys).union(numbers.keys).union(objects).union(nonEmpty.keys).union([
         "kml", "styleUrl", "phoneNumber", "ExtendedData", "Folder", "gx:TimeSpan", "gx:TimeStamp", "NetworkLinkControl", "Schema",
-        "SimpleField",
+        "SimpleField", "gx:Tour", "gx:Playlist", "gx:FlyTo", "gx:Wait", "gx:TourControl", "gx:AnimatedUpdate", "gx:LatLonQuad",
     ])
     static let geometries: Set<String> = KMLElementRules.geometries
 
@@ -114,6 +132,21 @@ enum KMLATSChecks {
     }
 
     static func isTrue(_ text: String?) -> Bool { text == "1" || text == "true" }
+
+    /// Positions as (longitude, latitude) points, each longitude moved by whole turns to lie
+    /// within 180° of the one before, so a shape across the antimeridian stays in one piece.
+    static func unwrappedLongitudes(_ coordinates: [Coordinate]) -> [(x: Double, y: Double)] {
+        var points: [(x: Double, y: Double)] = []
+        points.reserveCapacity(coordinates.count)
+        for coordinate in coordinates {
+            var x = coordinate.longitude
+            if let previous = points.last?.x, x.isFinite, previous.isFinite {
+                x -= 360 * ((x - previous) / 360).rounded()
+            }
+            points.append((x, coordinate.latitude))
+        }
+        return points
+    }
 
     /// A URI with a scheme (`http:`, `file:`…), as RFC 3986 §3.1 spells one.
     static func scheme(of text: String) -> String? {
@@ -222,10 +255,12 @@ extension KMLValidator.Walk {
         case "targetHref":
             // ATC 22 (1): a URL of the file a NetworkLink loaded — an anyURI, so a relative
             // reference (resolved against this document, as the NetworkLink's href was) is
-            // one too. Empty or not a URI reference is the error. A tour's gx:AnimatedUpdate
-            // updates its own file, and Google's tours leave it empty.
+            // one too. Empty or not a URI reference is the error. A tour's AnimatedUpdate has
+            // its own rule (KML 2.3 ATC-145): empty for this document, else an absolute URI.
             let inTour = stack.count >= 2 && stack[stack.count - 2].name == "gx:AnimatedUpdate"
-            if !inTour && !KMLATSChecks.isURIReference(text) {
+            if inTour {
+                checkAnimatedUpdateTarget(frame, text: text)
+            } else if !KMLATSChecks.isURIReference(text) {
                 ats(.error, .kmlUpdateTargetHref, "Update <targetHref> '\(text.prefix(60))' is not a URL of the file to update", frame)
             }
         default:
@@ -243,13 +278,14 @@ extension KMLValidator.Walk {
         case "kml", "phoneNumber": checkFeatureRules(frame, text: text)
         case "styleUrl", "ItemIcon": checkStyleRules(frame, text: text)
         case "TimeSpan", "gx:TimeSpan", "TimeStamp", "gx:TimeStamp": checkTimeRules(frame)
-        case "LatLonAltBox", "LatLonBox", "Lod", "Region": checkExtentRules(frame)
+        case "LatLonAltBox", "LatLonBox", "gx:LatLonQuad", "Lod", "Region": checkExtentRules(frame)
         case "Link", "Icon", "Url", "NetworkLinkControl": checkLinkRules(frame)
         case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Placemark": checkGeometryRules(frame)
         case "ViewVolume", "LookAt", "Camera": checkViewRules(frame)
         case "GroundOverlay", "ScreenOverlay", "PhotoOverlay", "ImagePyramid": checkOverlayRules(frame)
         case "Orientation", "Model", "Location", "ResourceMap", "Alias": checkModelRules(frame)
         case "Schema", "SimpleField", "Data": checkDataRules(frame)
+        case "gx:Tour", "gx:Playlist", "gx:FlyTo", "gx:TourControl", "gx:Wait", "gx:AnimatedUpdate": checkTourRules(frame)
         default: break
         }
         checkContentRules(frame)

@@ -12,9 +12,13 @@ extension KMLValidator.Walk {
                 ats(.error, .kmlSchemaIdMissing, "<Schema> has no id, so no schemaUrl can name it", frame)
             }
         case "SimpleField":
-            // ATC 26 (2): one of the eight types, bare or as an XML Schema QName (xsd:int).
-            if let type = frame.attributes["type"], !KMLSimpleFieldType.names.contains(KMLSimpleFieldType.normalized(type)) {
-                ats(.error, .kmlSimpleFieldType, "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
+            // ATC 26 (2): one of ATC 26's XML Schema types (xsd:boolean, bare or prefixed) or the
+            // specification's name for it (bool); KML 2.3 (ATC-126) also takes date, dateTime
+            // and the types derived from XML Schema's built-in simple types.
+            if let type = frame.attributes["type"], KMLSimpleFieldType.resolved(type, kml23: isKML23) == nil {
+                let allowed = isKML23 ? "an XML Schema built-in simple type (xsd:string, xsd:int, xsd:boolean, xsd:date…)"
+                    : "one of string, int, uint, short, ushort, float, double, bool (or xsd:string, xsd:int, xsd:unsignedInt, xsd:short, xsd:unsignedShort, xsd:float, xsd:double, xsd:boolean)"
+                ats(.error, .kmlSimpleFieldType, "SimpleField type '\(type.prefix(40))' is not \(allowed)", frame)
             }
             checkUnitOfMeasure(frame)
         case "Data":

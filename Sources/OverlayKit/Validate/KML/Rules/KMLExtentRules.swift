@@ -1,7 +1,8 @@
 import OverlayModel
 
 extension KMLValidator.Walk {
-    /// Extent and region rules: LatLonAltBox (ATC 8), LatLonBox (ATC 11), Lod (ATC 39, 74), Region (ATC 41).
+    /// Extent and region rules: LatLonAltBox (ATC 8), LatLonBox (ATC 11), LatLonQuad (KML 2.3
+    /// ATC-149), Lod (ATC 39, 74), Region (ATC 41).
     mutating func checkExtentRules(_ frame: KMLValidator.Frame) {
         let values = frame.values
         let has = { (child: String) in frame.childCounts[child] != nil }
@@ -18,6 +19,8 @@ extension KMLValidator.Walk {
                     ats(.error, .kmlLatlonaltboxAltitude, "LatLonAltBox gives minAltitude and maxAltitude but its altitudeMode is \(mode), which ignores them", frame)
                 }
             }
+        case "gx:LatLonQuad":
+            checkQuad(frame)
         case "LatLonBox":
             // ATC 11: all four sides, north > south, east > west.
             let missing = ["north", "south", "east", "west"].filter { !has($0) }
@@ -59,6 +62,33 @@ extension KMLValidator.Walk {
         }
         if let east = side("east"), let west = side("west"), east <= west {
             ats(.error, code, "\(frame.qualifiedName) east \(east) is not beyond west \(west) (a box across 180° is not allowed by the ATS)", frame)
+        }
+    }
+
+    /// KML 2.3 ATC-149 (Google's gx:LatLonQuad says the same): four positions, counterclockwise
+    /// from the image's lower-left corner, enclosing a convex quadrilateral (no interior angle
+    /// over 180°). Longitudes are unwrapped, so a quad across the antimeridian is judged as drawn.
+    private mutating func checkQuad(_ frame: KMLValidator.Frame) {
+        guard let corners = frame.coordinates else { return }  // no coordinates: reported as a missing child
+        guard corners.count == 4 else {
+            ats(.error, .kmlLatlonquad, "LatLonQuad has \(corners.count) positions; it needs exactly four corners", frame)
+            return
+        }
+        let points = KMLATSChecks.unwrappedLongitudes(corners)
+        let area = ringTwiceSignedArea(count: 4) { points[$0] }
+        if area < 0 {
+            ats(.error, .kmlLatlonquad, "LatLonQuad corners run clockwise; they go counterclockwise from the image's lower-left corner", frame)
+        } else if area == 0 {
+            ats(.error, .kmlLatlonquad, "LatLonQuad corners enclose no area", frame)
+        } else {
+            for index in 0..<4 {
+                let a = points[index], b = points[(index + 1) % 4], c = points[(index + 2) % 4]
+                let turn = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
+                if turn < 0 {
+                    ats(.error, .kmlLatlonquad, "LatLonQuad is not convex: its corner \(((index + 1) % 4) + 1) turns inward (an interior angle over 180°)", frame)
+                    break
+                }
+            }
         }
     }
 }

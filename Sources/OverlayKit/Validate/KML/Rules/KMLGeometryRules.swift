@@ -1,11 +1,14 @@
 import OverlayModel
 
 extension KMLValidator.Walk {
-    /// Geometry rules: altitude modes of geometries (ATC 12, 13, 43, 48), MultiGeometry (ATC 66), a Placemark's geometry (ATC 67).
+    /// Geometry rules: altitude modes of geometries (ATC 12, 13, 43, 48), a Polygon's
+    /// orientation (KML 2.3 ATC-301, level 3), MultiGeometry (ATC 66), a Placemark's geometry
+    /// (ATC 67).
     mutating func checkGeometryRules(_ frame: KMLValidator.Frame) {
         switch frame.name {
         case "Point", "LineString", "LinearRing", "Polygon":
             checkAltitudeUse(frame)
+            if frame.name == "Polygon" { checkOrientation(frame) }
         case "MultiGeometry":
             // ATC 66 (level 2).
             let parts = frame.childCounts.filter { KMLATSChecks.geometries.contains($0.key) }.values.reduce(0, +)
@@ -51,6 +54,20 @@ extension KMLValidator.Walk {
             if flat {
                 ats(.warning, .kmlCoordinatesAltitudeMissing, "<\(frame.qualifiedName)> altitudeMode is \(mode) but some positions have no altitude", frame)
             }
+        }
+    }
+
+    /// KML 2.3 ATC-301 (level 3): the outer boundary runs counterclockwise, the interior to its
+    /// left (as the KML Reference and ISO 19107 orient a surface). Judged on longitude and
+    /// latitude (unwrapped across the antimeridian); a ring without area is left to the
+    /// geometry checks.
+    private mutating func checkOrientation(_ frame: KMLValidator.Frame) {
+        guard KMLRuleCatalog.level(of: .kmlPolygonOrientation) <= atsLevel, frame.hasOuter, let outer = frame.rings.first,
+              outer.coordinates.count >= 4 else { return }
+        let points = KMLATSChecks.unwrappedLongitudes(outer.coordinates)
+        if ringTwiceSignedArea(count: points.count, { points[$0] }) < 0 {
+            report(.note, .kmlPolygonOrientation, "the outer boundary runs clockwise; KML orients it counterclockwise (interior to the left)",
+                   line: outer.line, path: outer.path, needle: "<coordinates")
         }
     }
 }

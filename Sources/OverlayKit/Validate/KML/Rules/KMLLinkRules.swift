@@ -37,8 +37,9 @@ extension KMLValidator.Walk {
         if let format = values["viewFormat"], !format.isEmpty, !format.contains("[") {
             ats(.warning, .kmlViewFormatParameters, "viewFormat '\(format.prefix(60))' holds no [parameter]", frame)
         }
-        if let query = values["httpQuery"], !query.contains("[") {
-            ats(.warning, .kmlHttpQueryParameters, "httpQuery '\(query.prefix(60))' holds no [parameter]", frame)
+        if let query = values["httpQuery"], !KMLATSChecks.httpQueryParameters.contains(where: query.contains) {
+            ats(.warning, .kmlHttpQueryParameters,
+                "httpQuery '\(query.prefix(60))' holds none of the parameters \(KMLATSChecks.httpQueryParameters.joined(separator: ", "))", frame)
         }
     }
 }

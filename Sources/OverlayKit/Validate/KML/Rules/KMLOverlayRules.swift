@@ -25,12 +25,12 @@ extension KMLValidator.Walk {
             if !missing.isEmpty {
                 ats(.error, .kmlPhotoOverlayIncomplete, "PhotoOverlay lacks <\(missing.joined(separator: ">, <"))>", frame)
             }
-            if let href = values["Icon/href"] {
-                let tiled = ["$[x]", "$[y]", "$[level]"].allSatisfy { href.contains($0) }
-                if tiled != has("ImagePyramid") {
-                    ats(.warning, .kmlPhotoOverlayPyramid, tiled ? "PhotoOverlay href has $[x], $[y] and $[level] but no <ImagePyramid>"
-                        : "PhotoOverlay has an <ImagePyramid> but its href lacks $[x], $[y] and $[level]", frame)
-                }
+            // An ImagePyramid with no Icon href at all has no tile parameters either.
+            let href = values["Icon/href"] ?? ""
+            let tiled = ["$[x]", "$[y]", "$[level]"].allSatisfy { href.contains($0) }
+            if tiled != has("ImagePyramid") {
+                ats(.warning, .kmlPhotoOverlayPyramid, tiled ? "PhotoOverlay href has $[x], $[y] and $[level] but no <ImagePyramid>"
+                    : "PhotoOverlay has an <ImagePyramid> but its Icon href lacks $[x], $[y] and $[level]", frame)
             }
             if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<PhotoOverlay> has no <Icon> image", frame) }
         case "ImagePyramid":
