@@ -171,7 +171,7 @@ struct TileCommand: ParsableCommand {
             let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
-            var tiler = try tiler
+            let tiler = try tiler
             let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
