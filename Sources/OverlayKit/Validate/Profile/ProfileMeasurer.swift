@@ -145,9 +145,10 @@ enum ProfileMeasurer {
         measurement.values[.maxZoom] = .init(value: Int64(ids.map(\.z).max() ?? 0))
         guard needs[.tileBytes] != nil else { return }
         var largest: (size: Int64, id: TileID?) = (0, nil)
+        let deflater = try Deflater(framing: .gzip)
         for id in ids {
             guard let tile = try archive.tile(id) else { continue }
-            let size = Int64(try Deflater(framing: .gzip).compress(tile).count)
+            let size = Int64(try deflater.compress(tile).count)
             if size > largest.size { largest = (size, id) }
         }
         measurement.values[.tileBytes] = .init(value: largest.size, item: largest.id.map { "tile \($0.z)/\($0.x)/\($0.y)" })
