@@ -279,6 +279,7 @@ final class ValidateProfileTests: XCTestCase {
             e: {}
             f: []
             url: https://example.com/a#b
+            note: the viewer's limit   # an apostrophe is no quote
             """, file: "t.yaml")
         let value = try yaml.value()
         var expected = JSONObject()
@@ -290,6 +291,7 @@ final class ValidateProfileTests: XCTestCase {
         expected.append("e", .object([:]))
         expected.append("f", .array([]))
         expected.append("url", .string("https://example.com/a#b"))
+        expected.append("note", .string("the viewer's limit"))
         XCTAssertEqual(value, .object(expected))
         XCTAssertEqual(yaml.places["/a/list/4/k2"], SourceLocation(file: "t.yaml", line: 11, column: 9))
         for bad in ["a: |\n  text\n", "a: b\n  c: d\n", "- a\nb: c\n", "a: 'open\n", "a: b\n---\nc: d\n", "a: 1\na: 2\n"] {

@@ -19,11 +19,9 @@ enum JSONTextCounter {
             let count = try chunk.withUnsafeMutableBytes { try input.read(into: $0) }
             if count == 0 { break }
             for byte in chunk[0..<count] {
-                if byte & 0xC0 != 0x80 {
-                    // A 4-byte sequence is a scalar beyond the BMP: two UTF-16 units, as Java counts.
-                    characters += byte >= 0xF0 ? 2 : 1
-                    column += 1
-                }
+                // A 4-byte sequence is a scalar beyond the BMP: two UTF-16 units, as Java counts.
+                if byte & 0xC0 != 0x80 { characters += byte >= 0xF0 ? 2 : 1 }
+                column += 1  // in bytes, as every column OverlayKit reports
                 if byte == 0x0A {
                     line += 1
                     column = 0

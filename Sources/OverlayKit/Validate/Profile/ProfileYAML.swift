@@ -230,7 +230,8 @@ struct ProfileYAML {
         return nil
     }
 
-    /// The line without a `#` comment (one that starts the line or follows a space, outside quotes).
+    /// The line without a `#` comment (one that starts the line or follows a space, outside
+    /// quotes; a quote opens a string only where a scalar starts, so `viewer's` is plain text).
     private static func withoutComment(_ text: Substring) -> Substring {
         var quote: Character?
         var previous: Character = " "
@@ -238,7 +239,7 @@ struct ProfileYAML {
             let character = text[index]
             if let open = quote {
                 if character == open { quote = nil }
-            } else if character == "\"" || character == "'" {
+            } else if (character == "\"" || character == "'") && " [,-".contains(previous) {
                 quote = character
             } else if character == "#" && (previous == " " || previous == "\t") {
                 return text[..<index]
