@@ -15,7 +15,7 @@ import OverlayModel
 ///
 /// Nothing appears at ``output`` until the whole set is written; a run that throws leaves the
 /// old output (or none).
-public struct Tiler: Sendable {
+public struct Tiler: Sendable, Codable {
     /// The output: a `.pmtiles` or `.mbtiles` file, or a directory.
     public var output: String
     /// The container; nil takes it from ``output``'s extension (anything else is a directory).
@@ -52,7 +52,7 @@ public struct Tiler: Sendable {
     public var temporaryDirectory: String?
 
     /// Where a run keeps its projected features.
-    public enum FeatureStore: String, Sendable, CaseIterable {
+    public enum FeatureStore: String, Sendable, CaseIterable, Codable {
         /// In memory: fastest, but memory grows with the input (about 1 KB per point).
         case memory
         /// In temporary files, read back zoom by zoom (as tippecanoe does): memory stays flat

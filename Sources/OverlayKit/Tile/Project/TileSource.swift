@@ -159,7 +159,7 @@ public struct TileSource: Sendable {
         invalidZoomMembers = projection.invalidZoomMembers
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         sortedAnchors = SortedAnchorsBox()
-        if let disk {
+        if disk != nil {
             features = []
             vertexSpacing = projection.vertexSpacing
             polygonArea = projection.polygonArea
