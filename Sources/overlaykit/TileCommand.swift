@@ -135,6 +135,10 @@ struct TileCommand: ParsableCommand {
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
+        if let output, let format {
+            let archive: TileArchiveFormat = format == .pmtiles ? .pmtiles : format == .mbtiles ? .mbtiles : .directory
+            if let contradiction = Tiler.nameContradicting(output, format: archive) { throw ValidationError(contradiction) }
+        }
     }
 
     /// `--explain`'s z/x/y.

@@ -78,8 +78,9 @@ package struct FeatureProjector: Sendable {
         return features.count - before
     }
 
+    /// A point's triple: a longitude beyond ±180° wrapped by whole turns (`FarLongitudes`).
     private func point(_ coordinate: Coordinate) -> [Double] {
-        [Self.x(longitude: coordinate.longitude), MapProjection.y(latitude: coordinate.latitude), 0]
+        [Self.x(longitude: MapProjection.wrappedLongitude(coordinate.longitude)), MapProjection.y(latitude: coordinate.latitude), 0]
     }
 
     private func appendLines(_ lines: [VertexBuffer], source: Int, into features: inout [ProjectedFeature]) {
@@ -116,10 +117,18 @@ package struct FeatureProjector: Sendable {
         features.append(ProjectedFeature(type: .polygon, coordinates: coordinates, rings: rings, source: source))
     }
 
-    /// x, y pairs of a vertex buffer, with unwrapped longitudes.
+    /// x, y pairs of a vertex buffer, with unwrapped longitudes: as written within ±180°,
+    /// beyond placed by `FarLongitudes` (the short way from the vertex before).
     private func projected(_ vertices: VertexBuffer) -> [Double] {
         var pairs = [Double]()
         pairs.reserveCapacity(vertices.count * 2)
+        if FarLongitudes.anyBeyond(vertices.coordinates) {
+            for (longitude, point) in zip(FarLongitudes.placed(vertices.coordinates), vertices.points) {
+                pairs.append(Self.x(longitude: longitude))
+                pairs.append(point.y)
+            }
+            return pairs
+        }
         for (coordinate, point) in zip(vertices.coordinates, vertices.points) {
             pairs.append(Self.x(longitude: coordinate.longitude))
             pairs.append(point.y)
@@ -160,7 +169,7 @@ package struct FeatureProjector: Sendable {
     /// `CirclePolygon`'s closed ring around the circle in map space (MapKit draws `MKCircle` as a
     /// Mercator circle), within `circleTolerance` of it, around the unwrapped center x.
     func circleRing(_ circle: Circle) -> [Double] {
-        CirclePolygon.ring(centerX: Self.x(longitude: circle.center.longitude), centerY: MapProjection.y(latitude: circle.center.latitude),
+        CirclePolygon.ring(centerX: Self.x(longitude: MapProjection.wrappedLongitude(circle.center.longitude)), centerY: MapProjection.y(latitude: circle.center.latitude),
                            radius: circle.mapRadius, tolerance: circleTolerance)
     }
 }

@@ -24,8 +24,8 @@ final class SpilledFeatures: @unchecked Sendable {
     private(set) var notPoint = [Bool]()
     /// `MaxZoomGuess`'s vertex spacing of the wrapped lines and polygons.
     private(set) var vertexSpacing = MaxZoomGuess.VertexSpacing()
-    /// The polygons' exterior area, each input feature once (`estimatedPolygonTiles`).
-    private(set) var polygonArea = 0.0
+    /// What the features reach, polygon areas each input feature once (`estimatedTiles`).
+    private(set) var reach = FeatureReach()
 
     /// An empty store writing into `folder`.
     init(folder: String) {
@@ -100,10 +100,9 @@ final class SpilledFeatures: @unchecked Sendable {
         try forEachInputRecord { feature, source, bytes, attributesAt in
             guard let feature else { return }
             let attributes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
-            if feature.type == .polygon && !areaCounted[source] {
-                areaCounted[source] = true
-                for ring in feature.rings where ring.isOuter { polygonArea += ring.size }
-            }
+            let countingArea = feature.type == .polygon && !areaCounted[source]
+            if countingArea { areaCounted[source] = true }
+            reach.add(feature, countingArea: countingArea)
             let parts = AntimeridianWrap.copies(of: feature, buffer: buffer)
             for part in parts.west { try write(part, group: 0, attributes: attributes) }
             if parts.center != [feature] { centerClipped = true }

@@ -300,8 +300,8 @@ public struct TileSource: Sendable {
             var whereZooms: UInt32?
             if let filter = options.featureFilter {
                 // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
-                let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
-                if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
+                let zooms = filter.usesZoom ? try filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
+                if try zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
                     filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
                     return
                 }
