@@ -25,8 +25,16 @@ package struct FeatureReach: Sendable {
             guard countingArea else { return }
             for ring in feature.rings where ring.isOuter { polygonArea += ring.size }
         case .line:
+            // A ring's `size` is its whole source line's, kept on every clipped piece and wrapped
+            // copy: the piece's own length is measured instead.
+            let c = feature.coordinates
             for ring in feature.rings {
-                lineLength += ring.size
+                var index = ring.start + 1
+                while index < ring.start + ring.count {
+                    let dx = c[3 * index] - c[3 * index - 3], dy = c[3 * index + 1] - c[3 * index - 2]
+                    lineLength += (dx * dx + dy * dy).squareRoot()
+                    index += 1
+                }
                 lineParts += 1
             }
         case .point:
