@@ -78,9 +78,15 @@ package struct FeatureProjector: Sendable {
         return features.count - before
     }
 
-    /// A point's triple: a longitude beyond ±180° wrapped by whole turns (`FarLongitudes`).
+    /// A point's triple: a longitude beyond ±540° wrapped by whole turns (`FarLongitudes`;
+    /// within, the copies across the antimeridian draw it at its wrapped place, as geojson-vt).
     private func point(_ coordinate: Coordinate) -> [Double] {
-        [Self.x(longitude: MapProjection.wrappedLongitude(coordinate.longitude)), MapProjection.y(latitude: coordinate.latitude), 0]
+        [Self.x(longitude: Self.farWrapped(coordinate.longitude)), MapProjection.y(latitude: coordinate.latitude), 0]
+    }
+
+    /// `longitude` as written within ±540°, wrapped by whole turns beyond.
+    private static func farWrapped(_ longitude: Double) -> Double {
+        longitude.magnitude > FarLongitudes.drawnAsWritten ? MapProjection.wrappedLongitude(longitude) : longitude
     }
 
     private func appendLines(_ lines: [VertexBuffer], source: Int, into features: inout [ProjectedFeature]) {
@@ -117,12 +123,13 @@ package struct FeatureProjector: Sendable {
         features.append(ProjectedFeature(type: .polygon, coordinates: coordinates, rings: rings, source: source))
     }
 
-    /// x, y pairs of a vertex buffer, with unwrapped longitudes: as written within ±180°,
-    /// beyond placed by `FarLongitudes` (the short way from the vertex before).
+    /// x, y pairs of a vertex buffer, with unwrapped longitudes: as written when all lie within
+    /// ±540° (geojson-vt's drawing); a path reaching beyond is placed by `FarLongitudes` (each
+    /// vertex beyond ±180° the short way from the vertex before).
     private func projected(_ vertices: VertexBuffer) -> [Double] {
         var pairs = [Double]()
         pairs.reserveCapacity(vertices.count * 2)
-        if FarLongitudes.anyBeyond(vertices.coordinates) {
+        if FarLongitudes.anyBeyond(vertices.coordinates, limit: FarLongitudes.drawnAsWritten) {
             for (longitude, point) in zip(FarLongitudes.placed(vertices.coordinates), vertices.points) {
                 pairs.append(Self.x(longitude: longitude))
                 pairs.append(point.y)
@@ -169,7 +176,7 @@ package struct FeatureProjector: Sendable {
     /// `CirclePolygon`'s closed ring around the circle in map space (MapKit draws `MKCircle` as a
     /// Mercator circle), within `circleTolerance` of it, around the unwrapped center x.
     func circleRing(_ circle: Circle) -> [Double] {
-        CirclePolygon.ring(centerX: Self.x(longitude: MapProjection.wrappedLongitude(circle.center.longitude)), centerY: MapProjection.y(latitude: circle.center.latitude),
+        CirclePolygon.ring(centerX: Self.x(longitude: Self.farWrapped(circle.center.longitude)), centerY: MapProjection.y(latitude: circle.center.latitude),
                            radius: circle.mapRadius, tolerance: circleTolerance)
     }
 }
