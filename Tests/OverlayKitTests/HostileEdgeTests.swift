@@ -75,6 +75,27 @@ final class HostileEdgeTests: XCTestCase {
         XCTAssertEqual(extent.westEast?.east, 64)
     }
 
+    /// `filter --bbox` and `convert --clip` follow the same rule: `170 → 190` is the 20° line
+    /// across the antimeridian (wrapped vertex by vertex it ran the long way through 0°).
+    func testBoxesAndClipsTakeEdgesToFarOutVerticesTheShortWay() throws {
+        let line = Shape.polyline(Polyline(coordinates: [Coordinate(latitude: 10, longitude: 170), Coordinate(latitude: 10, longitude: 190)]))
+        XCTAssertFalse(try GeographicBox(west: 100, south: 0, east: 120, north: 20).intersects(line))
+        XCTAssertTrue(try GeographicBox(west: 175, south: 0, east: -175, north: 20).intersects(line))
+        XCTAssertTrue(try GeographicBox(west: -179, south: 0, east: -171, north: 20).intersects(line))
+        let far = Shape.polyline(Polyline(coordinates: [Coordinate(latitude: 10, longitude: 1e308), Coordinate(latitude: 20, longitude: -1e308)]))
+        XCTAssertTrue(try GeographicBox(west: -10, south: 0, east: 10, north: 30).intersects(far))
+        XCTAssertFalse(try GeographicBox(west: 100, south: 0, east: 120, north: 30).intersects(far))
+
+        XCTAssertNil(RectClip(rect: MapRect(west: 100, south: 0, east: 120, north: 20)).clip(line), "not the long way")
+        let piece = try XCTUnwrap(RectClip(rect: MapRect(west: -179, south: 0, east: -171, north: 20)).clip(line))
+        guard case .polyline(let clipped) = piece else { return XCTFail("\(piece)") }
+        let longitudes = clipped.vertices.points.map { Coordinate($0).longitude }
+        XCTAssertEqual(longitudes.min() ?? 0, -179, accuracy: 1e-9)
+        XCTAssertEqual(longitudes.max() ?? 0, -171, accuracy: 1e-9)
+        let both = try XCTUnwrap(RectClip(rect: MapRect(west: 175, south: 0, east: -175, north: 20)).clip(line))
+        XCTAssertNotNil(both, "a box across the antimeridian keeps both sides")
+    }
+
     /// The z/x/y files of a directory tiled from one feature, z0–3.
     private func tiles(_ text: String, store: Tiler.FeatureStore, name: String) throws -> [String: Data] {
         let input = folder.appendingPathComponent("\(name).geojson")
