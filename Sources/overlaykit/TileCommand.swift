@@ -96,7 +96,7 @@ struct TileCommand: ParsableCommand {
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
         case .mvt, nil: break
         }
-        tiler.minZoom = minZoom
+        tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
         tiler.options.buffer = buffer ?? 64
@@ -106,7 +106,7 @@ struct TileCommand: ParsableCommand {
         tiler.replaceExisting = overwrite.force
         tiler.featureStore = featureStore
         tiler.temporaryDirectory = temporaryDirectory
-        tiler.guessesMaxZoom = maxZoomArgument == .guess
+        tiler.options.guessesMaxZoom = maxZoomArgument == .guess
         try density.apply(to: &tiler)
         tippecanoe.apply(to: &tiler)
         return tiler
@@ -124,14 +124,7 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
-        guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
-        guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
-        guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }
-        guard buffer.map({ $0 >= 0 && $0 <= extent }) ?? true else { throw ValidationError("--buffer must be 0…extent") }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
-        guard tolerance >= 0 && tolerance.isFinite else { throw ValidationError("--tolerance must be ≥ 0") }
-        guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
-        guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
@@ -139,6 +132,21 @@ struct TileCommand: ParsableCommand {
             let archive: TileArchiveFormat = format == .pmtiles ? .pmtiles : format == .mbtiles ? .mbtiles : .directory
             if let contradiction = Tiler.nameContradicting(output, format: archive) { throw ValidationError(contradiction) }
         }
+        // The ranges are checked once, by the library, and said with this command's option names.
+        if let problem = try tiler.problems.first {
+            throw ValidationError("\(Self.optionName(problem.setting)) \(problem.requirement.replacingOccurrences(of: "maxZoom", with: "--max-zoom")), not \(problem.value)")
+        }
+    }
+
+    /// The option that sets a library setting (`TileSettingProblem.setting`).
+    static func optionName(_ setting: String) -> String {
+        let names = ["minZoom": "--min-zoom", "maxZoom": "--max-zoom", "extent": "--extent", "buffer": "--buffer",
+                     "tolerance": "--tolerance", "precision": "--precision", "threads": "--threads",
+                     "pointDropRate": "--drop-rate", "baseZoom": "--base-zoom", "tinyPolygonSize": "--tiny-polygon-size",
+                     "clusterDistance": "--cluster-distance", "clusterMaxZoom": "--cluster-maxzoom",
+                     "budget.maxBytes": "--max-tile-bytes", "budget.maxFeatures": "--max-tile-features",
+                     "generateID": "--generate-ids", "encoding": "--format", "output": "-o"]
+        return names[setting] ?? setting
     }
 
     /// `--explain`'s z/x/y.
@@ -175,7 +183,7 @@ struct TileCommand: ParsableCommand {
             let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
-            var tiler = try tiler
+            let tiler = try tiler
             let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
