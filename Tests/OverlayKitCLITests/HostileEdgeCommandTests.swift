@@ -28,7 +28,7 @@ final class HostileEdgeCommandTests: XCTestCase {
         let folder = try CLI.temporaryFolder(self)
         let input = try writeHostileInput(in: folder)
         let out = { (name: String) in folder.appendingPathComponent(name).path }
-        let tile = ["--cluster-distance", "40", "--accumulate-attribute", "v:mean", "--accumulate-attribute", "w:sum", "-z10", "-f"]
+        let tile = ["--cluster-distance", "40", "--accumulate-attribute", "v:mean", "--accumulate-attribute", "w:sum", "-z8", "-f"]
         let runs: [(arguments: [String], statuses: Set<Int32>)] = [
             (["info", input], [0]),
             (["convert", input, "-o", out("x.kml"), "-f"], [0]),
@@ -55,7 +55,7 @@ final class HostileEdgeCommandTests: XCTestCase {
             }
         }
         for stderr in tileSummaries.prefix(2) {
-            // The far shapes reach a few hundred tiles at z10; before, every tile of every zoom.
+            // The far shapes reach a few hundred tiles by z8; before, every tile of every zoom.
             let tiles = stderr.split(separator: "\n").first { $0.hasPrefix("tile: ") }
                 .flatMap { Int($0.split(separator: " ")[1]) }
             XCTAssertLessThan(try XCTUnwrap(tiles, stderr), 5_000, stderr)
