@@ -30,6 +30,12 @@ struct TileCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
     var output: String?
 
+    @Option(help: ArgumentHelp("Also write a MapLibre style for the tiles (fill, line, circle layers per layer; colors from simplestyle and KML styles). See docs/serve.md.", valueName: "style.json"))
+    var style: String?
+
+    @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
+    var styleTiles: String?
+
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
@@ -124,6 +130,12 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
+        if style != nil {
+            guard explain == nil && !plan else { throw ValidationError("--style goes with a run that writes tiles, not --plan or --explain") }
+            if styleTiles == nil, (try? tiler.resolvedArchiveFormat) == .mbtiles {
+                throw ValidationError("--style for an MBTiles output needs --style-tiles URL: a browser cannot read MBTiles")
+            }
+        }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
@@ -193,6 +205,10 @@ struct TileCommand: ParsableCommand {
                 Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\(spill)\n")
             }
             report.diagnostics.forEach(tippecanoe.show)
+            if let style {
+                try TileStyleOutput.write(style, metadata: report.metadata, output: output, format: tiler.resolvedArchiveFormat,
+                                          tiles: styleTiles, replaceExisting: overwrite.force)
+            }
         }
     }
 }

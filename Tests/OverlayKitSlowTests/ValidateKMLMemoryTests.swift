@@ -9,7 +9,7 @@ final class ValidateKMLMemoryTests: XCTestCase {
     /// A KML of `count` placemarks, each with a styleUrl, typed SchemaData and Data, a polygon
     /// and a TimeSpan; the Schema and styles come last (forward references).
     private func writeDocument(placemarks count: Int, to url: URL) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var chunk = """

@@ -306,7 +306,9 @@ public struct TileSource: Sendable {
             if !namedProperties.isEmpty, let properties = feature.properties {
                 for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
             }
-            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(feature.properties,
+            // A KML style travels as simplestyle properties, so a map's style can draw its colors.
+            let properties = SimpleStyle.properties(feature.properties, carrying: feature.style)
+            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(properties,
                                                                                             uncoercible: &uncoercible))
             if let spillFile {
                 try spill(feature.shape, attributes: tileAttributes, source: index, to: spillFile)
