@@ -125,26 +125,25 @@ public enum TileArchive {
         public init() {}
     }
 
-    /// Opens a tile set for reading, recognised by what it is, not by its name: a directory, a
-    /// file starting with PMTiles v3's magic (`PMTiles` and version byte 3) or with SQLite's
-    /// header (an MBTiles file), whatever its extension (`tile -o set --format pmtiles` writes a
-    /// PMTiles file without one).
+    /// Opens a tile set for reading, recognised by what it is, not by its name
+    /// (``recognizedFormat(_:)``): a PMTiles file written without an extension, or an MBTiles
+    /// file named `.pmtiles`, opens as what it holds.
     /// - Throws: `Diagnostic` `io.*` when it cannot be opened, `tile.not-a-tile-set` for an
     ///   existing file that is neither, `tile.archive-*` when it is damaged.
     public static func open(_ path: String) throws -> any TileArchiveReader {
-        if ArchiveFiles.isDirectory(path) { return try TileDirectoryReader(path: path) }
-        guard let format = try format(ofFileAt: path) else {
-            // A missing path: the reader the name suggests says it is missing (io.*).
-            switch TileArchiveFormat(path: path) {
-            case .pmtiles: return try PMTilesReader(path: path)
-            case .mbtiles: return try MBTilesReader(path: path)
-            case .directory: return try TileDirectoryReader(path: path)
-            }
-        }
-        switch format {
+        switch recognizedFormat(path) {
+        case .directory: return try TileDirectoryReader(path: path)
         case .pmtiles: return try PMTilesReader(path: path)
         case .mbtiles: return try MBTilesReader(path: path)
-        case .directory:
+        case nil:
+            guard POSIX.status(path) != nil else {
+                // Nothing there: the reader the name suggests says so (io.*).
+                switch TileArchiveFormat(path: path) {
+                case .pmtiles: return try PMTilesReader(path: path)
+                case .mbtiles: return try MBTilesReader(path: path)
+                case .directory: return try TileDirectoryReader(path: path)
+                }
+            }
             throw Diagnostic(.error, code: .tileNotATileSet,
                              message: "\(path) is not a tile set: give a directory of z/x/y tiles, a PMTiles or an MBTiles file"
                                 + " (recognised by their first bytes, whatever their names)",
@@ -152,28 +151,18 @@ public enum TileArchive {
         }
     }
 
-    /// PMTiles v3's first bytes: `PMTiles` and the version.
-    static let pmtilesMagic: [UInt8] = Array("PMTiles".utf8) + [3]
-    /// SQLite 3's first bytes, which every MBTiles file starts with.
-    static let sqliteMagic: [UInt8] = Array("SQLite format 3".utf8) + [0]
-
-    /// The format of the file at `path` from its first 16 bytes: `.pmtiles`, `.mbtiles`, or
-    /// `.directory` for a file that is neither (not a tile set); nil when nothing is there.
-    /// - Throws: `Diagnostic` `io.read-failed` when it exists but cannot be read.
-    public static func format(ofFileAt path: String) throws -> TileArchiveFormat? {
-        guard POSIX.status(path) != nil else { return nil }
-        let descriptor: Int32
-        switch POSIX.open(path, O_RDONLY) {
-        case .success(let opened): descriptor = opened
-        case .failure(let error):
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot open \(path): \(error)",
-                             location: SourceLocation(file: path, line: 1, column: 1))
-        }
+    /// The container `path` holds, told by its bytes — the one test every reader of tile sets
+    /// uses (`tile-join`, `info`, `render`, `serve`): a directory, a file starting with `PMTiles`
+    /// (then its version byte), or with SQLite's header `SQLite format 3\0` (MBTiles); nil for
+    /// anything else, a missing path or one that cannot be read.
+    public static func recognizedFormat(_ path: String) -> TileArchiveFormat? {
+        if ArchiveFiles.isDirectory(path) { return .directory }
+        guard case .success(let descriptor) = POSIX.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
         defer { _ = close(descriptor) }
-        let head = try POSIX.read(descriptor, count: 16, at: 0, what: path)
-        if head.starts(with: pmtilesMagic) { return .pmtiles }
-        if head.starts(with: sqliteMagic) { return .mbtiles }
-        return .directory
+        guard let head = try? POSIX.read(descriptor, count: 16, at: 0, what: path) else { return nil }
+        if head.starts(with: Array("PMTiles".utf8)) { return .pmtiles }
+        if head.starts(with: Array("SQLite format 3".utf8) + [0]) { return .mbtiles }
+        return nil
     }
 
     /// Checks `path` against the output policy of ``create(_:format:options:)`` without
