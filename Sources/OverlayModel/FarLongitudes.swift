@@ -61,30 +61,19 @@ package enum FarLongitudes {
 
     /// `shape` moved `dx` map points east (source coordinates kept): a copy one world over.
     package static func shifted(_ shape: Shape, by dx: Double) -> Shape {
-        func move(_ vertices: VertexBuffer) -> VertexBuffer {
+        mapPaths(shape) { vertices in
             VertexBuffer(points: vertices.points.map { MapPoint(x: $0.x + dx, y: $0.y) }, coordinates: vertices.coordinates)
-        }
-        func move(_ polygon: Polygon) -> Polygon {
-            Polygon(vertices: move(polygon.vertices), interiorPolygons: polygon.interiorPolygons.map { move($0) })
-        }
-        switch shape {
-        case .annotation, .circle: return shape
-        case .polyline(let polyline): return .polyline(Polyline(vertices: move(polyline.vertices)))
-        case .polygon(let polygon): return .polygon(move(polygon))
-        case .multiPolyline(let multi): return .multiPolyline(MultiPolyline(multi.polylines.map { Polyline(vertices: move($0.vertices)) }))
-        case .multiPolygon(let multi): return .multiPolygon(MultiPolygon(multi.polygons.map { move($0) }))
-        case .collection(var collection):
-            collection.members = collection.members.map { shifted($0, by: dx) }
-            return .collection(collection)
         }
     }
 
+    /// Whether some line or ring of `shape` has a longitude beyond ±180° (allocates nothing:
+    /// `filter --bbox` asks it of every feature).
     private static func hasFarPath(_ shape: Shape) -> Bool {
         switch shape {
         case .annotation, .circle: return false
-        case .polyline(let polyline): return anyBeyond(polyline.vertices.coordinates)
-        case .polygon(let polygon):
-            return anyBeyond(polygon.vertices.coordinates) || polygon.interiorPolygons.contains { anyBeyond($0.vertices.coordinates) }
+        case .polyline(let line): return anyBeyond(line.vertices.coordinates)
+        case .polygon(let ring):
+            return anyBeyond(ring.vertices.coordinates) || ring.interiorPolygons.contains { anyBeyond($0.vertices.coordinates) }
         case .multiPolyline(let multi): return multi.polylines.contains { anyBeyond($0.vertices.coordinates) }
         case .multiPolygon(let multi): return multi.polygons.contains { hasFarPath(.polygon($0)) }
         case .collection(let collection): return collection.members.contains(where: hasFarPath)
@@ -92,25 +81,28 @@ package enum FarLongitudes {
     }
 
     private static func placedShape(_ shape: Shape) -> Shape {
-        func place(_ vertices: VertexBuffer) -> VertexBuffer {
+        mapPaths(shape) { vertices in
             guard anyBeyond(vertices.coordinates) else { return vertices }
-            let longitudes = placed(vertices.coordinates)
-            let points = zip(longitudes, vertices.points).map { longitude, point in
+            let points = zip(placed(vertices.coordinates), vertices.points).map { longitude, point in
                 MapPoint(x: (longitude / 360 + 0.5) * MapProjection.worldSize, y: point.y)
             }
             return VertexBuffer(points: points, coordinates: vertices.coordinates)
         }
-        func place(_ polygon: Polygon) -> Polygon {
-            Polygon(vertices: place(polygon.vertices), interiorPolygons: polygon.interiorPolygons.map { place($0) })
+    }
+
+    /// `shape` with `transform` applied to every line and ring (points and circles as they are).
+    private static func mapPaths(_ shape: Shape, _ transform: (VertexBuffer) -> VertexBuffer) -> Shape {
+        func polygon(_ polygon: Polygon) -> Polygon {
+            Polygon(vertices: transform(polygon.vertices), interiorPolygons: polygon.interiorPolygons.map { Polygon(vertices: transform($0.vertices)) })
         }
         switch shape {
         case .annotation, .circle: return shape
-        case .polyline(let polyline): return .polyline(Polyline(vertices: place(polyline.vertices)))
-        case .polygon(let polygon): return .polygon(place(polygon))
-        case .multiPolyline(let multi): return .multiPolyline(MultiPolyline(multi.polylines.map { Polyline(vertices: place($0.vertices)) }))
-        case .multiPolygon(let multi): return .multiPolygon(MultiPolygon(multi.polygons.map { place($0) }))
+        case .polyline(let line): return .polyline(Polyline(vertices: transform(line.vertices)))
+        case .polygon(let ring): return .polygon(polygon(ring))
+        case .multiPolyline(let multi): return .multiPolyline(MultiPolyline(multi.polylines.map { Polyline(vertices: transform($0.vertices)) }))
+        case .multiPolygon(let multi): return .multiPolygon(MultiPolygon(multi.polygons.map(polygon)))
         case .collection(var collection):
-            collection.members = collection.members.map(placedShape)
+            collection.members = collection.members.map { mapPaths($0, transform) }
             return .collection(collection)
         }
     }
