@@ -1,7 +1,7 @@
 /// tippecanoe's users write a short option's value attached (`-zg`, `-z14`, `-r1`, `-M500000`,
 /// `-oout.pmtiles`); argument-parser reads `-zg` as the flags `-z -g`. For `tile` and
 /// `tile-join`, every short option that takes a value is split into option and value before
-/// parsing, so both spellings work in both commands (`CLISpellingTests` checks these tables
+/// parsing, so both spellings work in both commands (`HostileEdgeCommandTests` checks these tables
 /// against the commands' own options).
 enum TippecanoeSpelling {
     /// Per command, its short options that take a value.

@@ -13,7 +13,8 @@ import OverlayModel
 /// Longitudes are projected without wrapping (`x = (lon/360 + 0.5) · 2^28`), so a ring written
 /// across the antimeridian as 170° … 190° stays one piece; `AntimeridianWrap` then copies what
 /// lies beyond either edge onto the other side. Within ±180° the values equal `MapPoint`'s bit
-/// for bit. Ring orientation is left as given here: it is fixed after simplification, where
+/// for bit. A path or point reaching beyond ±540° (where geojson-vt drew nothing, or for ±1e308
+/// infinity across every tile) is placed by `FarLongitudes`, the rule every command shares. Ring orientation is left as given here: it is fixed after simplification, where
 /// it can still change (see `TileBuilder`).
 package struct FeatureProjector: Sendable {
     /// The squared Douglas-Peucker tolerance in map points² used for the importance pass.
