@@ -44,7 +44,7 @@ struct LinearRegex: Sendable {
     /// over its positions (each is one instruction stepped and at most a few followed). O(text × pattern) is linear but not
     /// small: `(a{1000}){20}` compiles to 20,000 instructions, and on a 1 MB value of `a` runs
     /// broken by `b` it kept ~1,000 threads alive per character, 10^9 steps (33 s). 2·10^7
-    /// steps take ~0.4 s in a release build on a 2-core machine (a debug build is ~20× slower;
+    /// steps take ~0.5 s in a release build on a 2-core machine (a debug build is ~20× slower;
     /// docs/filter.md); past them the text is refused (`TooCostly`), never guessed.
     static let maximumWork = 20_000_000
 
