@@ -44,10 +44,10 @@ struct FeatureProjection {
     /// Where the features go instead of memory: this projection's files in the disk store, or
     /// a distributed run's partitions (`TileJob`).
     private let sink: (any ProjectedFeatureSink)?
-    /// The spacing of the lines' and polygons' vertices and the polygons' area, measured on
-    /// the way to disk (in memory they are measured on the wrapped features).
+    /// The spacing of the lines' and polygons' vertices and what the features reach, measured
+    /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
-    var polygonArea = 0.0
+    var reach = FeatureReach()
     private var scratch = [ProjectedFeature](), attributeBytes = [UInt8]()
 
     /// An empty projection writing its features to `sink` (a distributed run's partitions).
@@ -97,8 +97,8 @@ struct FeatureProjection {
         var tags = FeatureTags()
         if let filter = options.featureFilter {
             // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
-            let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
-            if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
+            let zooms = filter.usesZoom ? try filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
+            if try zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
                 filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
                 return
             }
@@ -150,10 +150,8 @@ struct FeatureProjection {
         var polygonCounted = false
         for feature in scratch {
             bounds = bounds.union(feature.mapRect)
-            if feature.type == .polygon && !polygonCounted {
-                polygonCounted = true
-                for ring in feature.rings where ring.isOuter { polygonArea += ring.size }
-            }
+            reach.add(feature, countingArea: feature.type == .polygon && !polygonCounted)
+            if feature.type == .polygon { polygonCounted = true }
             let copies = AntimeridianWrap.copies(of: feature, buffer: buffer)
             pieces.west += copies.west
             pieces.center += copies.center
@@ -226,7 +224,7 @@ struct FeatureProjection {
         longitudeExtent.merge(later.longitudeExtent)
         losses += later.losses
         vertexSpacing.merge(later.vertexSpacing)
-        polygonArea += later.polygonArea
+        reach.merge(later.reach)
     }
 
     /// Names the layer of the features read since the last call that go to their input's

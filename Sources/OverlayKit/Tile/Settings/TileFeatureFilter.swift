@@ -29,10 +29,13 @@ public struct TileFeatureFilter: Hashable, Sendable, Codable {
         usesFeatureKeys = usesZoom || keys.contains("$type") || keys.contains("$id")
     }
 
-    /// Parses `source` as a `--where` expression.
+    /// The names starting with `$` a tile filter knows.
+    public static let variables: Set<String> = ["$id", "$type", "$zoom"]
+
+    /// Parses `source` as a `--where` expression naming ``variables`` (another `$name` is refused).
     /// - Throws: `WhereSyntaxError` with the column.
     public init(parsing source: String) throws {
-        self.init(try WhereExpression(parsing: source))
+        self.init(try WhereExpression(parsing: source, variables: Self.variables))
         self.source = source
     }
 
@@ -60,24 +63,40 @@ public struct TileFeatureFilter: Hashable, Sendable, Codable {
     /// Whether `feature`, whose tile id is `id`, is tiled (at zoom 0 when the expression names
     /// `$zoom`). O(size of the expression) plus, when it names `$type`, `$id` or `$zoom`, one copy
     /// of the properties.
-    public func matches(_ feature: Feature, id: JSONValue?) -> Bool {
-        guard usesFeatureKeys else { return WhereEvaluator.evaluate(expression, feature.properties) }
-        return WhereEvaluator.evaluate(expression, members(feature, id: id, zoom: 0))
+    /// - Throws: `Diagnostic` `filter.where-too-costly` at the feature when a regex test would
+    ///   cost more than its bound on one of its values (`WhereRegex.maximumWork`).
+    public func matches(_ feature: Feature, id: JSONValue?) throws -> Bool {
+        try located(feature) { () throws(WhereEvaluationError) -> Bool in
+            guard usesFeatureKeys else { return try WhereEvaluator.evaluate(expression, feature.properties) }
+            return try WhereEvaluator.evaluate(expression, members(feature, id: id, zoom: 0))
+        }
+    }
+
+    /// `body`'s answer, its over-budget regex test as a `Diagnostic` at the feature.
+    private func located<Result>(_ feature: Feature, _ body: () throws(WhereEvaluationError) -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw Diagnostic(.error, code: .filterWhereTooCostly, message: "--where: \(error)", location: feature.location)
+        }
     }
 
     /// The zooms 0…`maxZoom` (at most 31) at which `feature` is tiled, bit z for zoom z; 0 when
     /// at none. One evaluation per zoom when the expression names `$zoom`, else one in all.
-    public func zooms(_ feature: Feature, id: JSONValue?, maxZoom: Int) -> UInt32 {
+    /// - Throws: as ``matches(_:id:)``.
+    public func zooms(_ feature: Feature, id: JSONValue?, maxZoom: Int) throws -> UInt32 {
         let top = min(max(maxZoom, 0), 31)
         let every = top == 31 ? UInt32.max : (UInt32(1) << (top + 1)) - 1
-        guard usesZoom else { return matches(feature, id: id) ? every : 0 }
+        guard usesZoom else { return try matches(feature, id: id) ? every : 0 }
         var object = members(feature, id: id, zoom: 0)
-        var mask: UInt32 = 0
-        for zoom in 0...top {
-            object["$zoom"] = .integer(Int64(zoom))
-            if WhereEvaluator.evaluate(expression, object) { mask |= 1 << zoom }
+        return try located(feature) { () throws(WhereEvaluationError) -> UInt32 in
+            var mask: UInt32 = 0
+            for zoom in 0...top {
+                object["$zoom"] = .integer(Int64(zoom))
+                if try WhereEvaluator.evaluate(expression, object) { mask |= 1 << zoom }
+            }
+            return mask
         }
-        return mask
     }
 
     /// The properties with `$type`, `$id` and `$zoom` before them.
