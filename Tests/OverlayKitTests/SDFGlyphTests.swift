@@ -8,7 +8,7 @@ final class SDFGlyphTests: XCTestCase {
     // MARK: Distance transform
 
     func testDistanceTransformEqualsBruteForce() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         for (width, height) in [(1, 1), (1, 9), (9, 1), (17, 11), (32, 32)] {
             for density in [0.02, 0.2, 0.7] {
                 let shape = (0..<(width * height)).map { _ in Double(generator.next() % 1000) / 1000 < density }
@@ -249,18 +249,5 @@ struct DecodedGlyphs {
             default: throw Failure.unexpected(key >> 3)
             }
         }
-    }
-}
-
-/// A small seeded generator, so a failure repeats.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

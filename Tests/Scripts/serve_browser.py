@@ -133,38 +133,35 @@ class Chromium:
         os.write(self.commands, json.dumps(message).encode() + b"\0")
         deadline = time.monotonic() + timeout
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise BrowserError("no answer to %s in %d s" % (method, timeout))
-            try:
-                answer = self.messages.get(timeout=remaining)
-            except queue.Empty:
-                continue
-            if answer is None:
-                raise BrowserError("chromium ended (exit %s)" % self.process.poll())
+            answer = self._next(deadline, "an answer to " + method)
             if answer.get("id") == self.next_id:
                 if "error" in answer:
                     raise BrowserError("%s: %s" % (method, answer["error"].get("message")))
                 return answer.get("result", {})
-            self._note(answer)
-            if self.errors:
-                raise BrowserError("page error while waiting for %s" % method)
 
     def wait_for(self, event, timeout):
         deadline = time.monotonic() + timeout
         while event not in self.events:
+            self._next(deadline, "the %s event" % event)
+
+    def _next(self, deadline, awaited):
+        """The next message from Chromium, its events noted; raises on a page error, on
+        Chromium's end, or at the deadline."""
+        while True:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise BrowserError("no %s event in %d s" % (event, timeout))
+                raise BrowserError("no %s by the deadline" % awaited)
             try:
                 message = self.messages.get(timeout=remaining)
             except queue.Empty:
                 continue
             if message is None:
-                raise BrowserError("chromium ended (exit %s)" % self.process.poll())
-            self._note(message)
-            if self.errors:
-                raise BrowserError("page error while waiting for %s" % event)
+                raise BrowserError("chromium ended (exit %s) while waiting for %s" % (self.process.poll(), awaited))
+            if "id" not in message:
+                self._note(message)
+                if self.errors:
+                    raise BrowserError("page error while waiting for %s" % awaited)
+            return message
 
     def evaluate(self, expression, timeout=60):
         result = self.call("Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True}, timeout=timeout)
