@@ -76,7 +76,9 @@ public struct PreviewSite: Sendable {
                 throw Diagnostic(.error, code: .ioNotFound, message: "cannot read MapLibre GL JS at \(script)")
             }
             scriptBytes = Array(bytes)
-            let css = (script as NSString).deletingPathExtension + ".css"
+            // maplibre-gl.css beside maplibre-gl.js.
+            let name = PathName(script)
+            let css = PathName(name.directory).appending(name.stem + ".css")
             stylesheetBytes = FileManager.default.contents(atPath: css).map(Array.init)
         } else {
             scriptBytes = nil

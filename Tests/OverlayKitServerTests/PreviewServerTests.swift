@@ -153,6 +153,22 @@ final class PreviewServerTests: XCTestCase {
         }
     }
 
+    func testALocalMapLibreAndItsStylesheet() throws {
+        let script = folder.appendingPathComponent("lib/maplibre-gl.js")
+        try FileManager.default.createDirectory(at: script.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "window.maplibregl = {};".write(to: script, atomically: true, encoding: .utf8)
+        try ".maplibregl-map {}".write(to: folder.appendingPathComponent("lib/maplibre-gl.css"), atomically: true, encoding: .utf8)
+        let site = try PreviewSite(tileSets: [], options: .init(mapLibreScript: script.path))
+        let page = String(decoding: site.respond(method: "GET", path: "/", headers: [], origin: "").body, as: UTF8.self)
+        XCTAssertTrue(page.contains(#"<script src="/maplibre-gl.js">"#) && page.contains(#"href="/maplibre-gl.css""#), page)
+        let served = site.respond(method: "GET", path: "/maplibre-gl.js", headers: [], origin: "")
+        XCTAssertEqual(String(decoding: served.body, as: UTF8.self), "window.maplibregl = {};")
+        XCTAssertEqual(served.header("Content-Type"), "text/javascript; charset=utf-8")
+        let stylesheet = site.respond(method: "GET", path: "/maplibre-gl.css", headers: [], origin: "")
+        XCTAssertEqual(String(decoding: stylesheet.body, as: UTF8.self), ".maplibregl-map {}")
+        XCTAssertThrowsError(try PreviewSite(tileSets: [], options: .init(mapLibreScript: folder.appendingPathComponent("none.js").path)))
+    }
+
     func testGlyphsFromAnotherHost() throws {
         let site = try PreviewSite(tileSets: [], options: .init(glyphs: "https://example.org/fonts/{fontstack}/{range}.pbf",
                                                                 fontStack: ["Open Sans Regular"]))
