@@ -36,7 +36,7 @@ struct TileCommand: ParsableCommand {
     @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
     var styleTiles: String?
 
-    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for the --style's point labels (an `overlaykit serve` serves them at /fonts/{fontstack}/{range}.pbf); without it the style has no labels.", valueName: "url"))
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for the --style's point labels (overlaykit serve serves them at /fonts/{fontstack}/{range}.pbf); without it the style has no labels.", valueName: "url"))
     var glyphs: String?
 
     @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated.", valueName: "names"))
