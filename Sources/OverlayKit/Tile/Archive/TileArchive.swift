@@ -6,7 +6,7 @@ import Darwin
 import OverlayModel
 
 /// How a tile set is stored: loose files in a directory, or one archive file.
-public enum TileArchiveFormat: String, Sendable, CaseIterable {
+public enum TileArchiveFormat: String, Sendable, CaseIterable, Codable {
     /// `DIR/z/x/y.mvt` (or `.geojson`) plus `DIR/metadata.json` in the tippecanoe/GDAL layout.
     case directory
     /// One PMTiles v3 file (Hilbert-ordered, gzip tiles and directories).

@@ -11,9 +11,11 @@ import OverlayModel
 /// (the zoom of the tile: an expression naming it is evaluated once per zoom, and the feature
 /// is drawn only at the zooms where it holds, as tippecanoe's `-j` with `$zoom`); they stand
 /// before properties of the same name.
-public struct TileFeatureFilter: Hashable, Sendable {
+public struct TileFeatureFilter: Hashable, Sendable, Codable {
     /// The expression features must satisfy.
     public let expression: WhereExpression
+    /// The text it was parsed from, when it was (what a saved run's settings keep).
+    public private(set) var source: String?
     /// Whether the expression names `$type` or `$id` (otherwise the properties are used as they are).
     private let usesFeatureKeys: Bool
     /// Whether the expression names `$zoom`: then it is evaluated per zoom (``zooms(_:id:maxZoom:)``).
@@ -31,6 +33,28 @@ public struct TileFeatureFilter: Hashable, Sendable {
     /// - Throws: `WhereSyntaxError` with the column.
     public init(parsing source: String) throws {
         self.init(try WhereExpression(parsing: source))
+        self.source = source
+    }
+
+    /// Saved as the text it was parsed from.
+    /// - Throws: `EncodingError` for a filter made from an expression rather than text.
+    public func encode(to encoder: any Encoder) throws {
+        guard let source else {
+            throw EncodingError.invalidValue(expression, .init(codingPath: encoder.codingPath,
+                                                               debugDescription: "a filter made from an expression has no text to save"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(source)
+    }
+
+    /// Parses the saved text.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        }
     }
 
     /// Whether `feature`, whose tile id is `id`, is tiled (at zoom 0 when the expression names
