@@ -98,8 +98,8 @@ public struct Tiler: Sendable {
         guard (0...options.maxZoom).contains(minZoom) else { throw fail("minZoom must be 0…maxZoom, not \(minZoom)") }
         guard (0...17).contains(precision) else { throw fail("precision must be 0…17, not \(precision)") }
         guard threads >= 1 else { throw fail("threads must be ≥ 1, not \(threads)") }
-        guard encoding == .mvt || resolvedArchiveFormat == .directory else {
-            throw fail("GeoJSON tiles need a directory; PMTiles and MBTiles hold MVT tiles")
+        guard encoding != .geojson || resolvedArchiveFormat == .directory else {
+            throw fail("GeoJSON tiles need a directory; PMTiles and MBTiles hold MVT or MLT tiles")
         }
     }
 
@@ -294,8 +294,8 @@ public struct Tiler: Sendable {
         guard !inputs.contains(where: { $0.layer.isEmpty }) else {
             throw Diagnostic(.error, code: .tileBadOption, message: "a layer name cannot be empty")
         }
-        guard encoding == .mvt || Set(inputs.map(\.layer)).count == 1 else {
-            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT tiles for several")
+        guard encoding != .geojson || Set(inputs.map(\.layer)).count == 1 else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT or MLT tiles for several")
         }
     }
 

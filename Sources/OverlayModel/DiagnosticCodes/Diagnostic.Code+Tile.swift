@@ -3,6 +3,8 @@
 extension Diagnostic.Code {
     /// `mvt.bad-tile` (data): Bytes are not a valid Mapbox Vector Tile.
     public static let mvtBadTile = Diagnostic.Code("mvt.bad-tile", kind: .data)
+    /// `mlt.bad-tile` (data): Bytes are not a valid MapLibre Tile.
+    public static let mltBadTile = Diagnostic.Code("mlt.bad-tile", kind: .data)
     /// `mvt.id-not-integer` (finding): Feature ids that are not unsigned integers are not written (MVT ids are unsigned integers).
     public static let mvtIdNotInteger = Diagnostic.Code("mvt.id-not-integer", kind: .finding)
     /// `mvt.json-value` (finding): An array or object property is written as its JSON text (MVT values are scalars).
@@ -55,6 +57,7 @@ extension Diagnostic.Code {
         .tileFiltered,
         .tileTippecanoeLayerIgnored,
         .mvtBadTile,
+        .mltBadTile,
         .mvtIdNotInteger,
         .mvtJsonValue,
         .mvtNullValue,

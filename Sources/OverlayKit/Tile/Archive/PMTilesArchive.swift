@@ -150,7 +150,8 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         header.addressedTiles = addressed
         header.tileEntries = UInt64(entries.count)
         header.tileContents = UInt64(order.count)
-        header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT : PMTiles.tileTypeUnknown
+        header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT
+            : metadata.format == "mlt" ? PMTiles.tileTypeMLT : PMTiles.tileTypeUnknown
         header.minZoom = UInt8(clamping: metadata.minZoom)
         header.maxZoom = UInt8(clamping: metadata.maxZoom)
         if let bounds = metadata.bounds {
