@@ -77,7 +77,8 @@ public enum MLTDecoder {
         for index in features.indices where !properties.isEmpty {
             var object = JSONObject()
             for (name, values) in properties { if let value = values[index] { object.append(name, value) } }
-            features[index].properties = object
+            // As MVT: a feature with no value has no properties.
+            features[index].properties = object.isEmpty ? nil : object
         }
         return DecodedTileLayer(name: name, extent: extent, features: features)
     }
