@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""MLT against MVT (issue 35's benchmark): archive size and `tile` time with --tile-format mlt
+and with MVT on the scale inputs, and freestiler's MLT (PyPI `freestiler`, a Rust MLT writer)
+of the same data and zooms, all in the same run.
+
+For each input (made by Benchmarks/make_tile_scale_data.py when missing):
+
+  overlaykit mvt   overlaykit tile IN -o OUT.pmtiles -Z 0 -z Z --layer NAME
+  overlaykit mlt   the same plus --tile-format mlt
+  freestiler mlt   freestiler.freestile(geopandas.read_file(IN), OUT.pmtiles, tile_format="mlt",
+                   min_zoom=0, max_zoom=Z) (its time includes reading the file with geopandas;
+                   its own reading of files needs DuckDB's spatial extension from the network)
+
+Each run --runs times (default 3, the median time is reported); sizes are the PMTiles files
+(tiles gzip-compressed in every archive) and the tile count. Targets, PASS/FAIL per input:
+
+  S1 overlaykit MLT archive ≤ 0.85 × overlaykit MVT archive
+  S2 overlaykit MLT archive ≤ freestiler's MLT archive
+  T1 overlaykit MLT time ≤ 1.15 × overlaykit MVT time
+
+usage: bench_tile_mlt.py [--points N] [--buildings N] [--runs R] [--binary PATH] [--json FILE]
+Small check: bench_tile_mlt.py --points 100000 --buildings 50000 --runs 1
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_tile_scale_data  # noqa: E402
+from bench_tile_scale import overlaykit_binary, run_measured  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FREESTILER = """
+import sys, freestiler, geopandas
+frame = geopandas.read_file(sys.argv[1])
+freestiler.freestile(frame, sys.argv[2], layer_name=sys.argv[3], tile_format="mlt", min_zoom=0,
+                     max_zoom=int(sys.argv[4]), quiet=True)
+"""
+
+
+def pmtiles_tiles(path):
+    """The number of addressed tiles in a PMTiles header."""
+    with open(path, "rb") as archive:
+        header = archive.read(127)
+    return int.from_bytes(header[72:80], "little")
+
+
+def measure(command, output, runs, timeout):
+    times = []
+    for _ in range(runs):
+        if os.path.exists(output):
+            os.remove(output)
+        seconds, peak, status, tail, killed = run_measured(command, timeout)
+        if status != 0 or killed:
+            return {"error": "exit %s%s: %s" % (status, " (timeout)" if killed else "", tail.strip()[-400:])}
+        times.append(seconds)
+    return {"seconds": statistics.median(times), "all_seconds": times, "peak_mb": peak,
+            "bytes": os.path.getsize(output), "tiles": pmtiles_tiles(output)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--points", type=int, default=2_000_000)
+    parser.add_argument("--buildings", type=int, default=1_000_000)
+    parser.add_argument("--points-max-zoom", type=int, default=10)
+    parser.add_argument("--buildings-max-zoom", type=int, default=14)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--binary", help="overlaykit to run (default: a release build of this checkout)")
+    parser.add_argument("--data", default=make_tile_scale_data.DEFAULT_OUT, help="where the inputs are made")
+    parser.add_argument("--timeout", type=float, default=3600)
+    parser.add_argument("--json", help="write the measurements here")
+    parser.add_argument("--no-freestiler", action="store_true")
+    args = parser.parse_args()
+    binary = overlaykit_binary(args)
+    work = tempfile.mkdtemp(prefix="bench_tile_mlt_")
+    results = []
+    for kind, count, zoom in (("points", args.points, args.points_max_zoom), ("buildings", args.buildings, args.buildings_max_zoom)):
+        if not count:
+            continue
+        made = subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "make_tile_scale_data.py"), kind,
+                               "--count", str(count), "--out", args.data], check=True, capture_output=True, text=True)
+        source = made.stdout.strip().splitlines()[-1]
+        entry = {"input": kind, "count": count, "max_zoom": zoom}
+        base = [binary, "tile", source, "-Z", "0", "-z", str(zoom), "--layer", kind, "--force", "--no-progress"]
+        for label, extra in (("overlaykit mvt", []), ("overlaykit mlt", ["--tile-format", "mlt"])):
+            output = os.path.join(work, "%s-%s.pmtiles" % (kind, label.split()[-1]))
+            entry[label] = measure(base + ["-o", output] + extra, output, args.runs, args.timeout)
+            print(kind, label, entry[label], file=sys.stderr, flush=True)
+        if not args.no_freestiler:
+            output = os.path.join(work, "%s-freestiler.pmtiles" % kind)
+            entry["freestiler mlt"] = measure([sys.executable, "-c", FREESTILER, source, output, kind, str(zoom)],
+                                              output, args.runs, args.timeout)
+            print(kind, "freestiler mlt", entry["freestiler mlt"], file=sys.stderr, flush=True)
+        results.append(entry)
+    print("| input | run | archive bytes | tiles | time s (median of %d) |" % args.runs)
+    print("|---|---|---:|---:|---:|")
+    for entry in results:
+        for label in ("overlaykit mvt", "overlaykit mlt", "freestiler mlt"):
+            run = entry.get(label)
+            if run is None:
+                continue
+            if "error" in run:
+                print("| %s %d | %s | %s | | |" % (entry["input"], entry["count"], label, run["error"]))
+            else:
+                print("| %s %d | %s | %d | %d | %.2f |" % (entry["input"], entry["count"], label, run["bytes"], run["tiles"], run["seconds"]))
+    print()
+    for entry in results:
+        mvt, mlt, theirs = entry.get("overlaykit mvt", {}), entry.get("overlaykit mlt", {}), entry.get("freestiler mlt", {})
+        if "bytes" not in mvt or "bytes" not in mlt:
+            print("%s: a run failed" % entry["input"])
+            continue
+        size = mlt["bytes"] / mvt["bytes"]
+        speed = mlt["seconds"] / mvt["seconds"]
+        print("%s: S1 MLT/MVT size %.3f (≤ 0.85) %s" % (entry["input"], size, "PASS" if size <= 0.85 else "FAIL"))
+        if "bytes" in theirs:
+            versus = mlt["bytes"] / theirs["bytes"]
+            print("%s: S2 MLT/freestiler size %.3f (≤ 1) %s" % (entry["input"], versus, "PASS" if versus <= 1 else "FAIL"))
+        print("%s: T1 MLT/MVT time %.3f (≤ 1.15) %s" % (entry["input"], speed, "PASS" if speed <= 1.15 else "FAIL"))
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"binary": binary, "results": results}, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
