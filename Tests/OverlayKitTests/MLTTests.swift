@@ -200,7 +200,7 @@ final class MLTTests: XCTestCase {
                     guard let other = y.properties?[member.key] else { return false }
                     if other == member.value { continue }
                     if case .integer(let number) = member.value, case .number(let double) = other, Double(number) == double { continue }
-                    if other == .string(String(decoding: MLTPropertyColumn.text(member.value), as: UTF8.self)) { continue }
+                    if other == .string(String(decoding: MLTPropertyColumn.Cell(member.value)?.text ?? [], as: UTF8.self)) { continue }
                     return false
                 }
             }

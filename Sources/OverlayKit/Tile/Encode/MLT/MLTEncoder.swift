@@ -24,10 +24,12 @@ public struct MLTEncoder: Sendable {
         var shapes = [MLTGeometryColumn.Shape](), ids = [UInt64?]()
         shapes.reserveCapacity(tile.features.count)
         ids.reserveCapacity(tile.features.count)
-        var columns = [MLTPropertyColumn](), columnOf = [String: Int]()
-        for feature in tile.features {
+        var columns = [MLTPropertyColumn]()
+        var rows = [Int]()                                                 // each drawn feature's index in the tile
+        rows.reserveCapacity(tile.features.count)
+        for (index, feature) in tile.features.enumerated() {
             guard let shape = MLTGeometryColumn.shape(of: feature) else { continue }
-            let row = shapes.count
+            rows.append(index)
             shapes.append(shape)
             var id: UInt64?
             if let featureID = feature.id {
@@ -35,31 +37,13 @@ public struct MLTEncoder: Sendable {
                 if id == nil { losses.idsNotWritten += 1 }
             }
             ids.append(id)
-            guard var properties = feature.properties else { continue }
-            properties.renameDuplicateKeys()
-            for member in properties {
-                switch member.value {
-                case .null:
-                    losses.nullValuesNotWritten += 1
-                    continue
-                case .array, .object: losses.valuesWrittenAsJSON += 1
-                default: break
-                }
-                let column: Int
-                if let known = columnOf[member.key] { column = known } else {
-                    column = columns.count
-                    columnOf[member.key] = column
-                    columns.append(MLTPropertyColumn(name: member.key, values: []))
-                }
-                let missing = row - columns[column].values.count
-                if missing > 0 { columns[column].values += repeatElement(nil, count: missing) }
-                columns[column].values.append(member.value)
-            }
+        }
+        if let table = tile.propertyTable, tile.propertySources.count == tile.features.count, !tile.propertySources.contains(-1) {
+            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
+        } else {
+            columns = Self.columns(rows.map { tile.features[$0].properties }, losses: &losses)
         }
         guard !shapes.isEmpty else { return ([], losses) }
-        for index in columns.indices where columns[index].values.count < shapes.count {
-            columns[index].values += repeatElement(nil, count: shapes.count - columns[index].values.count)
-        }
 
         var metadata = [UInt8](), data = [UInt8]()
         MLTWire.appendString(layerName, to: &metadata)
@@ -91,5 +75,57 @@ public struct MLTEncoder: Sendable {
         layer += metadata
         layer += data
         return (layer, losses)
+    }
+
+    /// The property columns of features' properties, in first-use order of their names.
+    private static func columns(_ rows: [JSONObject?], losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+        var columns = [MLTPropertyColumn](), columnOf = [String: Int]()
+        for (row, properties) in rows.enumerated() {
+            guard var properties else { continue }
+            properties.renameDuplicateKeys()
+            for member in properties {
+                guard let cell = MLTPropertyColumn.Cell(member.value) else {
+                    losses.nullValuesNotWritten += 1
+                    continue
+                }
+                if case .array = member.value { losses.valuesWrittenAsJSON += 1 }
+                if case .object = member.value { losses.valuesWrittenAsJSON += 1 }
+                let column: Int
+                if let known = columnOf[member.key] { column = known } else {
+                    column = columns.count
+                    columnOf[member.key] = column
+                    columns.append(MLTPropertyColumn(name: member.key, values: []))
+                }
+                columns[column].set(cell, at: row)
+            }
+        }
+        for index in columns.indices { columns[index].pad(to: rows.count) }
+        return columns
+    }
+
+    /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
+    /// values are looked up by number, with no hashing or copying of properties per tile.
+    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+        let cells = table.mltCells
+        var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
+        for (row, source) in sources.enumerated() {
+            let entry = table.entries[source]
+            losses.nullValuesNotWritten += entry.nullValues
+            losses.valuesWrittenAsJSON += entry.jsonValues
+            var index = 0
+            while index + 1 < entry.tags.count {
+                let key = Int(entry.tags[index]), value = Int(entry.tags[index + 1])
+                index += 2
+                var column = Int(columnOf[key])
+                if column < 0 {
+                    column = columns.count
+                    columnOf[key] = Int32(column)
+                    columns.append(MLTPropertyColumn(name: cells.keys[key], values: []))
+                }
+                columns[column].set(cells.values[value], at: row)
+            }
+        }
+        for index in columns.indices { columns[index].pad(to: sources.count) }
+        return columns
     }
 }

@@ -9,6 +9,33 @@ import OverlayModel
 /// objects as JSON text as MVT does. A column whose values mix kinds that no type holds exactly
 /// (text and numbers, booleans and numbers) is written as text, and counted.
 struct MLTPropertyColumn {
+    /// One value as MLT columns see it: arrays and objects already as their JSON text.
+    enum Cell: Hashable {
+        case bool(Bool), integer(Int64), double(Double), text([UInt8])
+
+        /// The cell of a JSON value; nil for null.
+        init?(_ value: JSONValue) {
+            switch value {
+            case .null: return nil
+            case .bool(let flag): self = .bool(flag)
+            case .integer(let number): self = .integer(number)
+            case .number(let number): self = .double(number)
+            case .string(let text): self = .text(Array(text.utf8))
+            case .array, .object: self = .text(MLTPropertyColumn.jsonText(value))
+            }
+        }
+
+        /// UTF-8 text: text as itself, anything else as its JSON text.
+        var text: [UInt8] {
+            switch self {
+            case .text(let bytes): bytes
+            case .bool(let flag): MLTPropertyColumn.jsonText(.bool(flag))
+            case .integer(let number): MLTPropertyColumn.jsonText(.integer(number))
+            case .double(let number): MLTPropertyColumn.jsonText(.number(number))
+            }
+        }
+    }
+
     /// MLT scalar types, as their non-nullable column type codes.
     enum ScalarType: UInt64 {
         case boolean = 10, int32 = 16, uint32 = 18, int64 = 20, uint64 = 22, float = 24, double = 26, string = 28
@@ -16,7 +43,19 @@ struct MLTPropertyColumn {
 
     var name: String
     /// A value per feature; nil where the feature has none (or null).
-    var values: [JSONValue?]
+    var values: [Cell?]
+
+    /// Sets row `row`'s value (rows before it that have none stay null).
+    @inline(__always)
+    mutating func set(_ cell: Cell, at row: Int) {
+        if values.count < row { values += repeatElement(nil, count: row - values.count) }
+        if values.count == row { values.append(cell) } else { values[row] = cell }
+    }
+
+    /// Nulls up to `count` rows.
+    mutating func pad(to count: Int) {
+        if values.count < count { values += repeatElement(nil, count: count - values.count) }
+    }
 
     /// The column's type, and how many values it must write as text because the column mixes kinds.
     func scalarType() -> (ScalarType, convertedToText: Int) {
@@ -32,11 +71,11 @@ struct MLTPropertyColumn {
                 maximum = max(maximum, number)
                 if number.magnitude > 1 << 53 { integersFitDouble = false }
                 if number.magnitude > 1 << 24 { fitsFloat = false }
-            case .number(let number)?:
+            case .double(let number)?:
                 numbers += 1
                 if fitsFloat && Double(Float(number)) != number && !number.isNaN { fitsFloat = false }
-            case .string?, .array?, .object?: texts += 1
-            case .null?, nil: break
+            case .text?: texts += 1
+            case nil: break
             }
         }
         let kinds = (bools > 0 ? 1 : 0) + (integers + numbers > 0 ? 1 : 0) + (texts > 0 ? 1 : 0)
@@ -56,7 +95,7 @@ struct MLTPropertyColumn {
         let present: [Bool]? = nullable ? values.map { $0 != nil } : nil
         switch type {
         case .string:
-            let texts = values.compactMap { $0.map(Self.text) }
+            let texts = values.compactMap { $0?.text }
             MLTStringColumn.append(texts, present: present, to: &out)
         case .boolean:
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
@@ -71,7 +110,7 @@ struct MLTPropertyColumn {
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
             let numbers = values.compactMap { value -> Double? in
                 switch value {
-                case .number(let number)?: number
+                case .double(let number)?: number
                 case .integer(let number)?: Double(number)
                 default: nil
                 }
@@ -87,9 +126,8 @@ struct MLTPropertyColumn {
         }
     }
 
-    /// A value as UTF-8 text: strings as themselves, everything else as its JSON text.
-    static func text(_ value: JSONValue) -> [UInt8] {
-        if case .string(let text) = value { return Array(text.utf8) }
+    /// A value's JSON text.
+    static func jsonText(_ value: JSONValue) -> [UInt8] {
         var json = JSONBytes()
         json.appendValue(value)
         return json.bytes
