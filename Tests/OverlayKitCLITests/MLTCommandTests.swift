@@ -14,8 +14,9 @@ final class MLTCommandTests: XCTestCase {
     private func decodeAll(_ path: String) throws -> [TileID: [DecodedTileLayer]] {
         let archive = try TileArchive.open(path)
         let encoding = try XCTUnwrap(TileEncoding(metadataFormat: archive.metadata.format))
+        let decoder = try TileDecoders.require(encoding == .mlt ? .mlt : .mvt, source: path)
         var tiles = [TileID: [DecodedTileLayer]]()
-        for id in try archive.tileIDs() { tiles[id] = try VectorTileDecoder.decode(try XCTUnwrap(archive.tile(id)), encoding: encoding) }
+        for id in try archive.tileIDs() { tiles[id] = try decoder.decodeLayers(try XCTUnwrap(archive.tile(id))) }
         return tiles
     }
 
@@ -59,7 +60,7 @@ final class MLTCommandTests: XCTestCase {
         for id in try archive.tileIDs() {
             let bytes = try XCTUnwrap(archive.tile(id))
             XCTAssertLessThanOrEqual(bytes.count, 6000, "the budget counts MLT bytes (\(id))")
-            for layer in try VectorTileDecoder.decode(bytes, encoding: .mlt) { layerNames.insert(layer.name) }
+            for layer in try MLTDecoder.decode(bytes) { layerNames.insert(layer.name) }
         }
         XCTAssertEqual(layerNames, ["countries", "places", "roads"])
     }

@@ -98,7 +98,7 @@ final class MLTRenderTests: XCTestCase {
         var features = 0, polygons = 0
         let ids = try archive.tileIDs()
         for id in ids {
-            for layer in try VectorTileDecoder.decode(try XCTUnwrap(archive.tile(id)), encoding: .mlt) {
+            for layer in try MLTDecoder.decode(try XCTUnwrap(archive.tile(id))) {
                 XCTAssertEqual(layer.name, "countries")
                 features += layer.features.count
                 polygons += layer.features.filter { $0.type == .polygon && !$0.xy.isEmpty }.count

@@ -22,8 +22,8 @@ final class MLTTests: XCTestCase {
     private func assertSameAsMVT(_ tile: VectorTile, file: StaticString = #filePath, line: UInt = #line) throws -> [DecodedTileLayer] {
         let (mlt, _) = MLTEncoder(layerName: "layer").encode(tile)
         let (mvt, _) = MVTEncoder(layerName: "layer").encode(tile)
-        let fromMLT = try VectorTileDecoder.decode(mlt, encoding: .mlt)
-        let fromMVT = try VectorTileDecoder.decode(mvt, encoding: .mvt)
+        let fromMLT = try MLTDecoder.decode(mlt)
+        let fromMVT = try MVTTileDecoder().decodeLayers(mvt)
         XCTAssertEqual(fromMLT, fromMVT, file: file, line: line)
         return fromMLT
     }
@@ -177,8 +177,8 @@ final class MLTTests: XCTestCase {
         _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2) { tile in
             let (mvt, _) = MVTEncoder(layerName: "l").encode(tile)
             let (mlt, _) = MLTEncoder(layerName: "l").encode(tile)
-            let fromMVT = try VectorTileDecoder.decode(mvt, encoding: .mvt)
-            let fromMLT = try VectorTileDecoder.decode(mlt, encoding: .mlt)
+            let fromMVT = try MVTTileDecoder().decodeLayers(mvt)
+            let fromMLT = try MLTDecoder.decode(mlt)
             mismatches.record(equivalent(fromMVT, fromMLT) ? nil : "\(path) \(tile.id)")
             return mlt.count
         }

@@ -134,7 +134,7 @@ final class TileAttributeTests: XCTestCase {
         XCTAssertEqual(source.attributes[0].properties?["ok"], .string("true"))
         XCTAssertEqual(source.attributes[5].properties?["rank"], .number(5))
         XCTAssertEqual(source.uncoercibleValues, ["pop": 10])
-        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes)
+        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes.map(\.properties))
         XCTAssertEqual(fields.map(\.type), ["String", "Number", "String", "Number"], "one type per field, none Mixed")
     }
 

@@ -273,7 +273,7 @@ final class TileDensityTests: XCTestCase {
         try (clusteredPoints(3000) + "\n").write(to: input, atomically: true, encoding: .utf8)
         var tiler = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
         tiler.options.maxZoom = 6
-        tiler.budget.maxFeatures = 10
+        tiler.options.budget.maxFeatures = 10
         var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
         let report = try tiler.run(reading: &reader)
         // Paris (2.35°E, 48.85°N) at z2 is tile 2/2/1.

@@ -111,12 +111,12 @@ final class TileFeatureStoreTests: XCTestCase {
         }, "clusters, generated ids, line metrics")
         assertSame(try tileWithBothStores(input) { tiler in
             tiler.options.maxZoom = 5
-            tiler.budget.maxBytes = 2_000
+            tiler.options.budget.maxBytes = 2_000
             tiler.options.promoteID = "v"
         }, "a small byte budget, promoted ids")
         assertSame(try tileWithBothStores(input) { tiler in
             tiler.options.maxZoom = 5
-            tiler.minZoom = 3
+            tiler.options.minZoom = 3
             tiler.encoding = .geojson
         }, "GeoJSON tiles from z3")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -338,11 +339,7 @@ final class ValidateKMLATSTests: XCTestCase {
     ]
 
     func testCorpusErrorsAreExactlyTheInspectedViolations() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        guard FileManager.default.fileExists(atPath: corpus.appendingPathComponent("kml-samples").path) else {
-            throw TestPaths.corpusAbsent(XCTSkip("skipped: corpus not found at \(corpus.path)"))
-        }
+        let corpus = try Prerequisite.corpus("kml-samples").deletingLastPathComponent()
         var files: [String] = []
         for folder in ["kml-samples", "togeojson", "real"] {
             let enumerator = FileManager.default.enumerator(atPath: corpus.appendingPathComponent(folder).path)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -148,9 +149,7 @@ final class ValidateKMLTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     private func corpusFile(_ path: String) throws -> String {
-        let url = Self.corpus.appendingPathComponent(path)
-        guard FileManager.default.fileExists(atPath: url.path) else { throw TestPaths.corpusAbsent(XCTSkip("corpus not found at \(url.path)")) }
-        return url.path
+        try Prerequisite.corpus(path).path
     }
 
     func testXSDValidationReportsSchemaViolations() throws {

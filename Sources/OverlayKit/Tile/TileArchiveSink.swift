@@ -204,7 +204,7 @@ public final class TileArchiveSink: @unchecked Sendable {
         var losses = MVTEncoder.Losses()
         try source.forEachInputFeature { position, type, attributes in
             let layer = layerOf(position)
-            fields[layer].add(attributes)
+            fields[layer].add(attributes.properties)
             guard let type else { return }
             typeCounts[layer][type.rawValue] += 1
             losses.count(attributes)

@@ -68,12 +68,12 @@ extension Tiler {
         let source = try prepareSource(reading: &inputs, onWarning: onWarning)
         let projectedMemory = Self.residentBytes()
         let options = source.options
-        let zoomRange = min(minZoom, options.maxZoom)...options.maxZoom
+        let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
         let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
         let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
         let sample = every == 1 ? source : source.sample(every: every)
         let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
-        let budget = self.budget
+        let budget = options.budget
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)
         nonisolated(unsafe) var compressed = [Int](repeating: 0, count: options.maxZoom + 1)

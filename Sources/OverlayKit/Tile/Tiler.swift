@@ -31,23 +31,12 @@ public struct Tiler: Sendable {
     public var description = ""
     /// The data's attribution in the metadata (tippecanoe's `-A`); nil for none.
     public var attribution: String?
-    /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
-    public var minZoom = 0
-    /// Zoom range, extent, buffer, tolerance, ids, thinning and clustering. A new `Tiler` thins
-    /// points as tippecanoe does (rate 2.5 from the max zoom) and keeps tiny shapes visible;
-    /// `TileOptions()` alone is geojson-vt's (every point, tiny shapes dropped).
+    /// Every setting that decides what the tiles hold: zoom range and guesses, extent, buffer,
+    /// tolerance, ids, attributes, thinning, tiny shapes, clustering and the tile budget. A new
+    /// `Tiler` starts from tippecanoe's (points thinned at rate 2.5 from the max zoom, tiny
+    /// shapes kept visible, 500 KiB and 200,000 features a tile); `TileOptions()` alone is
+    /// geojson-vt's.
     public var options = TileOptions()
-    /// The bytes and features each tile may hold, and what gives way (500 KiB compressed,
-    /// 200,000 features, drop densest by default).
-    public var budget = TileBudget()
-    /// Choose the max zoom from the features' spacing once they are read (tippecanoe's `-zg`,
-    /// see `MaxZoomGuess`); ``TileOptions/maxZoom`` is then the highest it may choose.
-    public var guessesMaxZoom = false
-    /// Choose the base zoom of point thinning as the lowest zoom where no tile holds more than
-    /// ``baseZoomGuessLimit`` points (tippecanoe's `-Bg`).
-    public var guessesBaseZoom = false
-    /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
-    public var baseZoomGuessLimit = 50_000
     /// `plan(reading:onWarning:)` cuts at most this many features to estimate bytes.
     public var planSampleFeatures = 100_000
     /// Decimal places of GeoJSON tile coordinates.
@@ -85,29 +74,39 @@ public struct Tiler: Sendable {
         self.layer = layer
         options.pointDropRate = 2.5
         options.accumulatesTinyShapes = true
+        options.budget = TileBudget()
     }
 
     /// The container that will be written.
     public var resolvedArchiveFormat: TileArchiveFormat { archiveFormat ?? TileArchiveFormat(path: output) }
 
-    /// Checks every setting before any work starts; the message names the setting.
+    /// Every setting out of its range: ``options``' and the run's own (``precision``,
+    /// ``threads``, an encoding the container cannot hold); empty when all are fine.
+    public var problems: [TileSettingProblem] {
+        var found = options.problems
+        if !(0...17).contains(precision) {
+            found.append(TileSettingProblem(setting: "precision", requirement: "must be 0…17", value: "\(precision)"))
+        }
+        if threads < 1 { found.append(TileSettingProblem(setting: "threads", requirement: "must be ≥ 1", value: "\(threads)")) }
+        if encoding == .geojson && resolvedArchiveFormat != .directory {
+            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt or mlt in a \(resolvedArchiveFormat.rawValue) archive "
+                + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
+        }
+        return found
+    }
+
+    /// Checks every setting before any work starts; the error names the first one out of range
+    /// (``problems`` has them all).
     /// - Throws: `Diagnostic` `tile.bad-option`.
     public func validate() throws {
-        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: .tileBadOption, message: message) }
-        try options.validate()
-        guard (0...options.maxZoom).contains(minZoom) else { throw fail("minZoom must be 0…maxZoom, not \(minZoom)") }
-        guard (0...17).contains(precision) else { throw fail("precision must be 0…17, not \(precision)") }
-        guard threads >= 1 else { throw fail("threads must be ≥ 1, not \(threads)") }
-        guard encoding != .geojson || resolvedArchiveFormat == .directory else {
-            throw fail("GeoJSON tiles need a directory; PMTiles and MBTiles hold MVT or MLT tiles")
-        }
+        if let first = problems.first { throw first.diagnostic }
     }
 
     /// What a run wrote and left out.
     public struct Report: Sendable {
         /// The metadata stored with the tiles.
         public var metadata: TileSetMetadata
-        /// Per zoom from ``Tiler/minZoom``: tiles, bytes, features and what was dropped.
+        /// Per zoom from ``TileOptions/minZoom``: tiles, bytes, features and what was dropped.
         public var zooms: [TilePyramid.ZoomCounts]
         /// What was read, and what had nothing to tile.
         public var input: TileSource.InputCounts
@@ -248,22 +247,22 @@ public struct Tiler: Sendable {
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
             let sink = TileArchiveSink(writer: writer, layer: inputs[0].layer, encoding: encoding, precision: precision,
-                                       budget: budget, onProgress: onProgress)
+                                       budget: options.budget, onProgress: onProgress)
             sink.assignLayers(source.layers)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
-                let estimate = source.estimatedPolygonTiles(zooms: minZoom...source.options.maxZoom)
+                let estimate = source.estimatedPolygonTiles(zooms: options.minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
                     throw Diagnostic(.error, code: .tileTooManyTiles,
-                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(minZoom) to "
+                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
                             + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
             }
-            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
+            let zooms = try TilePyramid.build(source, minZoom: options.minZoom, parallelism: threads, emit: sink.write,
                                               emitBlock: sink.writeBlock)
-            var metadata = try sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
+            var metadata = try sink.metadata(for: source, minZoom: options.minZoom, zooms: zooms, name: name, description: description)
             metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
@@ -360,17 +359,17 @@ public struct Tiler: Sendable {
     func prepareSource(reading inputs: inout [TileInput], spillFolder: String? = nil,
                        onWarning: (Diagnostic) -> Void) throws -> TileSource {
         var projectionOptions = options
-        if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
+        if options.guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, options.minZoom) }
         var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads,
                                     spillFolder: spillFolder, onWarning: onWarning)
-        if guessesMaxZoom || guessesBaseZoom {
-            let maxZoom = guessesMaxZoom
-                ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false),
+        if options.guessesMaxZoom || options.guessesBaseZoom {
+            let maxZoom = options.guessesMaxZoom
+                ? max(options.minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false),
                                                                        vertexSpacing: source.vertexSpacing,
                                                                        extent: options.extent)))
                 : options.maxZoom
-            let baseZoom = guessesBaseZoom
-                ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
+            let baseZoom = options.guessesBaseZoom
+                ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
                 : options.baseZoom
             source.setMaxZoom(maxZoom, baseZoom: baseZoom)
         }

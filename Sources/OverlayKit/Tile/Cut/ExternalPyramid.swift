@@ -216,7 +216,7 @@ enum ExternalPyramid {
         var solid: [ProjectedFeature]? = context.emitBlock != nil && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
         var leftoverAttributes = [Int: [UInt8]]()
-        let childIDs = TileSource.children(of: id)
+        let childIDs = TileSplit.children(of: id)
         let placement = ChildPlacement(tile: id, options: options)
         try forEach { bytes in
             let header = SpillRecord.header(bytes)
@@ -262,7 +262,7 @@ enum ExternalPyramid {
             }
             let (feature, attributesAt) = feature()
             let attributeBytes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
-            for (child, parts) in TileSource.split([feature], tile: id, bounds: TileBuilder.Bounds(feature), options: options)
+            for (child, parts) in TileSplit.split([feature], tile: id, bounds: FeatureBounds(feature), options: options)
                 .enumerated() {
                 for part in parts {
                     try children.append(part, child: child, tile: childIDs[child], attributes: attributeBytes)

@@ -1,56 +1,14 @@
 import OverlayModel
 
-/// A feature's id and properties, kept once per input feature and shared by its tiles.
-public struct TileAttributes: Hashable, Sendable {
-    /// The feature's id, if it has one.
-    public var id: JSONValue?
-    /// The feature's properties.
-    public var properties: JSONObject?
-
-    /// The attributes of one input feature.
-    public init(id: JSONValue?, properties: JSONObject?) {
-        self.id = id
-        self.properties = properties
-    }
-}
-
 /// Builds one tile from the features clipped to it (geojson-vt's `createTile` + `transform`):
 /// a threshold filter on the stored importance simplifies each ring for the zoom, rings and
 /// lines below the tolerance are dropped (and counted), polygon rings are wound for MVT, and
 /// map points become integer tile units.
 enum TileBuilder {
-    /// The bounds of a tile's features in map points (geojson-vt's `tile.minX` …), used to
-    /// accept or reject all of them at once when clipping the children.
-    struct Bounds {
-        var minX = 2 * MapProjection.worldSize
-        var minY = MapProjection.worldSize
-        var maxX = -MapProjection.worldSize
-        var maxY = 0.0
-
-        /// Nothing yet.
-        init() {}
-
-        /// A feature's bounds.
-        init(_ feature: ProjectedFeature) {
-            minX = feature.minX
-            minY = feature.minY
-            maxX = feature.maxX
-            maxY = feature.maxY
-        }
-
-        /// Grows to take in `other`.
-        mutating func include(_ other: Bounds) {
-            minX = min(minX, other.minX)
-            minY = min(minY, other.minY)
-            maxX = max(maxX, other.maxX)
-            maxY = max(maxY, other.maxY)
-        }
-    }
-
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
                       visibility: FeatureVisibility? = nil,
-                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
+                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
         var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
                                       keepsPropertySources: propertyTable != nil, capacity: features.count)
         for feature in features {
@@ -63,7 +21,7 @@ enum TileBuilder {
     /// instead of held: `build` is a loop over `add` and one `finish`.
     struct Accumulator {
         private var builder: Builder
-        private(set) var bounds = Bounds()
+        private(set) var bounds = FeatureBounds()
         private var output = [TileFeature]()
         private var propertySources = [Int]()
         private var sources = [Int]()
@@ -89,7 +47,7 @@ enum TileBuilder {
 
         /// Counts the feature at input position `source` with `featureBounds` when it is hidden at
         /// this zoom (its bounds still count) and returns true; false when it is to be `add`ed.
-        mutating func addIfHidden(source: Int, featureBounds: Bounds) -> Bool {
+        mutating func addIfHidden(source: Int, featureBounds: FeatureBounds) -> Bool {
             guard let visibility, let hidden = visibility.hidden(source, zoom: zoom) else { return false }
             bounds.include(featureBounds)
             switch hidden {
@@ -107,7 +65,7 @@ enum TileBuilder {
             let before = builder.statistics
             let countBefore = output.count
             defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
-            let featureBounds = Bounds(feature)
+            let featureBounds = FeatureBounds(feature)
             if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
@@ -123,7 +81,7 @@ enum TileBuilder {
         }
 
         /// The tile, and the bounds of every feature added (drawn or not).
-        mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, Bounds) {
+        mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, FeatureBounds) {
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)

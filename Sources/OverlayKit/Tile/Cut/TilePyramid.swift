@@ -9,31 +9,7 @@ import OverlayModel
 /// the same on any number of threads.
 public enum TilePyramid {
     /// What one zoom produced and dropped.
-    public struct ZoomCounts: Hashable, Sendable {
-        /// The zoom these counts are for.
-        public var zoom: Int
-        /// Tiles written.
-        public var tiles = 0
-        /// Tiles that features reached but where every part was dropped: not written.
-        public var emptyTiles = 0
-        /// Bytes written.
-        public var bytes = 0
-        /// Feature and ring counts summed over the zoom's tiles (a feature in 4 tiles counts 4).
-        public var statistics = TileStatistics()
-
-        /// Zero counts for `zoom`.
-        public init(zoom: Int) { self.zoom = zoom }
-
-        /// Zero counts for every zoom from 0 to `maxZoom`, indexed by zoom.
-        static func zooms(through maxZoom: Int) -> [ZoomCounts] { (0...maxZoom).map { ZoomCounts(zoom: $0) } }
-
-        static func += (a: inout ZoomCounts, b: ZoomCounts) {
-            a.tiles = a.tiles.addingSaturating(b.tiles)
-            a.emptyTiles = a.emptyTiles.addingSaturating(b.emptyTiles)
-            a.bytes = a.bytes.addingSaturating(b.bytes)
-            a.statistics += b.statistics
-        }
-    }
+    public typealias ZoomCounts = TileZoomCounts
 
     /// Builds tiles from `minZoom` to the source's `maxZoom`.
     /// - Parameters:
@@ -128,9 +104,9 @@ public enum TilePyramid {
             try visitSolid(features, id, bounds: bounds, cutter: cutter, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
             return []
         }
-        let parts = TileSource.split(features, tile: id, bounds: bounds, options: source.options)
+        let parts = TileSplit.split(features, tile: id, bounds: bounds, options: source.options)
         var children = [([ProjectedFeature], TileID)]()
-        for (part, child) in zip(parts, TileSource.children(of: id)) where !part.isEmpty {
+        for (part, child) in zip(parts, TileSplit.children(of: id)) where !part.isEmpty {
             children.append((part, child))
         }
         // Depth-first from a stack: push in reverse so the first child is built first.
@@ -152,13 +128,13 @@ public enum TilePyramid {
 
     /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
     /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
-    static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
+    static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: FeatureBounds,
                            cutter: TileCutter, minZoom: Int, counts: inout [ZoomCounts],
                            emitBlock: (inout VectorTile, TileBlock) throws -> Int) throws {
         var features = features, bounds = bounds, id = root
         while id.z < cutter.options.maxZoom {
-            features = TileSource.split(features, tile: id, bounds: bounds, options: cutter.options)[0]
-            id = TileSource.children(of: id)[0]
+            features = TileSplit.split(features, tile: id, bounds: bounds, options: cutter.options)[0]
+            id = TileSplit.children(of: id)[0]
             var (tile, tileBounds) = cutter.cut(features, id)
             bounds = tileBounds
             guard id.z >= minZoom else { continue }
@@ -199,7 +175,7 @@ struct TileCutter {
     }
 
     /// The tile `id` of `features` (clustered as asked), and their bounds.
-    func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, TileBuilder.Bounds) {
+    func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, FeatureBounds) {
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: visibility,
                                                   keepsPropertySources: propertyTable != nil, capacity: features.count)
         for feature in features { accumulator.add(feature, attributes: attributes) }

@@ -31,8 +31,8 @@ enum SpillRecord {
 
     /// A record's geometry type (nil: no geometry) and bounds, read without decoding the rest.
     @inline(__always)
-    static func header(_ bytes: UnsafeRawBufferPointer) -> (type: TileGeometryType?, bounds: TileBuilder.Bounds) {
-        var bounds = TileBuilder.Bounds()
+    static func header(_ bytes: UnsafeRawBufferPointer) -> (type: TileGeometryType?, bounds: FeatureBounds) {
+        var bounds = FeatureBounds()
         let type = TileGeometryType(rawValue: Int(bytes[16]))
         if type != nil {
             func double(_ at: Int) -> Double { Double(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }

@@ -1,8 +1,9 @@
 import OverlayModel
 
 /// Reads MapLibre Tiles (MLT 1 feature tables, tag 0x01; other tags are skipped) back into
-/// layers of `TileFeature`s: polygon rings closed again, properties as JSON values (nulls left
-/// out, as MVT leaves them out), ids as integers. Reads what `MLTEncoder` writes and what other
+/// layers of `TileFeature`s, as `MVTTileDecoder` reads MVT: polygon rings closed again,
+/// properties as JSON values (nulls left out, as MVT leaves them out), ids as integers.
+/// `TileDecoders` finds it for MLT tile sets (`MLTTileDecoder`). Reads what `MLTEncoder` writes and what other
 /// writers commonly use besides: vertex dictionaries and Morton-coded vertices, FSST strings,
 /// shared string dictionaries (struct columns), 8-bit integers.
 public enum MLTDecoder {
@@ -74,11 +75,10 @@ public enum MLTDecoder {
         for (_, values) in properties where values.count != features.count {
             throw reader.failure("a column of \(values.count) values for \(features.count) features")
         }
-        for index in features.indices where !properties.isEmpty {
+        for index in features.indices {
             var object = JSONObject()
             for (name, values) in properties { if let value = values[index] { object.append(name, value) } }
-            // As MVT: a feature with no value has no properties.
-            features[index].properties = object.isEmpty ? nil : object
+            features[index].properties = object                        // as `MVTTileDecoder`: empty, not nil
         }
         return DecodedTileLayer(name: name, extent: extent, features: features)
     }

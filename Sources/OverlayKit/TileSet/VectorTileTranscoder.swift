@@ -5,11 +5,13 @@ import OverlayModel
 public enum VectorTileTranscoder {
     /// The tile's bytes in `target` (unchanged when `source == target`); the losses are those
     /// of `target` (an MLT column mixing kinds as text, say).
-    /// - Throws: `mvt.bad-tile` or `mlt.bad-tile` when `bytes` are not a tile of `source`.
+    /// - Throws: `mvt.bad-tile` or `mlt.bad-tile` when `bytes` are not a tile of `source`
+    ///   (GeoJSON tiles are read as MVT).
     public static func transcode(_ bytes: [UInt8], from source: TileEncoding, to target: TileEncoding) throws -> [UInt8] {
         guard source != target else { return bytes }
         var output = [UInt8]()
-        for layer in try VectorTileDecoder.decode(bytes, encoding: source) {
+        let decoder = try TileDecoders.require(source == .mlt ? .mlt : .mvt, source: "a \(source.rawValue) tile")
+        for layer in try decoder.decodeLayers(bytes) {
             let tile = VectorTile(id: TileID(z: 0, x: 0, y: 0), extent: layer.extent, features: layer.features,
                                   statistics: TileStatistics(), sourcePointCount: 0, pointCount: 0)
             switch target {

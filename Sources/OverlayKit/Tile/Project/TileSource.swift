@@ -8,14 +8,7 @@ import OverlayModel
 /// (`spilled`) and memory holds a few bytes per feature.
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.
-    public struct InputCounts: Hashable, Sendable {
-        /// Features read.
-        public var features = 0
-        /// Features with a null geometry.
-        public var withoutGeometry = 0
-        /// Features whose geometry has no positions.
-        public var withoutPositions = 0
-    }
+    public typealias InputCounts = TileInputCounts
 
     /// The options the source was projected with (a guessed max zoom may lower it).
     public private(set) var options: TileOptions
@@ -313,7 +306,9 @@ public struct TileSource: Sendable {
             if !namedProperties.isEmpty, let properties = feature.properties {
                 for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
             }
-            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(feature.properties,
+            // A KML style travels as simplestyle properties, so a map's style can draw its colors.
+            let properties = SimpleStyle.properties(feature.properties, carrying: feature.style)
+            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(properties,
                                                                                             uncoercible: &uncoercible))
             if let spillFile {
                 try spill(feature.shape, attributes: tileAttributes, source: index, to: spillFile)
@@ -387,30 +382,6 @@ public struct TileSource: Sendable {
             visibility.append(later.visibility)
             layers.append(later.layers)
         }
-    }
-
-    /// Clips a tile's features into its four children with the buffer (geojson-vt's split):
-    /// x first, then y, each with `AxisClip`. Returns top-left, bottom-left, top-right,
-    /// bottom-right; empty where nothing reaches a child.
-    static func split(_ features: [ProjectedFeature], tile: TileID, bounds: TileBuilder.Bounds,
-                      options: TileOptions) -> [[ProjectedFeature]] {
-        let lines = ChildPlacement(tile: tile, options: options)
-        let left = AxisClip.clip(features, lines.left.0, lines.left.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
-        let right = AxisClip.clip(features, lines.right.0, lines.right.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
-        func vertical(_ part: [ProjectedFeature]?) -> ([ProjectedFeature], [ProjectedFeature]) {
-            guard let part else { return ([], []) }
-            return (AxisClip.clip(part, lines.top.0, lines.top.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [],
-                    AxisClip.clip(part, lines.bottom.0, lines.bottom.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [])
-        }
-        let (topLeft, bottomLeft) = vertical(left)
-        let (topRight, bottomRight) = vertical(right)
-        return [topLeft, bottomLeft, topRight, bottomRight]
-    }
-
-    /// The children of a tile in `split`'s order.
-    static func children(of tile: TileID) -> [TileID] {
-        [TileID(z: tile.z + 1, x: 2 * tile.x, y: 2 * tile.y), TileID(z: tile.z + 1, x: 2 * tile.x, y: 2 * tile.y + 1),
-         TileID(z: tile.z + 1, x: 2 * tile.x + 1, y: 2 * tile.y), TileID(z: tile.z + 1, x: 2 * tile.x + 1, y: 2 * tile.y + 1)]
     }
 }
 
