@@ -93,6 +93,26 @@ final class MLTCommandTests: XCTestCase {
         XCTAssertEqual(try decodeAll(converted), try decodeAll(joinedMVT))
     }
 
+    /// The style `tile --style` writes says the source's encoding (MapLibre reads MVT otherwise),
+    /// and a directory's tiles are `.mlt`.
+    func testStyleSaysEncodingMLT() throws {
+        let folder = try CLI.temporaryFolder(self)
+        for (output, tiles) in [("c.pmtiles", "pmtiles://"), ("c", "/{z}/{x}/{y}.mlt")] {
+            let style = folder.appendingPathComponent("\(output).style.json")
+            let run = try CLI.run(["tile", countries, "-o", folder.appendingPathComponent(output).path, "-z", "2", "--tile-format", "mlt",
+                                   "--style", style.path])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: style)) as? [String: Any])
+            let source = try XCTUnwrap((json["sources"] as? [String: Any])?.values.first as? [String: Any])
+            XCTAssertEqual(source["encoding"] as? String, "mlt")
+            XCTAssertTrue("\(source)".contains(tiles), "\(source)")
+        }
+        let mvtStyle = folder.appendingPathComponent("mvt.style.json")
+        XCTAssertEqual(try CLI.run(["tile", countries, "-o", folder.appendingPathComponent("m.pmtiles").path, "-z", "2",
+                                    "--style", mvtStyle.path]).status, 0)
+        XCTAssertFalse(try String(contentsOf: mvtStyle, encoding: .utf8).contains("encoding"), "MVT sources say nothing")
+    }
+
     func testGeoJSONTilesAndMLTCannotBeAskedTogether() throws {
         let run = try CLI.run(["tile", countries, "-o", "unused-dir", "--format", "geojson", "--tile-format", "mlt"])
         XCTAssertEqual(run.status, 64, run.stderr)
