@@ -14,7 +14,7 @@ struct MLTFSST {
 
     static let escape: UInt8 = 255
     private static let maximumSymbols = 255
-    private static let sampleBytes = 16 * 1024
+    private static let sampleBytes = 8 * 1024
     private static let generations = 5
 
     /// A table trained on `strings` (a sample of them when they are long).
@@ -30,26 +30,33 @@ struct MLTFSST {
         var symbols = [[UInt8]]()
         for _ in 0..<Self.generations {
             self = MLTFSST(symbols: symbols)
-            // Counts keyed by symbol index, or 256 + byte for an escaped byte.
-            var single = [Int: Int](), pairs = [Int: Int]()
-            var symbolOf = [Int: [UInt8]]()
+            // Counts by code: a symbol's index, or 256 + byte for an escaped byte.
+            var single = [Int](repeating: 0, count: 512), pairs = [Int: Int]()
+            pairs.reserveCapacity(total)
             for string in sample {
                 var position = 0, previous = -1
                 while position < string.count {
                     let (code, length) = match(string, at: position)
                     let key = code.map(Int.init) ?? 256 + Int(string[position])
-                    if symbolOf[key] == nil { symbolOf[key] = Array(string[position..<position + length]) }
-                    single[key, default: 0] += 1
-                    if previous >= 0 { pairs[previous << 10 | key, default: 0] += 1 }
+                    single[key] += 1
+                    if previous >= 0 { pairs[previous << 9 | key, default: 0] += 1 }
                     previous = key
                     position += length
                 }
             }
+            var current = [[UInt8]](), offset = 0                        // the table's symbols by code
+            for length in symbolLengths {
+                current.append(Array(symbolBytes[offset..<offset + Int(length)]))
+                offset += Int(length)
+            }
+            func symbol(_ key: Int) -> [UInt8] { key < 256 ? current[key] : [UInt8(key - 256)] }
             var candidates = [(gain: Int, symbol: [UInt8])]()
-            for (key, count) in single { if let symbol = symbolOf[key] { candidates.append((count * symbol.count, symbol)) } }
+            for (key, count) in single.enumerated() where count > 0 {
+                let bytes = symbol(key)
+                candidates.append((count * bytes.count, bytes))
+            }
             for (key, count) in pairs where count > 1 {
-                guard let first = symbolOf[key >> 10], let second = symbolOf[key & 1023] else { continue }
-                let joined = Array((first + second).prefix(8))
+                let joined = Array((symbol(key >> 9) + symbol(key & 511)).prefix(8))
                 candidates.append((count * joined.count, joined))
             }
             candidates.sort { $0.gain != $1.gain ? $0.gain > $1.gain : $0.symbol.lexicographicallyPrecedes($1.symbol) }
