@@ -18,7 +18,7 @@ struct TileJoinCommand: ParsableCommand {
             Options follow tippecanoe's tile-join: -l/-L keep or drop layers, -R renames, -x/-y \
             drop or keep properties, -X drops them all, -z/-Z limit zooms.
 
-            Inputs and output: any mix of tile directories (z/x/y.mvt with metadata.json), \
+            Inputs and output: any mix of tile directories (z/x/y.mvt or .mlt with metadata.json), \
             .pmtiles and .mbtiles archives (format from the extension); the output appears \
             only when complete. An input that is none of these, or inputs that hold no tiles \
             at all, are an error (exit 65).

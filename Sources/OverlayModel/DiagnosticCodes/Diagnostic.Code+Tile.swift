@@ -41,7 +41,7 @@ extension Diagnostic.Code {
     public static let tilejoinEmptyInput = Diagnostic.Code("tilejoin.empty-input", kind: .finding)
     /// `tilejoin.extent-mismatch` (data): A layer has different extents in different inputs.
     public static let tilejoinExtentMismatch = Diagnostic.Code("tilejoin.extent-mismatch", kind: .data)
-    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not Mapbox Vector Tiles.
+    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not vector tiles, or the inputs mix MVT and MLT without `--tile-format`.
     public static let tilejoinFormatMismatch = Diagnostic.Code("tilejoin.format-mismatch", kind: .data)
     /// `tilejoin.no-tiles` (data): No input holds any tile.
     public static let tilejoinNoTiles = Diagnostic.Code("tilejoin.no-tiles", kind: .data)

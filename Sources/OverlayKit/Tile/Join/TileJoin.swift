@@ -59,9 +59,6 @@ public struct TileJoin: Sendable {
         self.zooms = zooms
     }
 
-    /// Warnings for inputs that hold no tiles.
-    /// - Throws: `Diagnostic` `tilejoin.no-tiles` when no input holds any: there is nothing to
-    ///   join, and an empty output would hide the mistake (a wrong or empty directory).
     /// The encoding of the joined tiles: `requested`, else the one every input shares.
     /// - Throws: `tilejoin.format-mismatch` when inputs mix MVT and MLT and no encoding is
     ///   requested, or an input holds tiles of no vector encoding.
@@ -83,6 +80,9 @@ public struct TileJoin: Sendable {
         return first
     }
 
+    /// Warnings for inputs that hold no tiles.
+    /// - Throws: `Diagnostic` `tilejoin.no-tiles` when no input holds any: there is nothing to
+    ///   join, and an empty output would hide the mistake (a wrong or empty directory).
     public static func checkHoldTiles(_ inputs: [Input]) throws -> [Diagnostic] {
         let empty = inputs.filter(\.tileIDs.isEmpty)
         if empty.count == inputs.count {
