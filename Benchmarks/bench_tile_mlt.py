@@ -54,6 +54,20 @@ def pmtiles_tiles(path):
     return int.from_bytes(header[72:80], "little")
 
 
+def deepest_zoom(path, zoom):
+    """Tiles and uncompressed bytes at `zoom` (PyPI `pmtiles`): at the max zoom every tool keeps
+    every feature, so these bytes compare the encoders on the same features."""
+    import gzip
+    from pmtiles.reader import MmapSource, Reader, all_tiles
+    tiles = total = 0
+    with open(path, "rb") as archive:
+        for (z, _, _), data in all_tiles(Reader(MmapSource(archive)).get_bytes):
+            if z == zoom:
+                tiles += 1
+                total += len(gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data)
+    return tiles, total
+
+
 def measure_once(command, output, timeout, entry):
     """One run added to `entry` (wall and CPU seconds: on a shared machine CPU time is the
     steadier of the two; it counts every thread, so it also shows parallel work)."""
@@ -72,7 +86,7 @@ def measure_once(command, output, timeout, entry):
     entry.setdefault("all_cpu_seconds", []).append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     entry["seconds"] = statistics.median(entry["all_seconds"])
     entry["cpu_seconds"] = statistics.median(entry["all_cpu_seconds"])
-    entry.update({"peak_mb": peak, "bytes": os.path.getsize(output), "tiles": pmtiles_tiles(output)})
+    entry.update({"peak_mb": peak, "bytes": os.path.getsize(output), "tiles": pmtiles_tiles(output), "output": output})
 
 
 def main():
@@ -125,6 +139,15 @@ def main():
             else:
                 print("| %s %d | %s | %d | %d | %.2f | %.2f |" % (entry["input"], entry["count"], label, run["bytes"], run["tiles"],
                                                             run["seconds"], run["cpu_seconds"]))
+    print()
+    print("| input | run | tiles at the max zoom | their bytes (uncompressed) |")
+    print("|---|---|---:|---:|")
+    for entry in results:
+        for label in ("overlaykit mvt", "overlaykit mlt", "freestiler mvt", "freestiler mlt"):
+            run = entry.get(label, {})
+            if "output" in run:
+                run["max_zoom_tiles"], run["max_zoom_bytes"] = deepest_zoom(run["output"], entry["max_zoom"])
+                print("| %s z%d | %s | %d | %d |" % (entry["input"], entry["max_zoom"], label, run["max_zoom_tiles"], run["max_zoom_bytes"]))
     print()
     for entry in results:
         mvt, mlt, theirs = entry.get("overlaykit mvt", {}), entry.get("overlaykit mlt", {}), entry.get("freestiler mlt", {})
