@@ -79,7 +79,7 @@ extension Tiler {
     public func explain(_ tile: TileID, reading inputs: inout [TileInput],
                         onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
         try validate(inputs: inputs)
-        let source = try prepareSource(reading: &inputs, onWarning: onWarning)
+        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, onWarning: onWarning)
         let maxZoom = source.options.maxZoom
         let side = 1 << min(tile.z, 30)
         guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
@@ -98,7 +98,7 @@ extension Tiler {
         }
         var entries = [TileExplanation.Entry]()
         var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
-                                      propertyTable: source.propertyTable, visibility: source.visibility) { input, change, kept in
+                                      propertyTable: source.propertyTable) { input, change, kept in
             let outcome: TileExplanation.Outcome
             if change.thinnedFeatures > 0 {
                 outcome = .thinned
@@ -131,7 +131,7 @@ extension Tiler {
             }
         }
         let beforeBudget = Set(built.sources)
-        let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
+        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
         let encoded = try options.budget.fit(&built) { encoder.encode($0).0 }
         let removed = beforeBudget.subtracting(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget

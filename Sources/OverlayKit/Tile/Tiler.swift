@@ -15,7 +15,7 @@ import OverlayModel
 ///
 /// Nothing appears at ``output`` until the whole set is written; a run that throws leaves the
 /// old output (or none).
-public struct Tiler: Sendable {
+public struct Tiler: Sendable, Codable {
     /// The output: a `.pmtiles` or `.mbtiles` file, or a directory.
     public var output: String
     /// The container; nil takes it from ``output``'s extension (anything else is a directory).
@@ -52,7 +52,7 @@ public struct Tiler: Sendable {
     public var temporaryDirectory: String?
 
     /// Where a run keeps its projected features.
-    public enum FeatureStore: String, Sendable, CaseIterable {
+    public enum FeatureStore: String, Sendable, CaseIterable, Codable {
         /// In memory: fastest, but memory grows with the input (about 1 KB per point).
         case memory
         /// In temporary files, read back zoom by zoom (as tippecanoe does): memory stays flat
@@ -92,6 +92,10 @@ public struct Tiler: Sendable {
             found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt or mlt in a \(resolvedArchiveFormat.rawValue) archive "
                 + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
         }
+        if let contradiction = Self.nameContradicting(output, format: resolvedArchiveFormat) {
+            found.append(TileSettingProblem(setting: "output", requirement: "must not contradict the format (\(contradiction))",
+                                            value: output))
+        }
         return found
     }
 
@@ -100,6 +104,22 @@ public struct Tiler: Sendable {
     /// - Throws: `Diagnostic` `tile.bad-option`.
     public func validate() throws {
         if let first = problems.first { throw first.diagnostic }
+    }
+
+    /// Why `output`'s name lies about `format`, or nil when it does not: a name ending
+    /// `.pmtiles` or `.mbtiles` holds that format, and a PMTiles or MBTiles file is not named as
+    /// a feature or picture file (`x.geojson`). A name without such an extension says nothing
+    /// (readers recognise tile sets by their bytes).
+    public static func nameContradicting(_ output: String, format: TileArchiveFormat) -> String? {
+        let named = TileArchiveFormat(path: output)
+        if named != .directory && named != format {
+            return "\(output) is named as \(named.rawValue) but the format asked for is \(format.rawValue): "
+                + "name it .\(format == .directory ? "something without either extension" : format.rawValue) or drop the format"
+        }
+        if format != .directory, named == .directory, let other = FileFormat(pathExtensionOf: output) {
+            return "\(output) is named as \(other.rawValue) but would hold \(format.rawValue): name it .\(format.rawValue)"
+        }
+        return nil
     }
 
     /// What a run wrote and left out.
@@ -151,6 +171,11 @@ public struct Tiler: Sendable {
                     message: "\(total.thinnedFeatures) point copies were thinned out below the base zoom, "
                         + "\(total.tinyStandIns) stand-ins drawn for tiny rings and lines, and \(total.clusteredPoints) "
                         + "points merged into \(total.clusters) clusters (per zoom in the metadata)"))
+            }
+            if total.overflowedSums > 0 {
+                notes.append(Diagnostic(.warning, code: .tileSumOverflow,
+                    message: "\(total.overflowedSums) cluster attributes were left out: the sum of their members' values "
+                        + "is beyond the largest double (±1.8e308); a mean stays finite (per zoom in the metadata)"))
             }
             if total.filteredAtZoom > 0 {
                 let perZoom = zooms.filter { $0.statistics.filteredAtZoom > 0 }.map { "z\($0.zoom): \($0.statistics.filteredAtZoom)" }
@@ -236,9 +261,11 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            let spillFolder = try temporaryFolder(for: inputs)
-            let source = try prepareSource(reading: &inputs, spillFolder: spillFolder, onWarning: onWarning)
-            if let spilled = source.spilled { try Self.checkFreeSpace(spilled.folder, needed: spilled.inputBytes / 2 * 5) }
+            let diskFolder = try temporaryFolder(for: inputs)
+            let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
+                                        onWarning: onWarning)
+            // Cutting writes each large tile's children: about the records again, and a level more.
+            if let disk = source.disk { try Self.checkFreeSpace(disk.folder, needed: disk.bytes / 2 * 3) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -251,11 +278,12 @@ public struct Tiler: Sendable {
             sink.assignLayers(source.layers)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
-                let estimate = source.estimatedPolygonTiles(zooms: options.minZoom...source.options.maxZoom)
+                let estimate = source.estimatedTiles(zooms: options.minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
                     throw Diagnostic(.error, code: .tileTooManyTiles,
-                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
+                        message: "the features (polygons by area, lines by length, points) reach about "
+                            + "\(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
                             + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
@@ -268,8 +296,8 @@ public struct Tiler: Sendable {
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
-                          readingSeconds: readingSeconds, temporaryBytes: source.spilled?.usage.peak,
-                          tippecanoeMembersIgnored: (layersIgnored(source.layers), source.visibility.invalidZoomMembers))
+                          readingSeconds: readingSeconds, temporaryBytes: source.disk?.usage.peak,
+                          tippecanoeMembersIgnored: (layersIgnored(source.layers), source.invalidZoomMembers))
         } catch {
             writer.abort()
             throw error
@@ -305,20 +333,20 @@ public struct Tiler: Sendable {
     }
 
     /// The folder for the run's temporary feature files, or nil to keep features in memory
-    /// (``featureStore``); checked to have room for the spill when the inputs' size is known.
+    /// (``featureStore``); checked to have room for the records when the inputs' size is known.
     /// - Throws: `io.write-failed` when the folder's file system has too little free space.
     func temporaryFolder(for inputs: [TileInput]) throws -> String? {
         let store = featureStorePlan(for: inputs)
         guard store.onDisk else { return nil }
         let folder = temporaryDirectory ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        if store.inputBytes != nil { try Self.checkFreeSpace(folder, needed: store.spillBytes) }
+        if store.inputBytes != nil { try Self.checkFreeSpace(folder, needed: store.temporaryBytes) }
         return folder
     }
 
     /// Whether the run keeps its features on disk (``featureStore``), the inputs' bytes when
-    /// known, and the temporary space it then needs: about 4 times the inputs (their records,
-    /// and two zooms with buffer copies, measured 3.6 times on clustered points).
-    func featureStorePlan(for inputs: [TileInput]) -> (onDisk: Bool, inputBytes: Int?, spillBytes: Int) {
+    /// known, and the temporary space it then needs: at most 4 times the inputs (their records,
+    /// and the children of the tiles too large to hold, level by level).
+    func featureStorePlan(for inputs: [TileInput]) -> (onDisk: Bool, inputBytes: Int?, temporaryBytes: Int) {
         var known: Int? = 0
         for input in inputs {
             if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize {
@@ -352,28 +380,6 @@ public struct Tiler: Sendable {
                                  + "\(megabytes(free)) MB free; point --tmpdir at a larger disk or keep features in memory "
                                  + "(--feature-store memory)")
         }
-    }
-
-    /// Reads and projects the inputs (into `spillFolder`'s temporary files when given), then
-    /// settles guessed zooms.
-    func prepareSource(reading inputs: inout [TileInput], spillFolder: String? = nil,
-                       onWarning: (Diagnostic) -> Void) throws -> TileSource {
-        var projectionOptions = options
-        if options.guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, options.minZoom) }
-        var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads,
-                                    spillFolder: spillFolder, onWarning: onWarning)
-        if options.guessesMaxZoom || options.guessesBaseZoom {
-            let maxZoom = options.guessesMaxZoom
-                ? max(options.minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false),
-                                                                       vertexSpacing: source.vertexSpacing,
-                                                                       extent: options.extent)))
-                : options.maxZoom
-            let baseZoom = options.guessesBaseZoom
-                ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-                : options.baseZoom
-            source.setMaxZoom(maxZoom, baseZoom: baseZoom)
-        }
-        return source
     }
 
     private static func fileSize(_ path: String) -> Int? {

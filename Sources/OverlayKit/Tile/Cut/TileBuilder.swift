@@ -7,10 +7,9 @@ import OverlayModel
 enum TileBuilder {
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
-                      visibility: FeatureVisibility? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
-        var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
-                                      keepsPropertySources: propertyTable != nil, capacity: features.count)
+        var accumulator = Accumulator(tile: tile, options: options, keepsPropertySources: propertyTable != nil,
+                                      capacity: features.count)
         for feature in features {
             accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
         }
@@ -25,30 +24,29 @@ enum TileBuilder {
         private var output = [TileFeature]()
         private var propertySources = [Int]()
         private var sources = [Int]()
+        private var layers = [UInt16]()
         private let keepsPropertySources: Bool
-        private let visibility: FeatureVisibility?
         private let zoom: Int
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
         /// property table (then each feature's input position is kept for it).
-        init(tile: TileID, options: TileOptions, visibility: FeatureVisibility?, keepsPropertySources: Bool,
-             capacity: Int = 0) {
+        init(tile: TileID, options: TileOptions, keepsPropertySources: Bool, capacity: Int = 0) {
             builder = Builder(tile: tile, options: options)
-            self.visibility = visibility
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
             output.reserveCapacity(capacity)
             sources.reserveCapacity(capacity)
+            layers.reserveCapacity(capacity)
             if keepsPropertySources { propertySources.reserveCapacity(capacity) }
         }
 
         /// The input positions whose attributes a tiny-shape stand-in may still need at `finish`.
         var leftoverCandidates: (ring: Int?, line: Int?) { (builder.tinyRings.last?.source, builder.tinyLines.last?.source) }
 
-        /// Counts the feature at input position `source` with `featureBounds` when it is hidden at
-        /// this zoom (its bounds still count) and returns true; false when it is to be `add`ed.
-        mutating func addIfHidden(source: Int, featureBounds: FeatureBounds) -> Bool {
-            guard let visibility, let hidden = visibility.hidden(source, zoom: zoom) else { return false }
+        /// Counts a feature tagged `tags` with `featureBounds` when it is hidden at this zoom
+        /// (its bounds still count) and returns true; false when it is to be `add`ed.
+        mutating func addIfHidden(tags: FeatureTags, featureBounds: FeatureBounds) -> Bool {
+            guard let hidden = FeatureVisibility.hidden(tags, zoom: zoom) else { return false }
             bounds.include(featureBounds)
             switch hidden {
             case .thinned: builder.statistics.thinnedFeatures += 1
@@ -66,11 +64,12 @@ enum TileBuilder {
             let countBefore = output.count
             defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
             let featureBounds = FeatureBounds(feature)
-            if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
+            if addIfHidden(tags: feature.tags, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
+                layers.append(feature.tags.layer)
                 if keepsPropertySources {
                     // Line metrics add two properties per tile: those features are not pre-encoded.
                     propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
@@ -85,13 +84,15 @@ enum TileBuilder {
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)
+                layers.append(standIn.layer)
                 if keepsPropertySources { propertySources.append(standIn.source) }
             }
             builder.statistics.features = output.count
             let vectorTile = VectorTile(id: builder.tile, extent: builder.options.extent, features: output,
                                         statistics: builder.statistics, sourcePointCount: builder.sourcePoints,
                                         pointCount: builder.keptPoints, propertyTable: propertyTable,
-                                        propertySources: keepsPropertySources ? propertySources : [], sources: sources)
+                                        propertySources: keepsPropertySources ? propertySources : [], sources: sources,
+                                        layers: layers)
             return (vectorTile, bounds)
         }
     }
@@ -116,6 +117,7 @@ enum TileBuilder {
         var tinyLines: TinyShapeAccumulator
         /// The input feature being added.
         private var currentSource = 0
+        private var currentLayer: UInt16 = 0
 
         let tile: TileID
 
@@ -155,6 +157,7 @@ enum TileBuilder {
         mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
+            currentLayer = feature.tags.layer
             var xy = [Int32]()
             var lengths = [Int]()
             switch feature.type {
@@ -219,7 +222,7 @@ enum TileBuilder {
                 statistics.droppedTinyLines += 1
                 if options.accumulatesTinyShapes, ring.count > 0,
                    tinyLines.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
-                                 source: currentSource) {
+                                 source: currentSource, layer: currentLayer) {
                     append(lineStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), into: &xy, lengths: &lengths)
                     statistics.tinyStandIns += 1
                 }
@@ -241,7 +244,7 @@ enum TileBuilder {
                 statistics.droppedTinyRings += 1
                 if options.accumulatesTinyShapes, ring.isOuter, ring.count > 0,
                    tinyRings.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
-                                 source: currentSource) {
+                                 source: currentSource, layer: currentLayer) {
                     append(wound(squareStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), outer: true),
                            into: &xy, lengths: &lengths)
                     statistics.tinyStandIns += 1
@@ -298,9 +301,9 @@ enum TileBuilder {
 
         /// One stand-in feature per kind of tiny shape seen in the tile but never written, with
         /// the attributes of the last tiny one.
-        mutating func leftoverStandIns(attributes: (Int) -> TileAttributes) -> [(feature: TileFeature, source: Int)] {
+        mutating func leftoverStandIns(attributes: (Int) -> TileAttributes) -> [(feature: TileFeature, source: Int, layer: UInt16)] {
             guard options.accumulatesTinyShapes else { return [] }
-            var result = [(feature: TileFeature, source: Int)]()
+            var result = [(feature: TileFeature, source: Int, layer: UInt16)]()
             for (type, leftover) in [(TileGeometryType.polygon, tinyRings.leftover), (.line, tinyLines.leftover)] {
                 guard let leftover else { continue }
                 var xy = [Int32](), lengths = [Int]()
@@ -310,7 +313,7 @@ enum TileBuilder {
                 statistics.tinyStandIns += 1
                 let source = attributes(leftover.source)
                 result.append((TileFeature(type: type, xy: xy, ringLengths: lengths, id: source.id,
-                                           properties: source.properties), leftover.source))
+                                           properties: source.properties), leftover.source, leftover.layer))
             }
             return result
         }

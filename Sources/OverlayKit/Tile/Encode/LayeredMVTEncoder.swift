@@ -4,14 +4,10 @@
 /// one after another are the tile.
 struct LayeredMVTEncoder: Sendable {
     private let encoders: [@Sendable (VectorTile) -> ([UInt8], MVTEncoder.Losses)]
-    private let layers: TileLayers?
 
-    /// One layer named `layer`, or the layers of `layers` when it has more than one (every
-    /// feature then has its input position in `VectorTile.sources`); MVT, or MLT when
-    /// `encoding` is `.mlt`.
-    init(layer: String, layers: TileLayers?, encoding: TileEncoding = .mvt) {
-        let names = layers.flatMap { $0.isSingleLayer ? nil : $0.names } ?? [layers?.names.first ?? layer]
-        self.layers = names.count > 1 ? layers : nil
+    /// The layers `names` (a feature's layer is its index in `VectorTile.layers`); one name
+    /// puts every feature in that layer. MVT, or MLT when `encoding` is `.mlt`.
+    init(names: [String], encoding: TileEncoding = .mvt) {
         encoders = names.map { name in
             if encoding == .mlt {
                 let encoder = MLTEncoder(layerName: name)
@@ -24,11 +20,11 @@ struct LayeredMVTEncoder: Sendable {
 
     /// The tile's bytes and what MVT could not hold.
     func encode(_ tile: VectorTile) -> ([UInt8], MVTEncoder.Losses) {
-        guard let layers, tile.sources.count == tile.features.count else { return encoders[0](tile) }
+        guard encoders.count > 1, tile.layers.count == tile.features.count else { return encoders[0](tile) }
         var members = [[Int]](repeating: [], count: encoders.count)
-        for (index, source) in tile.sources.enumerated() {
-            let layer = layers.layer(of: source)
-            members[layer < encoders.count ? layer : 0].append(index)
+        for (index, layer) in tile.layers.enumerated() {
+            // A feature without a layer of its own goes to the first.
+            members[Int(layer) < encoders.count ? Int(layer) : 0].append(index)
         }
         var bytes = [UInt8](), losses = MVTEncoder.Losses()
         for (layer, indices) in members.enumerated() where !indices.isEmpty {

@@ -1,14 +1,15 @@
-import OverlayModel
-
-/// Which MVT layer each input feature goes to: the layer of the input it was read from
-/// (tippecanoe's `-l` / `-L NAME:FILE`), unless its `"tippecanoe": {"layer": NAME}` member
-/// names another.
+/// The vector layers of a run and which one each feature goes to: the layer of the input it was
+/// read from (tippecanoe's `-l` / `-L NAME:FILE`), unless its `"tippecanoe": {"layer": NAME}`
+/// member names another.
 ///
-/// While an input is read its features are marked ``inputLayer``; the input's name replaces
-/// the mark once it is known, so an input read in parts on several threads needs no name.
+/// While an input is read (maybe in parts, on several threads) each feature gets an index into
+/// its part's names, or ``inputLayer`` for "its input's layer", which has no name yet. Joining
+/// the parts, naming the input's layer and dropping layers no feature went to each give a remap
+/// (old index → new index) for the features already tagged: the features carry their index
+/// (`FeatureTags.layer`), so no table by input position is kept.
 package struct TileLayers: Sendable {
     /// The mark of a feature that goes to the layer of its input.
-    static let inputLayer = UInt16.max
+    package static let inputLayer = UInt16.max
     /// The most layers a run makes; a `tippecanoe` member naming one more sends its feature to
     /// its input's layer (and is counted in ``namesOverLimit``). MVT readers slow down with
     /// thousands of layers, and a hostile input could name one per feature.
@@ -17,8 +18,9 @@ package struct TileLayers: Sendable {
     /// Layer names by index, in the order they were first met.
     package private(set) var names = [String]()
     private var indexByName = [String: UInt16]()
-    /// By input position: the feature's layer index, or ``inputLayer``.
-    private var bySource = [UInt16]()
+    /// Features per layer index, and features marked ``inputLayer``.
+    private var counts = [Int]()
+    private var inputLayerCount = 0
     /// Features whose `tippecanoe` member named a layer (used or not).
     package private(set) var namedInMembers = 0
     /// Features whose member named a layer beyond ``maximumCount`` (sent to their input's layer).
@@ -30,25 +32,24 @@ package struct TileLayers: Sendable {
     /// Whether every feature goes to one layer.
     package var isSingleLayer: Bool { names.count <= 1 }
 
-    /// The layer index of the feature at input position `source`; ``inputLayer`` before the
-    /// input's layer is named.
-    @inline(__always)
-    package func layer(of source: Int) -> Int { Int(bySource[source]) }
+    /// The names a tile of these layers is encoded with: the layers', or `layer` when there is none.
+    package func encodedNames(default layer: String) -> [String] { names.isEmpty ? [layer] : names }
 
-    /// Reads the next input feature's `tippecanoe` member.
-    mutating func add(_ feature: Feature) {
+    /// Reads the next input feature's `tippecanoe` member; returns its layer index, or ``inputLayer``.
+    mutating func add(_ feature: Feature) -> UInt16 {
         guard case .object(let member)? = feature.foreignMembers["tippecanoe"],
               case .string(let name)? = member["layer"], !name.isEmpty else {
-            bySource.append(Self.inputLayer)
-            return
+            inputLayerCount += 1
+            return Self.inputLayer
         }
         namedInMembers += 1
-        if let index = index(of: name) {
-            bySource.append(index)
-        } else {
+        guard let index = index(of: name) else {
             namesOverLimit += 1
-            bySource.append(Self.inputLayer)
+            inputLayerCount += 1
+            return Self.inputLayer
         }
+        counts[Int(index)] += 1
+        return index
     }
 
     /// The index of the layer `name`, made when new; nil past ``maximumCount``.
@@ -58,18 +59,25 @@ package struct TileLayers: Sendable {
         return register(name)
     }
 
-    /// Appends the layers of the features that follow (a later part or a later input).
-    mutating func append(_ later: TileLayers) {
-        let remap = later.names.map { self.index(of: $0) ?? Self.inputLayer }
-        bySource.reserveCapacity(bySource.count + later.bySource.count)
-        for layer in later.bySource {
-            let mapped = layer == Self.inputLayer ? Self.inputLayer : remap[Int(layer)]
-            // A name the later part made that no longer fits: its features go to their input's layer.
-            if mapped == Self.inputLayer && layer != Self.inputLayer { namesOverLimit += 1 }
-            bySource.append(mapped)
+    /// Takes in the layers of the features that follow (a later part or a later input) and
+    /// returns the remap of their indices into this table's (``inputLayer`` stays itself).
+    mutating func append(_ later: TileLayers) -> [UInt16] {
+        var remap = [UInt16]()
+        for (index, name) in later.names.enumerated() {
+            let mapped = self.index(of: name) ?? Self.inputLayer
+            remap.append(mapped)
+            if mapped == Self.inputLayer {
+                // A name the later part made that no longer fits: its features go to their input's layer.
+                namesOverLimit += later.counts[index]
+                inputLayerCount += later.counts[index]
+            } else {
+                counts[Int(mapped)] += later.counts[index]
+            }
         }
+        inputLayerCount += later.inputLayerCount
         namedInMembers += later.namedInMembers
         namesOverLimit += later.namesOverLimit
+        return remap
     }
 
     /// The index of the layer `name`, made when new (an input's own layer is made even past
@@ -81,32 +89,43 @@ package struct TileLayers: Sendable {
         let index = UInt16(names.count)
         names.append(name)
         indexByName[name] = index
+        counts.append(0)
         return index
     }
 
-    /// Sends the features from input position `start` on that are marked ``inputLayer`` to
-    /// the layer `name` (their input's).
-    mutating func assignInputLayer(_ name: String, from start: Int = 0) {
-        guard bySource[start...].contains(Self.inputLayer) else { return }
+    /// Names the layer of the features marked ``inputLayer`` so far: `name` (their input's).
+    /// Returns its index, which those features take.
+    @discardableResult
+    mutating func assignInputLayer(_ name: String) -> UInt16 {
         let index = register(name)
-        for position in start..<bySource.count where bySource[position] == Self.inputLayer { bySource[position] = index }
+        counts[Int(index)] += inputLayerCount
+        inputLayerCount = 0
+        return index
     }
 
-    /// Forgets layers no feature went to (an input with no features), keeping the order.
-    mutating func removeUnused() {
-        var used = [Bool](repeating: false, count: names.count)
-        for layer in bySource where Int(layer) < used.count { used[Int(layer)] = true }
-        guard used.contains(false) else { return }
+    /// Forgets layers no feature went to (an input with no features), keeping the order;
+    /// returns the remap of the old indices (nil when nothing changed).
+    mutating func removeUnused() -> [UInt16]? {
+        guard counts.contains(0) else { return nil }
         var remap = [UInt16](repeating: Self.inputLayer, count: names.count)
-        var kept = [String]()
-        for (index, name) in names.enumerated() where used[index] {
+        var kept = [String](), keptCounts = [Int]()
+        for (index, name) in names.enumerated() where counts[index] > 0 {
             remap[index] = UInt16(kept.count)
             kept.append(name)
-        }
-        for position in bySource.indices where bySource[position] != Self.inputLayer {
-            bySource[position] = remap[Int(bySource[position])]
+            keptCounts.append(counts[index])
         }
         names = kept
+        counts = keptCounts
         indexByName = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, UInt16($0)) })
+        return remap
+    }
+
+    /// `layer` through the remaps of joining, naming and compaction, in that order.
+    static func remapped(_ layer: UInt16, join: [UInt16]?, input: UInt16, compaction: [UInt16]?) -> UInt16 {
+        var value = layer
+        if value != inputLayer, let join { value = join[Int(value)] }
+        if value == inputLayer { value = input }
+        if let compaction, Int(value) < compaction.count { value = compaction[Int(value)] }
+        return value
     }
 }

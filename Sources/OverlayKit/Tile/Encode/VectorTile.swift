@@ -56,12 +56,16 @@ public struct VectorTile: Sendable {
     var propertySources: [Int] = []
     /// For each feature, the input position it came from (empty for tiles built elsewhere).
     package var sources: [Int] = []
+    /// For each feature, its vector layer (index into the run's layer names; empty for tiles
+    /// built elsewhere: every feature in the first).
+    package var layers: [UInt16] = []
 
     /// Keeps the features at `indices` (ascending), with their parallel per-feature lists.
     package mutating func keepFeatures(at indices: [Int]) {
         features = indices.map { features[$0] }
         if !propertySources.isEmpty { propertySources = indices.map { propertySources[$0] } }
         if !sources.isEmpty { sources = indices.map { sources[$0] } }
+        if !layers.isEmpty { layers = indices.map { layers[$0] } }
         statistics.features = features.count
     }
 }

@@ -1,31 +1,30 @@
 import OverlayModel
 
-/// Features prepared once for tiling: projected into flat buffers with importance, wrapped
-/// across the antimeridian, with ids and properties in a table the tiles share.
+import OverlayModel
+
+/// Features prepared once for tiling: projected into flat buffers with importance, copied
+/// across the antimeridian, tagged with the zooms and layer each is drawn at, with ids and
+/// properties as the tiles carry them, and what the tile set's metadata says of the input.
 ///
-/// In memory the flat buffers keep every feature to three doubles per vertex plus the attribute
-/// table; with a spill folder the buffers and attributes go to temporary files instead
-/// (`spilled`) and memory holds a few bytes per feature.
+/// The features wait in one of two feature stores: in memory (``features`` and
+/// ``attributes``: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
+/// temporary files, a byte per feature in memory, whatever the input's size).
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.
     public typealias InputCounts = TileInputCounts
 
     /// The options the source was projected with (a guessed max zoom may lower it).
     public private(set) var options: TileOptions
-    /// Which zooms each input feature is drawn at (its `tippecanoe` member, point thinning).
-    package private(set) var visibility: FeatureVisibility
-    /// Which layer each input feature goes to.
+    /// The vector layers and which features went where.
     package private(set) var layers: TileLayers
-    /// Id and properties of every input feature, by input position.
+    /// Id and properties of every input feature, by input position (empty on disk).
     public let attributes: [TileAttributes]
-    /// Every feature's properties encoded for MVT once, shared by the tiles.
-    let propertyTable: MVTPropertyTable
-    /// The projected, wrapped features (a geometry collection gives several); empty when they
-    /// are in `spilled`.
+    /// Every feature's properties encoded for MVT once, shared by the tiles (nil on disk).
+    let propertyTable: MVTPropertyTable?
+    /// The projected, wrapped features (a geometry collection gives several); empty on disk.
     package private(set) var features: [ProjectedFeature]
-    /// The features and attributes in temporary files instead (`ExternalPyramid` tiles them),
-    /// or nil when they are in memory.
-    let spilled: SpilledFeatures?
+    /// The features and attributes in temporary files instead, or nil when they are in memory.
+    let disk: DiskFeatureStore?
     /// How many input features had which kind of geometry, or none.
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
@@ -39,11 +38,24 @@ public struct TileSource: Sendable {
     /// Property names given to ``TileOptions/attributes`` or ``TileOptions/attributeTypes`` that no
     /// tiled feature has, sorted.
     public let unmatchedPropertyNames: [String]
+    /// `tippecanoe` minzoom/maxzoom values that are not numbers (ignored).
+    package let invalidZoomMembers: Int
+    /// What the metadata says of each layer (by layer index; one more, for features left in
+    /// their input's layer by a reader that named none), and what MVT cannot hold.
+    package let layerSummaries: [TileLayerSummary]
+    package let losses: TileEncodingLosses
+    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
+    let vertexSpacing: MaxZoomGuess.VertexSpacing
+    /// What the features reach (polygon area, line length, points), for `estimatedTiles`.
+    let reach: FeatureReach
+    /// The anchors sorted on disk (made once, for thinning and zoom guesses).
+    private let sortedAnchors: SortedAnchorsBox
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
     public init(features input: [Feature], options: TileOptions) throws {
-        var projection = try Projection(options: options)
+        try options.validate()
+        var projection = try FeatureProjection(options: options)
         for feature in input { try projection.add(feature) }
         try self.init(projection)
     }
@@ -66,9 +78,10 @@ public struct TileSource: Sendable {
     /// The one-reader `init(reading:options:readThreads:onWarning:)`, with the smallest part a thread gets
     /// (tests cut small files into many parts).
     package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                 minimumPartBytes: Int, spillFolder: String? = nil, onWarning: (Diagnostic) -> Void) throws {
+                 minimumPartBytes: Int, diskFolder: String? = nil, onWarning: (Diagnostic) -> Void) throws {
+        try options.validate()
         let (projection, table) = try Self.project(&reader, options: options, readThreads: readThreads,
-                                                   minimumPartBytes: minimumPartBytes, spillFolder: spillFolder,
+                                                   minimumPartBytes: minimumPartBytes, diskFolder: diskFolder,
                                                    onWarning: onWarning)
         try self.init(projection, propertyTable: table)
     }
@@ -77,35 +90,35 @@ public struct TileSource: Sendable {
     /// generated ids run on from one input to the next), each feature going to the layer of its
     /// input unless its `tippecanoe` member names another.
     ///
-    /// With a `spillFolder`, the projected features and their attributes go to temporary files
-    /// there (unlinked at once: nothing is left behind on any exit) and memory holds a few
-    /// bytes per feature; `TilePyramid.build` then reads them back zoom by zoom.
+    /// With a `diskFolder`, the projected features and their attributes go to temporary files
+    /// there (unlinked at once: nothing is left behind on any exit) and memory holds a byte per
+    /// feature; `TilePyramid.build` then reads them back.
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors;
     ///   `io.*` when the temporary files cannot be written.
     public init(reading inputs: inout [TileInput], options: TileOptions, readThreads: Int = 1,
-                spillFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in }) throws {
-        var merged = try Projection(options: options, spillFolder: spillFolder)
+                diskFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        try options.validate()
+        var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var table: MVTPropertyTable?
         for index in inputs.indices {
-            let start = merged.counts.features
             merged.layers.register(inputs[index].layer)
             let (projection, partTable) = try Self.project(&inputs[index].reader, options: options, readThreads: readThreads,
                                                            minimumPartBytes: ParallelSequenceProjection.minimumPartBytes,
-                                                           spillFolder: spillFolder, onWarning: onWarning)
+                                                           diskFolder: diskFolder, onWarning: onWarning)
             merged.append(projection)
-            merged.layers.assignInputLayer(inputs[index].layer, from: start)
+            merged.assignInputLayer(inputs[index].layer)
             // A table built in parts holds one input's features: with several it is built again.
             table = inputs.count == 1 ? partTable : nil
         }
-        merged.layers.removeUnused()
+        merged.removeUnusedLayers()
         try self.init(merged, propertyTable: table)
     }
 
     /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
     /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
     private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                                minimumPartBytes: Int, spillFolder: String?,
-                                onWarning: (Diagnostic) -> Void) throws -> (Projection, MVTPropertyTable?) {
+                                minimumPartBytes: Int, diskFolder: String?,
+                                onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
         if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
            let size = file.expectedSize {
             try options.validate()
@@ -113,11 +126,11 @@ public struct TileSource: Sendable {
                                                             minimumBytes: minimumPartBytes)
             if parts.count > 1 {
                 let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
-                                                                                 spillFolder: spillFolder, onWarning: onWarning)
+                                                                                 diskFolder: diskFolder, onWarning: onWarning)
                 return (projection, table)
             }
         }
-        var projection = try Projection(options: options, spillFolder: spillFolder)
+        var projection = try FeatureProjection(options: options, diskFolder: diskFolder)
         while let feature = try reader.next() {
             reader.takeWarnings().forEach(onWarning)
             if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
@@ -128,48 +141,61 @@ public struct TileSource: Sendable {
     }
 
     /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
-    init(_ projection: Projection, propertyTable table: MVTPropertyTable? = nil) throws {
+    init(_ projection: FeatureProjection, propertyTable table: MVTPropertyTable? = nil) throws {
         options = projection.options
         attributes = projection.attributes
-        propertyTable = table ?? MVTPropertyTable(projection.attributes)
+        disk = projection.disk
+        propertyTable = disk == nil ? table ?? MVTPropertyTable(projection.attributes) : nil
         inputCounts = projection.counts
         var bounds = projection.bounds
         for feature in projection.projected { bounds = bounds.union(feature.mapRect) }
         boundingMapRect = bounds
         longitudeExtent = projection.longitudeExtent
-        visibility = projection.visibility
         layers = projection.layers
+        layerSummaries = projection.layerSummaries
+        losses = projection.losses
         uncoercibleValues = projection.uncoercible
         featuresFilteredOut = projection.filteredOut
+        invalidZoomMembers = projection.invalidZoomMembers
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
-        let buffer = Double(options.buffer) / Double(options.extent)
-        spilled = projection.spilled
-        if let spilled {
+        sortedAnchors = SortedAnchorsBox()
+        if disk != nil {
             features = []
-            try spilled.prepareFirstLevel(featureCount: inputCounts.features, buffer: buffer)
+            vertexSpacing = projection.vertexSpacing
+            reach = projection.reach
         } else {
-            features = AntimeridianWrap.wrap(projection.projected, buffer: buffer)
+            features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+            var spacing = MaxZoomGuess.VertexSpacing()
+            var reached = FeatureReach()
+            var counted = Set<Int>()
+            for feature in features {
+                spacing.add(feature)
+                reached.add(feature, countingArea: feature.type == .polygon && counted.insert(feature.source).inserted)
+            }
+            vertexSpacing = spacing
+            reach = reached
         }
-        thinPoints()
+        if options.guessesMaxZoom || options.guessesBaseZoom {
+            try settleGuessedZooms()
+        } else {
+            try thinPoints()
+        }
     }
 
-    /// Each feature's anchor (its first vertex on the map), by input position, for the features
-    /// whose parts are all points (`pointsOnly`) or for all.
-    func anchors(pointsOnly: Bool) -> SpatialOrder {
-        let count = inputCounts.features
-        if let spilled {
-            var entries = [SpatialOrder.Entry]()
-            entries.reserveCapacity(count)
-            for source in 0..<count where !(pointsOnly && spilled.notPoint[source]) && spilled.anchorRank[source] != .max {
-                entries.append(SpatialOrder.Entry(key: spilled.anchorKeys[source], source: source))
-            }
-            return SpatialOrder(keyed: entries)
+    /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
+    /// in memory, or merged from sorted runs on disk (memory bounded whatever the input's size).
+    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+        if let disk {
+            let sorted = try sortedAnchors.sorted { try SortedAnchors(disk.anchorFiles, folder: disk.folder, usage: disk.usage) }
+            try sorted.forEach(body)
+            return
         }
+        let count = inputCounts.features
         var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
-        var excluded = [Bool](repeating: false, count: count)
+        var notPoint = [Bool](repeating: false, count: count)
         let world = MapProjection.worldSize
         for feature in features {
-            if pointsOnly && feature.type != .point { excluded[feature.source] = true }
+            if feature.type != .point { notPoint[feature.source] = true }
             guard feature.coordinates.count >= 2 else { continue }
             let first = feature.coordinates[0]
             // A wrapped copy lies off the map: the one on it wins.
@@ -178,210 +204,93 @@ public struct TileSource: Sendable {
                 y[feature.source] = feature.coordinates[1]
             }
         }
-        var entries = [(source: Int, x: Double, y: Double)]()
-        for source in 0..<count where !excluded[source] && !x[source].isNaN { entries.append((source, x[source], y[source])) }
-        return SpatialOrder(entries)
-    }
-
-    /// Calls `body` once per input feature, in input order, with the geometry type of its first
-    /// part (nil when it has nothing to tile) and its id and properties — from memory or read
-    /// back from the spilled files.
-    func forEachInputFeature(_ body: (_ position: Int, _ type: TileGeometryType?, _ attributes: TileAttributes) -> Void) throws {
-        if let spilled {
-            var previous = -1
-            try spilled.forEachInputRecord { feature, source, bytes, attributesAt in
-                guard source != previous else { return }
-                previous = source
-                body(source, feature?.type, AttributeCodec.attributes(bytes, at: attributesAt, source: source))
-            }
-            return
+        var entries = [SortedAnchors.Entry]()
+        for source in 0..<count where !x[source].isNaN {
+            entries.append(SortedAnchors.Entry(key: SpatialOrder.key(x: x[source], y: y[source]), source: source,
+                                               pointsOnly: !notPoint[source]))
         }
-        var types = [TileGeometryType?](repeating: nil, count: attributes.count)
-        for feature in features where types[feature.source] == nil { types[feature.source] = feature.type }
-        for (position, attributes) in attributes.enumerated() { body(position, types[position], attributes) }
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
+        for entry in entries { try body(entry) }
     }
 
-    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
-    var vertexSpacing: MaxZoomGuess.VertexSpacing {
-        if let spilled { return spilled.vertexSpacing }
-        var spacing = MaxZoomGuess.VertexSpacing()
-        for feature in features { spacing.add(feature) }
-        return spacing
-    }
-
-    /// The first zoom thinning shows each point at (nothing to do at rate 1).
-    private mutating func thinPoints() {
+    /// The first zoom thinning shows each point at (nothing to do at rate 1), written into the
+    /// features' tags (in memory) or kept for the records as zoom 0 is read (on disk).
+    private mutating func thinPoints() throws {
+        var minZooms = [UInt8]()
         // Clustering stands for every point in its cluster's count: nothing is thinned away.
-        guard options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 else {
-            visibility.thinnedMinZooms = []
+        if options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 {
+            minZooms = [UInt8](repeating: 0, count: inputCounts.features)
+            var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
+                                              maxZoom: options.maxZoom)
+            try forEachAnchor { entry in
+                if entry.pointsOnly { minZooms[entry.source] = walker.next() }
+            }
+        }
+        if let disk {
+            disk.thinnedMinZooms = minZooms
             return
         }
-        visibility.thinnedMinZooms = PointThinning.minZooms(anchors(pointsOnly: true), featureCount: inputCounts.features,
-                                                            rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                                            maxZoom: options.maxZoom)
+        for index in features.indices {
+            features[index].tags.thinnedMinZoom = minZooms.isEmpty ? 0 : minZooms[features[index].source]
+        }
+    }
+
+    /// Settles a guessed max zoom (tippecanoe's `-zg`: from the features' spacing, at most the
+    /// zoom projected for and at least `minZoom`) and base zoom (`-Bg`: the lowest zoom whose
+    /// densest tile holds at most `baseZoomGuessLimit` points), then thins the points again.
+    private mutating func settleGuessedZooms() throws {
+        var spacing = MaxZoomGuess.FeatureSpacing()
+        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
+        try forEachAnchor { entry in
+            spacing.add(entry.key)
+            if entry.pointsOnly { densest.add(entry.key) }
+        }
+        var maxZoom = options.maxZoom
+        if options.guessesMaxZoom {
+            let features = spacing.zoom(extent: options.extent)
+            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
+            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
+        }
+        let baseZoom = options.guessesBaseZoom
+            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
+            : options.baseZoom
+        options.maxZoom = maxZoom
+        options.baseZoom = baseZoom.map { min($0, maxZoom) }
+        // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
+        options.guessesMaxZoom = false
+        options.guessesBaseZoom = false
+        try thinPoints()
+    }
+
+    /// By input position, the first zoom point thinning shows each feature at (empty when
+    /// nothing is thinned).
+    package var thinnedMinZooms: [UInt8] {
+        if let disk { return disk.thinnedMinZooms }
+        guard features.contains(where: { $0.tags.thinnedMinZoom > 0 }) else { return [] }
+        var zooms = [UInt8](repeating: 0, count: inputCounts.features)
+        for feature in features { zooms[feature.source] = feature.tags.thinnedMinZoom }
+        return zooms
     }
 
     /// Every `every`-th input feature (all its parts), with everything else shared: the same
-    /// attributes, property table and visibility (thinning decided on the whole input).
+    /// attributes, property table and thinning (decided on the whole input). In memory only.
     func sample(every: Int) -> TileSource {
         var copy = self
         copy.features = features.filter { $0.source % every == 0 }
         return copy
     }
+}
 
-    /// Tiles to `maxZoom` (at most the zoom the source was projected for) with every point from
-    /// `baseZoom` down, for zooms and base zooms guessed from the data once it is read.
-    package mutating func setMaxZoom(_ maxZoom: Int, baseZoom: Int?) {
-        options.maxZoom = min(maxZoom, options.maxZoom)
-        options.baseZoom = baseZoom.map { min($0, options.maxZoom) }
-        thinPoints()
-    }
+/// The sorted anchors, made the first time they are asked for (a class, so a copied
+/// `TileSource` shares them).
+private final class SortedAnchorsBox: @unchecked Sendable {
+    private var made: SortedAnchors?
 
-    /// The features projected so far, in input order.
-    struct Projection {
-        let options: TileOptions
-        let projector: FeatureProjector
-        var attributes = [TileAttributes]()
-        var projected = [ProjectedFeature]()
-        var counts = InputCounts()
-        var longitudeExtent = LongitudeExtent()
-        var visibility = FeatureVisibility()
-        var layers = TileLayers()
-        var uncoercible = [String: Int]()
-        var filteredOut = 0
-        /// The names options name, and those of them some tiled feature has.
-        let namedProperties: Set<String>
-        var namesSeen = Set<String>()
-        /// The spilled features' extent (before wrapping); `projected`'s is measured at the end.
-        var bounds = MapRect.null
-        /// Where the features and attributes go instead of `projected` and `attributes`, if anywhere.
-        let spilled: SpilledFeatures?
-        private let spillFile: SpillFile?
-        private var scratch = [ProjectedFeature](), record = [UInt8](), attributeBytes = [UInt8]()
-
-        init(options: TileOptions, spillFolder: String? = nil) throws {
-            try options.validate()
-            self.options = options
-            if let spillFolder {
-                let store = SpilledFeatures(folder: spillFolder), file = try SpillFile(in: spillFolder, usage: store.usage)
-                store.add(file, firstSource: 0)
-                spilled = store
-                spillFile = file
-            } else {
-                spilled = nil
-                spillFile = nil
-            }
-            namedProperties = options.namedProperties
-            let world = MapProjection.worldSize
-            let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
-            let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
-            projector = FeatureProjector(squaredTolerance: tolerance * tolerance, circleTolerance: circleTolerance,
-                                         lineMetrics: options.lineMetrics)
-        }
-
-        mutating func add(_ feature: Feature) throws {
-            let index = counts.features
-            let id: JSONValue?
-            if let key = options.promoteID {
-                let value = feature.properties?[key]
-                id = value == .null ? nil : value
-            } else if options.generateID {
-                id = .integer(Int64(index))
-            } else {
-                id = feature.id.map(JSONValue.init(featureID:))
-            }
-            var whereZooms: UInt32?
-            if let filter = options.featureFilter {
-                // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
-                let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
-                if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
-                    filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
-                    return
-                }
-                whereZooms = zooms
-            }
-            counts.features += 1
-            visibility.add(feature, whereZooms: whereZooms)
-            layers.add(feature)
-            if !namedProperties.isEmpty, let properties = feature.properties {
-                for member in properties where namedProperties.contains(member.key) { namesSeen.insert(member.key) }
-            }
-            // A KML style travels as simplestyle properties, so a map's style can draw its colors.
-            let properties = SimpleStyle.properties(feature.properties, carrying: feature.style)
-            let tileAttributes = TileAttributes(id: id, properties: options.tileProperties(properties,
-                                                                                            uncoercible: &uncoercible))
-            if let spillFile {
-                try spill(feature.shape, attributes: tileAttributes, source: index, to: spillFile)
-                return
-            }
-            attributes.append(tileAttributes)
-            guard let shape = feature.shape else {
-                counts.withoutGeometry += 1
-                return
-            }
-            if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
-            longitudeExtent.add(shape)
-        }
-
-        /// `add`'s work when the features go to a file: each part a record with the
-        /// attributes, or one record of attributes alone for a feature with nothing to tile.
-        private mutating func spill(_ shape: Shape?, attributes: TileAttributes, source: Int, to file: SpillFile) throws {
-            attributeBytes.removeAll(keepingCapacity: true)
-            AttributeCodec.append(attributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
-            record.removeAll(keepingCapacity: true)
-            scratch.removeAll(keepingCapacity: true)
-            if let shape {
-                if projector.project(shape, source: source, into: &scratch) == 0 { counts.withoutPositions += 1 }
-                longitudeExtent.add(shape)
-            } else {
-                counts.withoutGeometry += 1
-            }
-            for part in scratch {
-                bounds = bounds.union(part.mapRect)
-                SpillRecord.append(part, source: source, tile: (0, 0), attributes: attributeBytes, to: &record)
-            }
-            if scratch.isEmpty { SpillRecord.append(nil, source: source, tile: (0, 0), attributes: attributeBytes, to: &record) }
-            try file.append(record)
-        }
-
-        /// Appends the features of `later`, projected with the same options from the input that
-        /// follows this one's: its source indices (and generated ids) move past this one's.
-        mutating func append(_ later: Projection) {
-            let offset = counts.features
-            guard offset > 0 else {
-                let filtered = filteredOut  // features this part's filter left out are all it may hold
-                var registered = layers  // layer names made before any feature
-                self = later  // the first part: nothing moves, and nothing is copied
-                filteredOut += filtered
-                registered.append(later.layers)
-                layers = registered
-                return
-            }
-            spilled?.append(later.spilled!, offset: offset)
-            bounds = bounds.union(later.bounds)
-            attributes.reserveCapacity(attributes.count + later.attributes.count)
-            if options.generateID && options.promoteID == nil {
-                for (index, attribute) in later.attributes.enumerated() {
-                    attributes.append(TileAttributes(id: .integer(Int64(offset + index)), properties: attribute.properties))
-                }
-            } else {
-                attributes += later.attributes
-            }
-            projected.reserveCapacity(projected.count + later.projected.count)
-            for var feature in later.projected {
-                feature.source += offset
-                projected.append(feature)
-            }
-            counts.features += later.counts.features
-            counts.withoutGeometry += later.counts.withoutGeometry
-            counts.withoutPositions += later.counts.withoutPositions
-            uncoercible.merge(later.uncoercible, uniquingKeysWith: +)
-            filteredOut += later.filteredOut
-            namesSeen.formUnion(later.namesSeen)
-            longitudeExtent.merge(later.longitudeExtent)
-            visibility.append(later.visibility)
-            layers.append(later.layers)
-        }
+    func sorted(_ make: () throws -> SortedAnchors) throws -> SortedAnchors {
+        if let made { return made }
+        let sorted = try make()
+        made = sorted
+        return sorted
     }
 }
 
