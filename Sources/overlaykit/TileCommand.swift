@@ -41,6 +41,12 @@ struct TileCommand: ParsableCommand {
     @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
     var styleTiles: String?
 
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for the --style's point labels (overlaykit serve serves them at /fonts/{fontstack}/{range}.pbf); without it the style has no labels.", valueName: "url"))
+    var glyphs: String?
+
+    @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated.", valueName: "names"))
+    var font = SDFGlyphFont.defaultFamily
+
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
@@ -139,8 +145,11 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
-        if style != nil {
+        if style == nil {
+            guard glyphs == nil else { throw ValidationError("--glyphs goes with --style") }
+        } else {
             guard explain == nil && !plan else { throw ValidationError("--style goes with a run that writes tiles, not --plan or --explain") }
+            guard glyphs == nil || StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
             if styleTiles == nil, (try? tiler.resolvedArchiveFormat) == .mbtiles {
                 throw ValidationError("--style for an MBTiles output needs --style-tiles URL: a browser cannot read MBTiles")
             }
@@ -217,7 +226,8 @@ struct TileCommand: ParsableCommand {
             report.diagnostics.forEach(tippecanoe.show)
             if let style {
                 try TileStyleOutput.write(style, metadata: report.metadata, output: output, format: tiler.resolvedArchiveFormat,
-                                          tiles: styleTiles, replaceExisting: overwrite.force)
+                                          tiles: styleTiles, glyphs: glyphs, fontStack: StyleFontStack.names(font) ?? [],
+                                          replaceExisting: overwrite.force)
             }
         }
     }

@@ -25,6 +25,8 @@ extension Diagnostic.Code {
     public static let tileArchiveTruncated = Diagnostic.Code("tile.archive-truncated", kind: .data)
     /// `tile.bad-option` (usage): A tiling option is out of range.
     public static let tileBadOption = Diagnostic.Code("tile.bad-option", kind: .usage)
+    /// `tile.bad-work-file` (data): A file of a distributed tile run (`TileJob`) is missing, incomplete or of another run.
+    public static let tileBadWorkFile = Diagnostic.Code("tile.bad-work-file", kind: .data)
     /// `tile.dropped` (finding): A tally of tiny and degenerate rings and lines the tiler dropped.
     public static let tileDropped = Diagnostic.Code("tile.dropped", kind: .finding)
     /// `tile.duplicate-tile` (data): The same tile would be written twice.
@@ -70,6 +72,7 @@ extension Diagnostic.Code {
         .tileArchiveTooLarge,
         .tileArchiveTruncated,
         .tileBadOption,
+        .tileBadWorkFile,
         .tileDropped,
         .tileDuplicateTile,
         .tileNoGeometry,
