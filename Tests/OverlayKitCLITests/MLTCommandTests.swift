@@ -113,6 +113,21 @@ final class MLTCommandTests: XCTestCase {
         XCTAssertFalse(try String(contentsOf: mvtStyle, encoding: .utf8).contains("encoding"), "MVT sources say nothing")
     }
 
+    /// `--plan` estimates the MLT bytes the run would write.
+    func testPlanEstimatesMLTBytes() throws {
+        func total(_ extra: [String]) throws -> Int {
+            let run = try CLI.run(["tile", countries, "--plan", "-o", "plan.pmtiles", "-z", "4"] + extra)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            let line = try XCTUnwrap(run.stdoutText.split(separator: "\n").first { $0.hasPrefix("total:") }, run.stdoutText)
+            let words = line.split(separator: " ")
+            let index = try XCTUnwrap(words.firstIndex { $0.hasPrefix("encoded") })
+            return try XCTUnwrap(Int(words[index - 1]), String(line))
+        }
+        let mvt = try total([]), mlt = try total(["--tile-format", "mlt"])
+        XCTAssertLessThan(mlt, mvt)
+        XCTAssertGreaterThan(mlt, mvt / 3)
+    }
+
     func testGeoJSONTilesAndMLTCannotBeAskedTogether() throws {
         let run = try CLI.run(["tile", countries, "-o", "unused-dir", "--format", "geojson", "--tile-format", "mlt"])
         XCTAssertEqual(run.status, 64, run.stderr)
