@@ -60,6 +60,6 @@ let package = Package(
         // The slow process tests (SIGKILL loops, peak memory, Spark, MapLibre in Chromium, archive
         // clients, the man page): `swift test --filter OverlayKitSlowTests`. Its CLITestSupport.swift
         // is a symbolic link to the CLI tests' one.
-        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "TestSupport"]),
+        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "OverlayKit", "TestSupport"]),
     ]
 )

@@ -138,8 +138,10 @@ public struct PreviewSite: Sendable {
     /// The style `/style.json` serves: every tile set a source through its TileJSON.
     public func style(origin: String) -> MapLibreStyle {
         var style = MapLibreStyle(name: tileSets.map(\.id).joined(separator: ", "), sources: tileSets.filter { $0.provider.contentType.isVector }.map {
-            MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
-                                 layers: $0.provider.metadata.vectorLayers.map(\.id))
+            var source = MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
+                                              layers: $0.provider.metadata.vectorLayers.map(\.id))
+            source.encoding = $0.provider.contentType.name                 // "mlt" says `"encoding": "mlt"`
+            return source
         }, glyphs: options.glyphs ?? "\(origin)/fonts/{fontstack}/{range}.pbf")
         style.fontStack = options.fontStack
         if let bounds = bounds {

@@ -8,6 +8,11 @@ enum TileFormat: String, ExpressibleByArgument, CaseIterable {
     case mvt, geojson, pmtiles, mbtiles
 }
 
+/// `--tile-format`: the vector encoding of each tile (planetiler's option).
+enum VectorTileFormat: String, ExpressibleByArgument, CaseIterable {
+    case mvt, mlt
+}
+
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
@@ -70,6 +75,9 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
 
+    @Option(name: .customLong("tile-format"), help: ArgumentHelp("Vector encoding of each tile: mvt (Mapbox Vector Tile, the default) or mlt (MapLibre Tile: columnar, smaller; MapLibre GL JS ≥ 5.12 and Native read it with \"encoding\": \"mlt\").", valueName: "mvt|mlt"))
+    var tileFormat: VectorTileFormat = .mvt
+
     @Option(name: [.customShort("l"), .long], help: "MVT layer of every input named without -L (default: each input's file name without extension).")
     var layer: String?
 
@@ -108,6 +116,7 @@ struct TileCommand: ParsableCommand {
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
         case .mvt, nil: break
         }
+        if tileFormat == .mlt { tiler.encoding = .mlt }
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
@@ -146,6 +155,7 @@ struct TileCommand: ParsableCommand {
             }
         }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
+        guard format != .geojson || tileFormat == .mvt else { throw ValidationError("--format geojson and --tile-format mlt cannot be used together") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }

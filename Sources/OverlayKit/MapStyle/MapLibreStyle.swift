@@ -15,6 +15,8 @@ public struct MapLibreStyle: Sendable {
         public var location: Location
         /// The vector layers (`source-layer` names), in drawing order.
         public var layers: [String]
+        /// The tiles' encoding when it is not MVT: "mlt" (the source then says `"encoding": "mlt"`).
+        public var encoding: String?
 
         /// How a source is located.
         public enum Location: Hashable, Sendable {
@@ -78,6 +80,7 @@ public struct MapLibreStyle: Sendable {
         for source in sources {
             var entry = JSONObject()
             entry.append("type", .string("vector"))
+            if let encoding = source.encoding, encoding != "mvt" { entry.append("encoding", .string(encoding)) }
             switch source.location {
             case .tileJSON(let url):
                 entry.append("url", .string(url))

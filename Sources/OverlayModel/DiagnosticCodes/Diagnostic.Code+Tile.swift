@@ -3,6 +3,8 @@
 extension Diagnostic.Code {
     /// `mvt.bad-tile` (data): Bytes are not a valid Mapbox Vector Tile.
     public static let mvtBadTile = Diagnostic.Code("mvt.bad-tile", kind: .data)
+    /// `mlt.bad-tile` (data): Bytes are not a valid MapLibre Tile.
+    public static let mltBadTile = Diagnostic.Code("mlt.bad-tile", kind: .data)
     /// `mvt.id-not-integer` (finding): Feature ids that are not unsigned integers are not written (MVT ids are unsigned integers).
     public static let mvtIdNotInteger = Diagnostic.Code("mvt.id-not-integer", kind: .finding)
     /// `mvt.json-value` (finding): An array or object property is written as its JSON text (MVT values are scalars).
@@ -43,7 +45,7 @@ extension Diagnostic.Code {
     public static let tilejoinEmptyInput = Diagnostic.Code("tilejoin.empty-input", kind: .finding)
     /// `tilejoin.extent-mismatch` (data): A layer has different extents in different inputs.
     public static let tilejoinExtentMismatch = Diagnostic.Code("tilejoin.extent-mismatch", kind: .data)
-    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not Mapbox Vector Tiles.
+    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not vector tiles, or the inputs mix MVT and MLT without `--tile-format`.
     public static let tilejoinFormatMismatch = Diagnostic.Code("tilejoin.format-mismatch", kind: .data)
     /// `tilejoin.no-tiles` (data): No input holds any tile.
     public static let tilejoinNoTiles = Diagnostic.Code("tilejoin.no-tiles", kind: .data)
@@ -59,6 +61,7 @@ extension Diagnostic.Code {
         .tileFiltered,
         .tileTippecanoeLayerIgnored,
         .mvtBadTile,
+        .mltBadTile,
         .mvtIdNotInteger,
         .mvtJsonValue,
         .mvtNullValue,
