@@ -13,9 +13,7 @@ final class MLTCorpusTests: XCTestCase {
             ("real/2012-02-10.kml", 8),
         ]
         for (name, maxZoom) in inputs {
-            guard let url = TestLocations.corpusItem(name) else {
-                throw TestLocations.corpusAbsent(XCTSkip("skipped: corpus not found at \(TestLocations.corpus.path)"))
-            }
+            let url = try Prerequisite.corpus(name)
             let tiles = try MLTTileComparison.compareEveryTile(of: url.path, maxZoom: maxZoom)
             print("MLT = MVT: \(name) to z\(maxZoom), \(tiles) tiles")
             XCTAssertGreaterThan(tiles, 0, name)

@@ -12,10 +12,8 @@ final class MLTRenderTests: XCTestCase {
     static let script = CLI.packageRoot.appendingPathComponent("Tests/Scripts/mapli_compare.py")
 
     private func tools() throws -> (python: URL, xvfb: URL) {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
-        guard let xvfb = CLI.which("xvfb-run") else { throw XCTSkip("skipped: xvfb-run not found (Debian package xvfb)") }
-        let probe = try CLI.runTool(python, ["-c", "import mapli"])
-        guard probe.status == 0 else { throw XCTSkip("skipped: the PyPI package mapli is not installed") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["mapli"], install: "pip install mapli"))
+        let xvfb = URL(fileURLWithPath: try Prerequisite.executable("xvfb-run", install: "Debian: xvfb"))
         return (python, xvfb)
     }
 
@@ -24,7 +22,7 @@ final class MLTRenderTests: XCTestCase {
         let (python, xvfb) = try tools()
         let result = try CLI.runTool(xvfb, ["-a", python.path, Self.script.path, a.path, b.path, layer, kind, views])
         let output = result.stdoutText
-        if result.status == 3 { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try Prerequisite.require(result.status != 3, output.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(result.status, 0, output + result.stderr)
         print("mapli \(a.lastPathComponent) vs \(b.lastPathComponent): \(output)")
         guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("min_iou=") }),
@@ -82,8 +80,7 @@ final class MLTRenderTests: XCTestCase {
     /// Native draws it like our MLT of the same data (different simplification: IoU ≥ 0.9).
     func testFreestilerMLTIsReadAndDrawn() throws {
         let (python, _) = try tools()
-        let probe = try CLI.runTool(python, ["-c", "import freestiler, geopandas"])
-        guard probe.status == 0 else { throw XCTSkip("skipped: the PyPI package freestiler is not installed") }
+        _ = try Prerequisite.python(modules: ["freestiler", "geopandas"], install: "pip install freestiler geopandas")
         let folder = try CLI.temporaryFolder(self)
         let input = CLI.packageRoot.appendingPathComponent("Examples/countries.geojson")
         let theirs = folder.appendingPathComponent("freestiler.pmtiles")
