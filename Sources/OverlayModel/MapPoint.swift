@@ -9,7 +9,7 @@ import Darwin
 /// A point on the spherical Mercator plane used by MapKit (`MKMapPoint`): the world is
 /// 2^28 × 2^28 map points, the origin is the top-left corner (180° W, 85.05° N) and the
 /// prime meridian runs down the middle.
-public struct MapPoint: Hashable, Sendable {
+public struct MapPoint: Hashable, Sendable, Codable {
     /// Map x: 0 at 180° W, growing eastward to `MapProjection.worldSize`.
     public var x: Double
     /// Map y: 0 at the north edge (about 85.05° N), growing southward.

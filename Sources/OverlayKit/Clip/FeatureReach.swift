@@ -4,7 +4,7 @@ import OverlayModel
 /// the first tile (`TileSource.estimatedTiles`): polygons by their exterior area, lines by their
 /// length, points one tile each. Every geometry kind counts, so a line across the world at z14
 /// (16,384 tiles) counts as much as it costs. O(1) per feature.
-package struct FeatureReach: Sendable {
+package struct FeatureReach: Sendable, Codable {
     /// The polygons' exterior area in map points², each input feature once.
     package private(set) var polygonArea = 0.0
     /// The lines' length in map points.

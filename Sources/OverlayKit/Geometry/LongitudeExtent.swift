@@ -11,7 +11,7 @@ import OverlayModel
 /// between their ends, not just their vertices: world data such as Natural Earth's countries
 /// (Antarctica's long edges along the pole) gives −180 … 180, never a bogus crossing.
 /// Constant memory (3,600 bins of 0.1°); O(1) per vertex and per edge.
-package struct LongitudeExtent: Sendable {
+package struct LongitudeExtent: Sendable, Codable {
     private static let binCount = 3600
     /// Extreme vertex longitudes per bin.
     private var minimum = [Double](repeating: .infinity, count: binCount)

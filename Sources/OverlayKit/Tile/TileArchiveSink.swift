@@ -177,6 +177,13 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// fields, tilestats (geometry type and attribute types), and the drop report.
     public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
                          name: String? = nil, description: String = "") throws -> TileSetMetadata {
+        metadata(for: source.facts, minZoom: minZoom, zooms: zooms, name: name, description: description)
+    }
+
+    /// The metadata of a tile set whose input `facts` describe (one run's `TileSource`, or the
+    /// plan of a run split over machines).
+    package func metadata(for source: TileSetFacts, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
+                          name: String? = nil, description: String = "") -> TileSetMetadata {
         let maxZoom = source.options.maxZoom
         var bounds: TileSetMetadata.Bounds?
         var center: TileSetMetadata.Center?
@@ -217,7 +224,7 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// The layer names tiles carry: those of ``assignLayers(_:)`` when there are several,
     /// else the one layer.
-    private func names(of source: TileSource) -> [String] {
+    private func names(of source: TileSetFacts) -> [String] {
         guard encoding != .geojson else { return [layer] }
         return (layers ?? source.layers).encodedNames(default: layer)
     }

@@ -254,11 +254,8 @@ public struct Tiler: Sendable, Codable {
     public func run(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
                     onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
         try validate(inputs: inputs)
-        var createOptions = TileArchive.CreateOptions()
-        createOptions.replaceExisting = replaceExisting
-        createOptions.tileExtension = encoding.rawValue
         // Taken first: a locked or existing output fails before minutes of reading.
-        let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
+        let writer = try createWriter()
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let diskFolder = try temporaryFolder(for: inputs)
@@ -273,9 +270,7 @@ public struct Tiler: Sendable, Codable {
                 onWarning(Diagnostic(.note, code: .tileFiltered,
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
-            let sink = TileArchiveSink(writer: writer, layer: inputs[0].layer, encoding: encoding, precision: precision,
-                                       budget: options.budget, onProgress: onProgress)
-            sink.assignLayers(source.layers)
+            let sink = makeSink(writer: writer, layer: inputs[0].layer, layers: source.layers, onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
                 let estimate = source.estimatedTiles(zooms: options.minZoom...source.options.maxZoom)
@@ -302,6 +297,28 @@ public struct Tiler: Sendable, Codable {
             writer.abort()
             throw error
         }
+    }
+
+    /// The writer of ``output`` (taken under its lock; nothing appears there before `finish`).
+    /// - Throws: `io.output-exists`, `io.output-locked`, `io.create-failed`.
+    func createWriter() throws -> any TileArchiveWriter {
+        var createOptions = TileArchive.CreateOptions()
+        createOptions.replaceExisting = replaceExisting
+        createOptions.tileExtension = encoding.fileExtension
+        return try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
+    }
+
+    /// Whether the output stores a block of identical tiles once (PMTiles' run lengths).
+    func outputStoresBlocksOnce() -> Bool { resolvedArchiveFormat == .pmtiles }
+
+    /// The sink that encodes tiles as this run does (encoding, precision, budget) into `writer`,
+    /// features going to `layers` (or all to `layer` when they name none).
+    func makeSink(writer: any TileArchiveWriter, layer: String? = nil, layers: TileLayers,
+                  onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) -> TileArchiveSink {
+        let sink = TileArchiveSink(writer: writer, layer: layer ?? self.layer, encoding: encoding, precision: precision,
+                                   budget: options.budget, onProgress: onProgress)
+        sink.assignLayers(layers)
+        return sink
     }
 
     /// Runs `body` with `reader` as the one input, of layer ``layer``, and hands the reader back.

@@ -1,7 +1,7 @@
 import OverlayModel
 
 /// What building one tile left out or changed, so every dropped ring can be explained.
-public struct TileStatistics: Hashable, Sendable {
+public struct TileStatistics: Hashable, Sendable, Codable {
     /// Features written.
     public var features = 0
     /// Features in the tile's input that lost every part to the rules below.

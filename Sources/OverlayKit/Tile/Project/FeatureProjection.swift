@@ -169,7 +169,8 @@ struct FeatureProjection {
     /// Appends the projection of the input that follows this one's (a later part of the same
     /// input, or the next input): its input positions (and generated ids) move past this one's
     /// and its layers join this one's.
-    mutating func append(_ later: FeatureProjection) {
+    @discardableResult
+    mutating func append(_ later: FeatureProjection) -> [UInt16] {
         let offset = counts.features
         let remap = layers.append(later.layers)
         // Summaries: the later layers' into this one's, in order; the input layer's into the input layer's.
@@ -217,11 +218,13 @@ struct FeatureProjection {
         losses += later.losses
         vertexSpacing.merge(later.vertexSpacing)
         reach.merge(later.reach)
+        return remap
     }
 
     /// Names the layer of the features read since the last call that go to their input's
     /// layer: `name` (the input's), registered before the input was read.
-    mutating func assignInputLayer(_ name: String) {
+    @discardableResult
+    mutating func assignInputLayer(_ name: String) -> UInt16 {
         let index = layers.assignInputLayer(name)
         if Int(index) >= layerSummaries.count - 1 {
             layerSummaries.insert(contentsOf: Array(repeating: TileLayerSummary(), count: Int(index) - layerSummaries.count + 2),
@@ -234,12 +237,14 @@ struct FeatureProjection {
             projected[position].tags.layer = index
         }
         for part in disk?.parts ?? [] where part.inputLayer == nil { part.inputLayer = index }
+        return index
     }
 
     /// Drops the layers no feature went to and numbers the rest anew (features and summaries).
-    mutating func removeUnusedLayers() {
+    @discardableResult
+    mutating func removeUnusedLayers() -> [UInt16]? {
         let layerCount = layers.names.count
-        guard let compaction = layers.removeUnused() else { return }
+        guard let compaction = layers.removeUnused() else { return nil }
         var summaries = [TileLayerSummary](repeating: TileLayerSummary(), count: layers.names.count + 1)
         for (old, new) in compaction.enumerated() where new != TileLayers.inputLayer { summaries[Int(new)] = layerSummaries[old] }
         layerSummaries = summaries
@@ -247,5 +252,47 @@ struct FeatureProjection {
             projected[position].tags.layer = compaction[Int(projected[position].tags.layer)]
         }
         for part in disk?.parts ?? [] { part.compactLayers(compaction, layerCount: layerCount) }
+        return compaction
+    }
+
+    /// What a projection found of its input, without the features: what a distributed run's
+    /// shards hand to its plan, which joins them as one projection of the whole input would.
+    struct Summary: Codable {
+        var counts: TileInputCounts
+        var longitudeExtent: LongitudeExtent
+        var layers: TileLayers
+        var layerSummaries: [TileLayerSummary]
+        var losses: TileEncodingLosses
+        var uncoercible: [String: Int]
+        var filteredOut: Int
+        var invalidZoomMembers: Int
+        var namesSeen: Set<String>
+        var bounds: MapRect
+        var vertexSpacing: MaxZoomGuess.VertexSpacing
+        var reach: FeatureReach
+    }
+
+    /// This projection's summary.
+    var summary: Summary {
+        Summary(counts: counts, longitudeExtent: longitudeExtent, layers: layers, layerSummaries: layerSummaries, losses: losses,
+                uncoercible: uncoercible, filteredOut: filteredOut, invalidZoomMembers: invalidZoomMembers, namesSeen: namesSeen,
+                bounds: bounds, vertexSpacing: vertexSpacing, reach: reach)
+    }
+
+    /// A projection holding `summary` and no features (to join shards' summaries).
+    init(options: TileOptions, summary: Summary) {
+        self.init(options: options, disk: nil, sink: nil)
+        counts = summary.counts
+        longitudeExtent = summary.longitudeExtent
+        layers = summary.layers
+        layerSummaries = summary.layerSummaries
+        losses = summary.losses
+        uncoercible = summary.uncoercible
+        filteredOut = summary.filteredOut
+        invalidZoomMembers = summary.invalidZoomMembers
+        namesSeen = summary.namesSeen
+        bounds = summary.bounds
+        vertexSpacing = summary.vertexSpacing
+        reach = summary.reach
     }
 }

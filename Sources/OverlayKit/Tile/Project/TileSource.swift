@@ -262,6 +262,12 @@ public struct TileSource: Sendable {
         try thinPoints()
     }
 
+    /// What the tile set's metadata says of the input.
+    package var facts: TileSetFacts {
+        TileSetFacts(options: options, boundingMapRect: boundingMapRect, layers: layers, layerSummaries: layerSummaries,
+                     losses: losses, inputCounts: inputCounts)
+    }
+
     /// By input position, the first zoom point thinning shows each feature at (empty when
     /// nothing is thinned).
     package var thinnedMinZooms: [UInt8] {

@@ -154,7 +154,17 @@ struct RecordRun: @unchecked Sendable {
         var sourceOffset: Int
         var layerMap: [UInt16]?
         var inputLayer: UInt16
+        /// By input position, the first zoom thinning shows a point at (empty: none thinned).
         var thinned: [UInt8]
+        /// The same for a partition of a distributed run: only its points and its neighbours'.
+        var thinnedByPosition: [Int: UInt8]? = nil
+
+        /// This fixup with a partition's thinning.
+        func thinning(_ zooms: [Int: UInt8]) -> Fixup {
+            var copy = self
+            copy.thinnedByPosition = zooms
+            return copy
+        }
 
         /// The record's input position and tags as the run knows them.
         @inline(__always)
@@ -168,6 +178,7 @@ struct RecordRun: @unchecked Sendable {
                 tags.layer = mapped == TileLayers.inputLayer ? inputLayer : mapped
             }
             if position < thinned.count { tags.thinnedMinZoom = thinned[position] }
+            if let zoom = thinnedByPosition?[position] { tags.thinnedMinZoom = zoom }
             return (position, tags)
         }
     }
