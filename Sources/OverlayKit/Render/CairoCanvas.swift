@@ -157,7 +157,7 @@ enum CairoCanvas {
                 cairo_fill_preserve(context)
             }
             if let stroke { self.stroke(stroke, context) }
-        case .pin(let x, let y, let color, let size, let label, let labelColor, let fontSize):
+        case .pin(let x, let y, let color, let size):
             func at(_ p: (Double, Double)) -> (Double, Double) { (x + p.0 * size, y + p.1 * size) }
             let (l1, l2, l3) = (at(PinShape.leftCurve.0), at(PinShape.leftCurve.1), at(PinShape.leftCurve.2))
             let (r1, r2, r3) = (at(PinShape.rightCurve.0), at(PinShape.rightCurve.1), at(PinShape.rightCurve.2))
@@ -172,18 +172,25 @@ enum CairoCanvas {
             cairo_arc(context, x, y + PinShape.headY * size, PinShape.dotRadius * size, 0, 2 * Double.pi)
             cairo_set_source_rgba(context, 1, 1, 1, 1)
             cairo_fill(context)
-            if let label, !label.isEmpty, fontSize > 0 {
-                cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-                cairo_set_font_size(context, fontSize)
-                cairo_move_to(context, x + PinShape.labelX * size, y + PinShape.headY * size + fontSize / 3)
-                // Control characters have no glyphs; drop them as the SVG writer does.
-                let printable = String(String.UnicodeScalarView(label.unicodeScalars.filter { $0.value >= 0x20 }))
-                printable.withCString { cairo_text_path(context, $0) }
-                stroke(StrokePaint(color: PinShape.halo, width: fontSize * PinShape.haloWidthPerFontSize,
-                                   dash: [], cap: .round, join: .round), context, keepPath: true)
-                setSource(context, labelColor)
-                cairo_fill(context)
-            }
+        case .label(let label):
+            setFont(context, size: label.fontSize, bold: false)
+            cairo_move_to(context, label.x, label.y)
+            label.text.withCString { cairo_text_path(context, $0) }
+            stroke(StrokePaint(color: PinShape.halo, width: label.fontSize * PinShape.haloWidthPerFontSize,
+                               dash: [], cap: .round, join: .round), context, keepPath: true)
+            setSource(context, label.color)
+            cairo_fill(context)
+        case .cluster(let cluster):
+            cairo_arc(context, cluster.x, cluster.y, cluster.radius, 0, 2 * Double.pi)
+            cairo_close_path(context)
+            setSource(context, cluster.color)
+            cairo_fill_preserve(context)
+            stroke(StrokePaint(color: ClusterShape.outline, width: cluster.outlineWidth, dash: [], cap: .butt, join: .round), context)
+            setFont(context, size: cluster.fontSize, bold: true)
+            cairo_move_to(context, cluster.x - cluster.textWidth / 2, cluster.y + cluster.fontSize / 3)
+            cluster.text.withCString { cairo_text_path(context, $0) }
+            setSource(context, ClusterShape.text)
+            cairo_fill(context)
         }
         cairo_new_path(context)
     }
@@ -200,6 +207,41 @@ enum CairoCanvas {
             cairo_set_dash(context, nil, 0, 0)
         }
         if keepPath { cairo_stroke_preserve(context) } else { cairo_stroke(context) }
+    }
+
+    /// The toy text API's sans-serif face (fontconfig picks the font: DejaVu Sans on Debian).
+    private static func setFont(_ context: OpaquePointer, size: Double, bold: Bool) {
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+    }
+
+    /// Measures text with the font the labels are drawn with, on a surface of its own (one
+    /// pixel), so SVG output places labels exactly as PNG output does.
+    final class TextMeasure: TextMeasuring {
+        private let surface: OpaquePointer?
+        private let context: OpaquePointer?
+
+        /// A measuring context; if cairo cannot make one, every advance is an estimate of 0.6 em
+        /// a character (the picture then fails on drawing, with cairo's error).
+        init() {
+            surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+            context = surface.flatMap { cairo_create($0) }
+        }
+
+        deinit {
+            if let context { cairo_destroy(context) }
+            if let surface { cairo_surface_destroy(surface) }
+        }
+
+        func advance(of text: String, fontSize: Double, bold: Bool) -> Double {
+            guard let context, cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+                return 0.6 * fontSize * Double(text.unicodeScalars.count)
+            }
+            CairoCanvas.setFont(context, size: fontSize, bold: bold)
+            var extents = cairo_text_extents_t()
+            text.withCString { cairo_text_extents(context, $0, &extents) }
+            return extents.x_advance.isFinite ? max(0, extents.x_advance) : 0
+        }
     }
 
     private static func setSource(_ context: OpaquePointer, _ color: RGBAColor) {
