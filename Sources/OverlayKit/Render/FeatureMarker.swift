@@ -29,6 +29,8 @@ struct FeatureMarker {
     let options: RenderOptions
     private(set) var paths: ScreenPathBuilder
     private let simplifier: ShapeSimplifier
+    /// Drops vertices within a simplification tolerance's cell before the simplifier sees them.
+    private let coalescing: SubpixelCoalescing
     /// Whether features are culled by their bounds before anything else (false only in tests
     /// that prove culling skips nothing that would show).
     var cullsByBounds = true
@@ -41,6 +43,7 @@ struct FeatureMarker {
         // A pitched camera magnifies the ground near the viewport's bottom edge.
         simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
             / transform.viewportMagnification)
+        coalescing = SubpixelCoalescing(cellSize: simplifier.tolerance)
     }
 
     /// The scene the marks go into, with no drawings yet: size, background, the sky of a steep
@@ -59,9 +62,11 @@ struct FeatureMarker {
     mutating func marks(of feature: Feature, number: Int) -> Outcome {
         guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return .outside }
         // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
-        // pixel: invisible at this zoom, and a 100 MB file draws only what shows.
+        // pixel: invisible at this zoom, and a 100 MB file draws only what shows. Vertices in
+        // one quarter-pixel cell are coalesced first, in one pass, so the simplifier's cost
+        // follows the pixels a shape crosses, not its vertex count.
         var counts = ShapeSimplifier.Counts()
-        guard let shape = simplifier.simplify(original, counts: &counts) else { return .tooSmall }
+        guard let shape = simplifier.simplify(coalescing.coalesce(original), counts: &counts) else { return .tooSmall }
         let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
         guard FeatureMarker.paints(shape, style) else { return .unpainted }
         var overlays = [DrawPart](), points = [PointMark]()
