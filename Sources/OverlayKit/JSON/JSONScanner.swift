@@ -348,6 +348,7 @@ final class JSONScanner {
         mark = position
         defer { mark = nil }
         // Fast path: no escapes.
+        var ascii = true
         while true {
             guard try position < end || refill() else {
                 throw error(.jsonUnexpectedEnd, "input ended inside a string", at: startOffset)
@@ -356,11 +357,15 @@ final class JSONScanner {
             if byte == UInt8(ascii: "\"") {
                 let buffer = UnsafeBufferPointer(start: bytes + mark!, count: position - mark!)
                 position += 1
+                // ASCII is valid UTF-8 as it stands, and String(decoding:as: UTF8.self) takes it
+                // in one specialized copy; String(validating:as:) goes through generic code.
+                if ascii { return String(decoding: buffer, as: UTF8.self) }
                 guard let text = String(validating: buffer, as: UTF8.self) else {
                     throw error(.jsonInvalidUtf8, "string is not valid UTF-8", at: startOffset)
                 }
                 return text
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw error(.jsonControlCharacter, "unescaped control character in a string")

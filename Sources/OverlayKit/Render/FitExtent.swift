@@ -56,6 +56,32 @@ public struct FitExtent: Sendable {
         add(x: minX, x: maxX, y: bounds.minY, y: bounds.maxY)
     }
 
+    /// Adds every part of another extent (one measured on another thread, say): the result is
+    /// the extent of both inputs' parts, whatever the order.
+    public mutating func merge(_ other: FitExtent) {
+        guard other.partCount > 0 else { return }
+        let parts = partCount + other.partCount
+        if other.coversWorld {
+            add(x: 0, x: MapProjection.worldSize, y: other.minY, y: other.maxY)
+        } else {
+            for interval in other.intervals { add(x: interval.0, x: interval.1, y: other.minY, y: other.maxY) }
+            for bin in other.bins where bin.start <= bin.end { add(x: bin.start, x: bin.end, y: other.minY, y: other.maxY) }
+        }
+        partCount = parts
+    }
+
+    /// The extent of every shape `reader` gives from where it stands to its end. Its warnings
+    /// are dropped (a drawing pass reads the same features again and reports them).
+    /// - Throws: the reader's errors.
+    public static func measuring(_ reader: inout some FeatureReader) throws -> FitExtent {
+        var extent = FitExtent()
+        while let feature = try reader.next() {
+            _ = reader.takeWarnings()
+            if let shape = feature.shape { extent.add(shape) }
+        }
+        return extent
+    }
+
     private mutating func add(x minX: Double, x maxX: Double, y top: Double, y bottom: Double) {
         partCount += 1
         minY = min(minY, top)

@@ -44,7 +44,8 @@ public struct MapRenderer {
         let camera = try self.camera(for: &source)
         let heldOutput = format == .svg && output.path == nil ? ByteOutput() : nil
         var stream = try SnapshotStream(camera: camera, options: options, format: format, output: heldOutput ?? output)
-        var reader = try source.features(for: RenderView(camera: camera, options: options))
+        // Parsing (most of the time) runs on a second core while this one draws.
+        var reader = try ReadAheadFeatureReader.whenUseful(try source.features(for: RenderView(camera: camera, options: options)))
         while let feature = try reader.next() {
             reader.takeWarnings().forEach(onWarning)
             if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
@@ -62,25 +63,11 @@ public struct MapRenderer {
         return report
     }
 
-    /// The camera: as given, or fitted to the source's extent (known, or measured by a pass
-    /// over its features).
+    /// The camera: as given, or fitted to the source's extent (`RenderSource.extent()`).
     /// - Throws: `render.view-too-small` when the fit needs a zoom below 0; the source's errors.
     public func camera(for source: inout some RenderSource) throws -> RenderCamera {
         guard case .fit(let padding) = options.camera else { return options.resolveCamera(fitting: .null) }
-        let extent: MapRect
-        if let known = try source.knownExtent() {
-            extent = known
-        } else {
-            var fit = FitExtent()
-            var reader = try source.features(for: nil)
-            while let feature = try reader.next() {
-                // The drawing pass reads the same features and reports their warnings.
-                _ = reader.takeWarnings()
-                if let shape = feature.shape { fit.add(shape) }
-            }
-            extent = fit.mapRect
-        }
-        let camera = options.resolveCamera(fitting: extent)
+        let camera = options.resolveCamera(fitting: try source.extent())
         if let problem = RenderOptions.fitProblem(camera, width: options.width, height: options.height, padding: padding) {
             throw Diagnostic(.error, code: .renderViewTooSmall, message: problem)
         }

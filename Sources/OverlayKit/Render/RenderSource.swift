@@ -31,12 +31,12 @@ public struct RenderView: Sendable {
 /// another kind (a tile set, a database) conforms by returning a `FeatureReader` over its
 /// features for a view — for example the decoded tiles that cover `view.visibleMapRect` at
 /// the zoom nearest `view.camera.zoom` — and, when it knows its bounds without reading (a tile
-/// set's metadata), by returning them from `knownExtent()` so that fitting costs no pass.
+/// set's metadata), by returning them from `extent()` so that fitting costs no pass.
 public protocol RenderSource {
     /// The extent to fit, in map points (it may run past the world's east edge, as `FitExtent`
-    /// gives it), when the source knows it without reading its features; nil makes the
-    /// renderer read one pass to measure it.
-    mutating func knownExtent() throws -> MapRect?
+    /// gives it; `MapRect.null` when there is nothing). The default reads one pass of
+    /// `features(for: nil)` into a `FitExtent`.
+    mutating func extent() throws -> MapRect
 
     /// A new pass over the features, from the first. `view` is nil for the pass that measures
     /// the extent to fit (only shapes matter; its warnings are dropped, since the drawing pass
@@ -46,8 +46,12 @@ public protocol RenderSource {
 }
 
 extension RenderSource {
-    /// No known extent: the renderer measures it.
-    public mutating func knownExtent() throws -> MapRect? { nil }
+    /// The extent measured by one pass over the features (their warnings are dropped: the
+    /// drawing pass reads the same features again and reports them).
+    public mutating func extent() throws -> MapRect {
+        var reader = try features(for: nil)
+        return try FitExtent.measuring(&reader).mapRect
+    }
 }
 
 /// A GeoJSON, GeoJSONSeq, KML or KMZ file, or standard input, read again for each pass.
@@ -71,6 +75,25 @@ public struct FileRenderSource: RenderSource {
     }
 
     private var isStandardInput: Bool { path == nil || path == "-" }
+
+    /// The extent to fit. A GeoJSON text sequence file of at least two `minimumPartBytes` is
+    /// measured in parts on as many threads as there are cores (each part a `FitExtent`,
+    /// merged); anything else, or a part that fails, is measured by one reader, so an error is
+    /// reported exactly as one reader finds it.
+    /// - Throws: the reader's errors; `io.thread-failed`.
+    public mutating func extent() throws -> MapRect {
+        let cores = ReadAheadFeatureReader.usableCores
+        if cores > 1, !isStandardInput, let sequence = try features(for: nil) as? GeoJSONReader,
+           let file = sequence.unreadFile, let size = file.expectedSize, size >= 2 * FileRenderSource.minimumPartBytes,
+           let extent = try ParallelExtent.measure(file, size: size, parts: cores, minimumPartBytes: FileRenderSource.minimumPartBytes) {
+            return extent
+        }
+        var reader = try features(for: nil)
+        return try FitExtent.measuring(&reader).mapRect
+    }
+
+    /// The smallest part of a file worth a thread of its own.
+    static let minimumPartBytes = 4 << 20
 
     /// A reader from the start of the file (or of standard input's copy).
     /// - Throws: `Diagnostic` `io.open-failed`, `io.read-failed`, `io.create-failed` (no room
