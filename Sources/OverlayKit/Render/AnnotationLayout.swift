@@ -31,8 +31,9 @@ protocol TextMeasuring {
 /// Decides what of the point annotations is drawn, as MapKit shows annotations: every pin is
 /// drawn (MapKit's default `displayPriority` is `required`) unless points are clustered, and
 /// titles are shown only where they collide with nothing (a marker's adaptive title
-/// visibility): placed by `LabelPriority`, then input order, each label that would overlap one
-/// already placed (or a cluster) is left out and counted. With a cluster distance, points closer
+/// visibility): placed by `LabelPriority`, then input order, right of the pin or else left of it,
+/// wholly on the picture, each label that would overlap one already placed (or a cluster) is
+/// left out and counted. With a cluster distance, points closer
 /// than it on the picture become clusters with their count (`MKClusterAnnotation`).
 ///
 /// Memory is bounded by the picture, not the number of points: pins of one look whose tips fall
@@ -149,26 +150,40 @@ struct AnnotationLayout {
         var labels = [DrawPart]()
         for entry in labelCandidates {
             guard let text = AnnotationLayout.printable(entry.mark.label) else { continue }
-            let mark = entry.mark
-            var label = PlacedLabel(text: text, x: mark.x + PinShape.labelX * mark.size,
-                                    y: mark.y + PinShape.headY * mark.size + mark.fontSize / 3,
-                                    width: 0, color: mark.labelColor, fontSize: mark.fontSize)
-            // The box with no text in it yet: if even that collides, the text is never shaped.
-            if grid.collides(label.box) {
+            if let label = place(text, of: entry.mark, on: &grid, measure: measure) {
+                labels.append(.label(label))
+                counts.labelsPlaced += 1
+            } else {
                 counts.labelsLeftOut += 1
-                continue
             }
-            label.width = measure.advance(of: text, fontSize: mark.fontSize, bold: false)
-            let box = label.box
-            guard grid.reachesPicture(box), !grid.collides(box) else {
-                counts.labelsLeftOut += 1
-                continue
-            }
-            grid.insert(box)
-            labels.append(.label(label))
-            counts.labelsPlaced += 1
         }
         return (drawings, labels)
+    }
+
+    /// Places a pin's label right of its head, else left of it (MapLibre's variable anchors),
+    /// wherever it lies wholly on the picture and clear of every box placed; nil when neither
+    /// side is free. A side whose start (a box with no text yet) already collides is rejected
+    /// before the text is shaped, so crowded labels cost no text measuring.
+    private func place(_ text: String, of mark: PointMark, on grid: inout CollisionGrid,
+                       measure: some TextMeasuring) -> PlacedLabel? {
+        let baseline = mark.y + PinShape.headY * mark.size + mark.fontSize / 3
+        let right = mark.x + PinShape.labelX * mark.size, left = mark.x - PinShape.labelX * mark.size
+        var label = PlacedLabel(text: text, x: right, y: baseline, width: 0, color: mark.labelColor, fontSize: mark.fontSize)
+        let rightOpen = !grid.collides(label.box)
+        label.x = left
+        let leftOpen = !grid.collides(label.box)
+        guard rightOpen || leftOpen else { return nil }
+        let width = measure.advance(of: text, fontSize: mark.fontSize, bold: false)
+        label.width = width
+        for (open, x) in [(rightOpen, right), (leftOpen, left - width)] where open {
+            label.x = x
+            let box = label.box
+            if grid.holdsWhole(box) && !grid.collides(box) {
+                grid.insert(box)
+                return label
+            }
+        }
+        return nil
     }
 
     private static func pinDrawing(_ entry: Entry) -> FeatureDrawing {

@@ -12,17 +12,18 @@ struct ScreenBox: Hashable, Sendable {
 }
 
 /// The boxes placed so far on a picture, found by a uniform grid over it: a query looks only at
-/// the boxes in the cells it touches. Only boxes that reach the picture take part, and for those
-/// the grid over the picture alone finds every collision: two boxes that both meet the picture
-/// and meet each other also meet each other inside it (Helly's theorem, axis by axis). Boxes
-/// placed through it never overlap, so it holds at most as many as fit on the picture: memory
-/// bounded by the picture, whatever the input. O(1) per query for boxes about a cell's size.
+/// the boxes in the cells it touches. Only boxes that meet the picture take part (labels are
+/// placed only wholly on it, and obstacles are clipped to it), and for those the grid over the
+/// picture alone finds every collision: two boxes that both meet the picture and meet each other
+/// also meet each other inside it (Helly's theorem, axis by axis). Boxes placed through it never
+/// overlap, so it holds at most as many as fit on the picture: memory bounded by the picture,
+/// whatever the input. O(1) per query for boxes about a cell's size.
 struct CollisionGrid {
     /// Placed boxes closer than this many device pixels collide: their drawn boxes stay apart
     /// even after SVG rounds coordinates to hundredths.
     static let gap = 1.0
 
-    /// The picture, grown by the gap: boxes that do not meet it are not placed.
+    /// The picture, grown by the gap.
     let picture: ScreenBox
     private let cellSize: Double
     private let columns: Int64
@@ -40,8 +41,11 @@ struct CollisionGrid {
         rows = Int64(((height + 2 * gap) / self.cellSize).rounded(.up)) + 1
     }
 
-    /// True when the box meets the picture, so that it may be placed.
-    func reachesPicture(_ box: ScreenBox) -> Bool { box.intersects(picture) }
+    /// True when the box lies wholly on the picture (a label cut by the edge is no label).
+    func holdsWhole(_ box: ScreenBox) -> Bool {
+        box.minX >= picture.minX + CollisionGrid.gap && box.maxX <= picture.maxX - CollisionGrid.gap
+            && box.minY >= picture.minY + CollisionGrid.gap && box.maxY <= picture.maxY - CollisionGrid.gap
+    }
 
     /// True when `box` comes within `gap` of a box already placed.
     func collides(_ box: ScreenBox) -> Bool {
