@@ -9,7 +9,11 @@ public enum SimpleStyle {
 
     /// The style the properties describe, or nil when they set none.
     public static func style(from properties: JSONObject?) -> Style? {
-        guard let properties, properties.members.contains(where: { keys.contains($0.key) }) else { return nil }
+        // Every simplestyle name starts with f, m or s: most properties are passed over on one byte.
+        guard let properties, properties.members.contains(where: {
+            let first = $0.key.utf8.first
+            return (first == UInt8(ascii: "f") || first == UInt8(ascii: "m") || first == UInt8(ascii: "s")) && keys.contains($0.key)
+        }) else { return nil }
         var style = Style()
         if let stroke = properties["stroke"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
             style.strokeColor = stroke.withOpacity(properties["stroke-opacity"]?.doubleValue ?? stroke.opacity)

@@ -162,14 +162,17 @@ final class JSONScanner {
 
     /// The JSON Pointer of `path` plus `extra` components (RFC 6901 escaping).
     func pointer(_ extra: [PathComponent] = []) -> String {
+        // Called for every feature's location: no joined array, no interpolation.
         var text = ""
-        for component in path + extra {
+        func append(_ component: PathComponent) {
+            text.append("/")
             switch component {
-            case .index(let index): text += "/\(index)"
-            case .key(let key):
-                text += "/" + JSONPointer.escape(key)
+            case .index(let index): text.append(String(index))
+            case .key(let key): text.append(JSONPointer.escape(key))
             }
         }
+        for component in path { append(component) }
+        for component in extra { append(component) }
         return text
     }
 
