@@ -247,4 +247,43 @@ final class RenderAnnotationTests: XCTestCase {
         XCTAssertGreaterThan(rect.maxX, MapProjection.worldSize)
         XCTAssertEqual(corners.count, FitExtent.exactPartLimit + 5000)
     }
+
+    // MARK: The corpus's 1,535 earthquakes at world zoom (issue 32 item 4)
+
+    func testTheEarthquakesAtWorldZoomAreLegible() throws {
+        // Read first, so a missing corpus skips before any assertion.
+        let path = try TestPaths.corpusFolder("real/2012_Earthquakes_Mag5.kml").path
+        for clusterDistance in [0.0, 40] {
+            var source = FileRenderSource(path: path)
+            let output = ByteOutput()
+            let options = RenderOptions(width: 1024, height: 768, labelPriority: "name", clusterDistance: clusterDistance)
+            let report = try MapRenderer(options: options, format: .svg).render(&source, to: output)
+            let shown = try SVGAnnotations(String(decoding: output.bytes, as: UTF8.self))
+            let points = report.annotations
+            XCTAssertEqual(report.features.read, 1535)
+            XCTAssertEqual(report.features.drawn, 1535)
+            XCTAssertLessThan(report.camera.zoom, 2, "world zoom")
+            // The world is narrower than the view: points in both copies count twice.
+            XCTAssertGreaterThanOrEqual(points.points, 1535)
+            XCTAssertEqual(shown.labels.count, points.labelsPlaced)
+            XCTAssertGreaterThan(points.labelsPlaced, 0)
+            if clusterDistance > 0 {
+                XCTAssertEqual(shown.clusterCounts.reduce(0, +) + points.pins, points.points, "Σ cluster counts + single points")
+                XCTAssertEqual(points.labelsPlaced + points.labelsLeftOut, points.pins, "drawn + left out = labeled pins")
+                XCTAssertLessThan(shown.clusterCounts.count + points.pins, 200, "a few clusters, not 1,535 pins")
+            } else {
+                XCTAssertEqual(points.labelsPlaced + points.labelsLeftOut, points.points, "drawn + left out = input")
+                XCTAssertEqual(points.pins + points.coalescedPins, points.points)
+            }
+            for (index, label) in shown.labels.enumerated() {
+                XCTAssertTrue(label.text.hasPrefix("M 5"), label.text)
+                for other in shown.labels[(index + 1)...] {
+                    XCTAssertFalse(label.box.intersects(other.box), "\(label.text) overlaps \(other.text)")
+                }
+                for cluster in shown.clusterBoxes { XCTAssertFalse(label.box.intersects(cluster), label.text) }
+                XCTAssertTrue(label.box.minX >= 0 && label.box.maxX <= 1024 && label.box.minY >= 0 && label.box.maxY <= 768,
+                              "\(label.text) is cut by the picture's edge")
+            }
+        }
+    }
 }
