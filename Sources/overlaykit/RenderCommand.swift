@@ -62,8 +62,13 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
     var fit = false
 
-    @Option(help: "Screen points kept free around the data when fitting.")
-    var padding: Double = 64
+    @Option(help: "Screen points kept free around the data when fitting (default: 64, or a quarter of a smaller view's shorter side).")
+    var padding: Double?
+
+    /// `--padding`, or the default for the view's size.
+    private var resolvedPadding: Double {
+        padding ?? parsedSize.map { RenderOptions.defaultPadding(width: $0.0, height: $0.1) } ?? RenderOptions.standardPadding
+    }
 
     @Option(help: "Background color: #rrggbb, #rrggbbaa or none.")
     var background: String = "#ffffff"
@@ -114,10 +119,10 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--pitch must be 0…85 degrees (0 looks straight down; MapLibre GL JS allows up to 85)")
         }
         if parsedSky == nil { throw ValidationError("--sky must be #rrggbb, #rrggbbaa or none") }
-        guard padding.isFinite, padding >= 0 else { throw ValidationError("--padding must be 0 or more points") }
+        guard resolvedPadding.isFinite, resolvedPadding >= 0 else { throw ValidationError("--padding must be 0 or more points") }
         if center == nil, let (width, height) = parsedSize,
-           let problem = RenderOptions.paddingProblem(padding: padding, width: width, height: height) {
-            throw ValidationError("--padding: \(problem)")
+           let problem = RenderOptions.paddingProblem(padding: resolvedPadding, width: width, height: height) {
+            throw ValidationError((padding == nil ? "--size: " : "--padding: ") + problem)
         }
         guard clusterDistance.isFinite, (0...RenderOptions.maximumClusterDistance).contains(clusterDistance) else {
             throw ValidationError("--cluster-distance must be 0…\(Int(RenderOptions.maximumClusterDistance)) points")
@@ -181,12 +186,19 @@ struct RenderCommand: ParsableCommand {
             } else if let center = parsedCenter, let distance {
                 options.camera = .lookingAt(center, centerCoordinateDistance: distance)
             } else {
-                options.camera = .fit(padding: padding)
+                options.camera = .fit(padding: resolvedPadding)
             }
-            inputOptions.format.noteIfReadingTerminal(inputOptions.input)
-            var source = FileRenderSource(path: inputOptions.input, format: inputOptions.from, kmzLimits: inputOptions.format.kmzLimits)
             let renderer = MapRenderer(options: options, format: resolvedFormat! == .png ? .png : .svg)
-            let report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
+            let report: RenderReport
+            if InfoTileSet.isTileSet(inputOptions.input) {
+                // A tile set: the tiles of the view's zoom, decoded (docs/serve.md).
+                var source = TileSetRenderSource(try TileSet(path: inputOptions.input!))
+                report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
+            } else {
+                inputOptions.format.noteIfReadingTerminal(inputOptions.input)
+                var source = FileRenderSource(path: inputOptions.input, format: inputOptions.from, kmzLimits: inputOptions.format.kmzLimits)
+                report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
+            }
             report.diagnostics.forEach(Report.diagnostic)
             Report.standardError(summary(of: report) + "\n")
         }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 import OverlayKit
 import OverlayModel
@@ -26,7 +27,7 @@ final class RenderCommandTests: XCTestCase {
 
     func testPNGHasTheRequestedSizeAndFitsTheData() throws {
         let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("out.png").path
-        let result = try run(["render", input, "-o", output, "--size", "300x200", "--scale", "2",
+        let result = try run(["render", input, "-o", output, "--size", "300x200", "--scale", "2", "--padding", "64",
                               "--style", try write(##"{"rules":[{"style":{"fill":"#000000","stroke":"none"}}]}"##, "s.json")])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("rendered 1 of 1 features, 600×400 px"), result.stderr)
@@ -142,9 +143,7 @@ final class RenderCommandTests: XCTestCase {
     func testRenderOfTheCountriesCorpusFile() throws {
         let countries = Self.packageRoot.deletingLastPathComponent()
             .appendingPathComponent("shared/corpus/real/ne_50m_admin_0_countries.geojson")
-        guard FileManager.default.fileExists(atPath: countries.path) else {
-            throw CLI.corpusAbsent(XCTSkip("corpus not found at \(countries.path)"))
-        }
+        _ = try Prerequisite.corpus("real/ne_50m_admin_0_countries.geojson")
         let output = directory.appendingPathComponent("countries.svg").path
         let result = try run(["render", countries.path, "-o", output])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -160,10 +159,14 @@ final class RenderCommandTests: XCTestCase {
     func testAViewTooSmallForTheDataIsRefusedNotSquashed() throws {
         let countries = Self.packageRoot.appendingPathComponent("Examples/countries.geojson").path
         let output = directory.appendingPathComponent("thin.png").path
-        // The default padding leaves no room in a view one point tall.
+        // Even the default padding (a quarter of the shorter side) leaves no room in a view one
+        // point tall; given padding that leaves none is refused as such.
         let padded = try run(["render", countries, "-o", output, "--size", "1024x1"])
         XCTAssertEqual(padded.status, 64, padded.stderr)
-        XCTAssertTrue(padded.stderr.contains("--padding: a padding of 64.0 points leaves no room"), padded.stderr)
+        XCTAssertTrue(padded.stderr.contains("--size: a padding of 0.25 points leaves no room"), padded.stderr)
+        let given = try run(["render", countries, "-o", output, "--size", "1024x100", "--padding", "64"])
+        XCTAssertEqual(given.status, 64, given.stderr)
+        XCTAssertTrue(given.stderr.contains("--padding: a padding of 64.0 points leaves no room"), given.stderr)
         // Without padding the fit would need a zoom below 0: refused with what would help.
         let squashed = try run(["render", countries, "-o", output, "--size", "1024x1", "--padding", "0"])
         XCTAssertEqual(squashed.status, 64, squashed.stderr)
@@ -173,6 +176,10 @@ final class RenderCommandTests: XCTestCase {
         // A small world thumbnail: the scale keeps the image small at zoom 0.
         let thumbnail = try run(["render", countries, "-o", output, "--size", "300x300", "--scale", "0.5", "--padding", "0"])
         XCTAssertEqual(thumbnail.status, 0, thumbnail.stderr)
+        // A small view gets a small padding by default.
+        let parks = Self.packageRoot.appendingPathComponent("Examples/parks.geojson").path
+        let small = try run(["render", parks, "-f", "-o", output, "--size", "64x64"])
+        XCTAssertEqual(small.status, 0, small.stderr)
     }
 
     func testTheSummarySaysWhatWasNotDrawnAndWhy() throws {

@@ -51,14 +51,15 @@ public struct RenderOptions: Sendable {
     public var clusterDistance: Double
 
     /// Options with the documented defaults for whatever is not given.
-    public init(width: Int = 1024, height: Int = 768, scale: Double = 1, camera: CameraChoice = .fit(padding: 64),
+    /// A nil camera fits the data with `defaultPadding(width:height:)`.
+    public init(width: Int = 1024, height: Int = 768, scale: Double = 1, camera: CameraChoice? = nil,
                 bearing: Double = 0, pitch: Double = 0, background: RGBAColor? = RGBAColor(red: 255, green: 255, blue: 255),
                 sky: RGBAColor? = RenderOptions.defaultSky, styleSheet: StyleSheet = StyleSheet(),
                 labelPriority: String? = nil, clusterDistance: Double = 0) {
         self.width = width
         self.height = height
         self.scale = scale
-        self.camera = camera
+        self.camera = camera ?? .fit(padding: RenderOptions.defaultPadding(width: width, height: height))
         self.bearing = bearing
         self.pitch = pitch
         self.sky = sky
@@ -66,6 +67,15 @@ public struct RenderOptions: Sendable {
         self.styleSheet = styleSheet
         self.labelPriority = labelPriority
         self.clusterDistance = clusterDistance
+    }
+
+    /// The padding a fit keeps by default, in screen points (as `showAnnotations` leaves room).
+    public static let standardPadding = 64.0
+
+    /// The default padding of a fit in a `width` × `height` view: `standardPadding`, or a quarter
+    /// of the shorter side when that is less, so a small view keeps half of itself for the data.
+    public static func defaultPadding(width: Int, height: Int) -> Double {
+        min(standardPadding, Double(min(width, height)) / 4)
     }
 
     /// The largest picture side in device pixels (cairo's limit is 32,767; a 16,384² picture

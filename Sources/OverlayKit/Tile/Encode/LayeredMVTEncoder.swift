@@ -1,0 +1,31 @@
+/// Encodes a tile whose features go to several layers: one `MVTEncoder` layer message per
+/// layer that has features, in layer order. An MVT tile is a repeated `layers` field, so the
+/// layer messages written one after another are the tile.
+struct LayeredMVTEncoder: Sendable {
+    private let encoders: [MVTEncoder]
+
+    /// The layers `names` (a feature's layer is its index in `VectorTile.layers`); one name
+    /// puts every feature in that layer.
+    init(names: [String]) {
+        encoders = names.map(MVTEncoder.init(layerName:))
+    }
+
+    /// The tile's bytes and what MVT could not hold.
+    func encode(_ tile: VectorTile) -> ([UInt8], MVTEncoder.Losses) {
+        guard encoders.count > 1, tile.layers.count == tile.features.count else { return encoders[0].encode(tile) }
+        var members = [[Int]](repeating: [], count: encoders.count)
+        for (index, layer) in tile.layers.enumerated() {
+            // A feature without a layer of its own goes to the first.
+            members[Int(layer) < encoders.count ? Int(layer) : 0].append(index)
+        }
+        var bytes = [UInt8](), losses = MVTEncoder.Losses()
+        for (layer, indices) in members.enumerated() where !indices.isEmpty {
+            var part = tile
+            part.keepFeatures(at: indices)
+            let (encoded, partLosses) = encoders[layer].encode(part)
+            bytes += encoded
+            losses += partLosses
+        }
+        return (bytes, losses)
+    }
+}
