@@ -227,7 +227,8 @@ struct RenderCommand: ParsableCommand {
         }
         let labels = points.labelsPlaced + points.labelsLeftOut
         if labels > 0 {
-            line += ", \(points.labelsPlaced) of \(labels) labels (\(points.labelsLeftOut) left out: overlapping)"
+            line += ", \(points.labelsPlaced) of \(labels) labels"
+                + (points.labelsLeftOut > 0 ? " (\(points.labelsLeftOut) left out: overlapping)" : "")
         }
         return line
     }
