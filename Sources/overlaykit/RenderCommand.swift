@@ -132,6 +132,9 @@ struct RenderCommand: ParsableCommand {
         if resolvedFormat == nil {
             throw ValidationError("cannot tell the output format of '\(output)'; name it .png or .svg, or give --format")
         }
+        if let format, let named = FileFormat(pathExtensionOf: output), named.rawValue != format.rawValue {
+            throw ValidationError("'\(output)' is named as \(named.rawValue) but --format asks for \(format.rawValue): name it .\(format.rawValue)")
+        }
     }
 
     private var parsedSize: (Int, Int)? {

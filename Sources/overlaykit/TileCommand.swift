@@ -140,6 +140,10 @@ struct TileCommand: ParsableCommand {
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
+        if let output, let format {
+            let archive: TileArchiveFormat = format == .pmtiles ? .pmtiles : format == .mbtiles ? .mbtiles : .directory
+            if let contradiction = Tiler.nameContradicting(output, format: archive) { throw ValidationError(contradiction) }
+        }
         // The ranges are checked once, by the library, and said with this command's option names.
         if let problem = try tiler.problems.first {
             throw ValidationError("\(Self.optionName(problem.setting)) \(problem.requirement.replacingOccurrences(of: "maxZoom", with: "--max-zoom")), not \(problem.value)")
@@ -153,7 +157,7 @@ struct TileCommand: ParsableCommand {
                      "pointDropRate": "--drop-rate", "baseZoom": "--base-zoom", "tinyPolygonSize": "--tiny-polygon-size",
                      "clusterDistance": "--cluster-distance", "clusterMaxZoom": "--cluster-maxzoom",
                      "budget.maxBytes": "--max-tile-bytes", "budget.maxFeatures": "--max-tile-features",
-                     "generateID": "--generate-ids", "encoding": "--format"]
+                     "generateID": "--generate-ids", "encoding": "--format", "output": "-o"]
         return names[setting] ?? setting
     }
 

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// The west–east extent of shapes in degrees, deciding from the geometry whether it crosses
@@ -60,12 +55,9 @@ package struct LongitudeExtent: Sendable {
     }
 
     /// The longitude wrapped into −180 … 180, and whether it was written beyond.
+    /// (`MapProjection.wrappedLongitude`, the rule every command shares.)
     fileprivate static func wrapped(_ longitude: Double) -> (Double, Bool) {
-        guard longitude < -180 || longitude > 180 else { return (longitude, false) }
-        // fmod is exact: 1.2e39 - 360 * ⌊…⌋ lost every digit and gave -1.5e23.
-        var reduced = fmod(longitude, 360)
-        if reduced >= 180 { reduced -= 360 } else if reduced < -180 { reduced += 360 }
-        return (reduced, true)
+        (MapProjection.wrappedLongitude(longitude), longitude < -180 || longitude > 180)
     }
 
     fileprivate static func bin(_ longitude: Double) -> Int {

@@ -29,9 +29,11 @@ extension Diagnostic.Code {
     public static let tileDuplicateTile = Diagnostic.Code("tile.duplicate-tile", kind: .data)
     /// `tile.no-geometry` (finding): Features without geometry or positions have nothing to tile.
     public static let tileNoGeometry = Diagnostic.Code("tile.no-geometry", kind: .finding)
-    /// `tile.not-a-tile-set` (data): A path is neither a directory of z/x/y tiles nor a .pmtiles or .mbtiles file.
+    /// `tile.not-a-tile-set` (data): A path is neither a directory of z/x/y tiles nor a PMTiles or MBTiles file (recognised by their first bytes).
     public static let tileNotATileSet = Diagnostic.Code("tile.not-a-tile-set", kind: .data)
-    /// `tile.too-many-tiles` (data): Polygons cover more tiles than a directory or MBTiles should hold one by one.
+    /// `tile.sum-overflow` (finding): A cluster's summed attribute is beyond the largest double; it is left out, not written as infinity.
+    public static let tileSumOverflow = Diagnostic.Code("tile.sum-overflow", kind: .finding)
+    /// `tile.too-many-tiles` (data): The features (polygons by area, lines by length, points) reach more tiles than a directory or MBTiles should hold one by one.
     public static let tileTooManyTiles = Diagnostic.Code("tile.too-many-tiles", kind: .data)
     /// `tilejoin.empty` (finding): Tiles left without layers by the filters were not written.
     public static let tilejoinEmpty = Diagnostic.Code("tilejoin.empty", kind: .finding)
@@ -69,6 +71,7 @@ extension Diagnostic.Code {
         .tileDuplicateTile,
         .tileNoGeometry,
         .tileNotATileSet,
+        .tileSumOverflow,
         .tileTooManyTiles,
         .tilejoinEmpty,
         .tilejoinEmptyInput,

@@ -1,5 +1,13 @@
 import OverlayModel
 
+/// Where projected features go instead of memory, one input feature at a time: its pieces
+/// (already copied across the antimeridian, in the order west copies, feature, east copies),
+/// its tags and id and properties (`AttributeCodec` bytes), and its anchor.
+protocol ProjectedFeatureSink: AnyObject {
+    func write(_ pieces: AntimeridianWrap.Pieces, source: Int, tags: FeatureTags, attributes: [UInt8],
+               anchor: (key: UInt64, pointsOnly: Bool)?) throws
+}
+
 /// Input features projected for tiling, one at a time, in input order: each feature's flat
 /// buffers (`FeatureProjector`), its tags (the zooms its `tippecanoe` member and a `--where`
 /// naming `$zoom` allow, and its layer), its id and properties as the tiles carry them, and what
@@ -31,27 +39,36 @@ struct FeatureProjection {
     var namesSeen = Set<String>()
     /// The extent of what went to disk (before wrapping); `projected`'s is measured at the end.
     var bounds = MapRect.null
-    /// The disk store the features go to instead of `projected` and `attributes`, if any, and
-    /// this projection's files in it.
+    /// The disk store the features go to instead of `projected` and `attributes`, if any.
     let disk: DiskFeatureStore?
-    private let part: DiskFeatureStore.Part?
-    /// The spacing of the lines' and polygons' vertices and the polygons' area, measured on
-    /// the way to disk (in memory they are measured on the wrapped features).
+    /// Where the features go instead of memory: this projection's files in the disk store, or
+    /// a distributed run's partitions (`TileJob`).
+    private let sink: (any ProjectedFeatureSink)?
+    /// The spacing of the lines' and polygons' vertices and what the features reach, measured
+    /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
-    var polygonArea = 0.0
+    var reach = FeatureReach()
     private var scratch = [ProjectedFeature](), attributeBytes = [UInt8]()
+
+    /// An empty projection writing its features to `sink` (a distributed run's partitions).
+    init(options: TileOptions, sink: any ProjectedFeatureSink) {
+        self.init(options: options, disk: nil, sink: sink)
+    }
 
     /// An empty projection; with `diskFolder` the features go to a new disk store there.
     init(options: TileOptions, diskFolder: String? = nil) throws {
-        self.options = options
         if let diskFolder {
             let store = DiskFeatureStore(folder: diskFolder)
-            disk = store
-            part = try store.makePart()
+            self.init(options: options, disk: store, sink: try store.makePart())
         } else {
-            disk = nil
-            part = nil
+            self.init(options: options, disk: nil, sink: nil)
         }
+    }
+
+    private init(options: TileOptions, disk: DiskFeatureStore?, sink: (any ProjectedFeatureSink)?) {
+        self.disk = disk
+        self.sink = sink
+        self.options = options
         namedProperties = options.namedProperties
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
@@ -80,8 +97,8 @@ struct FeatureProjection {
         var tags = FeatureTags()
         if let filter = options.featureFilter {
             // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
-            let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
-            if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
+            let zooms = filter.usesZoom ? try filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
+            if try zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
                 filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
                 return
             }
@@ -114,8 +131,8 @@ struct FeatureProjection {
         layerSummaries[summary].add(tileAttributes.properties, type: scratch.first?.type, position: index)
         if !scratch.isEmpty { losses.count(tileAttributes) }
         for part in scratch.indices { scratch[part].tags = tags }
-        if let part {
-            try write(tileAttributes, tags: tags, source: index, to: part)
+        if let sink {
+            try write(tileAttributes, tags: tags, source: index, to: sink)
             return
         }
         attributes.append(tileAttributes)
@@ -125,7 +142,7 @@ struct FeatureProjection {
     /// `add`'s work when the features go to disk: every piece with the attributes, or one
     /// record of attributes alone for a feature with nothing to tile, and the feature's anchor.
     private mutating func write(_ tileAttributes: TileAttributes, tags: FeatureTags, source: Int,
-                                to part: DiskFeatureStore.Part) throws {
+                                to sink: any ProjectedFeatureSink) throws {
         attributeBytes.removeAll(keepingCapacity: true)
         AttributeCodec.append(tileAttributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
         let buffer = Double(options.buffer) / Double(options.extent)
@@ -133,17 +150,15 @@ struct FeatureProjection {
         var polygonCounted = false
         for feature in scratch {
             bounds = bounds.union(feature.mapRect)
-            if feature.type == .polygon && !polygonCounted {
-                polygonCounted = true
-                for ring in feature.rings where ring.isOuter { polygonArea += ring.size }
-            }
+            reach.add(feature, countingArea: feature.type == .polygon && !polygonCounted)
+            if feature.type == .polygon { polygonCounted = true }
             let copies = AntimeridianWrap.copies(of: feature, buffer: buffer)
             pieces.west += copies.west
             pieces.center += copies.center
             pieces.east += copies.east
         }
         for piece in pieces.west + pieces.center + pieces.east { vertexSpacing.add(piece) }
-        try part.write(pieces, source: source, tags: tags, attributes: attributeBytes, anchor: Self.anchor(of: pieces))
+        try sink.write(pieces, source: source, tags: tags, attributes: attributeBytes, anchor: Self.anchor(of: pieces))
     }
 
     /// A feature's anchor as `TileSource.anchors` picks it from the wrapped features: the first
@@ -209,7 +224,7 @@ struct FeatureProjection {
         longitudeExtent.merge(later.longitudeExtent)
         losses += later.losses
         vertexSpacing.merge(later.vertexSpacing)
-        polygonArea += later.polygonArea
+        reach.merge(later.reach)
     }
 
     /// Names the layer of the features read since the last call that go to their input's

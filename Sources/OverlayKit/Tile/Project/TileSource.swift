@@ -46,8 +46,8 @@ public struct TileSource: Sendable {
     package let losses: TileEncodingLosses
     /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
     let vertexSpacing: MaxZoomGuess.VertexSpacing
-    /// The polygons' exterior area, each input feature once, for `estimatedPolygonTiles`.
-    let polygonArea: Double
+    /// What the features reach (polygon area, line length, points), for `estimatedTiles`.
+    let reach: FeatureReach
     /// The anchors sorted on disk (made once, for thinning and zoom guesses).
     private let sortedAnchors: SortedAnchorsBox
 
@@ -159,23 +159,21 @@ public struct TileSource: Sendable {
         invalidZoomMembers = projection.invalidZoomMembers
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         sortedAnchors = SortedAnchorsBox()
-        if let disk {
+        if disk != nil {
             features = []
             vertexSpacing = projection.vertexSpacing
-            polygonArea = projection.polygonArea
+            reach = projection.reach
         } else {
             features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
             var spacing = MaxZoomGuess.VertexSpacing()
-            var area = 0.0
+            var reached = FeatureReach()
             var counted = Set<Int>()
             for feature in features {
                 spacing.add(feature)
-                if feature.type == .polygon && counted.insert(feature.source).inserted {
-                    for ring in feature.rings where ring.isOuter { area += ring.size }
-                }
+                reached.add(feature, countingArea: feature.type == .polygon && counted.insert(feature.source).inserted)
             }
             vertexSpacing = spacing
-            polygonArea = area
+            reach = reached
         }
         if options.guessesMaxZoom || options.guessesBaseZoom {
             try settleGuessedZooms()

@@ -60,7 +60,7 @@ final class DiskFeatureStore: @unchecked Sendable {
 
     /// One reading thread's files. Input positions in them count from the part's start and
     /// layers are the part's own until the whole input is read (`sourceOffset`, `layerMap`).
-    final class Part: @unchecked Sendable {
+    final class Part: ProjectedFeatureSink, @unchecked Sendable {
         /// West copies, features, east copies.
         let groups: [RecordFile]
         /// 16-byte anchors: the key (`SpatialOrder.key`), then the input position with the top
@@ -92,8 +92,8 @@ final class DiskFeatureStore: @unchecked Sendable {
             for (group, features) in [pieces.west, pieces.center, pieces.east].enumerated() {
                 for feature in features {
                     record.removeAll(keepingCapacity: true)
-                    FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part, tile: (0, 0),
-                                         attributes: attributes, to: &record)
+                    FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part,
+                                         anchor: anchor?.key ?? 0, tile: (0, 0), attributes: attributes, to: &record)
                     try groups[group].append(record)
                     part += 1
                 }
