@@ -8,6 +8,11 @@ enum TileFormat: String, ExpressibleByArgument, CaseIterable {
     case mvt, geojson, pmtiles, mbtiles
 }
 
+/// `--tile-format`: the vector encoding of each tile (planetiler's option).
+enum VectorTileFormat: String, ExpressibleByArgument, CaseIterable {
+    case mvt, mlt
+}
+
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
@@ -36,6 +41,12 @@ struct TileCommand: ParsableCommand {
     @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
     var styleTiles: String?
 
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for the --style's point labels (overlaykit serve serves them at /fonts/{fontstack}/{range}.pbf); without it the style has no labels.", valueName: "url"))
+    var glyphs: String?
+
+    @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated.", valueName: "names"))
+    var font = SDFGlyphFont.defaultFamily
+
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
@@ -63,6 +74,9 @@ struct TileCommand: ParsableCommand {
 
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
+
+    @Option(name: .customLong("tile-format"), help: ArgumentHelp("Vector encoding of each tile: mvt (Mapbox Vector Tile, the default) or mlt (MapLibre Tile: columnar, smaller; MapLibre GL JS ≥ 5.12 and Native read it with \"encoding\": \"mlt\").", valueName: "mvt|mlt"))
+    var tileFormat: VectorTileFormat = .mvt
 
     @Option(name: [.customShort("l"), .long], help: "MVT layer of every input named without -L (default: each input's file name without extension).")
     var layer: String?
@@ -102,6 +116,7 @@ struct TileCommand: ParsableCommand {
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
         case .mvt, nil: break
         }
+        if tileFormat == .mlt { tiler.encoding = .mlt }
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
@@ -130,13 +145,17 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
-        if style != nil {
+        if style == nil {
+            guard glyphs == nil else { throw ValidationError("--glyphs goes with --style") }
+        } else {
             guard explain == nil && !plan else { throw ValidationError("--style goes with a run that writes tiles, not --plan or --explain") }
+            guard glyphs == nil || StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
             if styleTiles == nil, (try? tiler.resolvedArchiveFormat) == .mbtiles {
                 throw ValidationError("--style for an MBTiles output needs --style-tiles URL: a browser cannot read MBTiles")
             }
         }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
+        guard format != .geojson || tileFormat == .mvt else { throw ValidationError("--format geojson and --tile-format mlt cannot be used together") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
@@ -207,7 +226,8 @@ struct TileCommand: ParsableCommand {
             report.diagnostics.forEach(tippecanoe.show)
             if let style {
                 try TileStyleOutput.write(style, metadata: report.metadata, output: output, format: tiler.resolvedArchiveFormat,
-                                          tiles: styleTiles, replaceExisting: overwrite.force)
+                                          tiles: styleTiles, glyphs: glyphs, fontStack: StyleFontStack.names(font) ?? [],
+                                          replaceExisting: overwrite.force)
             }
         }
     }

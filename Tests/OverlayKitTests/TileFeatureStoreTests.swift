@@ -271,8 +271,8 @@ private final class TileCollector: @unchecked Sendable {
     }
 }
 
-/// A small deterministic generator (SplitMix64), so the fixture is the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
+/// A small deterministic generator (SplitMix64), so a fixture or a failure is the same on every run (shared by this target's tests).
+struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

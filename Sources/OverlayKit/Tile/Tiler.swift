@@ -88,8 +88,8 @@ public struct Tiler: Sendable, Codable {
             found.append(TileSettingProblem(setting: "precision", requirement: "must be 0…17", value: "\(precision)"))
         }
         if threads < 1 { found.append(TileSettingProblem(setting: "threads", requirement: "must be ≥ 1", value: "\(threads)")) }
-        if encoding != .mvt && resolvedArchiveFormat != .directory {
-            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt in a \(resolvedArchiveFormat.rawValue) archive "
+        if encoding == .geojson && resolvedArchiveFormat != .directory {
+            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt or mlt in a \(resolvedArchiveFormat.rawValue) archive "
                 + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
         }
         if let contradiction = Self.nameContradicting(output, format: resolvedArchiveFormat) {
@@ -321,8 +321,8 @@ public struct Tiler: Sendable, Codable {
         guard !inputs.contains(where: { $0.layer.isEmpty }) else {
             throw Diagnostic(.error, code: .tileBadOption, message: "a layer name cannot be empty")
         }
-        guard encoding == .mvt || Set(inputs.map(\.layer)).count == 1 else {
-            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT tiles for several")
+        guard encoding != .geojson || Set(inputs.map(\.layer)).count == 1 else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT or MLT tiles for several")
         }
     }
 

@@ -3,6 +3,8 @@
 extension Diagnostic.Code {
     /// `mvt.bad-tile` (data): Bytes are not a valid Mapbox Vector Tile.
     public static let mvtBadTile = Diagnostic.Code("mvt.bad-tile", kind: .data)
+    /// `mlt.bad-tile` (data): Bytes are not a valid MapLibre Tile.
+    public static let mltBadTile = Diagnostic.Code("mlt.bad-tile", kind: .data)
     /// `mvt.id-not-integer` (finding): Feature ids that are not unsigned integers are not written (MVT ids are unsigned integers).
     public static let mvtIdNotInteger = Diagnostic.Code("mvt.id-not-integer", kind: .finding)
     /// `mvt.json-value` (finding): An array or object property is written as its JSON text (MVT values are scalars).
@@ -23,6 +25,8 @@ extension Diagnostic.Code {
     public static let tileArchiveTruncated = Diagnostic.Code("tile.archive-truncated", kind: .data)
     /// `tile.bad-option` (usage): A tiling option is out of range.
     public static let tileBadOption = Diagnostic.Code("tile.bad-option", kind: .usage)
+    /// `tile.bad-work-file` (data): A file of a distributed tile run (`TileJob`) is missing, incomplete or of another run.
+    public static let tileBadWorkFile = Diagnostic.Code("tile.bad-work-file", kind: .data)
     /// `tile.dropped` (finding): A tally of tiny and degenerate rings and lines the tiler dropped.
     public static let tileDropped = Diagnostic.Code("tile.dropped", kind: .finding)
     /// `tile.duplicate-tile` (data): The same tile would be written twice.
@@ -41,7 +45,7 @@ extension Diagnostic.Code {
     public static let tilejoinEmptyInput = Diagnostic.Code("tilejoin.empty-input", kind: .finding)
     /// `tilejoin.extent-mismatch` (data): A layer has different extents in different inputs.
     public static let tilejoinExtentMismatch = Diagnostic.Code("tilejoin.extent-mismatch", kind: .data)
-    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not Mapbox Vector Tiles.
+    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not vector tiles, or the inputs mix MVT and MLT without `--tile-format`.
     public static let tilejoinFormatMismatch = Diagnostic.Code("tilejoin.format-mismatch", kind: .data)
     /// `tilejoin.no-tiles` (data): No input holds any tile.
     public static let tilejoinNoTiles = Diagnostic.Code("tilejoin.no-tiles", kind: .data)
@@ -57,6 +61,7 @@ extension Diagnostic.Code {
         .tileFiltered,
         .tileTippecanoeLayerIgnored,
         .mvtBadTile,
+        .mltBadTile,
         .mvtIdNotInteger,
         .mvtJsonValue,
         .mvtNullValue,
@@ -67,6 +72,7 @@ extension Diagnostic.Code {
         .tileArchiveTooLarge,
         .tileArchiveTruncated,
         .tileBadOption,
+        .tileBadWorkFile,
         .tileDropped,
         .tileDuplicateTile,
         .tileNoGeometry,

@@ -1,13 +1,5 @@
 import OverlayModel
 
-/// Where projected features go instead of memory, one input feature at a time: its pieces
-/// (already copied across the antimeridian, in the order west copies, feature, east copies),
-/// its tags and id and properties (`AttributeCodec` bytes), and its anchor.
-protocol ProjectedFeatureSink: AnyObject {
-    func write(_ pieces: AntimeridianWrap.Pieces, source: Int, tags: FeatureTags, attributes: [UInt8],
-               anchor: (key: UInt64, pointsOnly: Bool)?) throws
-}
-
 /// Input features projected for tiling, one at a time, in input order: each feature's flat
 /// buffers (`FeatureProjector`), its tags (the zooms its `tippecanoe` member and a `--where`
 /// naming `$zoom` allow, and its layer), its id and properties as the tiles carry them, and what
