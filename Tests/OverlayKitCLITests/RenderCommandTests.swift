@@ -171,11 +171,12 @@ final class RenderCommandTests: XCTestCase {
         let squashed = try run(["render", countries, "-o", output, "--size", "1024x1", "--padding", "0"])
         XCTAssertEqual(squashed.status, 64, squashed.stderr)
         XCTAssertTrue(squashed.stderr.contains("error: render.view-too-small: the data does not fit a 1024×1-point view"), squashed.stderr)
-        XCTAssertTrue(squashed.stderr.contains("below the smallest, 0"), squashed.stderr)
+        XCTAssertTrue(squashed.stderr.contains("below the smallest a fit may take, -1.0"), squashed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing written")
-        // A small world thumbnail: the scale keeps the image small at zoom 0.
-        let thumbnail = try run(["render", countries, "-o", output, "--size", "300x300", "--scale", "0.5", "--padding", "0"])
+        // A small world thumbnail: a fit may zoom out to −1, where the world is 128 points wide.
+        let thumbnail = try run(["render", countries, "-o", output, "--size", "128x96", "--padding", "0"])
         XCTAssertEqual(thumbnail.status, 0, thumbnail.stderr)
+        XCTAssertTrue(thumbnail.stderr.contains("zoom -"), thumbnail.stderr)
         // A small view gets a small padding by default.
         let parks = Self.packageRoot.appendingPathComponent("Examples/parks.geojson").path
         let small = try run(["render", parks, "-f", "-o", output, "--size", "64x64"])

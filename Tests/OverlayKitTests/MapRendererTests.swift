@@ -51,16 +51,16 @@ final class MapRendererTests: XCTestCase {
         XCTAssertNil(code { try RenderOptions().validate() })
     }
 
-    func testAFitThatNeedsAZoomBelowZeroIsRefused() throws {
+    func testAFitThatNeedsAZoomBelowMinusOneIsRefused() throws {
         let world = try RenderFixtures.features(RenderFixtures.polygon([[(-170, -70), (170, -70), (170, 70), (-170, 70), (-170, -70)]]))
         var source = FeatureArraySource(world)
         let renderer = MapRenderer(options: RenderOptions(width: 200, height: 1, camera: .fit(padding: 0)))
         XCTAssertEqual(code { _ = try renderer.render(&source, to: ByteOutput()) }, .renderViewTooSmall)
-        // A 256-point view at half scale shows the world at zoom 0 in 128 pixels.
-        let small = MapRenderer(options: RenderOptions(width: 256, height: 256, scale: 0.5, camera: .fit(padding: 0)))
+        // A 100-point view shows the world at zoom −0.5 (a fit may go down to −1).
+        let small = MapRenderer(options: RenderOptions(width: 100, height: 100, camera: .fit(padding: 0)))
         let report = try small.render(&source, to: ByteOutput())
-        XCTAssertGreaterThanOrEqual(report.camera.zoom, 0)
-        XCTAssertEqual(report.pixelWidth, 128)
+        XCTAssertGreaterThanOrEqual(report.camera.zoom, RenderOptions.minimumFitZoom)
+        XCTAssertLessThan(report.camera.zoom, 0)
         XCTAssertEqual(report.features.drawn, 1)
     }
 

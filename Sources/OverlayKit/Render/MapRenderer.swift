@@ -11,7 +11,7 @@ import OverlayModel
 ///
 /// The options are checked first (`RenderOptions.validate()`). A fitted camera reads the source
 /// once to measure the extent (`FitExtent`, bounded memory) and refuses a fit that would need a
-/// zoom below 0 (`render.view-too-small`); then the source is read again and every feature is
+/// zoom below −1 (`RenderOptions.minimumFitZoom`; `render.view-too-small`); then the source is read again and every feature is
 /// drawn as it arrives (`SnapshotStream`), so memory follows the picture, not the input — one
 /// feature at a time, the kept `aboveLabels` marks and the annotation layout (bounded by the
 /// picture). Time follows what is drawn: features outside the view are culled by their bounds
@@ -64,7 +64,7 @@ public struct MapRenderer {
     }
 
     /// The camera: as given, or fitted to the source's extent (`RenderSource.extent()`).
-    /// - Throws: `render.view-too-small` when the fit needs a zoom below 0; the source's errors.
+    /// - Throws: `render.view-too-small` when the fit needs a zoom below −1; the source's errors.
     public func camera(for source: inout some RenderSource) throws -> RenderCamera {
         guard case .fit(let padding) = options.camera else { return options.resolveCamera(fitting: .null) }
         let camera = options.resolveCamera(fitting: try source.extent())

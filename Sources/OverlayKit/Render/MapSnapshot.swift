@@ -60,7 +60,7 @@ public struct MapSnapshot: Sendable {
 
     /// Renders features with the options' camera (fitting them by default). The options are
     /// taken as they are; `MapRenderer` checks them (`RenderOptions.validate()`) and refuses a
-    /// fit that needs a zoom below 0.
+    /// fit that needs a zoom below −1.
     public init(features: [Feature], options: RenderOptions) {
         var builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)
         for feature in features { builder.add(feature) }

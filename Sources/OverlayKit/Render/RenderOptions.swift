@@ -156,14 +156,18 @@ public struct RenderOptions: Sendable {
             + "(it needs less than \(shown((Double(min(width, height)) - 1) / 2)) points, or a larger size)"
     }
 
-    /// The fitted camera's zoom must lie in `zoomRange` too: a view too small for the data would
-    /// need a zoom below 0, where the world is smaller than 256 points (it would draw a
-    /// sub-pixel smudge and call it a map). nil when the camera is possible.
+    /// The smallest zoom a fit may choose: −1, where the world is 128 points wide — MapLibre GL
+    /// JS's smallest zoom (−2 of its 512-pixel tiles), so a small view can still show the whole
+    /// world. Below it a view is too small for its data: everything would be drawn in a smudge of
+    /// a few pixels (a view one point tall would need zoom −5.46).
+    public static let minimumFitZoom = -1.0
+
+    /// Why the fitted camera is impossible (a zoom below `minimumFitZoom`), or nil.
     static func fitProblem(_ camera: RenderCamera, width: Int, height: Int, padding: Double) -> String? {
-        guard camera.zoom < zoomRange.lowerBound || camera.zoom.isNaN else { return nil }
-        let needed = (Double(max(width, height)) * pow(2, -camera.zoom)).rounded(.up)
+        guard camera.zoom < minimumFitZoom || camera.zoom.isNaN else { return nil }
+        let needed = (Double(max(width, height)) * pow(2, minimumFitZoom - camera.zoom)).rounded(.up)
         return "the data does not fit a \(width)×\(height)-point view with \(shown(padding)) points of padding: "
-            + "it would need zoom \(shown(camera.zoom)), below the smallest, 0 (the world 256 points wide); "
+            + "it would need zoom \(shown(camera.zoom)), below the smallest a fit may take, \(shown(minimumFitZoom)) (the world 128 points wide); "
             + "give a larger size (about \(Int(min(needed, 1e9))) points on the long side; a scale below 1 keeps the image small), "
             + "less padding, or a center and zoom"
     }

@@ -9,7 +9,7 @@ extension Diagnostic.Code {
     public static let renderEmpty = Diagnostic.Code("render.empty", kind: .finding)
     /// `render.png-decode-failed` (data): An icon image is not a PNG cairo can decode.
     public static let renderPngDecodeFailed = Diagnostic.Code("render.png-decode-failed", kind: .data)
-    /// `render.view-too-small` (usage): The view cannot show the data: the padding leaves no room, or fitting would need a zoom below 0.
+    /// `render.view-too-small` (usage): The view cannot show the data: the padding leaves no room, or fitting would need a zoom below −1.
     public static let renderViewTooSmall = Diagnostic.Code("render.view-too-small", kind: .usage)
     /// `style.bad-condition` (data): A style sheet condition holds a value of the wrong type.
     public static let styleBadCondition = Diagnostic.Code("style.bad-condition", kind: .data)
