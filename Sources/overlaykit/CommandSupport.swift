@@ -80,10 +80,15 @@ struct InputFormatOptions: ParsableArguments {
     /// Opens the file `path`, or standard input for nil or "-" (saying so on standard error when
     /// it is a terminal, so a user who forgot the file name is not left waiting).
     func openInput(_ path: String?) throws -> ByteInput {
+        noteIfReadingTerminal(path)
+        return try ByteInput(path: path)
+    }
+
+    /// Says so on standard error when `path` means standard input and it is a terminal.
+    func noteIfReadingTerminal(_ path: String?) {
         if path == nil || path == "-", isatty(STDIN_FILENO) == 1 {
             Report.diagnostic(Diagnostic(.note, code: .inputStdin, message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
         }
-        return try ByteInput(path: path)
     }
 
     /// Opens the input `path` (as ``openInput(_:)``) and a reader for it.

@@ -15,7 +15,12 @@ public enum SimpleStyle {
 
     /// The style the properties describe, or nil when they set none.
     public static func style(from properties: JSONObject?) -> Style? {
-        guard let properties, properties.members.contains(where: { keys.contains($0.key) || $0.key == outlineKey }) else { return nil }
+        // Every name read here starts with f, m, s or o: most properties are passed over on one byte.
+        guard let properties, properties.members.contains(where: {
+            let first = $0.key.utf8.first
+            return (first == UInt8(ascii: "f") || first == UInt8(ascii: "m") || first == UInt8(ascii: "s") || first == UInt8(ascii: "o"))
+                && (keys.contains($0.key) || $0.key == outlineKey)
+        }) else { return nil }
         var style = Style()
         if case .bool(let outline)? = properties[outlineKey] { style.outline = outline }
         if let stroke = properties["stroke"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
