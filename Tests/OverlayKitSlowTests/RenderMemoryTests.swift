@@ -71,9 +71,7 @@ final class RenderMemoryTests: XCTestCase {
     /// feature: four times the features (squares, or named points with labels and clusters),
     /// under 30% more memory (issue 34 item 7; before, fitting kept every feature).
     func testFittedRenderPeakMemoryDoesNotGrowWithTheInput() throws {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            throw XCTSkip("skipped: needs /proc to read peak memory")
-        }
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc to read peak memory")
         let folder = try CLI.temporaryFolder(self)
         let inputs: [(String, [String], (Int, URL) throws -> Void)] = [
             ("squares", [], writeSquares),

@@ -321,7 +321,7 @@ public struct TileJob: Sendable {
     @discardableResult
     public func cut(partition: Int) throws -> PartitionReport {
         let plan = try Self.load(Plan.self, from: File.plan.path(in: work))
-        guard let entry = plan.partitions.first(where: { $0.index == partition }) else {
+        guard plan.partitions.contains(where: { $0.index == partition }) else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "the plan in \(work) has no partition \(partition)")
         }
         let options = plan.facts.options
@@ -368,7 +368,7 @@ public struct TileJob: Sendable {
         var sinkTiler = tiler
         sinkTiler.options = options
         let log = try TileLogWriter(path: File.partitionTiles(partition).path(in: work),
-                                    storesBlocksOnce: try sinkTiler.outputStoresBlocksOnce())
+                                    storesBlocksOnce: sinkTiler.outputStoresBlocksOnce())
         let sink = sinkTiler.makeSink(writer: log, layers: plan.facts.layers)
         let root = PartitionRouter.tile(ofIndex: partition, zoom: plan.partitionZoom)
         let zooms = try TilePyramid.build(records: clipped, root: root, options: options, minZoom: options.minZoom,
