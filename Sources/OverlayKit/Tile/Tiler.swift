@@ -290,7 +290,7 @@ public struct Tiler: Sendable, Codable {
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
-                          fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
+                          fileBytes: resolvedArchiveFormat == .directory ? nil : POSIX.regularFileSize(output),
                           readingSeconds: readingSeconds, temporaryBytes: source.disk?.usage.peak,
                           tippecanoeMembersIgnored: (layersIgnored(source.layers), source.invalidZoomMembers))
         } catch {
@@ -397,11 +397,5 @@ public struct Tiler: Sendable, Codable {
                                  + "\(megabytes(free)) MB free; point --tmpdir at a larger disk or keep features in memory "
                                  + "(--feature-store memory)")
         }
-    }
-
-    private static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
     }
 }
