@@ -9,7 +9,7 @@ import TestSupport
 /// `tippecanoe` member.
 final class TileDensityTests: XCTestCase {
     /// Every tile the pyramid emits, by id (after clustering; no budget).
-    func tiles(_ source: TileSource, parallelism: Int = 2) throws -> ([TileID: VectorTile], [TilePyramid.ZoomCounts]) {
+    func tiles(_ source: TileSource, parallelism: Int = 2) throws -> ([TileID: VectorTile], [TileZoomCounts]) {
         let lock = NSLock()
         nonisolated(unsafe) var tiles = [TileID: VectorTile]()
         let counts = try TilePyramid.build(source, minZoom: 0, parallelism: parallelism) { tile in
@@ -333,11 +333,11 @@ final class TileDensityTests: XCTestCase {
     }
 
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
-        var zoom = TilePyramid.ZoomCounts(zoom: 3)
+        var zoom = TileZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5
         zoom.statistics.droppedForBudget = 2
-        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileSource.InputCounts(),
-                                    notWritten: MVTEncoder.Losses(), zooms: [zoom])
+        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileInputCounts(),
+                                    notWritten: TileEncodingLosses(), zooms: [zoom])
         XCTAssertEqual(try TileDropReport(json: .object(report.json()), source: "x"), report)
         var old = report.json()
         guard case .array(var zooms) = old["zooms"], case .object(var first) = zooms[0] else { return XCTFail() }
