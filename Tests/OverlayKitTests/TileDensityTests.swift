@@ -259,10 +259,11 @@ final class TileDensityTests: XCTestCase {
                                     source: 0)
         XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, vertices[0].x, vertices[0].y)]), features: [line]), 5)
         // -Bg: the lowest zoom where no tile holds more than the limit.
-        let order = SpatialOrder(anchors)
-        XCTAssertEqual(PointThinning.guessBaseZoom(order, limit: 400, maxZoom: 14), 0)
-        XCTAssertEqual(order.densestTileCount(zoom: 14) <= 100, true)
-        XCTAssertGreaterThan(PointThinning.guessBaseZoom(order, limit: 100, maxZoom: 14), 0)
+        var densest = PointThinning.DensestTiles(maxZoom: 14)
+        for entry in SpatialOrder(anchors).entries { densest.add(entry.key) }
+        XCTAssertEqual(densest.baseZoom(limit: 400), 0)
+        XCTAssertLessThanOrEqual(densest.best[14], 100)
+        XCTAssertGreaterThan(densest.baseZoom(limit: 100), 0)
     }
 
     func testExplanationAccountsForEveryFeatureOfTheTile() throws {
