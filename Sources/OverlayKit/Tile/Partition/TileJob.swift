@@ -446,44 +446,107 @@ public struct TileJob: Sendable {
     }
 
     /// Every partition's passed-on features merged in the run's order (antimeridian group,
-    /// input position, piece) into one temporary file: zoom 0 of the zooms above the partitions.
+    /// input position, piece) into one temporary file per group: zoom 0 of the zooms above the
+    /// partitions. Each partition's records are in order already; a heap merges them, a chunk of
+    /// each in memory at a time.
     private func lowRecords(_ plan: Plan) throws -> (runs: [RecordRun], usage: RecordFileUsage) {
         let usage = RecordFileUsage()
         let files = try plan.partitions.map { try SectionedFileReader(path: File.partitionLow($0.index).path(in: work)) }
         var runs = [RecordRun]()
         for group in 0..<3 {
-            // Each partition's records are in order; a merge by input position and piece keeps it.
-            var streams = try files.map { file -> [UInt8] in
-                var bytes = [UInt8]()
-                try file.forEachChunk(of: group) { bytes += $0 }
-                return bytes
+            var streams = files.map { SectionRecords(file: $0, section: group) }
+            var heap = RecordHeap()
+            for index in streams.indices {
+                if let head = try streams[index].head() { heap.push((head.source, head.part, index)) }
             }
-            var positions = [Int](repeating: 0, count: streams.count)
             let merged = try RecordFile(in: temporaryFolder, usage: usage)
-            func head(_ stream: Int) -> (source: Int, part: UInt32, length: Int)? {
-                let at = positions[stream]
-                guard at + 4 <= streams[stream].count else { return nil }
-                return streams[stream].withUnsafeBytes { raw in
-                    let length = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-                    let record = UnsafeRawBufferPointer(rebasing: raw[at + 4..<at + 4 + length])
-                    let order = FeatureRecord.order(record)
-                    return (order.source, order.part, length)
-                }
+            while let (_, _, index) = heap.pop() {
+                try merged.append(streams[index].takeFramed())
+                if let head = try streams[index].head() { heap.push((head.source, head.part, index)) }
             }
-            var heads = streams.indices.map(head)
-            while let best = heads.indices.filter({ heads[$0] != nil }).min(by: {
-                (heads[$0]!.source, heads[$0]!.part) < (heads[$1]!.source, heads[$1]!.part)
-            }) {
-                let length = heads[best]!.length
-                try merged.append(Array(streams[best][positions[best]..<positions[best] + 4 + length]))
-                positions[best] += 4 + length
-                heads[best] = head(best)
-            }
-            streams = []
             try merged.flush()
             runs.append(RecordRun(file: merged))
         }
         return (runs, usage)
+    }
+
+    /// A section's framed records read a chunk at a time (a chunk never splits a record).
+    private struct SectionRecords {
+        let file: SectionedFileReader
+        let section: Int
+        private var chunk = [UInt8]()
+        private var chunkIndex = 0
+        private var position = 0
+
+        init(file: SectionedFileReader, section: Int) {
+            self.file = file
+            self.section = section
+        }
+
+        /// The next record's input position and piece, loading the next chunk when needed.
+        mutating func head() throws -> (source: Int, part: UInt32)? {
+            while position >= chunk.count {
+                guard chunkIndex < file.chunkCount(of: section) else { return nil }
+                chunk = try file.chunk(chunkIndex, of: section)
+                chunkIndex += 1
+                position = 0
+            }
+            return try chunk.withUnsafeBytes { raw in
+                guard position + 4 <= raw.count else { throw Self.damaged(file.path) }
+                let length = Int(raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+                guard position + 4 + length <= raw.count else { throw Self.damaged(file.path) }
+                let order = FeatureRecord.order(UnsafeRawBufferPointer(rebasing: raw[position + 4..<position + 4 + length]))
+                return (order.source, order.part)
+            }
+        }
+
+        /// The next record with its frame, moving past it (after `head()` found one).
+        mutating func takeFramed() -> [UInt8] {
+            let length = chunk.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: position, as: UInt32.self)) }
+            defer { position += 4 + length }
+            return Array(chunk[position..<position + 4 + length])
+        }
+
+        private static func damaged(_ path: String) -> Diagnostic {
+            Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) ends inside a record")
+        }
+    }
+
+    /// A min-heap of (input position, piece, stream) for the merge.
+    private struct RecordHeap {
+        private var items = [(Int, UInt32, Int)]()
+
+        private static func less(_ a: (Int, UInt32, Int), _ b: (Int, UInt32, Int)) -> Bool {
+            (a.0, a.1, a.2) < (b.0, b.1, b.2)
+        }
+
+        mutating func push(_ item: (Int, UInt32, Int)) {
+            items.append(item)
+            var child = items.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.less(items[child], items[parent]) else { break }
+                items.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func pop() -> (Int, UInt32, Int)? {
+            guard !items.isEmpty else { return nil }
+            items.swapAt(0, items.count - 1)
+            let top = items.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < items.count && Self.less(items[left], items[smallest]) { smallest = left }
+                if right < items.count && Self.less(items[right], items[smallest]) { smallest = right }
+                guard smallest != parent else { break }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+            return top
+        }
     }
 
     private static func fileSize(_ path: String) -> Int? {
