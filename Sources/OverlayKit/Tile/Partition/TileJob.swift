@@ -9,7 +9,7 @@ import OverlayModel
 /// disk for GNU parallel), in four steps:
 ///
 /// 1. ``split(shard:layer:reading:onWarning:)``, once per shard of the input (consecutive slices,
-///    numbered in input order, on any worker): projects the shard and files its features by
+///    numbered in input order from 0 or 1, on any worker): projects the shard and files its features by
 ///    partition, the tiles of the partition zoom. Each piece goes, clipped down the pyramid as one
 ///    run clips it, to every partition it reaches; the partition holding the feature's anchor
 ///    owns it and also keeps its whole pieces and its anchor.
@@ -160,8 +160,9 @@ public struct TileJob: Sendable {
         var longitudeExtent: LongitudeExtent
         var reach: FeatureReach
 
-        /// Where a shard's input positions start, and its layers in the run's.
+        /// A shard's number, where its input positions start, and its layers in the run's.
         struct Shard: Codable {
+            var number: Int
             var sourceOffset: Int
             var layerMap: [UInt16]
             var inputLayer: UInt16
@@ -180,21 +181,23 @@ public struct TileJob: Sendable {
     ///   no gap) or incomplete.
     @discardableResult
     public func plan() throws -> [Int] {
-        let summaries = try shardSummaries()
+        let numbered = try shardSummaries()
+        let summaries = numbered.map(\.summary)
         var options = tiler.options
         var merged = FeatureProjection(options: options, summary: FeatureProjection.Summary(
             counts: TileInputCounts(), longitudeExtent: LongitudeExtent(), layers: TileLayers(), layerSummaries: [TileLayerSummary()],
             losses: TileEncodingLosses(), uncoercible: [:], filteredOut: 0, invalidZoomMembers: 0, namesSeen: [], bounds: .null,
             vertexSpacing: MaxZoomGuess.VertexSpacing(), reach: FeatureReach()))
         var shards = [Plan.Shard]()
-        for summary in summaries {
+        for (number, summary) in numbered {
             let offset = merged.counts.features
             merged.layers.register(summary.inputLayer)
             let later = FeatureProjection(options: options, summary: summary.projection)
             let remap = merged.append(later)
             let input = merged.assignInputLayer(summary.inputLayer)
             let identity = (0..<summary.projection.layers.names.count).map(UInt16.init)
-            shards.append(Plan.Shard(sourceOffset: offset, layerMap: remap.isEmpty ? identity : remap, inputLayer: input))
+            shards.append(Plan.Shard(number: number, sourceOffset: offset, layerMap: remap.isEmpty ? identity : remap,
+                                     inputLayer: input))
         }
         if let compaction = merged.removeUnusedLayers() {
             func compacted(_ layer: UInt16) -> UInt16 {
@@ -212,8 +215,8 @@ public struct TileJob: Sendable {
             for entry in summary.owned { owned[entry.partition, default: (0, 0)].points += entry.points }
         }
         var reached = Set(owned.keys)
-        for shard in summaries.indices {
-            let file = try SectionedFileReader(path: File.shardRecords(shard).path(in: work))
+        for shard in shards {
+            let file = try SectionedFileReader(path: File.shardRecords(shard.number).path(in: work))
             for section in file.sections { reached.insert(section / 8) }
         }
         let ordered = reached.sorted()
@@ -247,14 +250,24 @@ public struct TileJob: Sendable {
         options.pointDropRate > 1 && options.resolvedBaseZoom > 0 && options.clusterDistance == 0
     }
 
-    /// The shards' summaries, 0, 1, 2, … with no gap.
-    private func shardSummaries() throws -> [ShardSummary] {
+    /// The shards' summaries by number, in order: numbered from 0 or 1 (GNU parallel's `{#}`)
+    /// with no gap, so no shard is missed.
+    private func shardSummaries() throws -> [(number: Int, summary: ShardSummary)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []
-        let count = names.filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.count
-        guard count > 0 else {
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasPrefix("shard-"), name.hasSuffix(".json") else { return nil }
+            return Int(name.dropFirst(6).dropLast(5))
+        }.sorted()
+        guard let first = numbers.first else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(work) holds no split shard: split the input first")
         }
-        return try (0..<count).map { try Self.load(ShardSummary.self, from: File.shardSummary($0).path(in: work)) }
+        guard first <= 1, numbers.last! - first == numbers.count - 1 else {
+            let missing = (first...numbers.last!).filter { !numbers.contains($0) }
+            throw Diagnostic(.error, code: .tileBadWorkFile,
+                             message: "the shards in \(work) must be numbered from 0 or 1 with no gap; "
+                                 + (first > 1 ? "the first is \(first)" : "missing: \(missing.prefix(10).map(String.init).joined(separator: ", "))"))
+        }
+        return try numbers.map { ($0, try Self.load(ShardSummary.self, from: File.shardSummary($0).path(in: work))) }
     }
 
     /// -zg and -Bg as one run guesses them: the anchors in Z-order (partition by partition, each
@@ -263,7 +276,7 @@ public struct TileJob: Sendable {
                                     vertexSpacing: MaxZoomGuess.VertexSpacing) throws {
         var spacing = MaxZoomGuess.FeatureSpacing()
         var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
-        let files = try shards.indices.map { try SectionedFileReader(path: File.shardRecords($0).path(in: work)) }
+        let files = try shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
         for partition in partitions {
             for entry in try anchors(of: partition, files: files, shards: shards) {
                 spacing.add(entry.key)
@@ -325,7 +338,7 @@ public struct TileJob: Sendable {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "the plan in \(work) has no partition \(partition)")
         }
         let options = plan.facts.options
-        let files = try plan.shards.indices.map { try SectionedFileReader(path: File.shardRecords($0).path(in: work)) }
+        let files = try plan.shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
         let folder = temporaryFolder
         let usage = RecordFileUsage()
         // The partition's records, and which features' thinning they need (owned and neighbours').
