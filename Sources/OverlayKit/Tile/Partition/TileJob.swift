@@ -55,13 +55,20 @@ public struct TileJob: Sendable {
         }
     }
 
+    /// Whether `name` is a file a job's step writes.
+    private static func isJobFile(_ name: String) -> Bool {
+        name == "job.json" || name == "plan.json" || name.hasPrefix("shard-") || name.hasPrefix("partition-")
+    }
+
     private struct Settings: Codable {
         var tiler: Tiler
         var partitionZoom: Int
     }
 
-    /// Starts a job in `work` (an existing folder): saves `tiler`'s settings, so every step runs
-    /// with the same ones.
+    /// Starts a job in `work` (made when missing; its parent must exist): saves `tiler`'s
+    /// settings, so every step runs with the same ones. A folder holding an earlier job's files
+    /// is refused unless `tiler.replaceExisting`, which removes them (shards of two inputs must
+    /// never mix).
     /// - Parameter partitionZoom: the zoom whose tiles are the partitions (at most the max zoom,
     ///   and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
     /// - Throws: `tile.bad-option` for settings out of range; `io.*` when the folder cannot be written.
@@ -70,6 +77,24 @@ public struct TileJob: Sendable {
         guard (0...min(8, tiler.options.maxZoom)).contains(partitionZoom) else {
             throw TileSettingProblem(setting: "partitionZoom", requirement: "must be 0…\(min(8, tiler.options.maxZoom)) (at most the max zoom and 8)",
                                      value: "\(partitionZoom)").diagnostic
+        }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: work, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
+            } catch {
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot make the job's folder \(work): \(error.localizedDescription)")
+            }
+        } else if !isDirectory.boolValue {
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "\(work) is not a folder")
+        }
+        let earlier = ((try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []).filter(Self.isJobFile)
+        if !earlier.isEmpty {
+            guard tiler.replaceExisting else {
+                throw Diagnostic(.error, code: .ioOutputExists,
+                                 message: "\(work) holds another job's files (\(earlier.sorted()[0]), …); use --force to start over")
+            }
+            for name in earlier { try? FileManager.default.removeItem(atPath: (work.hasSuffix("/") ? work : work + "/") + name) }
         }
         let job = TileJob(work: work, tiler: tiler, partitionZoom: partitionZoom)
         try job.save(Settings(tiler: tiler, partitionZoom: partitionZoom), to: .job)
