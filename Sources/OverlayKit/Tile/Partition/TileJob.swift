@@ -368,7 +368,8 @@ public struct TileJob: Sendable {
         let usage = RecordFileUsage()
         // The partition's records, and which features' thinning they need (owned and neighbours').
         var clipped = [RecordRun](), whole = [RecordRun]()
-        var owners = Set<Int>([partition])
+        // Points whose thinning this partition needs: its own, and its neighbours' that reach its tiles.
+        var foreign = [Int: Set<Int>]()
         for kind in [PartitionRouter.Kind.clipped, .whole] {
             for group in 0..<3 {
                 for (shard, file) in files.enumerated() {
@@ -377,13 +378,15 @@ public struct TileJob: Sendable {
                     let run = try RecordFile(in: folder, usage: usage)
                     try file.forEachChunk(of: section) { try run.append($0) }
                     try run.flush()
+                    let offset = plan.shards[shard].sourceOffset
                     if kind == .clipped && Self.thins(options) {
                         var reader = try RecordReader(run)
                         while try reader.next({ (bytes: UnsafeRawBufferPointer) -> Void in
-                            owners.insert(PartitionRouter.partition(ofAnchor: FeatureRecord.anchor(bytes), zoom: plan.partitionZoom))
+                            let owner = PartitionRouter.partition(ofAnchor: FeatureRecord.anchor(bytes), zoom: plan.partitionZoom)
+                            if owner != partition { foreign[owner, default: []].insert(FeatureRecord.source(bytes) + offset) }
                         }) != nil {}
                     }
-                    let fixup = RecordRun.Fixup(sourceOffset: plan.shards[shard].sourceOffset, layerMap: plan.shards[shard].layerMap,
+                    let fixup = RecordRun.Fixup(sourceOffset: offset, layerMap: plan.shards[shard].layerMap,
                                                 inputLayer: plan.shards[shard].inputLayer, thinned: [])
                     (kind == .clipped ? { clipped.append($0) } : { whole.append($0) })(RecordRun(file: run, fixup: fixup))
                 }
@@ -391,12 +394,14 @@ public struct TileJob: Sendable {
         }
         var thinned = [Int: UInt8]()
         if Self.thins(options) {
-            for owner in owners {
+            for owner in [partition] + foreign.keys.sorted() {
                 guard let state = plan.partitions.first(where: { $0.index == owner })?.thinning else { continue }
                 var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
                                                   maxZoom: options.maxZoom, state: state)
+                let needed = foreign[owner]
                 for anchor in try anchors(of: owner, files: files, shards: plan.shards) where anchor.pointsOnly {
-                    thinned[anchor.source] = walker.next()
+                    let zoom = walker.next()
+                    if needed?.contains(anchor.source) ?? true { thinned[anchor.source] = zoom }
                 }
             }
         }
