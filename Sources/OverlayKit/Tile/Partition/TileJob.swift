@@ -69,8 +69,11 @@ public struct TileJob: Sendable {
     /// settings, so every step runs with the same ones. A folder holding an earlier job's files
     /// is refused unless `tiler.replaceExisting`, which removes them (shards of two inputs must
     /// never mix).
-    /// - Parameter partitionZoom: the zoom whose tiles are the partitions (at most the max zoom,
-    ///   and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
+    /// - Parameters:
+    ///   - work: the job's folder, shared by every step.
+    ///   - tiler: the run's settings.
+    ///   - partitionZoom: the zoom whose tiles are the partitions (at most the max zoom,
+    ///     and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
     /// - Throws: `tile.bad-option` for settings out of range; `io.*` when the folder cannot be written.
     public static func create(work: String, tiler: Tiler, partitionZoom: Int) throws -> TileJob {
         try tiler.validate()
@@ -129,7 +132,9 @@ public struct TileJob: Sendable {
     /// Projects shard `shard` (the `shard`-th slice of the input, numbered from 0 in input order)
     /// and files its features by partition.
     /// - Parameters:
+    ///   - shard: the slice's number, from 0 in input order.
     ///   - layer: the layer of the input this shard belongs to (nil: the run's layer).
+    ///   - reader: the slice's features.
     ///   - onWarning: the reader's warnings (located in the shard).
     /// - Throws: the reader's errors; `io.*` when the files cannot be written.
     @discardableResult
