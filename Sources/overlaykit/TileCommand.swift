@@ -47,6 +47,12 @@ struct TileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated.", valueName: "names"))
     var font = SDFGlyphFont.defaultFamily
 
+    @Option(help: ArgumentHelp("Read nothing: set up a run split over workers in the folder DIR (see tile-job), with these options and -o.", valueName: "dir"))
+    var job: String?
+
+    @Option(name: .customLong("partition-zoom"), help: ArgumentHelp("With --job: the zoom whose tiles are the partitions workers cut (default 4, at most the max zoom and 8).", valueName: "zoom"))
+    var partitionZoom: Int?
+
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
@@ -135,6 +141,14 @@ struct TileCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if job != nil {
+            guard explain == nil && !plan else { throw ValidationError("--job sets a run up; --plan and --explain read one") }
+            guard inputOptions.inputs.isEmpty && inputOptions.namedLayers.isEmpty else {
+                throw ValidationError("--job reads no input: give each shard to 'overlaykit tile-job split'")
+            }
+        } else if partitionZoom != nil {
+            throw ValidationError("--partition-zoom goes with --job")
+        }
         if explain != nil {
             guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
             guard !plan else { throw ValidationError("--plan and --explain cannot be used together") }
@@ -192,6 +206,20 @@ struct TileCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let job, let output {
+            try runReportingErrors {
+                let tiler = try tiler
+                let zoom = partitionZoom ?? min(4, tiler.options.maxZoom)
+                _ = try TileJob.create(work: job, tiler: tiler, partitionZoom: zoom)
+                if !tippecanoe.quiet {
+                    Report.standardError("tile: a run into \(output) set up in \(job), partitioned at z\(zoom); now "
+                        + "'overlaykit tile-job split \(job) N SHARD' for each shard N of the input (numbered in input order from 0 or 1), "
+                        + "'overlaykit tile-job plan \(job)', 'overlaykit tile-job cut \(job) P' for each partition P it prints, "
+                        + "and 'overlaykit tile-job finish \(job)'\n")
+                }
+            }
+            return
+        }
         if let tile = try explainedTile() {
             try runReportingErrors {
                 var inputs = try inputOptions.open(layer: layer)

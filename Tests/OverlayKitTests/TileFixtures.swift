@@ -31,9 +31,19 @@ enum TileFixtures {
         return url.path
     }
 
-    /// Every file under `url` (a tile directory) by relative path.
+    /// Every file under `url` (a tile directory) by relative path; a PMTiles file by its name; an
+    /// MBTiles file by its tiles and metadata.
     static func files(_ url: URL) throws -> [String: Data] {
         var result = [String: Data]()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            guard url.pathExtension == "mbtiles" else { return [url.lastPathComponent: try Data(contentsOf: url)] }
+            // SQLite's pages follow the order rows were added: compare what the archive holds.
+            let reader = try TileArchive.open(url.path)
+            for id in try reader.tileIDs() { result["\(id.z)/\(id.x)/\(id.y)"] = Data(try reader.tile(id) ?? []) }
+            result["metadata"] = Data(String(describing: reader.metadata).utf8)
+            return result
+        }
         for case let path as String in FileManager.default.enumerator(atPath: url.path) ?? FileManager.DirectoryEnumerator() {
             var directory: ObjCBool = false
             let file = url.appendingPathComponent(path)

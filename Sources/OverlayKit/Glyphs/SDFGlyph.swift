@@ -4,7 +4,7 @@ public struct SDFGlyph: Hashable, Sendable {
     /// The Unicode code point.
     public var id: UInt32
     /// `(width + 6) × (height + 6)` bytes, row by row from the top (empty for a glyph that
-    /// draws nothing, such as a space): see ``SignedDistanceField``'s encoding.
+    /// draws nothing, such as a space): one byte a pixel, TinySDF's encoding (191 on the outline; see SDFGlyphFont).
     public var bitmap: [UInt8]
     /// The drawn part's width in pixels, border excluded.
     public var width: Int

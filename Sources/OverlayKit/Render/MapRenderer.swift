@@ -32,8 +32,11 @@ public struct MapRenderer {
     /// Draws the source's features into `output` and commits it (the caller abandons it on a
     /// thrown error, so no half picture is left). SVG written to standard output is kept until
     /// the end, so a bad feature half way leaves nothing half-written in a pipe.
-    /// - Parameter onWarning: the input's warnings (and `geometry.polar-latitude`), as they are
-    ///   read in the drawing pass.
+    /// - Parameters:
+    ///   - source: the features to draw (read twice when the view is fitted: once to measure, once to draw).
+    ///   - output: where the picture goes.
+    ///   - onWarning: the input's warnings (and `geometry.polar-latitude`), as they are
+    ///     read in the drawing pass.
     /// - Returns: the camera, the size and what became of every feature and point; its
     ///   `diagnostics` hold `render.empty` for an input without features.
     /// - Throws: `Diagnostic` `render.bad-option` or `render.view-too-small` (usage, before any

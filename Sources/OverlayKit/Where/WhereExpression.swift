@@ -51,7 +51,7 @@ public indirect enum WhereExpression: Hashable, Sendable {
     /// knows `$type`, `$id` and `$zoom`; `filter` none): any other unquoted `$name` is a typo
     /// (`$zom`) that would read as a missing property and match nothing, so it is refused with
     /// the names this command knows. A property whose name starts with `$` is read in
-    /// backquotes (`` `$ref` ``).
+    /// backquotes (the property `$ref` is written between two backquote characters).
     /// - Throws: `WhereSyntaxError` with the column where it went wrong.
     public init(parsing source: String, variables: Set<String> = []) throws(WhereSyntaxError) {
         var lexer = WhereLexer(source)

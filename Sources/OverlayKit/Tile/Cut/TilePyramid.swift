@@ -9,7 +9,7 @@ import OverlayModel
 ///   soon as its children are built; subtrees below the first few zooms run in parallel.
 /// - On disk, a tile whose records are too many to hold is cut while its records are read, and
 ///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
-///   tile whose records fit (``loadBytes``) is read into memory and its subtree walked there,
+///   tile whose records fit (48 MB of records) is read into memory and its subtree walked there,
 ///   several side by side. Memory holds a few such subtrees, whatever the input's size.
 ///
 /// Each tile's content does not depend on the order, the store or the threads: the tiles are

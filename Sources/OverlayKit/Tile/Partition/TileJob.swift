@@ -9,7 +9,7 @@ import OverlayModel
 /// disk for GNU parallel), in four steps:
 ///
 /// 1. ``split(shard:layer:reading:onWarning:)``, once per shard of the input (consecutive slices,
-///    numbered in input order, on any worker): projects the shard and files its features by
+///    numbered in input order from 0 or 1, on any worker): projects the shard and files its features by
 ///    partition, the tiles of the partition zoom. Each piece goes, clipped down the pyramid as one
 ///    run clips it, to every partition it reaches; the partition holding the feature's anchor
 ///    owns it and also keeps its whole pieces and its anchor.
@@ -55,21 +55,49 @@ public struct TileJob: Sendable {
         }
     }
 
+    /// Whether `name` is a file a job's step writes.
+    private static func isJobFile(_ name: String) -> Bool {
+        name == "job.json" || name == "plan.json" || name.hasPrefix("shard-") || name.hasPrefix("partition-")
+    }
+
     private struct Settings: Codable {
         var tiler: Tiler
         var partitionZoom: Int
     }
 
-    /// Starts a job in `work` (an existing folder): saves `tiler`'s settings, so every step runs
-    /// with the same ones.
-    /// - Parameter partitionZoom: the zoom whose tiles are the partitions (at most the max zoom,
-    ///   and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
+    /// Starts a job in `work` (made when missing; its parent must exist): saves `tiler`'s
+    /// settings, so every step runs with the same ones. A folder holding an earlier job's files
+    /// is refused unless `tiler.replaceExisting`, which removes them (shards of two inputs must
+    /// never mix).
+    /// - Parameters:
+    ///   - work: the job's folder, shared by every step.
+    ///   - tiler: the run's settings.
+    ///   - partitionZoom: the zoom whose tiles are the partitions (at most the max zoom,
+    ///     and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
     /// - Throws: `tile.bad-option` for settings out of range; `io.*` when the folder cannot be written.
     public static func create(work: String, tiler: Tiler, partitionZoom: Int) throws -> TileJob {
         try tiler.validate()
         guard (0...min(8, tiler.options.maxZoom)).contains(partitionZoom) else {
             throw TileSettingProblem(setting: "partitionZoom", requirement: "must be 0…\(min(8, tiler.options.maxZoom)) (at most the max zoom and 8)",
                                      value: "\(partitionZoom)").diagnostic
+        }
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: work, isDirectory: &isDirectory) {
+            do {
+                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: false)
+            } catch {
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot make the job's folder \(work): \(error.localizedDescription)")
+            }
+        } else if !isDirectory.boolValue {
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "\(work) is not a folder")
+        }
+        let earlier = ((try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []).filter(Self.isJobFile)
+        if !earlier.isEmpty {
+            guard tiler.replaceExisting else {
+                throw Diagnostic(.error, code: .ioOutputExists,
+                                 message: "\(work) holds another job's files (\(earlier.sorted()[0]), …); use --force to start over")
+            }
+            for name in earlier { try? FileManager.default.removeItem(atPath: (work.hasSuffix("/") ? work : work + "/") + name) }
         }
         let job = TileJob(work: work, tiler: tiler, partitionZoom: partitionZoom)
         try job.save(Settings(tiler: tiler, partitionZoom: partitionZoom), to: .job)
@@ -104,7 +132,9 @@ public struct TileJob: Sendable {
     /// Projects shard `shard` (the `shard`-th slice of the input, numbered from 0 in input order)
     /// and files its features by partition.
     /// - Parameters:
+    ///   - shard: the slice's number, from 0 in input order.
     ///   - layer: the layer of the input this shard belongs to (nil: the run's layer).
+    ///   - reader: the slice's features.
     ///   - onWarning: the reader's warnings (located in the shard).
     /// - Throws: the reader's errors; `io.*` when the files cannot be written.
     @discardableResult
@@ -160,8 +190,9 @@ public struct TileJob: Sendable {
         var longitudeExtent: LongitudeExtent
         var reach: FeatureReach
 
-        /// Where a shard's input positions start, and its layers in the run's.
+        /// A shard's number, where its input positions start, and its layers in the run's.
         struct Shard: Codable {
+            var number: Int
             var sourceOffset: Int
             var layerMap: [UInt16]
             var inputLayer: UInt16
@@ -180,21 +211,23 @@ public struct TileJob: Sendable {
     ///   no gap) or incomplete.
     @discardableResult
     public func plan() throws -> [Int] {
-        let summaries = try shardSummaries()
+        let numbered = try shardSummaries()
+        let summaries = numbered.map(\.summary)
         var options = tiler.options
         var merged = FeatureProjection(options: options, summary: FeatureProjection.Summary(
             counts: TileInputCounts(), longitudeExtent: LongitudeExtent(), layers: TileLayers(), layerSummaries: [TileLayerSummary()],
             losses: TileEncodingLosses(), uncoercible: [:], filteredOut: 0, invalidZoomMembers: 0, namesSeen: [], bounds: .null,
             vertexSpacing: MaxZoomGuess.VertexSpacing(), reach: FeatureReach()))
         var shards = [Plan.Shard]()
-        for summary in summaries {
+        for (number, summary) in numbered {
             let offset = merged.counts.features
             merged.layers.register(summary.inputLayer)
             let later = FeatureProjection(options: options, summary: summary.projection)
             let remap = merged.append(later)
             let input = merged.assignInputLayer(summary.inputLayer)
             let identity = (0..<summary.projection.layers.names.count).map(UInt16.init)
-            shards.append(Plan.Shard(sourceOffset: offset, layerMap: remap.isEmpty ? identity : remap, inputLayer: input))
+            shards.append(Plan.Shard(number: number, sourceOffset: offset, layerMap: remap.isEmpty ? identity : remap,
+                                     inputLayer: input))
         }
         if let compaction = merged.removeUnusedLayers() {
             func compacted(_ layer: UInt16) -> UInt16 {
@@ -212,8 +245,8 @@ public struct TileJob: Sendable {
             for entry in summary.owned { owned[entry.partition, default: (0, 0)].points += entry.points }
         }
         var reached = Set(owned.keys)
-        for shard in summaries.indices {
-            let file = try SectionedFileReader(path: File.shardRecords(shard).path(in: work))
+        for shard in shards {
+            let file = try SectionedFileReader(path: File.shardRecords(shard.number).path(in: work))
             for section in file.sections { reached.insert(section / 8) }
         }
         let ordered = reached.sorted()
@@ -247,14 +280,24 @@ public struct TileJob: Sendable {
         options.pointDropRate > 1 && options.resolvedBaseZoom > 0 && options.clusterDistance == 0
     }
 
-    /// The shards' summaries, 0, 1, 2, … with no gap.
-    private func shardSummaries() throws -> [ShardSummary] {
+    /// The shards' summaries by number, in order: numbered from 0 or 1 (GNU parallel's `{#}`)
+    /// with no gap, so no shard is missed.
+    private func shardSummaries() throws -> [(number: Int, summary: ShardSummary)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []
-        let count = names.filter { $0.hasPrefix("shard-") && $0.hasSuffix(".json") }.count
-        guard count > 0 else {
+        let numbers = names.compactMap { name -> Int? in
+            guard name.hasPrefix("shard-"), name.hasSuffix(".json") else { return nil }
+            return Int(name.dropFirst(6).dropLast(5))
+        }.sorted()
+        guard let first = numbers.first else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(work) holds no split shard: split the input first")
         }
-        return try (0..<count).map { try Self.load(ShardSummary.self, from: File.shardSummary($0).path(in: work)) }
+        guard first <= 1, numbers.last! - first == numbers.count - 1 else {
+            let missing = (first...numbers.last!).filter { !numbers.contains($0) }
+            throw Diagnostic(.error, code: .tileBadWorkFile,
+                             message: "the shards in \(work) must be numbered from 0 or 1 with no gap; "
+                                 + (first > 1 ? "the first is \(first)" : "missing: \(missing.prefix(10).map(String.init).joined(separator: ", "))"))
+        }
+        return try numbers.map { ($0, try Self.load(ShardSummary.self, from: File.shardSummary($0).path(in: work))) }
     }
 
     /// -zg and -Bg as one run guesses them: the anchors in Z-order (partition by partition, each
@@ -263,7 +306,7 @@ public struct TileJob: Sendable {
                                     vertexSpacing: MaxZoomGuess.VertexSpacing) throws {
         var spacing = MaxZoomGuess.FeatureSpacing()
         var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
-        let files = try shards.indices.map { try SectionedFileReader(path: File.shardRecords($0).path(in: work)) }
+        let files = try shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
         for partition in partitions {
             for entry in try anchors(of: partition, files: files, shards: shards) {
                 spacing.add(entry.key)
@@ -325,12 +368,13 @@ public struct TileJob: Sendable {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "the plan in \(work) has no partition \(partition)")
         }
         let options = plan.facts.options
-        let files = try plan.shards.indices.map { try SectionedFileReader(path: File.shardRecords($0).path(in: work)) }
+        let files = try plan.shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
         let folder = temporaryFolder
         let usage = RecordFileUsage()
         // The partition's records, and which features' thinning they need (owned and neighbours').
         var clipped = [RecordRun](), whole = [RecordRun]()
-        var owners = Set<Int>([partition])
+        // Points whose thinning this partition needs: its own, and its neighbours' that reach its tiles.
+        var foreign = [Int: Set<Int>]()
         for kind in [PartitionRouter.Kind.clipped, .whole] {
             for group in 0..<3 {
                 for (shard, file) in files.enumerated() {
@@ -339,13 +383,15 @@ public struct TileJob: Sendable {
                     let run = try RecordFile(in: folder, usage: usage)
                     try file.forEachChunk(of: section) { try run.append($0) }
                     try run.flush()
+                    let offset = plan.shards[shard].sourceOffset
                     if kind == .clipped && Self.thins(options) {
                         var reader = try RecordReader(run)
                         while try reader.next({ (bytes: UnsafeRawBufferPointer) -> Void in
-                            owners.insert(PartitionRouter.partition(ofAnchor: FeatureRecord.anchor(bytes), zoom: plan.partitionZoom))
+                            let owner = PartitionRouter.partition(ofAnchor: FeatureRecord.anchor(bytes), zoom: plan.partitionZoom)
+                            if owner != partition { foreign[owner, default: []].insert(FeatureRecord.source(bytes) + offset) }
                         }) != nil {}
                     }
-                    let fixup = RecordRun.Fixup(sourceOffset: plan.shards[shard].sourceOffset, layerMap: plan.shards[shard].layerMap,
+                    let fixup = RecordRun.Fixup(sourceOffset: offset, layerMap: plan.shards[shard].layerMap,
                                                 inputLayer: plan.shards[shard].inputLayer, thinned: [])
                     (kind == .clipped ? { clipped.append($0) } : { whole.append($0) })(RecordRun(file: run, fixup: fixup))
                 }
@@ -353,12 +399,14 @@ public struct TileJob: Sendable {
         }
         var thinned = [Int: UInt8]()
         if Self.thins(options) {
-            for owner in owners {
+            for owner in [partition] + foreign.keys.sorted() {
                 guard let state = plan.partitions.first(where: { $0.index == owner })?.thinning else { continue }
                 var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
                                                   maxZoom: options.maxZoom, state: state)
+                let needed = foreign[owner]
                 for anchor in try anchors(of: owner, files: files, shards: plan.shards) where anchor.pointsOnly {
-                    thinned[anchor.source] = walker.next()
+                    let zoom = walker.next()
+                    if needed?.contains(anchor.source) ?? true { thinned[anchor.source] = zoom }
                 }
             }
         }
@@ -446,44 +494,107 @@ public struct TileJob: Sendable {
     }
 
     /// Every partition's passed-on features merged in the run's order (antimeridian group,
-    /// input position, piece) into one temporary file: zoom 0 of the zooms above the partitions.
+    /// input position, piece) into one temporary file per group: zoom 0 of the zooms above the
+    /// partitions. Each partition's records are in order already; a heap merges them, a chunk of
+    /// each in memory at a time.
     private func lowRecords(_ plan: Plan) throws -> (runs: [RecordRun], usage: RecordFileUsage) {
         let usage = RecordFileUsage()
         let files = try plan.partitions.map { try SectionedFileReader(path: File.partitionLow($0.index).path(in: work)) }
         var runs = [RecordRun]()
         for group in 0..<3 {
-            // Each partition's records are in order; a merge by input position and piece keeps it.
-            var streams = try files.map { file -> [UInt8] in
-                var bytes = [UInt8]()
-                try file.forEachChunk(of: group) { bytes += $0 }
-                return bytes
+            var streams = files.map { SectionRecords(file: $0, section: group) }
+            var heap = RecordHeap()
+            for index in streams.indices {
+                if let head = try streams[index].head() { heap.push((head.source, head.part, index)) }
             }
-            var positions = [Int](repeating: 0, count: streams.count)
             let merged = try RecordFile(in: temporaryFolder, usage: usage)
-            func head(_ stream: Int) -> (source: Int, part: UInt32, length: Int)? {
-                let at = positions[stream]
-                guard at + 4 <= streams[stream].count else { return nil }
-                return streams[stream].withUnsafeBytes { raw in
-                    let length = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
-                    let record = UnsafeRawBufferPointer(rebasing: raw[at + 4..<at + 4 + length])
-                    let order = FeatureRecord.order(record)
-                    return (order.source, order.part, length)
-                }
+            while let (_, _, index) = heap.pop() {
+                try merged.append(streams[index].takeFramed())
+                if let head = try streams[index].head() { heap.push((head.source, head.part, index)) }
             }
-            var heads = streams.indices.map(head)
-            while let best = heads.indices.filter({ heads[$0] != nil }).min(by: {
-                (heads[$0]!.source, heads[$0]!.part) < (heads[$1]!.source, heads[$1]!.part)
-            }) {
-                let length = heads[best]!.length
-                try merged.append(Array(streams[best][positions[best]..<positions[best] + 4 + length]))
-                positions[best] += 4 + length
-                heads[best] = head(best)
-            }
-            streams = []
             try merged.flush()
             runs.append(RecordRun(file: merged))
         }
         return (runs, usage)
+    }
+
+    /// A section's framed records read a chunk at a time (a chunk never splits a record).
+    private struct SectionRecords {
+        let file: SectionedFileReader
+        let section: Int
+        private var chunk = [UInt8]()
+        private var chunkIndex = 0
+        private var position = 0
+
+        init(file: SectionedFileReader, section: Int) {
+            self.file = file
+            self.section = section
+        }
+
+        /// The next record's input position and piece, loading the next chunk when needed.
+        mutating func head() throws -> (source: Int, part: UInt32)? {
+            while position >= chunk.count {
+                guard chunkIndex < file.chunkCount(of: section) else { return nil }
+                chunk = try file.chunk(chunkIndex, of: section)
+                chunkIndex += 1
+                position = 0
+            }
+            return try chunk.withUnsafeBytes { raw in
+                guard position + 4 <= raw.count else { throw Self.damaged(file.path) }
+                let length = Int(raw.loadUnaligned(fromByteOffset: position, as: UInt32.self))
+                guard position + 4 + length <= raw.count else { throw Self.damaged(file.path) }
+                let order = FeatureRecord.order(UnsafeRawBufferPointer(rebasing: raw[position + 4..<position + 4 + length]))
+                return (order.source, order.part)
+            }
+        }
+
+        /// The next record with its frame, moving past it (after `head()` found one).
+        mutating func takeFramed() -> [UInt8] {
+            let length = chunk.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: position, as: UInt32.self)) }
+            defer { position += 4 + length }
+            return Array(chunk[position..<position + 4 + length])
+        }
+
+        private static func damaged(_ path: String) -> Diagnostic {
+            Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) ends inside a record")
+        }
+    }
+
+    /// A min-heap of (input position, piece, stream) for the merge.
+    private struct RecordHeap {
+        private var items = [(Int, UInt32, Int)]()
+
+        private static func less(_ a: (Int, UInt32, Int), _ b: (Int, UInt32, Int)) -> Bool {
+            (a.0, a.1, a.2) < (b.0, b.1, b.2)
+        }
+
+        mutating func push(_ item: (Int, UInt32, Int)) {
+            items.append(item)
+            var child = items.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.less(items[child], items[parent]) else { break }
+                items.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func pop() -> (Int, UInt32, Int)? {
+            guard !items.isEmpty else { return nil }
+            items.swapAt(0, items.count - 1)
+            let top = items.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1, right = left + 1
+                var smallest = parent
+                if left < items.count && Self.less(items[left], items[smallest]) { smallest = left }
+                if right < items.count && Self.less(items[right], items[smallest]) { smallest = right }
+                guard smallest != parent else { break }
+                items.swapAt(parent, smallest)
+                parent = smallest
+            }
+            return top
+        }
     }
 
     private static func fileSize(_ path: String) -> Int? {

@@ -6,8 +6,8 @@ import OverlayModel
 /// across the antimeridian, tagged with the zooms and layer each is drawn at, with ids and
 /// properties as the tiles carry them, and what the tile set's metadata says of the input.
 ///
-/// The features wait in one of two feature stores: in memory (``features`` and
-/// ``attributes``: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
+/// The features wait in one of two feature stores: in memory (`features` and
+/// `attributes`: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
 /// temporary files, a byte per feature in memory, whatever the input's size).
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.

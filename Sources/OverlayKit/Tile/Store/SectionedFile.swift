@@ -128,6 +128,15 @@ final class SectionedFileReader: @unchecked Sendable {
     /// Bytes in `section`.
     func size(of section: Int) -> Int { chunks[section]?.reduce(0) { $0 + $1.length } ?? 0 }
 
+    /// How many chunks `section` has.
+    func chunkCount(of section: Int) -> Int { chunks[section]?.count ?? 0 }
+
+    /// The `index`-th chunk of `section`.
+    func chunk(_ index: Int, of section: Int) throws -> [UInt8] {
+        let chunk = chunks[section]![index]
+        return try POSIX.read(descriptor, count: chunk.length, at: Int64(chunk.offset), what: path)
+    }
+
     /// Calls `body` with each chunk of `section`, in order.
     func forEachChunk(of section: Int, _ body: ([UInt8]) throws -> Void) throws {
         for chunk in chunks[section] ?? [] {
