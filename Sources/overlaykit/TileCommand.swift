@@ -274,11 +274,15 @@ extension TileCommand {
     /// `--plan`'s table.
     static func text(_ plan: TilePlan, format: TileArchiveFormat) -> String {
         func megabytes(_ bytes: Int) -> String { bytes < 10 << 20 ? "\(bytes / 1024) KiB" : "\(bytes >> 20) MiB" }
-        let basis = plan.sampleEvery == 1 ? "every feature cut, bytes exact" : "bytes from 1 in \(plan.sampleEvery) features, scaled"
-        var lines = ["plan: \(plan.features) features, z\(plan.zooms.first?.zoom ?? 0)–z\(plan.maxZoom), points thinned below z\(plan.baseZoom) (\(basis))",
-                     "zoom  tiles  encoded bytes"]
+        let cut = plan.zooms.reduce(0) { $0 + $1.tilesCut }
+        let basis = plan.exact ? "every tile cut: the run's numbers" : "\(cut) tiles cut, each standing for those like it"
+        let store = plan.onDisk ? ", features on disk" : ""
+        var lines = ["plan: \(plan.features) features\(store), z\(plan.zooms.first?.zoom ?? 0)–z\(plan.maxZoom), "
+                        + "points thinned below z\(plan.baseZoom) (\(basis))",
+                     "zoom  tiles  encoded bytes  stored bytes"]
         for zoom in plan.zooms {
-            lines.append(String(repeating: " ", count: max(0, 4 - "\(zoom.zoom)".count)) + "\(zoom.zoom)  \(zoom.tiles)  \(zoom.bytes)")
+            lines.append(String(repeating: " ", count: max(0, 4 - "\(zoom.zoom)".count))
+                + "\(zoom.zoom)  \(zoom.tiles)  \(zoom.bytes)  \(zoom.storedBytes)")
         }
         lines.append("total: \(plan.tiles) tiles, \(plan.bytes) encoded bytes; \(format.rawValue) output about \(megabytes(plan.outputBytes)), "
             + "disk beside it while built about \(megabytes(plan.temporaryDiskBytes)), peak memory about \(megabytes(plan.peakMemoryBytes))")

@@ -292,45 +292,76 @@ final class TileDensityTests: XCTestCase {
         XCTAssertThrowsError(try tiler.explain(TileID(z: 7, x: 0, y: 0), reading: &again), "beyond the max zoom")
     }
 
+    /// Per zoom: tiles in `path` and the bytes it stores for them (each distinct tile once, at
+    /// its first zoom), as an archive holds them.
+    func storedZooms(_ path: String) throws -> [Int: (tiles: Int, stored: Int)] {
+        let archive = try TileArchive.open(path)
+        var zooms = [Int: (tiles: Int, stored: Int)]()
+        var seen = Set<[UInt8]>()
+        for id in try archive.tileIDs() {
+            guard let stored = try archive.storedTile(id) else { continue }
+            let first = seen.insert(stored.bytes).inserted
+            zooms[id.z, default: (0, 0)].tiles += 1
+            if first { zooms[id.z, default: (0, 0)].stored += stored.bytes.count }
+        }
+        return zooms
+    }
+
+    /// The plan against the run it plans: tiles and stored (gzip, deduplicated) bytes per zoom
+    /// within ±25% while it cuts only a sample of the tiles, on either feature store.
+    func assertPlan(_ tiler: Tiler, input: String, onDisk: Bool, sampled: Bool, label: String) throws {
+        var reader = try FeatureIO.reader(for: ByteInput(path: input))
+        let plan = try tiler.plan(reading: &reader)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tiler.output), "a plan writes nothing")
+        XCTAssertEqual(plan.onDisk, onDisk, label)
+        XCTAssertEqual(plan.exact, !sampled, label)
+        var again = try FeatureIO.reader(for: ByteInput(path: input))
+        let report = try tiler.run(reading: &again)
+        let written = try storedZooms(tiler.output)
+        XCTAssertEqual(plan.zooms.map(\.zoom), report.zooms.map(\.zoom), label)
+        for (estimate, real) in zip(plan.zooms, report.zooms) {
+            let stored = written[real.zoom]?.stored ?? 0
+            XCTAssertEqual(Double(estimate.tiles), Double(real.tiles), accuracy: max(1, Double(real.tiles) / 4),
+                           "\(label) tiles z\(real.zoom)")
+            XCTAssertEqual(Double(estimate.storedBytes), Double(stored), accuracy: max(512, Double(stored) / 4),
+                           "\(label) stored bytes z\(real.zoom)")
+            if sampled { XCTAssertLessThanOrEqual(estimate.tilesCut, max(real.tiles, 4 * tiler.planSampleTiles), label) }
+        }
+        XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4, label)
+        try FileManager.default.removeItem(atPath: tiler.output)
+    }
+
     func testPlanIsWithinAQuarterOfTheRun() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("points.geojsons")
         try (clusteredPoints(20_000) + "\n").write(to: input, atomically: true, encoding: .utf8)
-        let output = folder.appendingPathComponent("p.pmtiles").path
-        var tiler = Tiler(output: output, layer: "points")
-        tiler.options.maxZoom = 9
-        tiler.planSampleFeatures = 5000  // bytes from one in four features
-        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
-        let plan = try tiler.plan(reading: &reader)
-        XCTAssertEqual(plan.sampleEvery, 4)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "a plan writes nothing")
-        var again = try FeatureIO.reader(for: ByteInput(path: input.path))
-        let report = try tiler.run(reading: &again)
-        XCTAssertEqual(plan.zooms.map(\.zoom), report.zooms.map(\.zoom))
-        for (estimate, real) in zip(plan.zooms, report.zooms) {
-            XCTAssertEqual(Double(estimate.tiles), Double(real.tiles), accuracy: max(1, Double(real.tiles) / 4), "tiles z\(real.zoom)")
-            if real.bytes > 10_000 {
-                XCTAssertEqual(Double(estimate.bytes), Double(real.bytes), accuracy: Double(real.bytes) / 4, "bytes z\(real.zoom)")
-            }
-        }
-        XCTAssertEqual(Double(plan.bytes), Double(report.encodedBytes), accuracy: Double(report.encodedBytes) / 4)
-        XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4)
+        var points = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
+        points.options.maxZoom = 9
+        points.planSampleTiles = 40
+        try assertPlan(points, input: input.path, onDisk: false, sampled: true, label: "points")
+        points.featureStore = .disk
+        points.temporaryDirectory = folder.path
+        try assertPlan(points, input: input.path, onDisk: true, sampled: true, label: "points on disk")
 
-        // Polygons: tiles along the rings and inside them, not their boxes (countries' boxes hold
-        // ten times more tiles at z8 than the run writes).
+        // Polygons: the inside of the countries is solid (blocks, stored once), their rings not.
         let countries = TestLocations.packageRoot.appendingPathComponent("Examples/countries.geojson").path
-        var polygons = Tiler(output: folder.appendingPathComponent("c.pmtiles").path, layer: "countries")
-        polygons.options.maxZoom = 8
-        var polygonReader = try FeatureIO.reader(for: ByteInput(path: countries))
-        let polygonPlan = try polygons.plan(reading: &polygonReader)
-        polygonReader = try FeatureIO.reader(for: ByteInput(path: countries))
-        let polygonRun = try polygons.run(reading: &polygonReader)
-        for (estimate, real) in zip(polygonPlan.zooms, polygonRun.zooms) {
-            XCTAssertEqual(Double(estimate.tiles), Double(real.tiles), accuracy: max(1, Double(real.tiles) / 4), "countries tiles z\(real.zoom)")
-            XCTAssertEqual(estimate.bytes, real.bytes, "every feature cut: bytes exact at z\(real.zoom)")
-        }
+        var polygons = Tiler(output: folder.appendingPathComponent("c.mbtiles").path, layer: "countries")
+        polygons.options.maxZoom = 7
+        polygons.planSampleTiles = 100
+        try assertPlan(polygons, input: countries, onDisk: false, sampled: true, label: "countries")
+        polygons.planSampleTiles = 1_000_000
+        try assertPlan(polygons, input: countries, onDisk: false, sampled: false, label: "countries, every tile")
+
+        // A world polygon: solid below its top and bottom rows, cut along them only.
+        let world = folder.appendingPathComponent("world.geojson")
+        try #"{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}"#
+            .write(to: world, atomically: true, encoding: .utf8)
+        var whole = Tiler(output: folder.appendingPathComponent("w.pmtiles").path, layer: "world")
+        whole.options.maxZoom = 6
+        whole.planSampleTiles = 8
+        try assertPlan(whole, input: world.path, onDisk: false, sampled: true, label: "world")
     }
 
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {

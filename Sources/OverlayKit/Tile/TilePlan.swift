@@ -7,14 +7,16 @@ import Foundation
 import OverlayModel
 
 /// What a tile run will write, estimated before it does (`overlaykit tile --plan`): the zooms,
-/// tiles and bytes per zoom, memory and disk.
+/// tiles and bytes per zoom, the output's size, memory and disk.
 ///
-/// Tiles per zoom are counted from every feature the zoom draws (thinned points left out): the
-/// tiles its bounding box covers, buffer included, as a set (long lines: their length in tiles;
-/// polygons covering more than 4,096 tiles: their box's area, overlaps counted twice). Bytes come
-/// from cutting and encoding a deterministic sample of the features (every k-th input feature,
-/// at most `Tiler.planSampleFeatures`) and scaling by k, each tile capped at the budget; with
-/// no more features than that, every tile is cut and held to its budget, so bytes are exact.
+/// The plan reads the input as the run would (into the disk store when the run would use it,
+/// so its memory stays as flat as the run's), then walks a sample of the pyramid
+/// (`TileSampling`): at each zoom about ``Tiler/planSampleTiles`` tiles are cut as the run cuts
+/// them (thinning, tiny shapes, clustering, solid tiles ending their subtree with blocks),
+/// held to the budget, encoded and compressed as the output stores them, and each counts for
+/// the tiles it was chosen among. Below that many tiles a zoom, every tile is cut and the
+/// numbers are the run's. Tiles the archive stores once (identical tiles: the inside of
+/// polygons) count once in ``Zoom/storedBytes``.
 public struct TilePlan: Sendable {
     /// One zoom's estimate.
     public struct Zoom: Sendable {
@@ -22,8 +24,13 @@ public struct TilePlan: Sendable {
         public var zoom: Int
         /// Tiles that will be written.
         public var tiles: Int
-        /// Encoded tile bytes before archive compression (what the run reports per zoom).
+        /// Encoded tile bytes before archive compression, every copy counted (what the run reports per zoom).
         public var bytes: Int
+        /// Bytes the output will store for the zoom's tiles: gzip in PMTiles and MBTiles,
+        /// identical tiles once; a directory's files as encoded.
+        public var storedBytes: Int
+        /// Tiles cut to estimate this zoom (every tile when it equals ``tiles``).
+        public var tilesCut: Int
     }
 
     /// The max zoom the run will use (guessed, when asked).
@@ -34,18 +41,20 @@ public struct TilePlan: Sendable {
     public var features: Int
     /// Per zoom from the run's min zoom.
     public var zooms: [Zoom]
-    /// One in this many input features was cut to estimate bytes (1: all, bytes exact).
-    public var sampleEvery: Int
+    /// Whether every tile was cut (the numbers are then the run's).
+    public var exact: Bool
     /// The peak resident memory the run should reach, in bytes (with the disk feature store, a
     /// base and bytes per feature measured at scale; else the projected input's, measured).
     public var peakMemoryBytes: Int
-    /// The archive's size on disk (gzip tiles; a directory holds the encoded bytes).
+    /// The archive's size on disk: the stored bytes of every zoom and the archive's directory.
     public var outputBytes: Int
     /// The most disk the run uses beside the output while it is built: a PMTiles archive stages
     /// its tiles and then assembles the file (twice its size at the end); MBTiles and directories
     /// about their size; with the disk feature store (`Tiler.FeatureStore.disk`), also its
     /// temporary files, about 4 times the input.
     public var temporaryDiskBytes: Int
+    /// Whether the plan read the input into the disk store (as the run will).
+    public var onDisk: Bool
 
     /// All tiles.
     public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -55,66 +64,65 @@ public struct TilePlan: Sendable {
 
 extension Tiler {
     /// Estimates the run these settings describe without writing anything (see ``TilePlan``).
-    /// - Throws: `Diagnostic` `tile.bad-option`; the reader's errors.
+    /// - Throws: `Diagnostic` `tile.bad-option`; the reader's errors; `tile.too-large` when a
+    ///   tile cut cannot fit its budget (the run would stop there too).
     public func plan(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try withSingleInput(&reader) { try plan(reading: &$0, onWarning: onWarning) }
     }
 
     /// Estimates a run over several inputs (see `run(reading:onWarning:onProgress:)` with inputs).
-    /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors.
+    /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors; `tile.too-large`.
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
         let store = featureStorePlan(for: inputs)
-        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, onWarning: onWarning)
+        let diskFolder = try temporaryFolder(for: inputs)
+        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
+                                    onWarning: onWarning)
         let projectedMemory = Self.residentBytes()
         let options = source.options
         let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
-        let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
-        let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
-        let sample = every == 1 ? source : source.sample(every: every)
-        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names,
-                                        encoding: encoding == .mlt ? .mlt : .mvt)
-        let budget = options.budget
-        let lock = NSLock()
-        nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)
-        nonisolated(unsafe) var compressed = [Int](repeating: 0, count: options.maxZoom + 1)
-        _ = try TilePyramid.build(sample, minZoom: zoomRange.lowerBound, parallelism: threads) { tile in
-            var size: Int, stored: Int
-            if every == 1 {
-                let encoded = try budget.fit(&tile) { encoder.encode($0).0 }
-                size = encoded.count
-                stored = try Gzip.compress(encoded).count
-            } else {
-                let encoded = encoder.encode(tile).0
-                let ratio = Double(try Gzip.compress(encoded).count) / Double(max(1, encoded.count))
-                var scaled = Double(encoded.count) * Double(every)
-                // The run holds each tile to its budget (of gzip bytes and of features).
-                if let maxBytes = budget.maxBytes { scaled = min(scaled, Double(maxBytes) / max(ratio, 0.01)) }
-                if let maxFeatures = budget.maxFeatures, tile.features.count * every > maxFeatures {
-                    scaled = min(scaled, scaled * Double(maxFeatures) / Double(tile.features.count * every))
-                }
-                size = Int(scaled)
-                stored = Int(scaled * ratio)
-            }
-            lock.lock()
-            bytes[tile.id.z] += size
-            compressed[tile.id.z] += stored
-            lock.unlock()
-            return size
+        let tally = PlanTally(zooms: options.maxZoom + 1, encoder: planEncoder(layers: source.layers), budget: options.budget,
+                              format: resolvedArchiveFormat)
+        let visited = try TilePyramid.sample(source, minZoom: zoomRange.lowerBound, parallelism: threads,
+                                             tilesPerZoom: planSampleTiles, emit: tally.add)
+        let totals = tally.totals
+        let zooms = zip(zoomRange, visited).map { zoom, cut in
+            TilePlan.Zoom(zoom: zoom, tiles: Int(saturating: totals[zoom].tiles.rounded()),
+                          bytes: Int(saturating: totals[zoom].bytes.rounded()),
+                          storedBytes: Int(saturating: totals[zoom].stored.rounded()), tilesCut: cut.tiles)
         }
-        let zooms = zip(zoomRange, tileCounts).map { TilePlan.Zoom(zoom: $0.0, tiles: $0.1, bytes: bytes[$0.0]) }
-        let encoded = zooms.reduce(0) { $0 + $1.bytes }
         let format = resolvedArchiveFormat
-        let output = format == .directory ? encoded : compressed[zoomRange].reduce(0, +)
+        let stored = zooms.reduce(0) { $0.addingSaturating($1.storedBytes) }
+        // PMTiles: a directory entry of about 4 bytes a run of tiles; MBTiles: a row of about
+        // 40 bytes a tile (and an index entry); a directory: no more than its files.
+        let tiles = zooms.reduce(0) { $0.addingSaturating($1.tiles) }
+        let output = switch format {
+        case .pmtiles: stored.addingSaturating(zooms.reduce(0) { $0 + $1.tilesCut } == tiles ? tiles * 4 : tiles / 8)
+        case .mbtiles: stored.addingSaturating(tiles.multipliedSaturating(by: 40))
+        case .directory: stored
+        }
         let features = source.inputCounts.features
         let archiveDisk = format == .pmtiles ? 2 * output : output
         return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: features,
-                        zooms: zooms, sampleEvery: every,
+                        zooms: zooms, exact: !tally.sampled,
                         peakMemoryBytes: store.onDisk
                             ? Self.diskStoreBaseMemory.addingSaturating(features.multipliedSaturating(by: Self.diskStoreBytesPerFeature))
                             : Int(Double(projectedMemory) * Self.peakMemoryFactor),
                         outputBytes: output,
-                        temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.temporaryBytes) : archiveDisk)
+                        temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.temporaryBytes) : archiveDisk,
+                        onDisk: source.disk != nil)
+    }
+
+    /// How the run encodes a tile's features (its layers, its encoding).
+    func planEncoder(layers: TileLayers) -> PlanTally.Encoder {
+        switch encoding {
+        case .mvt, .mlt:
+            let encoder = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding)
+            return .vector { encoder.encode($0).0 }
+        case .geojson:
+            let encoder = TileGeoJSONEncoder(precision: precision)
+            return .geojson { try encoder.encode($0) }
+        }
     }
 
     /// Peak memory of a disk-store run: a base (batches of tiles, the densest tile, buffers) and
@@ -141,105 +149,77 @@ extension Tiler {
     }
 }
 
-/// The tiles a zoom's features reach, counted without cutting them (see ``TilePlan``): points
-/// by their tile (and the neighbours whose buffer they fall in), lines by the tiles along their
-/// segments, polygons by the tiles along their rings plus the tiles whose centre row lies inside
-/// (even-odd). Features whose box spans more than 4,096 tiles are counted arithmetically
-/// (length in tiles for lines; area plus perimeter in tiles for polygons), overlaps twice.
-enum TileCoverage {
-    static let exactBoxLimit = 4096.0
-
-    static func count(_ source: TileSource, zoom: Int) -> Int {
-        var counter = Counter(zoom: zoom, margin: Double(source.options.buffer) / Double(source.options.extent))
-        for feature in source.features where FeatureVisibility.hidden(feature.tags, zoom: zoom) == nil {
-            counter.add(feature)
-        }
-        return counter.tiles.count + Int(saturating: min(counter.uncounted, Double(counter.across) * Double(counter.across)))
+/// The weighted sums of a plan's sampled walk, per zoom: each tile cut is held to the budget,
+/// encoded and compressed as the run's archive stores it. Called from several threads.
+final class PlanTally: @unchecked Sendable {
+    /// How a tile's features become bytes.
+    enum Encoder {
+        /// MVT or MLT.
+        case vector(@Sendable (VectorTile) -> [UInt8])
+        /// GeoJSON (a directory's files).
+        case geojson(@Sendable (VectorTile) throws -> [UInt8])
     }
 
-    struct Counter {
-        let across: Int
-        let tileSize: Double
-        /// The buffer in map points.
-        let margin: Double
-        var tiles = Set<Int>()
-        var uncounted = 0.0
-
-        init(zoom: Int, margin: Double) {
-            across = 1 << zoom
-            tileSize = MapProjection.worldSize / Double(across)
-            self.margin = margin * tileSize
-        }
-
-        func column(_ value: Double) -> Int { Int(saturating: (value / tileSize).rounded(.down)).clamped(to: 0...(across - 1)) }
-
-        /// The tile of a point and those whose buffer it lies in.
-        mutating func insert(x: Double, y: Double) {
-            for tx in column(x - margin)...column(x + margin) {
-                for ty in column(y - margin)...column(y + margin) { tiles.insert(ty * across + tx) }
-            }
-        }
-
-        mutating func add(_ feature: ProjectedFeature) {
-            let c = feature.coordinates
-            if feature.type == .point {
-                var index = 0
-                while index + 1 < c.count {
-                    insert(x: c[index], y: c[index + 1])
-                    index += 3
-                }
-                return
-            }
-            guard feature.minX.isFinite, feature.maxX.isFinite, feature.minY.isFinite, feature.maxY.isFinite else { return }
-            let x0 = column(feature.minX - margin), x1 = column(feature.maxX + margin)
-            let y0 = column(feature.minY - margin), y1 = column(feature.maxY + margin)
-            let boxTiles = Double(x1 - x0 + 1) * Double(y1 - y0 + 1)
-            if boxTiles > exactBoxLimit {
-                var perimeter = 0.0
-                forEachSegment(feature) { ax, ay, bx, by in perimeter += ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot() }
-                var area = 0.0
-                if feature.type == .polygon {
-                    for ring in feature.rings { area += ring.isOuter ? ring.size : -ring.size }
-                }
-                uncounted += perimeter / tileSize + max(0, area) / (tileSize * tileSize) + 1
-                return
-            }
-            // Along every segment, in steps of half a tile.
-            forEachSegment(feature) { ax, ay, bx, by in
-                let steps = Int(saturating: (max(abs(bx - ax), abs(by - ay)) / tileSize * 2).rounded(.up)).clamped(to: 1...8192)
-                for step in 0...steps {
-                    let t = Double(step) / Double(steps)
-                    insert(x: ax + (bx - ax) * t, y: ay + (by - ay) * t)
-                }
-            }
-            guard feature.type == .polygon, y1 > y0 || x1 > x0 else { return }
-            // Inside: crossings of each tile row's centre line, filled pairwise (even-odd).
-            for ty in y0...y1 {
-                let centre = (Double(ty) + 0.5) * tileSize
-                var crossings = [Double]()
-                forEachSegment(feature) { ax, ay, bx, by in
-                    if (ay <= centre) != (by <= centre) { crossings.append(ax + (centre - ay) / (by - ay) * (bx - ax)) }
-                }
-                crossings.sort()
-                var pair = 0
-                while pair + 1 < crossings.count {
-                    for tx in column(crossings[pair])...column(crossings[pair + 1]) { tiles.insert(ty * across + tx) }
-                    pair += 2
-                }
-            }
-        }
-
-        /// Every segment of every ring or line, in map points.
-        func forEachSegment(_ feature: ProjectedFeature, _ body: (Double, Double, Double, Double) -> Void) {
-            let c = feature.coordinates
-            for ring in feature.rings where ring.count > 1 {
-                var index = ring.start * 3
-                let end = (ring.start + ring.count - 1) * 3
-                while index < end {
-                    body(c[index], c[index + 1], c[index + 3], c[index + 4])
-                    index += 3
-                }
-            }
-        }
+    /// One zoom's estimate: tiles, encoded bytes, stored bytes.
+    struct Totals {
+        var tiles = 0.0
+        var bytes = 0.0
+        var stored = 0.0
     }
+
+    private let encoder: Encoder
+    private let budget: TileBudget
+    private let format: TileArchiveFormat
+    private let lock = NSLock()
+    private var zooms: [Totals]
+    /// Hashes of the compressed tiles met so far, with their sizes: an archive stores identical tiles once.
+    private var seen = [UInt64: Int]()
+    /// Whether any tile stood for more than itself.
+    private(set) var sampled = false
+
+    init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat) {
+        self.encoder = encoder
+        self.budget = budget
+        self.format = format
+        self.zooms = Array(repeating: Totals(), count: zooms)
+    }
+
+    /// The sums so far, by zoom from 0.
+    var totals: [Totals] {
+        lock.lock()
+        defer { lock.unlock() }
+        return zooms
+    }
+
+    /// Adds a tile cut by the walk, standing for `weight` tiles of its zoom (times its block's
+    /// copies); returns its encoded size. Fits `TilePyramid.sample`'s `emit`.
+    func add(_ tile: inout VectorTile, weight: Double, block: TileBlock?) throws -> Int {
+        let encoded: [UInt8]
+        switch encoder {
+        case .vector(let encode): encoded = try budget.fit(&tile) { encode($0) }
+        case .geojson(let encode): encoded = try budget.fit(&tile) { try encode($0) }
+        }
+        let stored = format == .directory ? encoded : try Gzip.compress(encoded)
+        let copies = Double(block?.tileCount ?? 1)
+        // A directory writes every file; the archives store a tile met before once.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        if format != .directory { for byte in stored { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
+        lock.lock()
+        defer { lock.unlock() }
+        if weight > 1 { sampled = true }
+        let zoom = tile.id.z
+        zooms[zoom].tiles += weight * copies
+        zooms[zoom].bytes += weight * copies * Double(encoded.count)
+        if format == .directory {
+            zooms[zoom].stored += weight * copies * Double(stored.count)
+        } else if seen[hash] != stored.count {
+            if seen.count < Self.maximumHashes { seen[hash] = stored.count }
+            // A block is one stored tile; a sampled tile stands for others like it.
+            zooms[zoom].stored += (block == nil ? weight : 1) * Double(stored.count)
+        }
+        return encoded.count
+    }
+
+    /// The most tile hashes remembered (a few MB).
+    static let maximumHashes = 200_000
 }

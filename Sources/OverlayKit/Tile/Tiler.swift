@@ -37,8 +37,8 @@ public struct Tiler: Sendable, Codable {
     /// shapes kept visible, 500 KiB and 200,000 features a tile); `TileOptions()` alone is
     /// geojson-vt's.
     public var options = TileOptions()
-    /// `plan(reading:onWarning:)` cuts at most this many features to estimate bytes.
-    public var planSampleFeatures = 100_000
+    /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
+    public var planSampleTiles = 2_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
     /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does

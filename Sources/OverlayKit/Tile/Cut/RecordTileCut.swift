@@ -66,11 +66,11 @@ struct RecordTileCut {
     /// Cuts tile `id` from the records of `runs`, emits it, and writes each feature's pieces in
     /// its children to `children` (unless it is the max zoom, or solid: then its whole subtree
     /// is emitted as blocks).
-    func cut(_ id: TileID, runs: [RecordRun], children: inout Children, counts: inout [TileZoomCounts]) throws {
+    func cut(_ id: TileID, share: TileSampling.Share = .whole, runs: [RecordRun], children: inout Children, counts: inout [TileZoomCounts]) throws {
         let options = walk.options
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: false)
         let splitting = children.files != nil
-        var solid: [ProjectedFeature]? = walk.emitBlock != nil && splitting && options.buffer > 0 ? [] : nil
+        var solid: [ProjectedFeature]? = walk.findsSolidTiles && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
         var leftoverAttributes = [Int: [UInt8]]()
         let childIDs = TileSplit.children(of: id)
@@ -150,10 +150,10 @@ struct RecordTileCut {
         let cutter = TileCutter(options: options, propertyTable: nil,
                                 attributes: { solidAttributes[$0] ?? TileAttributes(id: nil, properties: nil) })
         cutter.cluster(&tile)
-        if id.z >= walk.minZoom { try walk.emitCounted(&tile, counts: &counts) }
+        if id.z >= walk.minZoom { try walk.emitCounted(&tile, share: share, counts: &counts) }
         if let solid, !solid.isEmpty {
             try children.discard()
-            try walk.visitSolid(solid, id, bounds: bounds, cutter: cutter, counts: &counts)
+            try walk.visitSolid(solid, id, share: share, bounds: bounds, cutter: cutter, counts: &counts)
         }
     }
 }

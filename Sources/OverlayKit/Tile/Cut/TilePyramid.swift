@@ -48,16 +48,20 @@ public enum TilePyramid {
         let maxZoom = source.options.maxZoom
         let walk = Walk(options: source.options, minZoom: minZoom, lastZoom: maxZoom, parallelism: max(1, parallelism),
                         emit: emit, emitBlock: emitBlock)
-        var counts = ZoomCounts.zooms(through: maxZoom)
-        if let disk = source.disk {
-            try walk.cutSubtree(disk.firstLevel(), root: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
-                                loadBytes: loadBytes, counts: &counts)
-        } else if !source.features.isEmpty {
-            let attributes = source.attributes
-            let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
-            try walk.cutInMemory([(source.features, TileID(z: 0, x: 0, y: 0))], cutter: cutter, counts: &counts)
-        }
-        return Array(counts[min(minZoom, maxZoom)...])
+        return try walk.cutAll(source, loadBytes: loadBytes)
+    }
+
+    /// Walks a sample of the pyramid for a plan (`TileSampling`): about `tilesPerZoom` tiles a
+    /// zoom are cut, on the store the run would use, and each is handed to `emit` with the
+    /// tiles it stands for (its weight; a solid tile's block also gives the block, whose copies
+    /// the weight does not include). Solid tiles are found as the run finds them.
+    /// - Returns: the unweighted counts of the tiles visited, per zoom from `minZoom`.
+    static func sample(_ source: TileSource, minZoom: Int, parallelism: Int, tilesPerZoom: Int,
+                       emit: @escaping @Sendable (inout VectorTile, _ weight: Double, TileBlock?) throws -> Int) throws -> [ZoomCounts] {
+        let walk = Walk(options: source.options, minZoom: minZoom, lastZoom: source.options.maxZoom,
+                        parallelism: max(1, parallelism), emit: { _ in 0 }, emitBlock: nil, sampled: emit,
+                        rootShare: TileSampling.Share(weight: 1, budget: Double(max(1, tilesPerZoom))))
+        return try walk.cutAll(source, loadBytes: loadBytes)
     }
 
     /// Builds the tiles of `root`'s subtree from `minZoom` to `lastZoom` (at most the max zoom,
@@ -76,32 +80,63 @@ public enum TilePyramid {
         return counts
     }
 
+    /// A tile waiting to be cut in memory: the features clipped to it, and its part of a sampled walk.
+    struct PendingTile {
+        var features: [ProjectedFeature]
+        var id: TileID
+        var share: TileSampling.Share
+    }
+
     /// What every tile of one build shares.
     struct Walk: @unchecked Sendable {
         let options: TileOptions
         let minZoom: Int
         /// The deepest zoom cut: the max zoom, or the zoom above a distributed run's partitions.
         let lastZoom: Int
-        let parallelism: Int
+        var parallelism: Int
         let emit: @Sendable (inout VectorTile) throws -> Int
         let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
+        /// A plan's walk (`sample`): every tile visited goes here, with its weight, instead of
+        /// to `emit` or `emitBlock`; only the children `TileSampling` keeps are visited.
+        var sampled: (@Sendable (inout VectorTile, Double, TileBlock?) throws -> Int)? = nil
+        /// The root's share: every tile visited, unless a plan's walk.
+        var rootShare = TileSampling.Share.whole
+
+        /// Whether solid tiles end their subtree with blocks.
+        var findsSolidTiles: Bool { emitBlock != nil || sampled != nil }
+
+        /// Cuts the whole pyramid of `source`, from its disk store or memory.
+        func cutAll(_ source: TileSource, loadBytes: Int) throws -> [ZoomCounts] {
+            let maxZoom = source.options.maxZoom
+            var counts = ZoomCounts.zooms(through: maxZoom)
+            if let disk = source.disk {
+                try cutSubtree(disk.firstLevel(), root: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
+                               loadBytes: loadBytes, counts: &counts)
+            } else if !source.features.isEmpty {
+                let attributes = source.attributes
+                let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
+                try cutInMemory([PendingTile(features: source.features, id: TileID(z: 0, x: 0, y: 0), share: rootShare)],
+                                cutter: cutter, counts: &counts)
+            }
+            return Array(counts[min(minZoom, maxZoom)...])
+        }
 
         /// Walks the subtrees of `roots` in memory: the top zooms one level at a time until
         /// there are enough subtrees to share out, then the subtrees side by side.
-        func cutInMemory(_ roots: [([ProjectedFeature], TileID)], cutter: TileCutter, counts: inout [ZoomCounts]) throws {
+        func cutInMemory(_ roots: [PendingTile], cutter: TileCutter, counts: inout [ZoomCounts]) throws {
             var frontier = roots
             while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism)
-                    && frontier[0].1.z < min(lastZoom, 6) {
-                var next = [([ProjectedFeature], TileID)]()
-                for (features, id) in frontier { next += try visit(features, id, cutter: cutter, counts: &counts) }
+                    && frontier[0].id.z < min(lastZoom, 6) {
+                var next = [PendingTile]()
+                for pending in frontier { next += try visit(pending, cutter: cutter, counts: &counts) }
                 frontier = next
             }
             let subtrees = frontier
             let results = try Parallel.map(subtrees.indices, parallelism: parallelism) { index -> [ZoomCounts] in
                 var local = ZoomCounts.zooms(through: options.maxZoom)
                 var stack = [subtrees[index]]
-                while let (features, id) = stack.popLast() {
-                    stack += try visit(features, id, cutter: cutter, counts: &local)
+                while let pending = stack.popLast() {
+                    stack += try visit(pending, cutter: cutter, counts: &local)
                 }
                 return local
             }
@@ -109,42 +144,55 @@ public enum TilePyramid {
         }
 
         /// Builds one tile, emits it when it has features, and returns its non-empty children (none
-        /// when the tile is solid and its subtree was emitted as blocks).
-        private func visit(_ features: [ProjectedFeature], _ id: TileID, cutter: TileCutter,
-                           counts: inout [ZoomCounts]) throws -> [([ProjectedFeature], TileID)] {
+        /// when the tile is solid and its subtree was emitted as blocks; a plan's walk keeps some).
+        private func visit(_ pending: PendingTile, cutter: TileCutter, counts: inout [ZoomCounts]) throws -> [PendingTile] {
+            let features = pending.features, id = pending.id
             var (tile, bounds) = cutter.cut(features, id)
-            if id.z >= minZoom { try emitCounted(&tile, counts: &counts) }
+            if id.z >= minZoom { try emitCounted(&tile, share: pending.share, counts: &counts) }
             guard id.z < lastZoom else { return [] }
-            if emitBlock != nil, SolidTile.isSolid(features, tile: id, options: options) {
-                try visitSolid(features, id, bounds: bounds, cutter: cutter, counts: &counts)
+            if findsSolidTiles, SolidTile.isSolid(features, tile: id, options: options) {
+                try visitSolid(features, id, share: pending.share, bounds: bounds, cutter: cutter, counts: &counts)
                 return []
             }
             let parts = TileSplit.split(features, tile: id, bounds: bounds, options: options)
-            var children = [([ProjectedFeature], TileID)]()
+            var children = [PendingTile]()
             for (part, child) in zip(parts, TileSplit.children(of: id)) where !part.isEmpty {
-                children.append((part, child))
+                children.append(PendingTile(features: part, id: child, share: pending.share))
+            }
+            if pending.share.budget.isFinite {
+                let shares = TileSampling.visited(children.map(\.id), of: pending.share)
+                children = zip(children, shares).compactMap { child, share in
+                    share.map { PendingTile(features: child.features, id: child.id, share: $0) }
+                }
             }
             // Depth-first from a stack: push in reverse so the first child is built first.
             return children.reversed()
         }
 
         /// Emits `tile` unless it is empty, and counts it (written or empty, and its statistics).
-        func emitCounted(_ tile: inout VectorTile, counts: inout [ZoomCounts]) throws {
+        func emitCounted(_ tile: inout VectorTile, share: TileSampling.Share = .whole, counts: inout [ZoomCounts]) throws {
             let zoom = tile.id.z
             if tile.features.isEmpty {
                 counts[zoom].emptyTiles += 1
             } else {
                 counts[zoom].tiles += 1
-                counts[zoom].bytes += try emit(&tile)
+                counts[zoom].bytes += try sampled.map { try $0(&tile, share.weight, nil) } ?? emit(&tile)
             }
             counts[zoom].statistics += tile.statistics
         }
 
         /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
         /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
-        func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: FeatureBounds, cutter: TileCutter,
-                        counts: inout [ZoomCounts]) throws {
-            guard let emitBlock else { return }
+        func visitSolid(_ features: [ProjectedFeature], _ root: TileID, share: TileSampling.Share = .whole,
+                        bounds: FeatureBounds, cutter: TileCutter, counts: inout [ZoomCounts]) throws {
+            let emitBlock: @Sendable (inout VectorTile, TileBlock) throws -> Int
+            if let sampled {
+                emitBlock = { tile, block in try sampled(&tile, share.weight, block) }
+            } else if let given = self.emitBlock {
+                emitBlock = given
+            } else {
+                return
+            }
             var features = features, bounds = bounds, id = root
             while id.z < lastZoom {
                 features = TileSplit.split(features, tile: id, bounds: bounds, options: options)[0]
@@ -168,30 +216,33 @@ public enum TilePyramid {
         func cutSubtree(_ runs: [RecordRun], root: TileID, folder: String, usage: RecordFileUsage, loadBytes: Int,
                         counts: inout [ZoomCounts]) throws {
             var pending = PendingSubtrees(walk: self, loadBytes: loadBytes)
-            try cutRecords(runs, tile: root, folder: folder, usage: usage, pending: &pending, counts: &counts)
+            try cutRecords(runs, tile: root, share: rootShare, folder: folder, usage: usage, pending: &pending, counts: &counts)
             try pending.flush(into: &counts)
         }
 
         /// Cuts tile `id` from the records of `runs` (in order) and its subtree: read into memory
         /// and queued in `pending` when they fit, else cut while read, its children's records
         /// written to new files in `folder` and each child cut the same way.
-        func cutRecords(_ runs: [RecordRun], tile id: TileID, folder: String, usage: RecordFileUsage,
+        func cutRecords(_ runs: [RecordRun], tile id: TileID, share: TileSampling.Share, folder: String, usage: RecordFileUsage,
                         pending: inout PendingSubtrees, counts: inout [ZoomCounts]) throws {
             let bytes = runs.reduce(0) { $0 + $1.file.size }
             guard bytes > 0 else { return }
             if bytes <= pending.loadBytes {
-                try pending.add(runs, tile: id, bytes: bytes, into: &counts)
+                try pending.add(runs, tile: id, share: share, bytes: bytes, into: &counts)
                 return
             }
             let splitting = id.z < lastZoom
             var children = try RecordTileCut.Children(files: splitting ? (0..<4).map { _ in try RecordFile(in: folder, usage: usage) } : nil)
             let cut = RecordTileCut(walk: self)
-            try cut.cut(id, runs: runs, children: &children, counts: &counts)
+            try cut.cut(id, share: share, runs: runs, children: &children, counts: &counts)
             try children.finish()
             guard let files = children.files else { return }
-            for (file, child) in zip(files, TileSplit.children(of: id)) where file.size > 0 {
-                try cutRecords([RecordRun(file: file)], tile: child, folder: folder, usage: usage, pending: &pending,
-                               counts: &counts)
+            let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
+            let shares = TileSampling.visited(nonEmpty.map(\.1), of: share)
+            for ((file, child), childShare) in zip(nonEmpty, shares) {
+                guard let childShare else { continue }
+                try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,
+                               pending: &pending, counts: &counts)
             }
         }
 
@@ -205,7 +256,7 @@ public enum TilePyramid {
     struct PendingSubtrees {
         let walk: Walk
         let loadBytes: Int
-        private var subtrees = [(runs: [RecordRun], tile: TileID)]()
+        private var subtrees = [(runs: [RecordRun], tile: TileID, share: TileSampling.Share)]()
         private var bytes = 0
 
         init(walk: Walk, loadBytes: Int) {
@@ -213,8 +264,9 @@ public enum TilePyramid {
             self.loadBytes = loadBytes
         }
 
-        mutating func add(_ runs: [RecordRun], tile: TileID, bytes size: Int, into counts: inout [ZoomCounts]) throws {
-            subtrees.append((runs, tile))
+        mutating func add(_ runs: [RecordRun], tile: TileID, share: TileSampling.Share, bytes size: Int,
+                          into counts: inout [ZoomCounts]) throws {
+            subtrees.append((runs, tile, share))
             bytes += size
             if bytes >= loadBytes * walk.parallelism || subtrees.count >= 256 { try flush(into: &counts) }
         }
@@ -230,9 +282,10 @@ public enum TilePyramid {
                 let (features, attributes) = try LoadedRecords.read(batch[index].runs)
                 var local = ZoomCounts.zooms(through: walk.options.maxZoom)
                 let cutter = TileCutter(options: walk.options, propertyTable: nil, attributes: attributes.attributes)
-                let serial = Walk(options: walk.options, minZoom: walk.minZoom, lastZoom: walk.lastZoom, parallelism: 1,
-                                  emit: walk.emit, emitBlock: walk.emitBlock)
-                try serial.cutInMemory([(features, batch[index].tile)], cutter: cutter, counts: &local)
+                var serial = walk
+                serial.parallelism = 1
+                try serial.cutInMemory([PendingTile(features: features, id: batch[index].tile, share: batch[index].share)],
+                                       cutter: cutter, counts: &local)
                 return local
             }
             for local in results { Walk.add(local, to: &counts) }

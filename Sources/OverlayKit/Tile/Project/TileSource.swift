@@ -277,14 +277,6 @@ public struct TileSource: Sendable {
         for feature in features { zooms[feature.source] = feature.tags.thinnedMinZoom }
         return zooms
     }
-
-    /// Every `every`-th input feature (all its parts), with everything else shared: the same
-    /// attributes, property table and thinning (decided on the whole input). In memory only.
-    func sample(every: Int) -> TileSource {
-        var copy = self
-        copy.features = features.filter { $0.source % every == 0 }
-        return copy
-    }
 }
 
 /// The sorted anchors, made the first time they are asked for (a class, so a copied
