@@ -79,26 +79,42 @@ extension Tiler {
     public func explain(_ tile: TileID, reading inputs: inout [TileInput],
                         onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
         try validate(inputs: inputs)
-        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, onWarning: onWarning)
+        // Read as the run reads (into the disk store when the run would use it).
+        let diskFolder = try temporaryFolder(for: inputs)
+        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
+                                    onWarning: onWarning)
         let maxZoom = source.options.maxZoom
         let side = 1 << min(tile.z, 30)
         guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
             throw Diagnostic(.error, code: .tileBadOption,
                 message: "\(tile.z)/\(tile.x)/\(tile.y) is not a tile of this run (zooms 0…\(maxZoom), x and y 0…2^z − 1)")
         }
-        // Down the path: at each zoom keep only the child that holds the tile.
-        var features = source.features
+        var features: [ProjectedFeature]
         var id = TileID(z: 0, x: 0, y: 0)
+        let attributesOf: (Int) -> TileAttributes
+        let propertyTable: MVTPropertyTable?
+        if let disk = source.disk {
+            let loaded: LoadedRecords
+            (features, loaded, id) = try Self.recordsOnPath(to: tile, disk: disk, options: source.options)
+            attributesOf = loaded.attributes
+            propertyTable = nil
+        } else {
+            features = source.features
+            let attributes = source.attributes
+            attributesOf = { attributes[$0] }
+            propertyTable = source.propertyTable
+        }
+        // Down the path: at each zoom keep only the child that holds the tile.
         while id.z < tile.z && !features.isEmpty {
-            let bounds = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes).1
+            let bounds = TileBuilder.build(features, tile: id, options: source.options, attributesOf: attributesOf).1
             let shift = tile.z - id.z - 1
             let childX = (tile.x >> shift) & 1, childY = (tile.y >> shift) & 1
             features = TileSplit.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
             id = TileSplit.children(of: id)[childX * 2 + childY]
         }
         var entries = [TileExplanation.Entry]()
-        var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
-                                      propertyTable: source.propertyTable) { input, change, kept in
+        var built = TileBuilder.build(features, tile: tile, options: source.options, attributesOf: attributesOf,
+                                      propertyTable: propertyTable) { input, change, kept in
             let outcome: TileExplanation.Outcome
             if change.thinnedFeatures > 0 {
                 outcome = .thinned
@@ -115,7 +131,7 @@ extension Tiler {
             } else {
                 outcome = .degenerate
             }
-            entries.append(.init(inputIndex: input, attributes: source.attributes[input], outcome: outcome))
+            entries.append(.init(inputIndex: input, attributes: attributesOf(input), outcome: outcome))
         }.0
         let options = source.options
         if options.clusterDistance > 0 && tile.z <= options.clusterMaxZoom ?? maxZoom {
@@ -141,5 +157,31 @@ extension Tiler {
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
                                writtenFeatures: built.features.count, encodedBytes: encoded.count,
                                compressedBytes: try Gzip.compress(encoded).count, budget: options.budget)
+    }
+
+    /// The records on the way down to `tile` in the disk store: each tile whose records are too
+    /// many to hold is cut while they are read (as the run cuts it), and only the child that
+    /// holds `tile` is followed, until the records fit in memory or `tile` is reached; they are
+    /// then read, with the tile they are clipped to. Memory holds one tile's records at most.
+    static func recordsOnPath(to tile: TileID, disk: DiskFeatureStore, options: TileOptions) throws
+            -> ([ProjectedFeature], LoadedRecords, TileID) {
+        var runs = disk.firstLevel()
+        var id = TileID(z: 0, x: 0, y: 0)
+        // Nothing is emitted: only the children's records are wanted.
+        let walk = TilePyramid.Walk(options: options, minZoom: options.maxZoom + 1, lastZoom: options.maxZoom, parallelism: 1,
+                                    emit: { _ in 0 }, emitBlock: nil)
+        while id.z < tile.z && runs.reduce(0, { $0 + $1.file.size }) > TilePyramid.loadBytes {
+            var children = try RecordTileCut.Children(files: (0..<4).map { _ in try RecordFile(in: disk.folder, usage: disk.usage) })
+            var counts = TileZoomCounts.zooms(through: options.maxZoom)
+            try RecordTileCut(walk: walk).cut(id, runs: runs, children: &children, counts: &counts)
+            try children.finish()
+            let shift = tile.z - id.z - 1
+            let child = ((tile.x >> shift) & 1) * 2 + ((tile.y >> shift) & 1)
+            guard let files = children.files else { break }
+            runs = [RecordRun(file: files[child])]
+            id = TileSplit.children(of: id)[child]
+        }
+        let (features, loaded) = try LoadedRecords.read(runs)
+        return (features, loaded, id)
     }
 }

@@ -8,12 +8,21 @@ enum TileBuilder {
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
+        build(features, tile: tile, options: options, attributesOf: { attributes[$0] }, propertyTable: propertyTable,
+              onFeature: onFeature)
+    }
+
+    /// `build` with the attributes of each input position from a function (features read back
+    /// from the disk store).
+    static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
+                      attributesOf: (Int) -> TileAttributes, propertyTable: MVTPropertyTable? = nil,
+                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
         var accumulator = Accumulator(tile: tile, options: options, keepsPropertySources: propertyTable != nil,
                                       capacity: features.count)
         for feature in features {
-            accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
+            accumulator.add(feature, attributes: attributesOf, onFeature: onFeature)
         }
-        return accumulator.finish(attributes: { attributes[$0] }, propertyTable: propertyTable)
+        return accumulator.finish(attributes: attributesOf, propertyTable: propertyTable)
     }
 
     /// One tile built feature by feature, so its features can be streamed (from a spill file)
