@@ -56,6 +56,9 @@ struct TileCommand: ParsableCommand {
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
+    @Option(name: .customLong("plan-tiles"), help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 1000; more is slower and closer, a zoom with fewer tiles is exact).", valueName: "n"))
+    var planTiles: Int?
+
     @Option(help: ArgumentHelp("Write nothing; print what tile Z/X/Y of this run holds and, for every input feature that reaches it, why it is kept, thinned, too small, clustered or dropped.", valueName: "z/x/y"))
     var explain: String?
 
@@ -123,6 +126,10 @@ struct TileCommand: ParsableCommand {
         case .mvt, nil: break
         }
         if tileFormat == .mlt { tiler.encoding = .mlt }
+        if let planTiles {
+            guard planTiles >= 1 else { throw ValidationError("--plan-tiles takes a count ≥ 1, not \(planTiles)") }
+            tiler.planSampleTiles = planTiles
+        }
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
@@ -149,6 +156,7 @@ struct TileCommand: ParsableCommand {
         } else if partitionZoom != nil {
             throw ValidationError("--partition-zoom goes with --job")
         }
+        guard planTiles == nil || plan else { throw ValidationError("--plan-tiles goes with --plan") }
         if explain != nil {
             guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
             guard !plan else { throw ValidationError("--plan and --explain cannot be used together") }
@@ -284,7 +292,7 @@ extension TileCommand {
             lines.append(String(repeating: " ", count: max(0, 4 - "\(zoom.zoom)".count))
                 + "\(zoom.zoom)  \(zoom.tiles)  \(zoom.bytes)  \(zoom.storedBytes)")
         }
-        lines.append("total: \(plan.tiles) tiles, \(plan.bytes) encoded bytes; \(format.rawValue) output about \(megabytes(plan.outputBytes)), "
+        lines.append("total: \(plan.tiles) tiles, \(plan.bytes) encoded bytes; \(format.rawValue) output about \(megabytes(plan.outputBytes)) (\(plan.outputBytes) bytes), "
             + "disk beside it while built about \(megabytes(plan.temporaryDiskBytes)), peak memory about \(megabytes(plan.peakMemoryBytes))")
         return lines.joined(separator: "\n") + "\n"
     }

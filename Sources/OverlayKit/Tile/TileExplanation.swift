@@ -78,6 +78,13 @@ extension Tiler {
     /// - Throws: as the one-reader `explain(_:reading:onWarning:)`.
     public func explain(_ tile: TileID, reading inputs: inout [TileInput],
                         onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
+        try explain(tile, reading: &inputs, onWarning: onWarning, loadBytes: TilePyramid.loadBytes)
+    }
+
+    /// `explain` whose disk store path reads the records at once when they take at most
+    /// `loadBytes` (tests make it 0: every tile on the way is then cut while read).
+    func explain(_ tile: TileID, reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
+                 loadBytes: Int) throws -> TileExplanation {
         try validate(inputs: inputs)
         // Read as the run reads (into the disk store when the run would use it).
         let diskFolder = try temporaryFolder(for: inputs)
@@ -95,7 +102,7 @@ extension Tiler {
         let propertyTable: MVTPropertyTable?
         if let disk = source.disk {
             let loaded: LoadedRecords
-            (features, loaded, id) = try Self.recordsOnPath(to: tile, disk: disk, options: source.options)
+            (features, loaded, id) = try Self.recordsOnPath(to: tile, disk: disk, options: source.options, loadBytes: loadBytes)
             attributesOf = loaded.attributes
             propertyTable = nil
         } else {
@@ -163,14 +170,14 @@ extension Tiler {
     /// many to hold is cut while they are read (as the run cuts it), and only the child that
     /// holds `tile` is followed, until the records fit in memory or `tile` is reached; they are
     /// then read, with the tile they are clipped to. Memory holds one tile's records at most.
-    static func recordsOnPath(to tile: TileID, disk: DiskFeatureStore, options: TileOptions) throws
+    static func recordsOnPath(to tile: TileID, disk: DiskFeatureStore, options: TileOptions, loadBytes: Int) throws
             -> ([ProjectedFeature], LoadedRecords, TileID) {
         var runs = disk.firstLevel()
         var id = TileID(z: 0, x: 0, y: 0)
         // Nothing is emitted: only the children's records are wanted.
         let walk = TilePyramid.Walk(options: options, minZoom: options.maxZoom + 1, lastZoom: options.maxZoom, parallelism: 1,
                                     emit: { _ in 0 }, emitBlock: nil)
-        while id.z < tile.z && runs.reduce(0, { $0 + $1.file.size }) > TilePyramid.loadBytes {
+        while id.z < tile.z && runs.reduce(0, { $0 + $1.file.size }) > loadBytes {
             var children = try RecordTileCut.Children(files: (0..<4).map { _ in try RecordFile(in: disk.folder, usage: disk.usage) })
             var counts = TileZoomCounts.zooms(through: options.maxZoom)
             try RecordTileCut(walk: walk).cut(id, runs: runs, children: &children, counts: &counts)

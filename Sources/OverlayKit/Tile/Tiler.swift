@@ -38,7 +38,7 @@ public struct Tiler: Sendable, Codable {
     /// geojson-vt's.
     public var options = TileOptions()
     /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
-    public var planSampleTiles = 2_000
+    public var planSampleTiles = 1_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
     /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does
