@@ -100,10 +100,8 @@ extension Tiler {
         var id = TileID(z: 0, x: 0, y: 0)
         let attributesOf: (Int) -> TileAttributes
         let propertyTable: MVTPropertyTable?
-        if let disk = source.disk {
-            let loaded: LoadedRecords
-            (features, loaded, id) = try Self.recordsOnPath(to: tile, disk: disk, options: source.options, loadBytes: loadBytes)
-            attributesOf = loaded.attributes
+        if let onDisk = try TilePyramid.featuresOnPath(to: tile, from: source, loadBytes: loadBytes) {
+            (features, attributesOf, id) = onDisk
             propertyTable = nil
         } else {
             features = source.features
@@ -164,31 +162,5 @@ extension Tiler {
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
                                writtenFeatures: built.features.count, encodedBytes: encoded.count,
                                compressedBytes: try Gzip.compress(encoded).count, budget: options.budget)
-    }
-
-    /// The records on the way down to `tile` in the disk store: each tile whose records are too
-    /// many to hold is cut while they are read (as the run cuts it), and only the child that
-    /// holds `tile` is followed, until the records fit in memory or `tile` is reached; they are
-    /// then read, with the tile they are clipped to. Memory holds one tile's records at most.
-    static func recordsOnPath(to tile: TileID, disk: DiskFeatureStore, options: TileOptions, loadBytes: Int) throws
-            -> ([ProjectedFeature], LoadedRecords, TileID) {
-        var runs = disk.firstLevel()
-        var id = TileID(z: 0, x: 0, y: 0)
-        // Nothing is emitted: only the children's records are wanted.
-        let walk = TilePyramid.Walk(options: options, minZoom: options.maxZoom + 1, lastZoom: options.maxZoom, parallelism: 1,
-                                    emit: { _ in 0 }, emitBlock: nil)
-        while id.z < tile.z && runs.reduce(0, { $0 + $1.file.size }) > loadBytes {
-            var children = try RecordTileCut.Children(files: (0..<4).map { _ in try RecordFile(in: disk.folder, usage: disk.usage) })
-            var counts = TileZoomCounts.zooms(through: options.maxZoom)
-            try RecordTileCut(walk: walk).cut(id, runs: runs, children: &children, counts: &counts)
-            try children.finish()
-            let shift = tile.z - id.z - 1
-            let child = ((tile.x >> shift) & 1) * 2 + ((tile.y >> shift) & 1)
-            guard let files = children.files else { break }
-            runs = [RecordRun(file: files[child])]
-            id = TileSplit.children(of: id)[child]
-        }
-        let (features, loaded) = try LoadedRecords.read(runs)
-        return (features, loaded, id)
     }
 }

@@ -160,7 +160,7 @@ public enum TilePyramid {
                 children.append(PendingTile(features: part, id: child, share: pending.share))
             }
             if pending.share.budget.isFinite {
-                let shares = TileSampling.visited(children.map(\.id), of: pending.share)
+                let shares = TileSampling.visited(children.map(\.id), sizes: children.map(\.features.count), of: pending.share)
                 children = zip(children, shares).compactMap { child, share in
                     share.map { PendingTile(features: child.features, id: child.id, share: $0) }
                 }
@@ -238,7 +238,8 @@ public enum TilePyramid {
             try children.finish()
             guard let files = children.files else { return }
             let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
-            let shares = TileSampling.visited(nonEmpty.map(\.1), of: share)
+            // Record bytes for features: about the same split, read from the files' sizes.
+            let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map(\.0.size), of: share)
             for ((file, child), childShare) in zip(nonEmpty, shares) {
                 guard let childShare else { continue }
                 try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,

@@ -3,10 +3,9 @@
 ///
 /// Every visited tile carries a ``Share``: how many tiles of its zoom it stands for (its
 /// weight) and how many it may visit at each deeper zoom of its subtree (its budget). A tile's
-/// non-empty children split its budget; while a child's part is 1 or more every child is
-/// visited, else each child is kept with that part as its probability (decided by a hash of its
-/// id, so the walk is the same on any number of threads and either feature store) and its
-/// weight grows by the inverse. The weighted sums of what the visited tiles hold are then
+/// non-empty children split its budget (by their size, at least equally); while a child's part is 1 or more it is
+/// visited, else it is kept with that part as its probability (decided by a hash of its id, so
+/// the walk is the same on any number of threads) and its weight grows by the inverse. The weighted sums of what the visited tiles hold are then
 /// unbiased estimates of the whole pyramid's (Horvitz–Thompson; Knuth's estimate of a tree's
 /// size, with many paths). A solid tile's block is exact: the run cuts one tile per zoom there
 /// too.
@@ -23,13 +22,19 @@ struct TileSampling: Sendable {
     }
 
     /// The children of a tile with `share` that are visited, and their shares, from the
-    /// non-empty `children` (in their order).
-    static func visited(_ children: [TileID], of share: Share) -> [Share?] {
+    /// non-empty `children` (in their order) and their sizes (features or record bytes): each
+    /// child's part of the budget is the larger of an equal part and one following its size, so
+    /// a dense child, which has more tiles below it, is more likely kept (sampling proportional
+    /// to size: clustered data is then estimated from its clusters, not from the few tiles
+    /// around them), and a budget that covers every child cuts every one.
+    static func visited(_ children: [TileID], sizes: [Int], of share: Share) -> [Share?] {
         guard share.budget.isFinite, !children.isEmpty else { return children.map { _ in share } }
-        let part = share.budget / Double(children.count)
-        if part >= 1 { return children.map { _ in Share(weight: share.weight, budget: part) } }
-        return children.map { id in
-            unitHash(id) < part ? Share(weight: share.weight / part, budget: 1) : nil
+        let total = Double(max(1, sizes.reduce(0, +)))
+        return zip(children, sizes).map { id, size in
+            // At least an equal part: while the budget covers every child, every one is cut.
+            let part = max(share.budget / Double(children.count), share.budget * Double(max(1, size)) / total)
+            if part >= 1 { return Share(weight: share.weight, budget: part) }
+            return unitHash(id) < part ? Share(weight: share.weight / part, budget: 1) : nil
         }
     }
 
