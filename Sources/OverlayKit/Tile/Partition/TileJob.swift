@@ -304,26 +304,12 @@ public struct TileJob: Sendable {
     /// sorted) for the features' spacing and the densest tiles.
     private func settleGuessedZooms(_ options: inout TileOptions, partitions: [Int], shards: [Plan.Shard],
                                     vertexSpacing: MaxZoomGuess.VertexSpacing) throws {
-        var spacing = MaxZoomGuess.FeatureSpacing()
-        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
         let files = try shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
-        for partition in partitions {
-            for entry in try anchors(of: partition, files: files, shards: shards) {
-                spacing.add(entry.key)
-                if entry.pointsOnly { densest.add(entry.key) }
+        try GuessedZooms.settle(&options, vertexSpacing: vertexSpacing) { add in
+            for partition in partitions {
+                for entry in try anchors(of: partition, files: files, shards: shards) { add(entry.key, entry.pointsOnly) }
             }
         }
-        var maxZoom = options.maxZoom
-        if options.guessesMaxZoom {
-            let features = spacing.zoom(extent: options.extent)
-            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
-            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
-        }
-        let baseZoom = options.guessesBaseZoom
-            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-            : options.baseZoom
-        options.maxZoom = maxZoom
-        options.baseZoom = baseZoom.map { min($0, maxZoom) }
     }
 
     /// A partition's owned anchors from every shard, input positions in the run's, sorted as

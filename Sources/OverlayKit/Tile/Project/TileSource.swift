@@ -235,27 +235,14 @@ public struct TileSource: Sendable {
         }
     }
 
-    /// Settles a guessed max zoom (tippecanoe's `-zg`: from the features' spacing, at most the
-    /// zoom projected for and at least `minZoom`) and base zoom (`-Bg`: the lowest zoom whose
-    /// densest tile holds at most `baseZoomGuessLimit` points), then thins the points again.
+    /// Settles a guessed max zoom and base zoom (tippecanoe's `-zg` and `-Bg`: `GuessedZooms`),
+    /// then thins the points again.
     private mutating func settleGuessedZooms() throws {
-        var spacing = MaxZoomGuess.FeatureSpacing()
-        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
-        try forEachAnchor { entry in
-            spacing.add(entry.key)
-            if entry.pointsOnly { densest.add(entry.key) }
+        var settled = options
+        try GuessedZooms.settle(&settled, vertexSpacing: vertexSpacing) { add in
+            try forEachAnchor { add($0.key, $0.pointsOnly) }
         }
-        var maxZoom = options.maxZoom
-        if options.guessesMaxZoom {
-            let features = spacing.zoom(extent: options.extent)
-            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
-            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
-        }
-        let baseZoom = options.guessesBaseZoom
-            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-            : options.baseZoom
-        options.maxZoom = maxZoom
-        options.baseZoom = baseZoom.map { min($0, maxZoom) }
+        options = settled
         // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
         options.guessesMaxZoom = false
         options.guessesBaseZoom = false
