@@ -5,6 +5,9 @@ enum TippecanoeSpelling {
     /// Short `tile` options that take a value.
     static let valueOptions: Set<Character> = ["z", "Z", "r", "B", "M", "O"]
 
+    /// tippecanoe's two-letter `-a` options that `tile` has, by their long name.
+    static let twoLetterOptions: [String: String] = ["-ab": "--detect-shared-borders"]
+
     /// `arguments` (without the program name) with attached short-option values split off.
     static func expanded(_ arguments: [String]) -> [String] {
         guard arguments.first == "tile" else { return arguments }
@@ -15,6 +18,10 @@ enum TippecanoeSpelling {
                 result.append(argument)
                 result += rest
                 break
+            }
+            if let long = twoLetterOptions[argument] {
+                result.append(long)
+                continue
             }
             let characters = Array(argument)
             if characters.count > 2, characters[0] == "-", valueOptions.contains(characters[1]),

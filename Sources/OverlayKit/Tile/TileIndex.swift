@@ -73,7 +73,7 @@ public final class TileIndex: @unchecked Sendable {
         while let (features, id) = stack.popLast() {
             if tiles[id] == nil {
                 let (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
-                                                       propertyTable: source.propertyTable)
+                                                       propertyTable: source.propertyTable, layers: source.layerOf)
                 tiles[id] = Stored(tile: tile, bounds: bounds, features: nil)
                 creationOrder.append(id)
             }

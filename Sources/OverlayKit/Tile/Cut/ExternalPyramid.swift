@@ -24,7 +24,7 @@ enum ExternalPyramid {
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [TilePyramid.ZoomCounts] {
         let maxZoom = source.options.maxZoom
         var counts = TilePyramid.ZoomCounts.zooms(through: maxZoom)
-        let context = Context(options: source.options, visibility: source.visibility, minZoom: minZoom,
+        let context = Context(options: source.options, visibility: source.visibility, layers: source.layerOf, minZoom: minZoom,
                               emit: emit, emitBlock: emitBlock)
         var runs = store.takeFirstLevel()
         for zoom in 0...maxZoom {
@@ -41,6 +41,7 @@ enum ExternalPyramid {
     struct Context: @unchecked Sendable {
         let options: TileOptions
         let visibility: FeatureVisibility
+        let layers: @Sendable (Int) -> Int
         let minZoom: Int
         let emit: @Sendable (inout VectorTile) throws -> Int
         let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
@@ -211,7 +212,7 @@ enum ExternalPyramid {
                         forEach: (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let options = context.options
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: context.visibility,
-                                                  keepsPropertySources: false)
+                                                  keepsPropertySources: false, layers: context.layers)
         let splitting = id.z < options.maxZoom
         var solid: [ProjectedFeature]? = context.emitBlock != nil && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
@@ -275,7 +276,7 @@ enum ExternalPyramid {
             return bytes.withUnsafeBytes { AttributeCodec.attributes($0, at: 0, source: source) }
         }
         var (tile, bounds) = accumulator.finish(attributes: attributesOf, propertyTable: nil)
-        let cutter = TileCutter(options: options, visibility: context.visibility, propertyTable: nil,
+        let cutter = TileCutter(options: options, visibility: context.visibility, propertyTable: nil, layers: context.layers,
                                 attributes: { solidAttributes[$0] ?? TileAttributes(id: nil, properties: nil) })
         cutter.cluster(&tile)
         if id.z >= context.minZoom { try TilePyramid.emitCounted(&tile, counts: &counts, emit: context.emit) }

@@ -49,10 +49,10 @@ enum TileBuilder {
 
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
-                      visibility: FeatureVisibility? = nil,
+                      visibility: FeatureVisibility? = nil, layers: (@Sendable (Int) -> Int)? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
         var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
-                                      keepsPropertySources: propertyTable != nil, capacity: features.count)
+                                      keepsPropertySources: propertyTable != nil, capacity: features.count, layers: layers)
         for feature in features {
             accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
         }
@@ -70,12 +70,26 @@ enum TileBuilder {
         private let keepsPropertySources: Bool
         private let visibility: FeatureVisibility?
         private let zoom: Int
+        /// With `TileOptions.sharedBorders`, polygons wait here for `finish`, which builds each
+        /// layer's together (`SharedBorderTile`); their places in `output` are kept for them.
+        private var held = [HeldPolygon]()
+        private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
+        private let layers: (@Sendable (Int) -> Int)?
+
+        private struct HeldPolygon {
+            var feature: ProjectedFeature
+            var attributes: TileAttributes
+            var slot: Int
+            var layer: Int
+        }
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
-        /// property table (then each feature's input position is kept for it).
+        /// property table (then each feature's input position is kept for it); `layers` gives the
+        /// layer of an input position, whose polygons share borders only among themselves (nil: one layer).
         init(tile: TileID, options: TileOptions, visibility: FeatureVisibility?, keepsPropertySources: Bool,
-             capacity: Int = 0) {
+             capacity: Int = 0, layers: (@Sendable (Int) -> Int)? = nil) {
             builder = Builder(tile: tile, options: options)
+            self.layers = layers
             self.visibility = visibility
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
@@ -106,10 +120,21 @@ enum TileBuilder {
                           onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {
             let before = builder.statistics
             let countBefore = output.count
-            defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
+            var heldBack = false
+            defer { if !heldBack { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) } }
             let featureBounds = Bounds(feature)
             if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
+            if builder.options.sharedBorders && feature.type == .polygon {
+                heldBack = true
+                if let onFeature { heldCallback = onFeature }
+                held.append(HeldPolygon(feature: feature, attributes: attributes(feature.source), slot: output.count,
+                                        layer: layers?(feature.source) ?? 0))
+                output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
+                sources.append(feature.source)
+                if keepsPropertySources { propertySources.append(feature.source) }
+                return
+            }
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
@@ -124,6 +149,7 @@ enum TileBuilder {
 
         /// The tile, and the bounds of every feature added (drawn or not).
         mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, Bounds) {
+            if !held.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)
@@ -135,6 +161,40 @@ enum TileBuilder {
                                         pointCount: builder.keptPoints, propertyTable: propertyTable,
                                         propertySources: keepsPropertySources ? propertySources : [], sources: sources)
             return (vectorTile, bounds)
+        }
+
+        /// Builds the held polygons layer by layer with their shared borders, into their places.
+        private mutating func buildHeld() {
+            var layerOrder = [Int](), byLayer = [Int: [Int]]()
+            for (index, polygon) in held.enumerated() {
+                if byLayer[polygon.layer] == nil { layerOrder.append(polygon.layer) }
+                byLayer[polygon.layer, default: []].append(index)
+            }
+            var emptySlots = [Int]()
+            for layer in layerOrder {
+                let members = byLayer[layer]!
+                let outcomes = builder.sharedBorderOutcomes(members.map { held[$0].feature })
+                for (position, index) in members.enumerated() {
+                    let polygon = held[index]
+                    let before = builder.statistics
+                    let result = builder.add(polygon.feature, attributes: { polygon.attributes },
+                                             ringOutcomes: outcomes?[position])
+                    if let result {
+                        output[polygon.slot] = result
+                    } else {
+                        builder.statistics.droppedFeatures += 1
+                        emptySlots.append(polygon.slot)
+                    }
+                    heldCallback?(polygon.feature.source, builder.statistics.subtracting(before), result != nil)
+                }
+            }
+            held = []
+            guard !emptySlots.isEmpty else { return }
+            let empty = Set(emptySlots)
+            let kept = output.indices.filter { !empty.contains($0) }
+            output = kept.map { output[$0] }
+            sources = kept.map { sources[$0] }
+            if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
         }
     }
 
@@ -194,7 +254,8 @@ enum TileBuilder {
         func transformY(_ y: Double) -> Int32 { round(extent * (y * scale - tileY)) }
 
         /// The feature in tile units, nil when nothing of it is drawn; `attributes` is read only then.
-        mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes) -> TileFeature? {
+        mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes,
+                          ringOutcomes: [SharedBorderTile.RingOutcome]? = nil) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
             var xy = [Int32]()
@@ -216,14 +277,34 @@ enum TileBuilder {
                 for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
             case .polygon:
                 var exteriorDropped = false
-                for ring in feature.rings {
+                for (index, ring) in feature.rings.enumerated() {
                     if ring.isOuter { exteriorDropped = false }
                     if options.keepRingsValid && exteriorDropped && !ring.isOuter {
                         sourcePoints += ring.count
                         statistics.droppedDegenerateRings += 1
                         continue
                     }
-                    if !addRing(geometry, ring, into: &xy, lengths: &lengths), ring.isOuter { exteriorDropped = true }
+                    let outcome = ringOutcomes?[index] ?? .perRing
+                    let drawn: Bool
+                    switch outcome {
+                    case .perRing:
+                        drawn = addRing(geometry, ring, into: &xy, lengths: &lengths)
+                    case .drawn(let points):
+                        sourcePoints += ring.count
+                        xy += points
+                        lengths.append(points.count / 2)
+                        keptPoints += points.count / 2
+                        drawn = true
+                    case .collapsed:
+                        sourcePoints += ring.count
+                        statistics.droppedDegenerateRings += 1
+                        drawn = false
+                    case .tiny:
+                        sourcePoints += ring.count
+                        statistics.droppedTinyRings += 1
+                        drawn = false
+                    }
+                    if !drawn, ring.isOuter { exteriorDropped = true }
                 }
             }
             guard !lengths.isEmpty else { return nil }
@@ -236,6 +317,16 @@ enum TileBuilder {
                 properties = withMetrics
             }
             return TileFeature(type: feature.type, xy: xy, ringLengths: lengths, id: attributes.id, properties: properties)
+        }
+
+        /// What `SharedBorderTile` makes of each ring of `features` (one layer's polygons), or nil
+        /// when they share no border here.
+        func sharedBorderOutcomes(_ features: [ProjectedFeature]) -> [[SharedBorderTile.RingOutcome]]? {
+            let units = TileUnits(tile: tile, extent: options.extent)
+            // The farthest the per-ring path reaches beyond a ring's bounds: rounding, and a stand-in's half side.
+            let standInHalfSide = tinyRings.threshold.squareRoot() / 2 * scale * extent
+            return SharedBorderTile.outcomes(features, units: units, tolerance: tolerance > 0 ? options.tolerance : 0,
+                                             tinyRingArea: tinyRingArea, nearGap: 2 + 2 * standInHalfSide)
         }
 
         /// The ring's vertices whose importance beats `threshold`, as map-point pairs.
@@ -300,7 +391,10 @@ enum TileBuilder {
                 var tileRing = transformed(attempt)
                 var steps = 0
                 while true {
-                    let tooShort = tileRing.count < 8 || RingValidity.doubleArea(tileRing) == 0
+                    let tileArea = RingValidity.doubleArea(tileRing)
+                    // With shared borders a ring turned over by rounding is as bad as none: it would cut a hole.
+                    let tooShort = tileRing.count < 8 || tileArea == 0
+                        || (options.sharedBorders && (tileArea > 0) == ring.isOuter)
                     let crossing = !tooShort && RingValidity.hasProperSelfIntersection(tileRing)
                     if !tooShort && !crossing {
                         if steps > 0 { statistics.repairedRings += 1 }

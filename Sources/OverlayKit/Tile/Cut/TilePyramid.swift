@@ -182,26 +182,30 @@ struct TileCutter {
     let visibility: FeatureVisibility
     let propertyTable: MVTPropertyTable?
     let attributes: (Int) -> TileAttributes
+    /// The layer of an input position (polygons share borders within their layer).
+    let layers: @Sendable (Int) -> Int
 
     /// Cuts from a source whose attributes are in memory.
     init(_ source: TileSource) {
         let attributes = source.attributes
         self.init(options: source.options, visibility: source.visibility, propertyTable: source.propertyTable,
-                  attributes: { attributes[$0] })
+                  layers: source.layerOf, attributes: { attributes[$0] })
     }
 
     init(options: TileOptions, visibility: FeatureVisibility, propertyTable: MVTPropertyTable?,
-         attributes: @escaping (Int) -> TileAttributes) {
+         layers: @escaping @Sendable (Int) -> Int, attributes: @escaping (Int) -> TileAttributes) {
         self.options = options
         self.visibility = visibility
         self.propertyTable = propertyTable
+        self.layers = layers
         self.attributes = attributes
     }
 
     /// The tile `id` of `features` (clustered as asked), and their bounds.
     func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, TileBuilder.Bounds) {
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: visibility,
-                                                  keepsPropertySources: propertyTable != nil, capacity: features.count)
+                                                  keepsPropertySources: propertyTable != nil, capacity: features.count,
+                                                  layers: layers)
         for feature in features { accumulator.add(feature, attributes: attributes) }
         var (tile, bounds) = accumulator.finish(attributes: attributes, propertyTable: propertyTable)
         cluster(&tile)

@@ -23,6 +23,12 @@ public struct TileSource: Sendable {
     package private(set) var visibility: FeatureVisibility
     /// Which layer each input feature goes to.
     package private(set) var layers: TileLayers
+
+    /// The layer of the input feature at a position, as a function the tile cutters take.
+    var layerOf: @Sendable (Int) -> Int {
+        let layers = layers
+        return { layers.layer(of: $0) }
+    }
     /// Id and properties of every input feature, by input position.
     public let attributes: [TileAttributes]
     /// Every feature's properties encoded for MVT once, shared by the tiles.
