@@ -13,6 +13,8 @@
 package struct SharedArcs: Sendable {
     /// Distinct points as x, y pairs; a point id indexes pairs.
     package private(set) var points: [Double] = []
+    /// For each point id, the first input vertex (index into the caller's pairs) at that point.
+    package private(set) var firstVertex: [Int32] = []
     /// Arc `a`'s point ids are `arcPoints[arcStarts[a]..<arcStarts[a + 1]]`; at least two, the
     /// first and last equal for a closed arc.
     package private(set) var arcStarts: [Int] = [0]
@@ -39,7 +41,8 @@ package struct SharedArcs: Sendable {
     package static func find(xy: [Double], ringStarts: [Int]) -> SharedArcs? {
         var topology = SharedArcs()
         let ringCount = ringStarts.count - 1
-        guard ringCount > 1 else { return nil }
+        // Ids are 32-bit: beyond 2^31 vertices (48 GB of coordinates) rings go their own way.
+        guard ringCount > 1, xy.count / 2 < Int(Int32.max) else { return nil }
         // Each ring's distinct consecutive point ids, closing point left out.
         var ids = [Int32]()
         ids.reserveCapacity(xy.count / 2)
@@ -55,6 +58,7 @@ package struct SharedArcs: Sendable {
             for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
                 let (id, inserted) = table.id(x: xy[2 * vertex], y: xy[2 * vertex + 1])
                 if inserted {
+                    topology.firstVertex.append(Int32(vertex))
                     topology.points.append(xy[2 * vertex] == 0 ? 0 : xy[2 * vertex])
                     topology.points.append(xy[2 * vertex + 1] == 0 ? 0 : xy[2 * vertex + 1])
                     lastRing.append(Int32(ring))

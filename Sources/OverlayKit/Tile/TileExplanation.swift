@@ -99,7 +99,7 @@ extension Tiler {
         var entries = [TileExplanation.Entry]()
         var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
                                       propertyTable: source.propertyTable, visibility: source.visibility,
-                                      layers: source.layerOf) { input, change, kept in
+                                      layers: source.layerOf, candidates: source.sharedBorderCandidates) { input, change, kept in
             let outcome: TileExplanation.Outcome
             if change.thinnedFeatures > 0 {
                 outcome = .thinned

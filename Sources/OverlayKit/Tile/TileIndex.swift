@@ -73,7 +73,8 @@ public final class TileIndex: @unchecked Sendable {
         while let (features, id) = stack.popLast() {
             if tiles[id] == nil {
                 let (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
-                                                       propertyTable: source.propertyTable, layers: source.layerOf)
+                                                       propertyTable: source.propertyTable, layers: source.layerOf,
+                                                       candidates: source.sharedBorderCandidates)
                 tiles[id] = Stored(tile: tile, bounds: bounds, features: nil)
                 creationOrder.append(id)
             }

@@ -24,7 +24,8 @@ enum ExternalPyramid {
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [TilePyramid.ZoomCounts] {
         let maxZoom = source.options.maxZoom
         var counts = TilePyramid.ZoomCounts.zooms(through: maxZoom)
-        let context = Context(options: source.options, visibility: source.visibility, layers: source.layerOf, minZoom: minZoom,
+        let context = Context(options: source.options, visibility: source.visibility, layers: source.layerOf,
+                              candidates: source.sharedBorderCandidates, minZoom: minZoom,
                               emit: emit, emitBlock: emitBlock)
         var runs = store.takeFirstLevel()
         for zoom in 0...maxZoom {
@@ -42,6 +43,7 @@ enum ExternalPyramid {
         let options: TileOptions
         let visibility: FeatureVisibility
         let layers: @Sendable (Int) -> Int
+        let candidates: SharedBorderCandidates?
         let minZoom: Int
         let emit: @Sendable (inout VectorTile) throws -> Int
         let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
@@ -212,7 +214,8 @@ enum ExternalPyramid {
                         forEach: (_ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
         let options = context.options
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: context.visibility,
-                                                  keepsPropertySources: false, layers: context.layers)
+                                                  keepsPropertySources: false, layers: context.layers,
+                                                  candidates: context.candidates)
         let splitting = id.z < options.maxZoom
         var solid: [ProjectedFeature]? = context.emitBlock != nil && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
@@ -277,7 +280,7 @@ enum ExternalPyramid {
         }
         var (tile, bounds) = accumulator.finish(attributes: attributesOf, propertyTable: nil)
         let cutter = TileCutter(options: options, visibility: context.visibility, propertyTable: nil, layers: context.layers,
-                                attributes: { solidAttributes[$0] ?? TileAttributes(id: nil, properties: nil) })
+                                candidates: context.candidates, attributes: { solidAttributes[$0] ?? TileAttributes(id: nil, properties: nil) })
         cutter.cluster(&tile)
         if id.z >= context.minZoom { try TilePyramid.emitCounted(&tile, counts: &counts, emit: context.emit) }
         if let solid, !solid.isEmpty, let emitBlock = context.emitBlock {

@@ -50,9 +50,11 @@ enum TileBuilder {
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
                       visibility: FeatureVisibility? = nil, layers: (@Sendable (Int) -> Int)? = nil,
+                      candidates: SharedBorderCandidates? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
         var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
-                                      keepsPropertySources: propertyTable != nil, capacity: features.count, layers: layers)
+                                      keepsPropertySources: propertyTable != nil, capacity: features.count, layers: layers,
+                                      candidates: candidates)
         for feature in features {
             accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
         }
@@ -70,26 +72,31 @@ enum TileBuilder {
         private let keepsPropertySources: Bool
         private let visibility: FeatureVisibility?
         private let zoom: Int
-        /// With `TileOptions.sharedBorders`, polygons wait here for `finish`, which builds each
-        /// layer's together (`SharedBorderTile`); their places in `output` are kept for them.
-        private var held = [HeldPolygon]()
+        /// With `TileOptions.sharedBorders`, the polygons `candidates` holds wait here for
+        /// `finish`, which builds each layer's together (`SharedBorderTile`); their places in
+        /// `output` are kept for them.
+        private var held = [Int: HeldLayer]()
+        private var heldLayers = [Int]()
         private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
         private let layers: (@Sendable (Int) -> Int)?
+        private let candidates: SharedBorderCandidates?
 
-        private struct HeldPolygon {
-            var feature: ProjectedFeature
-            var attributes: TileAttributes
-            var slot: Int
-            var layer: Int
+        /// One layer's held polygons, their attributes and their places in `output`.
+        private struct HeldLayer {
+            var features = [ProjectedFeature]()
+            var attributes = [TileAttributes]()
+            var slots = [Int]()
         }
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
         /// property table (then each feature's input position is kept for it); `layers` gives the
-        /// layer of an input position, whose polygons share borders only among themselves (nil: one layer).
+        /// layer of an input position, whose polygons share borders only among themselves (nil: one
+        /// layer); `candidates` the polygons held for shared borders (nil: all of them).
         init(tile: TileID, options: TileOptions, visibility: FeatureVisibility?, keepsPropertySources: Bool,
-             capacity: Int = 0, layers: (@Sendable (Int) -> Int)? = nil) {
+             capacity: Int = 0, layers: (@Sendable (Int) -> Int)? = nil, candidates: SharedBorderCandidates? = nil) {
             builder = Builder(tile: tile, options: options)
             self.layers = layers
+            self.candidates = candidates
             self.visibility = visibility
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
@@ -125,11 +132,15 @@ enum TileBuilder {
             let featureBounds = Bounds(feature)
             if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
-            if builder.options.sharedBorders && feature.type == .polygon {
+            if builder.options.sharedBorders && feature.type == .polygon
+                && candidates.map({ $0.holds(source: feature.source) }) ?? true {
                 heldBack = true
                 if let onFeature { heldCallback = onFeature }
-                held.append(HeldPolygon(feature: feature, attributes: attributes(feature.source), slot: output.count,
-                                        layer: layers?(feature.source) ?? 0))
+                let layer = layers?(feature.source) ?? 0
+                if held[layer] == nil { heldLayers.append(layer) }
+                held[layer, default: HeldLayer()].features.append(feature)
+                held[layer]!.attributes.append(attributes(feature.source))
+                held[layer]!.slots.append(output.count)
                 output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
                 sources.append(feature.source)
                 if keepsPropertySources { propertySources.append(feature.source) }
@@ -149,7 +160,7 @@ enum TileBuilder {
 
         /// The tile, and the bounds of every feature added (drawn or not).
         mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, Bounds) {
-            if !held.isEmpty { buildHeld() }
+            if !heldLayers.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)
@@ -165,30 +176,26 @@ enum TileBuilder {
 
         /// Builds the held polygons layer by layer with their shared borders, into their places.
         private mutating func buildHeld() {
-            var layerOrder = [Int](), byLayer = [Int: [Int]]()
-            for (index, polygon) in held.enumerated() {
-                if byLayer[polygon.layer] == nil { layerOrder.append(polygon.layer) }
-                byLayer[polygon.layer, default: []].append(index)
-            }
             var emptySlots = [Int]()
-            for layer in layerOrder {
-                let members = byLayer[layer]!
-                let outcomes = builder.sharedBorderOutcomes(members.map { held[$0].feature })
-                for (position, index) in members.enumerated() {
-                    let polygon = held[index]
+            for layer in heldLayers {
+                let group = held[layer]!
+                let outcomes = builder.sharedBorderOutcomes(group.features)
+                for index in group.features.indices {
                     let before = builder.statistics
-                    let result = builder.add(polygon.feature, attributes: { polygon.attributes },
-                                             ringOutcomes: outcomes?[position])
+                    let attributes = group.attributes[index]
+                    let result = builder.add(group.features[index], attributes: { attributes },
+                                             ringOutcomes: outcomes?[index])
                     if let result {
-                        output[polygon.slot] = result
+                        output[group.slots[index]] = result
                     } else {
                         builder.statistics.droppedFeatures += 1
-                        emptySlots.append(polygon.slot)
+                        emptySlots.append(group.slots[index])
                     }
-                    heldCallback?(polygon.feature.source, builder.statistics.subtracting(before), result != nil)
+                    heldCallback?(group.features[index].source, builder.statistics.subtracting(before), result != nil)
                 }
             }
-            held = []
+            held = [:]
+            heldLayers = []
             guard !emptySlots.isEmpty else { return }
             let empty = Set(emptySlots)
             let kept = output.indices.filter { !empty.contains($0) }

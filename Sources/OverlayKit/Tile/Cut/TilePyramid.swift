@@ -184,20 +184,24 @@ struct TileCutter {
     let attributes: (Int) -> TileAttributes
     /// The layer of an input position (polygons share borders within their layer).
     let layers: @Sendable (Int) -> Int
+    /// The polygons held for shared borders (`TileOptions.sharedBorders`).
+    let candidates: SharedBorderCandidates?
 
     /// Cuts from a source whose attributes are in memory.
     init(_ source: TileSource) {
         let attributes = source.attributes
         self.init(options: source.options, visibility: source.visibility, propertyTable: source.propertyTable,
-                  layers: source.layerOf, attributes: { attributes[$0] })
+                  layers: source.layerOf, candidates: source.sharedBorderCandidates, attributes: { attributes[$0] })
     }
 
     init(options: TileOptions, visibility: FeatureVisibility, propertyTable: MVTPropertyTable?,
-         layers: @escaping @Sendable (Int) -> Int, attributes: @escaping (Int) -> TileAttributes) {
+         layers: @escaping @Sendable (Int) -> Int, candidates: SharedBorderCandidates?,
+         attributes: @escaping (Int) -> TileAttributes) {
         self.options = options
         self.visibility = visibility
         self.propertyTable = propertyTable
         self.layers = layers
+        self.candidates = candidates
         self.attributes = attributes
     }
 
@@ -205,7 +209,7 @@ struct TileCutter {
     func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, TileBuilder.Bounds) {
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: visibility,
                                                   keepsPropertySources: propertyTable != nil, capacity: features.count,
-                                                  layers: layers)
+                                                  layers: layers, candidates: candidates)
         for feature in features { accumulator.add(feature, attributes: attributes) }
         var (tile, bounds) = accumulator.finish(attributes: attributes, propertyTable: propertyTable)
         cluster(&tile)

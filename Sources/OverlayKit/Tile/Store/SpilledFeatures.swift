@@ -70,7 +70,7 @@ final class SpilledFeatures: @unchecked Sendable {
 
     /// Writes zoom 0's files from the input and measures what is kept in memory, for
     /// `featureCount` input features wrapped with `buffer` (a fraction of the world).
-    func prepareFirstLevel(featureCount: Int, buffer: Double) throws {
+    func prepareFirstLevel(featureCount: Int, buffer: Double, onFeature: (ProjectedFeature) -> Void = { _ in }) throws {
         anchorKeys = Array(repeating: 0, count: featureCount)
         anchorRank = Array(repeating: .max, count: featureCount)
         notPoint = Array(repeating: false, count: featureCount)
@@ -99,6 +99,7 @@ final class SpilledFeatures: @unchecked Sendable {
         }
         try forEachInputRecord { feature, source, bytes, attributesAt in
             guard let feature else { return }
+            onFeature(feature)
             let attributes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
             if feature.type == .polygon && !areaCounted[source] {
                 areaCounted[source] = true

@@ -24,6 +24,10 @@ public struct TileSource: Sendable {
     /// Which layer each input feature goes to.
     package private(set) var layers: TileLayers
 
+    /// With ``TileOptions/sharedBorders``: the features whose polygons tiles hold back to keep
+    /// borders shared (found from every polygon of the input once it is read).
+    private(set) var sharedBorderCandidates: SharedBorderCandidates?
+
     /// The layer of the input feature at a position, as a function the tile cutters take.
     var layerOf: @Sendable (Int) -> Int {
         let layers = layers
@@ -157,12 +161,21 @@ public struct TileSource: Sendable {
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         let buffer = Double(options.buffer) / Double(options.extent)
         spilled = projection.spilled
+        let sketch = projection.sketch
+        var candidates = sketch.map { _ in SharedBorderCandidates(featureCount: projection.counts.features, options: projection.options) }
         if let spilled {
             features = []
-            try spilled.prepareFirstLevel(featureCount: inputCounts.features, buffer: buffer)
+            try spilled.prepareFirstLevel(featureCount: inputCounts.features, buffer: buffer) { feature in
+                if let sketch { candidates?.add(feature, sketch: sketch) }
+            }
         } else {
+            if let sketch {
+                for feature in projection.projected { candidates?.add(feature, sketch: sketch) }
+            }
             features = AntimeridianWrap.wrap(projection.projected, buffer: buffer)
         }
+        candidates?.finish()
+        sharedBorderCandidates = candidates
         thinPoints()
     }
 
@@ -269,6 +282,8 @@ public struct TileSource: Sendable {
         var bounds = MapRect.null
         /// Where the features and attributes go instead of `projected` and `attributes`, if anywhere.
         let spilled: SpilledFeatures?
+        /// With ``TileOptions/sharedBorders``: every polygon vertex counted, for `SharedBorderCandidates`.
+        var sketch: SharedVertexSketch?
         private let spillFile: SpillFile?
         private var scratch = [ProjectedFeature](), record = [UInt8](), attributeBytes = [UInt8]()
 
@@ -285,6 +300,7 @@ public struct TileSource: Sendable {
                 spillFile = nil
             }
             namedProperties = options.namedProperties
+            sketch = options.sharedBorders ? SharedVertexSketch() : nil
             let world = MapProjection.worldSize
             let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
             let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
@@ -330,8 +346,16 @@ public struct TileSource: Sendable {
                 counts.withoutGeometry += 1
                 return
             }
+            let before = projected.count
             if projector.project(shape, source: index, into: &projected) == 0 { counts.withoutPositions += 1 }
             longitudeExtent.add(shape)
+            if sketch != nil { for part in projected[before...] { count(part) } }
+        }
+
+        /// Counts a polygon's vertices in the sketch.
+        private mutating func count(_ part: ProjectedFeature) {
+            guard part.type == .polygon else { return }
+            for ring in part.rings { sketch?.addRing(part.coordinates, start: ring.start, count: ring.count, stride: 3) }
         }
 
         /// `add`'s work when the features go to a file: each part a record with the
@@ -348,6 +372,7 @@ public struct TileSource: Sendable {
                 counts.withoutGeometry += 1
             }
             for part in scratch {
+                if sketch != nil { count(part) }
                 bounds = bounds.union(part.mapRect)
                 SpillRecord.append(part, source: source, tile: (0, 0), attributes: attributeBytes, to: &record)
             }
@@ -369,6 +394,7 @@ public struct TileSource: Sendable {
                 return
             }
             spilled?.append(later.spilled!, offset: offset)
+            if let laterSketch = later.sketch { sketch?.merge(laterSketch) }
             bounds = bounds.union(later.bounds)
             attributes.reserveCapacity(attributes.count + later.attributes.count)
             if options.generateID && options.promoteID == nil {
