@@ -39,13 +39,24 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
     var atsLevel: Int = 1
 
+    @Flag(help: "Also check that the polygons form a coverage: no two features overlap, shared borders have the same vertices on both sides.")
+    var coverage = false
+
+    @Option(help: ArgumentHelp("With --coverage: also report gaps between features narrower than W metres.", valueName: "W"))
+    var gapWidth: Double?
+
     func validate() throws {
         guard (1...3).contains(atsLevel) else { throw ValidationError("--ats-level must be 1, 2 or 3") }
+        if let gapWidth {
+            guard coverage else { throw ValidationError("--gap-width needs --coverage") }
+            guard gapWidth >= 0 && gapWidth.isFinite else { throw ValidationError("--gap-width must be a number of metres ≥ 0") }
+        }
     }
 
     func run() throws {
         let paths = files.isEmpty ? ["-"] : files
-        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel)
+        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel,
+                                        coverage: coverage ? CoverageCheck(gapWidth: gapWidth ?? 0) : nil)
         var results: [ValidationResult] = []
         for path in paths {
             results.append(Validator.validate(path: path, format: from, options: options))

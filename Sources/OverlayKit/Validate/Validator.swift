@@ -43,12 +43,17 @@ public struct ValidationOptions: Sendable {
     /// 1 (requirements, the default), 2 (recommendations, warnings) or 3 (informative, notes).
     /// See `KMLRuleCatalog`.
     public var atsLevel: Int
+    /// Also check that the file's polygons form a coverage (`validate --coverage`): no overlaps,
+    /// shared borders with shared vertices, and gaps no narrower than its gap width.
+    public var coverage: CoverageCheck?
 
-    /// Options: an XML Schema for KML, whether to check geometry validity, and the KML ATS level.
-    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1) {
+    /// Options: an XML Schema for KML, whether to check geometry validity, the KML ATS level and
+    /// the coverage check.
+    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1, coverage: CoverageCheck? = nil) {
         self.schemaPath = schemaPath
         self.checksGeometry = checksGeometry
         self.atsLevel = atsLevel
+        self.coverage = coverage
     }
 }
 
@@ -64,6 +69,22 @@ public enum Validator {
     /// `filePath`: where the input lives when it is a file (lets the XSD pass stream it again).
     private static func validate(_ input: ByteInput, format: FileFormat?, options: ValidationOptions,
                                  filePath: String?) -> ValidationResult {
+        if let coverage = options.coverage {
+            // The coverage check reads the features again: keep the bytes for both passes.
+            let bytes: [UInt8]
+            do { bytes = try input.readAll() } catch let diagnostic as Diagnostic {
+                return ValidationResult(file: input.name, format: nil, findings: [diagnostic], isUnreadable: true)
+            } catch {
+                return ValidationResult(file: input.name, format: nil, findings: [unreadable(input, "\(error)")], isUnreadable: true)
+            }
+            var rest = options
+            rest.coverage = nil
+            var result = validate(ByteInput(bytes: bytes, name: input.name), format: format, options: rest, filePath: filePath)
+            guard !result.isUnreadable else { return result }
+            result.findings += checkCoverage(coverage, ByteInput(bytes: bytes, name: input.name), format: result.format)
+            sortByPlace(&result.findings)
+            return result
+        }
         let detected: FileFormat
         do {
             detected = try FeatureIO.detectFormat(of: input, given: format)
@@ -110,6 +131,23 @@ public enum Validator {
                                     findings: [Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)")],
                                     isUnreadable: true)
         }
+    }
+
+    /// The coverage check's findings over every feature `input` holds; none when the features
+    /// cannot be read (the other checks report why).
+    private static func checkCoverage(_ check: CoverageCheck, _ input: ByteInput, format: FileFormat?) -> [Diagnostic] {
+        var features = [Feature]()
+        do {
+            var reader = try FeatureIO.reader(for: input, format: format)
+            while let feature = try reader.next() {
+                var located = feature
+                located.location?.file = input.name
+                features.append(located)
+            }
+        } catch {
+            return []
+        }
+        return check.findings(features)
     }
 
     /// KML: the streaming checks, then (with `--schema`) libxml2's XSD validation. A file is
