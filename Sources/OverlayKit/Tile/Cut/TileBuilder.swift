@@ -133,7 +133,7 @@ enum TileBuilder {
             if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
             if builder.options.sharedBorders && feature.type == .polygon
-                && candidates.map({ $0.holds(source: feature.source) }) ?? true {
+                && candidates.map({ $0.holds(source: feature.source, zoom: zoom) }) ?? true {
                 heldBack = true
                 if let onFeature { heldCallback = onFeature }
                 let layer = layers?(feature.source) ?? 0
