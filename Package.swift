@@ -7,11 +7,14 @@ let package = Package(
     products: [
         .library(name: "OverlayModel", targets: ["OverlayModel"]),
         .library(name: "OverlayKit", targets: ["OverlayKit"]),
+        .library(name: "OverlayKitServer", targets: ["OverlayKitServer"]),
         .executable(name: "overlaykit", targets: ["overlaykit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // `overlaykit serve`'s HTTP server: Swift concurrency over BSD sockets, no SwiftNIO (builds in seconds).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // Plugin only: `swift package generate-documentation` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -33,10 +36,16 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // zlib for KMZ entries, gzip tiles and PMTiles directories (Debian: zlib1g-dev); only IO/Compression/Inflater.swift and IO/Compression/Deflater.swift import it (KMZ entries, and gzip for Tile/Archive/Gzip.swift). (Not "CZlib": ZIPFoundation already defines that module.)
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The preview server of `overlaykit serve` (tiles, TileJSON, style, MapLibre page): the one
+        // target with an HTTP dependency, so OverlayKit itself has none.
+        .target(
+            name: "OverlayKitServer",
+            dependencies: ["OverlayKit", .product(name: "FlyingFox", package: "FlyingFox")]
+        ),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(
             name: "overlaykit",
-            dependencies: ["OverlayKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["OverlayKit", "OverlayKitServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // A small program showing the library API (see Examples/LibraryAPI).
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
@@ -44,6 +53,8 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
         .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
+        // The preview server in-process: every endpoint over real loopback sockets.
+        .testTarget(name: "OverlayKitServerTests", dependencies: ["OverlayKitServer", "TestSupport"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
         .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit", "TestSupport"]),
         // The slow process tests (SIGKILL loops, peak memory, Spark, MapLibre in Chromium, archive

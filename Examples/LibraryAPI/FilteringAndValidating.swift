@@ -15,3 +15,11 @@ func validateAFile() {
     let result = Validator.validate(path: "Examples/countries.geojson")
     print(ValidationReport.render([result], as: .text))
 }
+
+/// Validating a run against profiles: will these files load in Google Maps and on Android?
+func validateAgainstProfiles() throws {
+    let profiles = try ["google-maps", "android-maps-utils"].map(ValidationProfile.named)
+    let run = Validator.run(paths: ["Examples/places.kml", "Examples/trip.kmz"], checks: [ProfileCheck(profiles: profiles)])
+    print(ValidationReport.render(run, as: .text), terminator: "")
+    print("exit status \(run.exitStatus(strict: false))")
+}

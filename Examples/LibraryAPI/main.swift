@@ -15,6 +15,7 @@ do {
     try clipAndSimplifyOneShape()               // ClippingAndSimplifying
     try filterFeatures()                        // Filtering
     validateAFile()                             // Validating
+    try validateAgainstProfiles()               // Validating: profiles
     try writePMTiles()                          // Tiling
     try renderPitched()                         // Rendering
     try writeKML()                              // GettingStarted and Writing: "Write features"

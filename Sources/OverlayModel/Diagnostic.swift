@@ -3,7 +3,8 @@
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     /// The file as the user named it; nil for standard input or in-memory data.
     public var file: String?
-    /// 1-based line.
+    /// 1-based line; 0 when the finding is about the file as a whole (its size, or that it
+    /// cannot be read), which prints as the file alone.
     public var line: Int
     /// 1-based column, in bytes.
     public var column: Int
@@ -21,8 +22,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
         self.kmlPath = kmlPath
     }
 
-    /// `file:line:column` (`<stdin>` without a file).
-    public var description: String { "\(file ?? "<stdin>"):\(line):\(column)" }
+    /// `file:line:column` (`<stdin>` without a file); `file` alone for line 0 (the whole file).
+    public var description: String { line > 0 ? "\(file ?? "<stdin>"):\(line):\(column)" : file ?? "<stdin>" }
 
     /// The JSON Pointer or KML path, whichever is set.
     public var documentPath: String? { jsonPointer ?? kmlPath }

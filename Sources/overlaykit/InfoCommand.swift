@@ -5,15 +5,29 @@ import OverlayModel
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Summarize overlays: counts per kind, vertices, extent, the zoom that fits, property keys."
+        abstract: "Summarize overlays: counts per kind, vertices, extent, the zoom that fits, property keys.",
+        discussion: """
+            A tile set (PMTiles, MBTiles or a directory, recognised by its bytes) gets its own \
+            report: per zoom tiles, stored bytes (sum, max, 99th percentile) and features per layer, \
+            the 10 largest tiles and the metadata's drop counts; with z/x/y, that tile decoded to \
+            GeoJSON in degrees (as tippecanoe-decode prints it). See docs/serve.md.
+            """
     )
 
     @OptionGroup var inputOptions: InputOptions
+
+    @Argument(help: ArgumentHelp("With a tile set: the tile to decode to GeoJSON.", valueName: "z/x/y"))
+    var tile: String?
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
+        if InfoTileSet.isTileSet(inputOptions.input) {
+            try runReportingErrors { try InfoTileSet.run(path: inputOptions.input!, tile: tile, json: json) }
+            return
+        }
+        if tile != nil { throw ValidationError("z/x/y goes with a tile set (.pmtiles, .mbtiles or a directory of tiles)") }
         try runReportingErrors {
             let (input, openedReader) = try inputOptions.openReader()
             // Parsing on a second thread overlaps summarizing (identical result).

@@ -23,12 +23,14 @@ struct OverlayKitCommand: ParsableCommand {
             TileCommand.self,
             TileJoinCommand.self,
             RenderCommand.self,
+            ServeCommand.self,
         ]
     )
 
     static func main() {
-        // Before any thread starts: SIGINT, SIGTERM and SIGHUP remove temporary outputs.
-        InterruptCleanup.install()
+        // Before any thread starts: SIGINT, SIGTERM and SIGHUP remove temporary outputs. `serve`
+        // writes none and stops on SIGINT and SIGTERM itself (ServeLoop).
+        if CommandLine.arguments.dropFirst().first != ServeCommand.configuration.commandName { InterruptCleanup.install() }
         // A closed pipe must end the command quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         do {

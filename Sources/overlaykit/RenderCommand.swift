@@ -162,7 +162,15 @@ struct RenderCommand: ParsableCommand {
             } else {
                 options.camera = .fit(padding: padding)
             }
-            var (_, reader) = try inputOptions.openReader()
+            var reader: any FeatureReader
+            if InfoTileSet.isTileSet(inputOptions.input) {
+                // A tile set: the tiles of the view's zoom, decoded (docs/serve.md).
+                let view = try TileSetFeatureReader.forRender(try TileSet(path: inputOptions.input!), options: options)
+                options.camera = .centered(view.camera.center, zoom: view.camera.zoom)
+                reader = view.reader
+            } else {
+                (_, reader) = try inputOptions.openReader()
+            }
             let format: SnapshotStream.Format = resolvedFormat! == .png ? .png : .svg
             let camera: RenderCamera, featureCount: Int, drawnFeatureCount: Int, size: (width: Int, height: Int)
             if case .fit = options.camera {

@@ -30,6 +30,12 @@ struct TileCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
     var output: String?
 
+    @Option(help: ArgumentHelp("Also write a MapLibre style for the tiles (fill, line, circle layers per layer; colors from simplestyle and KML styles). See docs/serve.md.", valueName: "style.json"))
+    var style: String?
+
+    @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
+    var styleTiles: String?
+
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
@@ -100,7 +106,7 @@ struct TileCommand: ParsableCommand {
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
         case .mvt, nil: break
         }
-        tiler.minZoom = minZoom
+        tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
         tiler.options.buffer = buffer ?? 64
@@ -111,7 +117,7 @@ struct TileCommand: ParsableCommand {
         tiler.replaceExisting = overwrite.force
         tiler.featureStore = featureStore
         tiler.temporaryDirectory = temporaryDirectory
-        tiler.guessesMaxZoom = maxZoomArgument == .guess
+        tiler.options.guessesMaxZoom = maxZoomArgument == .guess
         try density.apply(to: &tiler)
         tippecanoe.apply(to: &tiler)
         return tiler
@@ -129,17 +135,31 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
-        guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
-        guard (0...maxZoom).contains(minZoom) else { throw ValidationError("--min-zoom must be 0…--max-zoom") }
-        guard extent > 0 && extent <= 65536 else { throw ValidationError("--extent must be 1…65536") }
-        guard buffer.map({ $0 >= 0 && $0 <= extent }) ?? true else { throw ValidationError("--buffer must be 0…extent") }
+        if style != nil {
+            guard explain == nil && !plan else { throw ValidationError("--style goes with a run that writes tiles, not --plan or --explain") }
+            if styleTiles == nil, (try? tiler.resolvedArchiveFormat) == .mbtiles {
+                throw ValidationError("--style for an MBTiles output needs --style-tiles URL: a browser cannot read MBTiles")
+            }
+        }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
-        guard tolerance >= 0 && tolerance.isFinite else { throw ValidationError("--tolerance must be ≥ 0") }
-        guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
-        guard threads >= 1 else { throw ValidationError("--threads must be ≥ 1") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
         }
+        // The ranges are checked once, by the library, and said with this command's option names.
+        if let problem = try tiler.problems.first {
+            throw ValidationError("\(Self.optionName(problem.setting)) \(problem.requirement.replacingOccurrences(of: "maxZoom", with: "--max-zoom")), not \(problem.value)")
+        }
+    }
+
+    /// The option that sets a library setting (`TileSettingProblem.setting`).
+    static func optionName(_ setting: String) -> String {
+        let names = ["minZoom": "--min-zoom", "maxZoom": "--max-zoom", "extent": "--extent", "buffer": "--buffer",
+                     "tolerance": "--tolerance", "precision": "--precision", "threads": "--threads",
+                     "pointDropRate": "--drop-rate", "baseZoom": "--base-zoom", "tinyPolygonSize": "--tiny-polygon-size",
+                     "clusterDistance": "--cluster-distance", "clusterMaxZoom": "--cluster-maxzoom",
+                     "budget.maxBytes": "--max-tile-bytes", "budget.maxFeatures": "--max-tile-features",
+                     "generateID": "--generate-ids", "encoding": "--format"]
+        return names[setting] ?? setting
     }
 
     /// `--explain`'s z/x/y.
@@ -176,7 +196,7 @@ struct TileCommand: ParsableCommand {
             let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
             var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
             if let meter { onProgress = { meter.update($0) } }
-            var tiler = try tiler
+            let tiler = try tiler
             let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
             if let meter { meter.finish(report) }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
@@ -186,6 +206,10 @@ struct TileCommand: ParsableCommand {
                 Report.standardError("tile: \(report.tiles) tiles, z\(minZoom)–z\(report.metadata.maxZoom)\(guessed), \(size) in \(output)\(spill)\n")
             }
             report.diagnostics.forEach(tippecanoe.show)
+            if let style {
+                try TileStyleOutput.write(style, metadata: report.metadata, output: output, format: tiler.resolvedArchiveFormat,
+                                          tiles: styleTiles, replaceExisting: overwrite.force)
+            }
         }
     }
 }

@@ -102,16 +102,11 @@ struct TileDensityOptions: ParsableArguments {
     }
 
     func validate() throws {
+        // Ranges are the library's (`TileOptions.problems`, checked by `tile`'s validate); here
+        // only what the command line can say twice.
         _ = try strategy
-        if let maxTileBytes, maxTileBytes < 1 { throw ValidationError("--max-tile-bytes must be ≥ 1") }
-        if let maxTileFeatures, maxTileFeatures < 1 { throw ValidationError("--max-tile-features must be ≥ 1") }
         if maxTileBytes != nil && noTileSizeLimit { throw ValidationError("--max-tile-bytes and --no-tile-size-limit contradict each other") }
         if maxTileFeatures != nil && noFeatureLimit { throw ValidationError("--max-tile-features and --no-feature-limit contradict each other") }
-        if let dropRate, !(dropRate >= 1 && dropRate.isFinite) { throw ValidationError("--drop-rate must be ≥ 1") }
-        if case .zoom(let zoom)? = baseZoom, !(0...24).contains(zoom) { throw ValidationError("--base-zoom must be 0…24 or g") }
-        guard clusterDistance >= 0 && clusterDistance <= 256 else { throw ValidationError("--cluster-distance must be 0…256 pixels") }
-        if let clusterMaxzoom, !(0...24).contains(clusterMaxzoom) { throw ValidationError("--cluster-maxzoom must be 0…24") }
-        guard tinyPolygonSize > 0 && tinyPolygonSize <= 4096 else { throw ValidationError("--tiny-polygon-size must be above 0 and at most 4096") }
     }
 
     /// Sets the budget, thinning, tiny-shape and clustering settings of `tiler`.
@@ -122,11 +117,11 @@ struct TileDensityOptions: ParsableArguments {
         if let maxTileFeatures { budget.maxFeatures = maxTileFeatures }
         if noTileSizeLimit { budget.maxBytes = nil }
         if noFeatureLimit { budget.maxFeatures = nil }
-        tiler.budget = budget
+        tiler.options.budget = budget
         if let dropRate { tiler.options.pointDropRate = dropRate }
         switch baseZoom {
         case .zoom(let zoom)?: tiler.options.baseZoom = zoom
-        case .guess?: tiler.guessesBaseZoom = true
+        case .guess?: tiler.options.guessesBaseZoom = true
         case nil: break
         }
         tiler.options.accumulatesTinyShapes = !noTinyPolygonReduction

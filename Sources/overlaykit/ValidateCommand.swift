@@ -4,17 +4,18 @@ import OverlayModel
 
 extension ValidationReport.Format: ExpressibleByArgument {}
 
-/// `overlaykit validate`: checks GeoJSON and KML files for structure and geometry validity,
-/// for people (text) or CI (json, sarif). Exit 0 clean, 1 errors (or warnings with --strict),
-/// 65 when an input is not GeoJSON or KML, 74 when one cannot be opened.
+/// `overlaykit validate`: checks GeoJSON and KML files for structure and geometry validity, and
+/// with `--profile` against a target's limits, for people (text) or CI (json, sarif). Exit 0
+/// clean, 1 errors or a failed profile (or warnings with --strict), 65 when an input is not
+/// GeoJSON, KML or a tile set, 74 when one cannot be opened.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check GeoJSON and KML files: structure, geometry validity, KML references; text, JSON or SARIF report.",
         discussion: """
         Each finding reads `file:line:col: severity: code: message`. Exit status: 0 clean, 1 when any \
-        file has errors (or warnings, with --strict), 65 when an input is not GeoJSON or KML, 74 when one \
-        cannot be opened.
+        file has errors or a profile fails (or warnings, with --strict), 65 when an input is not GeoJSON, \
+        KML or a tile set (or the --schema file is not a schema), 74 when one cannot be opened.
         """
     )
 
@@ -39,7 +40,11 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
     var atsLevel: Int = 1
 
-    @Flag(help: "Also check that the polygons form a coverage: no two features overlap, shared borders have the same vertices on both sides.")
+    @Option(name: .customLong("profile"),
+            help: "Also check a target's limits (repeatable): \(ValidationProfile.builtInNames.joined(separator: ", ")), or a profile file (JSON or YAML).")
+    var profiles: [String] = []
+
+    @Flag(help: "Also check that each file's polygons form a coverage: no two features overlap, shared borders have the same vertices on both sides.")
     var coverage = false
 
     @Option(help: ArgumentHelp("With --coverage: also report gaps between features narrower than W metres.", valueName: "W"))
@@ -55,15 +60,21 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let paths = files.isEmpty ? ["-"] : files
-        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel,
-                                        coverage: coverage ? CoverageCheck(gapWidth: gapWidth ?? 0) : nil)
-        var results: [ValidationResult] = []
-        for path in paths {
-            results.append(Validator.validate(path: path, format: from, options: options))
+        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel)
+        var checks: [any ValidationCheck] = []
+        if !profiles.isEmpty {
+            do {
+                checks.append(ProfileCheck(profiles: try profiles.map(ValidationProfile.named)))
+            } catch let diagnostic as Diagnostic {
+                Report.diagnostic(diagnostic)
+                throw ExitCode(diagnostic.exitStatus)
+            }
         }
+        if coverage { checks.append(CoverageCheck(gapWidth: gapWidth ?? 0)) }
+        let run = Validator.run(paths: paths, format: from, options: options, checks: checks)
         let output = try ByteOutput(path: nil)
         do {
-            try output.write(ValidationReport.render(results, as: format))
+            try output.write(ValidationReport.render(run, as: format))
             try output.commit()
         } catch is ByteOutput.Closed {
             // A reader that stopped early still gets the exit status below.
@@ -72,14 +83,11 @@ struct ValidateCommand: ParsableCommand {
             Report.diagnostic(diagnostic)
             throw ExitCode(ExitStatus.ioError)
         }
-        let summary = ValidationReport.Summary(results)
-        if format != .text { Report.standardError(summary.line + "\n") }
+        if format != .text { Report.standardError(run.summary.line + "\n") }
         // An input that cannot be opened is an I/O failure (74) in every command; one that
-        // opens but is not GeoJSON or KML is bad data (65).
-        if results.contains(where: { $0.isUnreadable && $0.findings.contains { $0.isIOError } }) {
-            throw ExitCode(ExitStatus.ioError)
-        }
-        if summary.unreadable > 0 { throw ExitCode(ExitStatus.badInput) }
-        if summary.errors > 0 || (strict && summary.warnings > 0) { throw ExitCode(ExitStatus.findings) }
+        // opens but is not GeoJSON, KML or a tile set is bad data (65); errors or a failed
+        // profile are findings (1).
+        let status = run.exitStatus(strict: strict)
+        if status != 0 { throw ExitCode(status) }
     }
 }

@@ -112,8 +112,6 @@ enum CLI {
         return (peak, process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 
-    /// `skip`, or with `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
-    static func corpusAbsent(_ skip: XCTSkip) -> Error { TestLocations.corpusAbsent(skip) }
 
     /// A fresh temporary folder, removed at the end of the test.
     static func temporaryFolder(_ testCase: XCTestCase) throws -> URL {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// The CLI as people type it: negative option values, usage errors, one exit code for a
@@ -70,7 +71,7 @@ final class CLIUsageTests: XCTestCase {
     }
 
     func testStandardInputFromATerminalIsAnnounced() throws {
-        guard let script = CLI.which("script") else { throw XCTSkip("skipped: script(1) not found to give the tool a terminal") }
+        let script = URL(fileURLWithPath: try Prerequisite.executable("script", install: "Debian: bsdutils; it gives the tool a terminal"))
         // script(1) runs the tool on a pseudo-terminal; timeout ends its wait for input.
         let result = try CLI.runTool(script, ["-qc", "timeout 2 '\(CLI.binary.path)' convert", "/dev/null"], stdin: Data())
         XCTAssertTrue(result.stdoutText.contains("note: input.stdin: reading standard input"), result.stdoutText + result.stderr)

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Exit codes and messages when output fails or input is empty, cut short or ambiguous.
 final class FaultMessageTests: XCTestCase {
     func testValidateIntoAFullDiskIsAnIOErrorNotFindings() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { throw XCTSkip("skipped: no /dev/full") }
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full")
         let parks = CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path
         for command in [["validate", parks], ["convert", parks, "--to", "geojson"], ["info", parks]] {
             let result = try CLI.runTool(URL(fileURLWithPath: "/bin/sh"),

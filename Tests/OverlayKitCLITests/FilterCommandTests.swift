@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit filter` run as a real process through pipes.
@@ -248,7 +249,7 @@ final class FilterCommandTests: XCTestCase {
     }
 
     private func assertPeakMemory(collection: Bool, bytes: Int, file: StaticString = #filePath, line: UInt = #line) throws {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else { throw XCTSkip("needs /proc to read peak memory") }
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc to read peak memory")
         let process = Process()
         process.executableURL = FilterCLI.binary
         process.arguments = ["filter", "--bbox", "0,0,10,10", "--where", "n >= 0"]
@@ -289,8 +290,8 @@ final class FilterCommandTests: XCTestCase {
 
     func testBoxesSelectTheSameCountriesAsOgr2ogr() throws {
         let countries = FilterCLI.corpus.appendingPathComponent("real/ne_50m_admin_0_countries.geojson").path
-        guard FileManager.default.fileExists(atPath: countries) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(countries)")) }
-        guard let ogr2ogr = FilterCLI.which("ogr2ogr") else { throw XCTSkip("ogr2ogr not installed (apt: gdal-bin)") }
+        _ = try Prerequisite.corpus("real/ne_50m_admin_0_countries.geojson")
+        let ogr2ogr = URL(fileURLWithPath: try Prerequisite.executable("ogr2ogr", install: "Debian: gdal-bin"))
         func codes(_ lines: [String]) throws -> Set<String> {
             Set(try lines.map { line in
                 let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

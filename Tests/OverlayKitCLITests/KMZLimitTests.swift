@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Hostile KMZ archives: bombs, corrupt bytes, entry names that escape, and many entries.
@@ -8,7 +9,7 @@ final class KMZLimitTests: XCTestCase {
 
     /// Runs a Python snippet that writes a zip at `path` (argv[1]); skips when python3 is missing.
     private func makeZip(_ path: URL, _ script: String) throws {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 is not installed") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: [], install: "Debian: python3"))
         let result = try CLI.runTool(python, ["-c", "import sys, zipfile\n" + script, path.path])
         XCTAssertEqual(result.status, 0, result.stderr)
     }

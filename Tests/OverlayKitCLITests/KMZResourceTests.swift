@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A KMZ's files (icons, images) on the way out: KMZ carries them, every other writer names each
@@ -9,7 +10,7 @@ final class KMZResourceTests: XCTestCase {
 
     /// A KMZ with doc.kml, files/icon.png and files/photo.jpg, built with Python's zipfile.
     private func makeKMZ(in folder: URL) throws -> URL {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 is not installed") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: [], install: "Debian: python3"))
         let kmz = folder.appendingPathComponent("t.kmz")
         let script = """
             import sys, zipfile
@@ -48,7 +49,7 @@ final class KMZResourceTests: XCTestCase {
         let result = try CLI.run(["convert", kmz.path, "-o", copy.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertFalse(result.stderr.contains("dropped-resource"), result.stderr)
-        guard let unzip = CLI.which("unzip") else { throw XCTSkip("skipped: unzip is not installed") }
+        let unzip = URL(fileURLWithPath: try Prerequisite.executable("unzip", install: "Debian: unzip"))
         let listing = try CLI.runTool(unzip, ["-Z1", copy.path])
         XCTAssertEqual(listing.lines, ["doc.kml", "files/icon.png", "files/photo.jpg"])
         let icon = try CLI.runTool(unzip, ["-p", copy.path, "files/icon.png"])

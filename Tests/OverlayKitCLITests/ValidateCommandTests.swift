@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit validate` run as a user would: real files, pipes, exit codes, all three formats.
@@ -154,7 +155,7 @@ final class ValidateCommandTests: XCTestCase {
     /// verdicts as geojson/schema's fixtures expect.
     func testOurGeoJSONSchemaAgreesWithSchemaFixtures() throws {
         let fixtures = Self.corpus.appendingPathComponent("geojson-schema-fixtures")
-        guard FileManager.default.fileExists(atPath: fixtures.path) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(fixtures.path)")) }
+        _ = try Prerequisite.corpus("geojson-schema-fixtures")
         let schema = Self.packageRoot.appendingPathComponent("Schemas/geojson.schema.json").path
         var valid: [String] = [], invalid: [String] = []
         for verdict in ["valid", "invalid"] {
@@ -172,12 +173,10 @@ final class ValidateCommandTests: XCTestCase {
 
     /// Validates documents with Python's jsonschema (Draft 7); skips when it is not installed.
     private func checkWithPythonJSONSchema(schema: String, documents: [String], expectValid: Bool) throws {
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["jsonschema"], install: "pip install jsonschema"))
         let script = """
         import json, sys
-        try:
-            import jsonschema
-        except ImportError:
-            sys.exit(3)
+        import jsonschema
         schema = json.load(open(sys.argv[1]))
         jsonschema.Draft7Validator.check_schema(schema)
         validator = jsonschema.Draft7Validator(schema)
@@ -185,10 +184,7 @@ final class ValidateCommandTests: XCTestCase {
         print("\\n".join(wrong))
         sys.exit(1 if wrong else 0)
         """
-        // python3 as found on PATH (CI and pyenv installs differ).
-        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, schema, expectValid ? "valid" : "invalid"] + documents)
-        if result.status == 127 { throw XCTSkip("python3 not found on PATH") }
-        if result.status == 3 { throw XCTSkip("python3 jsonschema is not installed") }
+        let result = try run(python, ["-c", script, schema, expectValid ? "valid" : "invalid"] + documents)
         XCTAssertEqual(result.status, 0, "expected \(expectValid ? "valid" : "invalid"): \(result.stdout)\(result.stderr)")
     }
 
@@ -196,7 +192,7 @@ final class ValidateCommandTests: XCTestCase {
     /// schema (libxml2's XSD validator, offline copy of the schema).
     func testConvertedKMLValidatesAgainstOGCSchema() throws {
         let schema = Self.corpus.appendingPathComponent("schemas/kml22-offline/ogckml22.xsd").path
-        guard FileManager.default.fileExists(atPath: schema) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(schema)")) }
+        _ = try Prerequisite.corpus("schemas/kml22-offline/ogckml22.xsd")
         let source = try write("mixed.geojson", """
         {"type":"FeatureCollection","features":[
         {"type":"Feature","id":7,"properties":{"name":"Pin","stroke":"#ff0000","n":3,"ok":true},"geometry":{"type":"Point","coordinates":[2.35,48.85,30]}},
@@ -236,7 +232,7 @@ final class ValidateCommandTests: XCTestCase {
     /// "Ring Self-intersection[-47.3019712562314 -16.0391817490219]").
     func testNaturalEarthProvincesHaveOneSelfIntersection() throws {
         let path = Self.corpus.appendingPathComponent("real/ne_50m_admin_1_states_provinces.geojson").path
-        guard FileManager.default.fileExists(atPath: path) else { throw CLI.corpusAbsent(XCTSkip("corpus not found at \(path)")) }
+        _ = try Prerequisite.corpus("real/ne_50m_admin_1_states_provinces.geojson")
         let result = try validate(["--format", "json", path])
         XCTAssertEqual(result.status, 1)
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]

@@ -26,8 +26,14 @@ final class ValidateKMLATSCommandTests: XCTestCase {
         // the reader's renaming of the repeated name (not an ATS rule) is reported at the Placemark.
         XCTAssertEqual(rules.map { $0["id"] as? String }, ["kml.placemark-no-geometry", "kml.duplicate-property", "kml.data-name-duplicate"])
         XCTAssertEqual(rules[2]["helpUri"] as? String, "http://www.opengis.net/kml/2.2/atc/level-1/ExtendedData-Data")
-        XCTAssertEqual((rules[2]["properties"] as? [String: Any])?["tags"] as? [String], ["OGC 07-134r2", "level-1", "ATC 28"])
-        XCTAssertEqual((rules[0]["properties"] as? [String: Any])?["tags"] as? [String], ["OGC 07-134r2", "level-2", "ATC 67"])
+        // The KML 2.3 ATS tests asserting the same (OGC 14-068r2) are named too.
+        XCTAssertEqual((rules[2]["properties"] as? [String: Any])?["tags"] as? [String],
+                       ["OGC 07-134r2", "level-1", "ATC 28", "OGC 14-068r2", "ATC-128", "ATC-208"])
+        XCTAssertEqual((rules[0]["properties"] as? [String: Any])?["tags"] as? [String], ["OGC 07-134r2", "level-2", "ATC 67", "OGC 14-068r2", "ATC-226"])
+        XCTAssertEqual((rules[2]["properties"] as? [String: Any])?["ogcAtsIdentifiers"] as? [String], [
+            "http://www.opengis.net/kml/2.2/atc/level-1/ExtendedData-Data", "http://www.opengis.net/spec/KML/2.3/conf/level-1/atc-128",
+            "http://www.opengis.net/spec/KML/2.3/conf/level-2/atc-208",
+        ])
         let results = run["results"] as! [[String: Any]]
         XCTAssertEqual(results.map { $0["level"] as? String }, ["warning", "warning", "error"])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Every output path under faults: SIGKILL at random points and a full disk. The target must be
@@ -106,10 +107,9 @@ final class FaultInjectionTests: XCTestCase {
         let input = try makeInput(in: folder)
         let disk = folder.appendingPathComponent("disk")
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard let mount = CLI.which("mount"),
-              try CLI.runTool(mount, ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk.path]).status == 0 else {
-            throw XCTSkip("skipped: cannot mount a small tmpfs here (needs root)")
-        }
+        let mount = URL(fileURLWithPath: try Prerequisite.executable("mount", install: "Debian: mount"))
+        try Prerequisite.require(try CLI.runTool(mount, ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk.path]).status == 0,
+                                 "cannot mount a small tmpfs here (needs root)")
         defer { _ = try? CLI.runTool(CLI.which("umount")!, [disk.path]) }
         for (name, arguments) in [("out.geojson", ["convert"]), ("out.kmz", ["convert"]), ("out.pmtiles", ["tile"]),
                                   ("out.mbtiles", ["tile"]), ("tiles", ["tile"])] {

@@ -7,7 +7,7 @@ import XCTest
 /// script builds argument-parser's generate-manual tool (about 25 s the first time).
 final class ManPageTests: XCTestCase {
     func testInstalledManPageRendersWithoutWarningsAndKeepsTheHelpText() throws {
-        guard let groff = ToolRun.find("groff") else { throw XCTSkip("skipped: groff not on PATH (Debian: groff-base)") }
+        let groff = try Prerequisite.executable("groff", install: "Debian: groff-base")
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-man-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// MapLibre GL JS (the client most tile users run) draws our tiles in headless Chromium, and the
@@ -19,14 +20,12 @@ final class MapLibreTests: XCTestCase {
     }
 
     private func usStates() throws -> URL {
-        let url = CLI.corpus.appendingPathComponent("geojson-vt/fixtures/us-states.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { throw CLI.corpusAbsent(XCTSkip("skipped: corpus not found at \(url.path)")) }
-        return url
+        try Prerequisite.corpus("geojson-vt/fixtures/us-states.json")
     }
 
     /// The IoU of MapLibre's filled pixels against `overlaykit render`'s, for tiles at `tiles`.
     private func intersectionOverUnion(tiles: URL, source: URL, camera: Camera, folder: URL, screenshot: URL) throws -> Double {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: [], install: "Debian: python3"))
         let styleFile = folder.appendingPathComponent("style.json")
         try Self.style.write(to: styleFile, atomically: true, encoding: .utf8)
         let reference = folder.appendingPathComponent("render-\(UUID().uuidString).png")
@@ -37,7 +36,7 @@ final class MapLibreTests: XCTestCase {
         let result = try CLI.runTool(python, [Self.script.path, "--bearing=\(camera.bearing)", "--pitch=\(camera.pitch)", tiles.path, "states", "\(camera.latitude),\(camera.longitude)",
                                               "\(camera.mapLibreZoom)", "\(camera.width)x\(camera.height)", screenshot.path, reference.path])
         let output = result.stdoutText
-        if result.status == 3 { throw XCTSkip(output.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        try Prerequisite.require(result.status != 3, output.trimmingCharacters(in: .whitespacesAndNewlines))
         XCTAssertEqual(result.status, 0, output + result.stderr)
         print("MapLibre vs render: \(output)")
         guard let field = output.split(separator: " ").first(where: { $0.hasPrefix("iou=") }), let iou = Double(field.dropFirst(4)) else {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `render` with a given camera (`--center`/`--zoom`, nothing to fit) streams: each feature is
@@ -28,9 +29,7 @@ final class RenderMemoryTests: XCTestCase {
     }
 
     func testCenteredRenderPeakMemoryDoesNotGrowWithTheInput() throws {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            throw XCTSkip("skipped: needs /proc to read peak memory")
-        }
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc to read peak memory")
         let folder = try CLI.temporaryFolder(self)
         let small = folder.appendingPathComponent("small.geojsons"), large = folder.appendingPathComponent("large.geojsons")
         try writeSquares(60_000, to: small)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Scale-out: tiling shards of a GeoJSONSeq (on Apache Spark, or with GNU parallel) and joining
@@ -19,8 +20,7 @@ final class ShardedTileTests: XCTestCase {
     /// us-states as GeoJSONSeq with integer ids (kept in tiles), plus points and a line, so
     /// every geometry type crosses the shard boundaries.
     private func input(in folder: URL) throws -> URL {
-        let url = CLI.corpus.appendingPathComponent("geojson-vt/fixtures/us-states.json")
-        guard FileManager.default.fileExists(atPath: url.path) else { throw CLI.corpusAbsent(XCTSkip("skipped: corpus not found at \(url.path)")) }
+        let url = try Prerequisite.corpus("geojson-vt/fixtures/us-states.json")
         let collection = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var lines = [String]()
         for (index, feature) in try XCTUnwrap(collection["features"] as? [[String: Any]]).enumerated() {
@@ -39,10 +39,8 @@ final class ShardedTileTests: XCTestCase {
     }
 
     private func python() throws -> URL {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
-        let probe = try CLI.runTool(python, ["-c", "import mapbox_vector_tile, pmtiles"])
-        if probe.status != 0 { throw XCTSkip("skipped: PyPI mapbox-vector-tile or pmtiles missing") }
-        return python
+        URL(fileURLWithPath: try Prerequisite.python(modules: ["mapbox_vector_tile", "pmtiles"],
+                                                     install: "pip install mapbox-vector-tile pmtiles"))
     }
 
     /// Asserts both tile sets hold the same features in every tile; returns the tile count.
@@ -74,11 +72,9 @@ final class ShardedTileTests: XCTestCase {
 
     func testSparkShardsJoinToTheSingleProcessTiles() throws {
         let python = try python()
-        let probe = try CLI.runTool(python, ["-c", "import pyspark"])
-        if probe.status != 0 { throw XCTSkip("skipped: pyspark not installed (pip install pyspark)") }
-        guard CLI.which("java") != nil || ProcessInfo.processInfo.environment["JAVA_HOME"] != nil else {
-            throw XCTSkip("skipped: no java for Spark")
-        }
+        _ = try Prerequisite.python(modules: ["pyspark"], install: "pip install pyspark")
+        try Prerequisite.require(CLI.which("java") != nil || ProcessInfo.processInfo.environment["JAVA_HOME"] != nil,
+                                 "no java for Spark (Debian: openjdk-17-jre-headless)")
         let folder = try CLI.temporaryFolder(self)
         let input = try input(in: folder)
         let single = folder.appendingPathComponent("single")
@@ -96,7 +92,7 @@ final class ShardedTileTests: XCTestCase {
 
     func testGNUParallelShardsJoinToTheSingleProcessTiles() throws {
         let python = try python()
-        guard let parallel = CLI.which("parallel") else { throw XCTSkip("skipped: GNU parallel not found") }
+        let parallel = URL(fileURLWithPath: try Prerequisite.executable("parallel", install: "Debian: parallel"))
         let folder = try CLI.temporaryFolder(self)
         let input = try input(in: folder)
         let single = folder.appendingPathComponent("single")

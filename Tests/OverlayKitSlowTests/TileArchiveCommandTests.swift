@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit tile` into PMTiles, MBTiles and directories, read back by real clients: the PyPI
@@ -8,10 +9,7 @@ final class TileArchiveCommandTests: XCTestCase {
 
     /// Tiles the 50m countries (z0–3) into a directory, a .pmtiles and a .mbtiles.
     func makeOutputs() throws -> (folder: URL, directory: URL, pmtiles: URL, mbtiles: URL) {
-        let input = CLI.corpus.appendingPathComponent("real/\(layer).geojson")
-        guard FileManager.default.fileExists(atPath: input.path) else {
-            throw CLI.corpusAbsent(XCTSkip("archive client tests skipped: corpus not found at \(input.path)"))
-        }
+        let input = try Prerequisite.corpus("real/\(layer).geojson")
         let folder = try CLI.temporaryFolder(self)
         let directory = folder.appendingPathComponent("tiles")
         let pmtiles = folder.appendingPathComponent("tiles.pmtiles")
@@ -24,9 +22,7 @@ final class TileArchiveCommandTests: XCTestCase {
     }
 
     func python(_ script: String, _ arguments: [String], module: String) throws -> String {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not installed") }
-        let probe = try CLI.runTool(python, ["-c", "import \(module)"])
-        guard probe.status == 0 else { throw XCTSkip("skipped: Python module \(module) not installed") }
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: [module], install: "pip install \(module)"))
         let result = try CLI.runTool(python, ["-c", script] + arguments)
         XCTAssertEqual(result.status, 0, result.stderr)
         return result.stdoutText
@@ -109,7 +105,7 @@ final class TileArchiveCommandTests: XCTestCase {
     /// GDAL opens the MBTiles file and a zoom level of the directory (its MVT driver reads the
     /// parent's metadata.json), lists the layer and fields, and counts the features we count.
     func testGDALOpensTheDirectoryAndMBTilesWithOurFeatureCounts() throws {
-        guard let ogrinfo = CLI.which("ogrinfo") else { throw XCTSkip("GDAL checks skipped: ogrinfo not installed") }
+        let ogrinfo = URL(fileURLWithPath: try Prerequisite.executable("ogrinfo", install: "Debian: gdal-bin"))
         let outputs = try makeOutputs()
         func info(_ arguments: [String]) throws -> String {
             let result = try CLI.runTool(ogrinfo, ["-ro", "-so"] + arguments)
@@ -183,8 +179,7 @@ final class TileArchiveCommandTests: XCTestCase {
     /// kill -9 in the middle of a run leaves no output (never a partial one); the next run
     /// clears the killed run's temporary sibling and lock and succeeds.
     func testKilledRunLeavesNoPartialOutput() throws {
-        let input = CLI.corpus.appendingPathComponent("real/\(layer).geojson")
-        guard FileManager.default.fileExists(atPath: input.path) else { throw CLI.corpusAbsent(XCTSkip("kill test skipped: corpus not found")) }
+        let input = try Prerequisite.corpus("real/\(layer).geojson")
         let folder = try CLI.temporaryFolder(self)
         for name in ["killed.pmtiles", "killed.mbtiles", "killed"] {
             let output = folder.appendingPathComponent(name)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 20's scale benchmark tools: the data generator (Benchmarks/make_tile_scale_data.py)
@@ -11,16 +12,12 @@ final class TileScaleBenchmarkTests: XCTestCase {
     static let screenshots = CLI.packageRoot.appendingPathComponent("Benchmarks/maplibre_tiles_screenshot.py")
 
     private func python(needing modules: String? = nil) throws -> URL {
-        guard let python = CLI.which("python3") else { throw XCTSkip("skipped: python3 not found") }
-        if let modules {
-            let probe = try CLI.runTool(python, ["-c", "import \(modules)"])
-            if probe.status != 0 { throw XCTSkip("skipped: PyPI \(modules) missing") }
-        }
-        return python
+        let modules = modules.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        return URL(fileURLWithPath: try Prerequisite.python(modules: modules, install: "pip install " + modules.joined(separator: " ")))
     }
 
-    private func generate(_ kind: String, count: Int, seed: Int, folder: URL) throws -> Data {
-        let result = try CLI.runTool(try python(), [Self.generator.path, kind, "--count", "\(count)", "--seed", "\(seed)", "--out", folder.path])
+    private func generate(_ kind: String, count: Int, seed: Int, folder: URL, python: URL) throws -> Data {
+        let result = try CLI.runTool(python, [Self.generator.path, kind, "--count", "\(count)", "--seed", "\(seed)", "--out", folder.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let path = result.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(URL(fileURLWithPath: path).deletingLastPathComponent().resolvingSymlinksInPath().path,
@@ -35,12 +32,13 @@ final class TileScaleBenchmarkTests: XCTestCase {
     }
 
     func testGeneratorMakesTheSameBytesFromTheSameSeed() throws {
+        let python = try python()
         let folder = try CLI.temporaryFolder(self)
         let first = folder.appendingPathComponent("a"), second = folder.appendingPathComponent("b")
         for kind in ["points", "buildings"] {
-            let one = try generate(kind, count: 400, seed: 1, folder: first)
-            XCTAssertEqual(one, try generate(kind, count: 400, seed: 1, folder: second), kind)
-            XCTAssertNotEqual(one, try generate(kind, count: 400, seed: 2, folder: second), kind)
+            let one = try generate(kind, count: 400, seed: 1, folder: first, python: python)
+            XCTAssertEqual(one, try generate(kind, count: 400, seed: 1, folder: second, python: python), kind)
+            XCTAssertNotEqual(one, try generate(kind, count: 400, seed: 2, folder: second, python: python), kind)
             XCTAssertEqual(try features(one).count, 400, kind)
         }
         // Pinned: a benchmark compared across days needs the same input. A change here must be
@@ -49,17 +47,18 @@ final class TileScaleBenchmarkTests: XCTestCase {
                       "buildings": "255dcefbff63a669e185467e9ba0eb7b84d86131c9386d92087efea0604df0d4"]
         for (kind, digest) in pinned {
             let file = first.appendingPathComponent("\(kind)-400.geojsonseq")
-            let hash = try CLI.runTool(try python(), ["-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", file.path])
+            let hash = try CLI.runTool(python, ["-c", "import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], 'rb').read()).hexdigest())", file.path])
             XCTAssertEqual(hash.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), digest, kind)
         }
-        let usage = try CLI.runTool(try python(), [Self.generator.path, "lines", "--out", folder.path])
+        let usage = try CLI.runTool(python, [Self.generator.path, "lines", "--out", folder.path])
         XCTAssertEqual(usage.status, 2)
         XCTAssertTrue(usage.stderr.contains("unknown kind 'lines'"), usage.stderr)
     }
 
     /// Points: ids in order, the four properties, inside the clamped latitudes; several clusters.
     func testGeneratorPointsCarryTheirPropertiesAndCluster() throws {
-        let points = try features(try generate("points", count: 2000, seed: 1, folder: try CLI.temporaryFolder(self)))
+        let python = try python()
+        let points = try features(try generate("points", count: 2000, seed: 1, folder: try CLI.temporaryFolder(self), python: python))
         var cells = [String: Int]()
         for (index, feature) in points.enumerated() {
             let properties = try XCTUnwrap(feature["properties"] as? [String: Any])
@@ -82,7 +81,8 @@ final class TileScaleBenchmarkTests: XCTestCase {
 
     /// Buildings: closed counter-clockwise rectangles with sides of 5–40 m and right angles.
     func testGeneratorBuildingsAreSmallRotatedRectangles() throws {
-        let buildings = try features(try generate("buildings", count: 1000, seed: 1, folder: try CLI.temporaryFolder(self)))
+        let python = try python()
+        let buildings = try features(try generate("buildings", count: 1000, seed: 1, folder: try CLI.temporaryFolder(self), python: python))
         var angles = Set<Int>()
         for feature in buildings {
             let properties = try XCTUnwrap(feature["properties"] as? [String: Any])
@@ -221,7 +221,7 @@ final class TileScaleBenchmarkTests: XCTestCase {
     /// in real time: without the paced virtual time the map was never idle before the budget.
     func testScreenshotsOfTwoArchivesAtEachZoom() throws {
         let python = try python(needing: "pmtiles, maplibre")
-        guard CLI.which("chromium") != nil || CLI.which("chromium-browser") != nil else { throw XCTSkip("skipped: chromium not found") }
+        try Prerequisite.require(CLI.which("chromium") != nil || CLI.which("chromium-browser") != nil, "chromium not found (Debian: chromium)")
         let folder = try CLI.temporaryFolder(self)
         let generated = try CLI.runTool(python, [Self.generator.path, "points", "--count", "20000", "--out", folder.path])
         XCTAssertEqual(generated.status, 0, generated.stderr)
@@ -236,7 +236,7 @@ final class TileScaleBenchmarkTests: XCTestCase {
         let images = folder.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         let result = try CLI.runTool(python, [Self.screenshots.path, "--layer", "points", "--zooms", "0,1", "--out", images.path] + archives)
-        if result.status == 3 { throw XCTSkip(result.stdoutText) }
+        try Prerequisite.require(result.status != 3, result.stdoutText)
         XCTAssertEqual(result.status, 0, result.stdoutText + result.stderr.suffix(3000))
         XCTAssertTrue(result.lines.contains("| zoom | wide | narrow |"), result.stdoutText)
         XCTAssertTrue(result.lines.contains("| 1 | ![points wide z1](images/tile-scale-points-z1-wide.png) | ![points narrow z1](images/tile-scale-points-z1-narrow.png) |"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `validate` streams KML: peak memory (VmHWM of the child, read from /proc) stays flat as the
@@ -8,7 +9,7 @@ final class ValidateKMLMemoryTests: XCTestCase {
     /// A KML of `count` placemarks, each with a styleUrl, typed SchemaData and Data, a polygon
     /// and a TimeSpan; the Schema and styles come last (forward references).
     private func writeDocument(placemarks count: Int, to url: URL) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var chunk = """
@@ -43,9 +44,7 @@ final class ValidateKMLMemoryTests: XCTestCase {
     }
 
     func testPeakMemoryStaysFlatAsTheKMLGrows() throws {
-        guard FileManager.default.fileExists(atPath: "/proc/self/status") else {
-            throw XCTSkip("skipped: needs /proc to read peak memory")
-        }
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc to read peak memory")
         let folder = try CLI.temporaryFolder(self)
         let small = folder.appendingPathComponent("small.kml"), large = folder.appendingPathComponent("large.kml")
         try writeDocument(placemarks: 4_500, to: small)

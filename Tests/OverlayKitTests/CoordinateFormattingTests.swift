@@ -66,9 +66,11 @@ final class CoordinateFormattingTests: XCTestCase {
     }
 
     func testHugeValuesAreWrittenWithTheirShortestDigitsNotTheBinaryExpansion() {
-        XCTAssertEqual(written(1234567890123456789012345678901234567890, decimals: 7), "1.2345678901234568e+39")
+        // A literal with more digits than a double holds (the compiler would warn on one).
+        let huge = Double("1234567890123456789012345678901234567890")!
+        XCTAssertEqual(written(huge, decimals: 7), "1.2345678901234568e+39")
         XCTAssertEqual(written(-1e300, decimals: 0), "-1e+300")
-        XCTAssertEqual(Double(written(1234567890123456789012345678901234567890, decimals: 7)), 1234567890123456789012345678901234567890)
+        XCTAssertEqual(Double(written(huge, decimals: 7)), huge)
         // Below 2^53 nothing changes.
         XCTAssertEqual(written(123456789.123456789, decimals: 3), "123456789.123")
     }

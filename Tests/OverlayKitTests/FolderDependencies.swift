@@ -189,6 +189,35 @@ struct FolderTable {
             .map { String($0.element.dropLast()) }
     }
 
+    /// The groups of folders that use each other in a cycle (strongly connected components of
+    /// two or more folders), each sorted, sorted by their first folder.
+    func cycles() -> [[String]] {
+        var index = [String: Int](), lowLink = [String: Int](), stack = [String](), onStack = Set<String>()
+        var next = 0, components = [[String]]()
+        func connect(_ folder: String) {
+            index[folder] = next; lowLink[folder] = next; next += 1
+            stack.append(folder); onStack.insert(folder)
+            for other in allowed[folder, default: []].sorted() where allowed[other] != nil {
+                if index[other] == nil {
+                    connect(other)
+                    lowLink[folder] = min(lowLink[folder]!, lowLink[other]!)
+                } else if onStack.contains(other) {
+                    lowLink[folder] = min(lowLink[folder]!, index[other]!)
+                }
+            }
+            guard lowLink[folder] == index[folder] else { return }
+            var component = [String]()
+            while let top = stack.popLast() {
+                onStack.remove(top)
+                component.append(top)
+                if top == folder { break }
+            }
+            if component.count > 1 { components.append(component.sorted()) }
+        }
+        for folder in allowed.keys.sorted() where index[folder] == nil { connect(folder) }
+        return components.sorted { $0[0] < $1[0] }
+    }
+
     /// Every way the table and the code disagree, one sentence each naming the folders.
     func disagreements(with dependencies: FolderDependencies) -> [String] {
         var problems = dependencies.unfiled.map { "\($0) is in a folder docs/design.md's table has no row for" }

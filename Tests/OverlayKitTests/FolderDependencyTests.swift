@@ -17,6 +17,25 @@ final class FolderDependencyTests: XCTestCase {
         XCTAssertEqual(problems, [], "\n" + problems.joined(separator: "\n"))
     }
 
+    /// The table has no cycle but the documented one (`IO/` picks the format readers and
+    /// writers that use it); in particular the stage folders of `Tile/` form layers.
+    func testFoldersFormLayersExceptTheDocumentedIOCycle() throws {
+        let design = try String(contentsOf: TestLocations.packageRoot.appendingPathComponent("docs/design.md"), encoding: .utf8)
+        let table = FolderTable(markdown: design)
+        let cycles = table.cycles()
+        XCTAssertFalse(cycles.isEmpty, "the documented IO/ cycle was not found: the check lost its input")
+        XCTAssertEqual(cycles.filter { !$0.contains("IO") }, [], "folders that use each other in a cycle")
+        XCTAssertEqual(cycles.filter { $0.contains { $0.hasPrefix("Tile") } }, [], "Tile/'s stages must form layers")
+        XCTAssertEqual(FolderTable(markdown: """
+            | folder | holds | may use |
+            |---|---|---|
+            | `A/` | a | `B/` |
+            | `B/` | b | `C/` |
+            | `C/` | c | `A/` |
+            | `D/` | d | `A/` |
+            """).cycles(), [["A", "B", "C"]])
+    }
+
     /// The checker on a small tree: a use the table lacks fails naming the pair; comments,
     /// strings and private types do not count; interpolated code does.
     func testCheckerNamesTheFolderPairOfAnUnlistedUse() throws {

@@ -276,7 +276,7 @@ final class JSONNumberParserTests: XCTestCase {
     /// The committed powers-of-five table is exactly what its generator script writes.
     func testPowersOfFiveTableRegeneratesIdentically() throws {
         let folder = TestPaths.packageRoot.appendingPathComponent("Sources/OverlayKit/JSON")
-        guard let python = ToolRun.find("python3") else { throw XCTSkip("skipped: python3 not found") }
+        let python = try Prerequisite.python(modules: [], install: "Debian: python3")
         let run = try ToolRun.run(python, [folder.appendingPathComponent("generate_powers_of_five.py").path])
         XCTAssertEqual(run.status, 0, run.errors)
         let generated = run.output

@@ -1,6 +1,7 @@
 import Foundation
 @testable import OverlayKit
 import OverlayModel
+import TestSupport
 import XCTest
 
 /// Issue 12's fidelity bullets: what KML → GeoJSON → KML keeps, each on a small document.
@@ -189,7 +190,7 @@ final class KMLFidelityTests: XCTestCase {
         XCTAssertEqual(back["big"], .integer(1_234_567_890_123))
         XCTAssertEqual(back["huge"], .integer(9_007_199_254_740_993))
         XCTAssertEqual(back["mid"], .integer(3_000_000_000))
-        guard let ogrinfo = KMLTestSupport.executable("ogrinfo") else { throw XCTSkip("skipped: ogrinfo (GDAL) not installed") }
+        let ogrinfo = try Prerequisite.executable("ogrinfo", install: "Debian: gdal-bin")
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("kml-fidelity-\(getpid()).kml")
         try Data(kml.utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }

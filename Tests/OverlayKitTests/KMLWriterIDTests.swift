@@ -6,16 +6,6 @@ import XCTest
 /// Issue 25 item 3: every KML written passes the OGC schema — the writer's made-up ids
 /// (`s1`, `m1`, `p1`) avoid every feature id, and a repeated feature id is not written twice.
 final class KMLWriterIDTests: XCTestCase {
-    /// Runs `xmllint --schema ogckml22.xsd` on the files; returns the ones that fail, with its output.
-    static func schemaFailures(_ files: [URL]) throws -> [String] {
-        let schemas = try KMLTestSupport.corpus("schemas/kml22-offline")
-        guard let xmllint = KMLTestSupport.executable("xmllint") else { throw XCTSkip("xmllint not installed (Debian: libxml2-utils)") }
-        guard !files.isEmpty else { return [] }
-        let (_, output) = try KMLTestSupport.run(xmllint, ["--noout", "--schema", schemas.appendingPathComponent("ogckml22.xsd").path] + files.map(\.path))
-        let validated = output.split(separator: "\n").filter { $0.hasSuffix(" validates") }.count
-        return validated == files.count ? [] : output.split(separator: "\n").filter { !$0.hasSuffix(" validates") }.map(String.init)
-    }
-
     static func temporaryFolder(_ name: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(getpid())")
         try? FileManager.default.removeItem(at: folder)
@@ -53,7 +43,8 @@ final class KMLWriterIDTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("ids.kml")
         try Data(kml.utf8).write(to: file)
-        XCTAssertEqual(try Self.schemaFailures([file]), [])
+        let schema = try KMLSchemaCheck()
+        XCTAssertEqual(try schema.failures([file]), [])
     }
 
     func testWithoutCollisionsTheIDsStayShort() throws {
@@ -67,6 +58,7 @@ final class KMLWriterIDTests: XCTestCase {
     /// Every KML, KMZ and GeoJSON file of the corpus that reads, written as KML, passes the OGC schema.
     func testEveryCorpusFileWrittenAsKMLPassesTheOGCSchema() throws {
         let corpus = try KMLTestSupport.corpus(".")
+        let schema = try KMLSchemaCheck()
         let folder = try Self.temporaryFolder("kml-corpus-schema")
         defer { try? FileManager.default.removeItem(at: folder) }
         var written: [URL] = []
@@ -88,7 +80,7 @@ final class KMLWriterIDTests: XCTestCase {
         }
         XCTAssertGreaterThan(written.count, 150)
         print("KML written from \(written.count) corpus files")
-        let failures = try Self.schemaFailures(written)
+        let failures = try schema.failures(written)
         XCTAssertEqual(failures.map { line in names.reduce(line) { $0.replacingOccurrences(of: $1.key, with: $1.value) } }, [])
     }
 }

@@ -45,10 +45,10 @@ final class ParallelSequenceProjectionTests: XCTestCase {
             result.counts = source.inputCounts
             result.bounds = source.boundingMapRect
             if let extent = source.longitudeExtent.westEast { result.westEast = [extent.west, extent.east] }
-            result.keyFields = source.propertyTable.keyFields
-            result.valueFields = source.propertyTable.valueFields
-            result.tags = source.propertyTable.entries.map(\.tags)
-            result.losses = source.propertyTable.entries.map { [$0.nullValues, $0.jsonValues] }
+            result.keyFields = source.propertyTable!.keyFields
+            result.valueFields = source.propertyTable!.valueFields
+            result.tags = source.propertyTable!.entries.map(\.tags)
+            result.losses = source.propertyTable!.entries.map { [$0.nullValues, $0.jsonValues] }
         } catch {
             result.error = "\(error)"
         }

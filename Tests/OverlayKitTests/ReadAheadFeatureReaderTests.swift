@@ -1,5 +1,6 @@
 @testable import OverlayKit
 import Foundation
+import TestSupport
 import XCTest
 
 /// Reading ahead on a second thread hands over exactly what reading directly gives: the same
@@ -91,7 +92,7 @@ final class ReadAheadFeatureReaderTests: XCTestCase {
         pinned.arguments = ["-c", "0", "/usr/bin/nproc"]
         let pipe = Pipe()
         pinned.standardOutput = pipe
-        guard (try? pinned.run()) != nil else { throw XCTSkip("skipped: taskset not available") }
+        try Prerequisite.require((try? pinned.run()) != nil, "taskset not available (Debian: util-linux)")
         pinned.waitUntilExit()
         let nproc = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(nproc.trimmingCharacters(in: .whitespacesAndNewlines), "1", "nproc, like usableCores, follows the affinity")

@@ -29,13 +29,14 @@ final class SharedBorderTests: XCTestCase {
         return options
     }
 
-    /// Every non-empty tile of `source`, z0 to its max zoom.
-    private func tiles(_ source: TileSource) throws -> [VectorTile] {
+    /// Every non-empty tile of `source`, z0 to its max zoom (on disk, subtrees of at most
+    /// `loadBytes` of records are walked in memory; 0 cuts every tile while its records are read).
+    private func tiles(_ source: TileSource, loadBytes: Int = TilePyramid.loadBytes) throws -> [VectorTile] {
         let collected = Collected()
-        _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, emit: { tile in
+        _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, loadBytes: loadBytes, emit: { tile in
             collected.add(tile)
             return 0
-        })
+        }, emitBlock: nil)
         return collected.tiles.sorted { ($0.id.z, $0.id.x, $0.id.y) < ($1.id.z, $1.id.x, $1.id.y) }
     }
 
@@ -142,16 +143,19 @@ final class SharedBorderTests: XCTestCase {
         try Data(CoverageFixtures.geoJSONSequence(polygons).utf8).write(to: input)
         let options = options(maxZoom: 6)
         var results = [[VectorTile]]()
-        for spill in [nil, folder.path] {
+        for (disk, loadBytes) in [(nil, 0), (folder.path, TilePyramid.loadBytes), (folder.path, 0)] {
             var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
-            let source = try TileSource(reading: &reader, options: options, readThreads: 1, minimumPartBytes: 1,
-                                        spillFolder: spill, onWarning: { _ in })
-            XCTAssertEqual(source.spilled != nil, spill != nil)
-            results.append(try tiles(source))
+            // Two reading threads: the disk store's sketch comes in parts, merged.
+            let source = try TileSource(reading: &reader, options: options, readThreads: 2, minimumPartBytes: 1,
+                                        diskFolder: disk, onWarning: { _ in })
+            XCTAssertEqual(source.disk != nil, disk != nil)
+            results.append(try tiles(source, loadBytes: loadBytes))
         }
-        XCTAssertEqual(results[0].map(\.id), results[1].map(\.id))
-        XCTAssertEqual(results[0].map(\.features), results[1].map(\.features))
-        assertCoverageKept(results[1], rectangle: antimeridianRectangle, options: options)
+        for result in results.dropFirst() {
+            XCTAssertEqual(results[0].map(\.id), result.map(\.id))
+            XCTAssertEqual(results[0].map(\.features), result.map(\.features))
+        }
+        assertCoverageKept(results[2], rectangle: antimeridianRectangle, options: options)
     }
 }
 
@@ -314,10 +318,8 @@ extension SharedBorderTests {
                                     shape: .polygon(Polygon(coordinates: ring.map { Coordinate(latitude: $0.1, longitude: $0.0) }))))
         }
         let shared = try TileSource(features: features, options: options(maxZoom: 14))
-        let candidates = try XCTUnwrap(shared.sharedBorderCandidates)
-        XCTAssertFalse((0..<features.count).contains { candidates.holds(source: $0, zoom: 0) })
+        XCTAssertTrue(shared.features.allSatisfy { $0.tags.sharedBordersThrough == 0 }, "nothing held")
         let plain = try TileSource(features: features, options: options(maxZoom: 14, shared: false))
-        XCTAssertNil(plain.sharedBorderCandidates)
         let sharedTiles = try tiles(shared), plainTiles = try tiles(plain)
         XCTAssertEqual(sharedTiles.map(\.id), plainTiles.map(\.id))
         XCTAssertEqual(sharedTiles.map(\.features), plainTiles.map(\.features))
@@ -334,12 +336,15 @@ extension SharedBorderTests {
             Feature(id: .integer(Int64(index)), properties: [:],
                     shape: .polygon(Polygon(coordinates: ring.map { Coordinate(latitude: $0.1, longitude: $0.0) })))
         }
-        let candidates = try XCTUnwrap(TileSource(features: features, options: options(maxZoom: 14)).sharedBorderCandidates)
-        XCTAssertTrue(candidates.holds(source: 0, zoom: 14) && candidates.holds(source: 1, zoom: 14))
+        let source = try TileSource(features: features, options: options(maxZoom: 14))
+        var through = [Int: UInt8]()
+        for feature in source.features { through[feature.source] = feature.tags.sharedBordersThrough }
+        func holds(_ source: Int, zoom: Int) -> Bool { zoom < Int(through[source] ?? 0) }
+        XCTAssertTrue(holds(0, zoom: 14) && holds(1, zoom: 14))
         // 70 m is within reach down to about z10 (5 units of 2^28/(2^z·4096) map points, both moving).
-        XCTAssertTrue(candidates.holds(source: 2, zoom: 8))
-        XCTAssertFalse(candidates.holds(source: 2, zoom: 14))
-        XCTAssertTrue(candidates.holds(source: 3, zoom: 0))
-        XCTAssertFalse(candidates.holds(source: 3, zoom: 4))
+        XCTAssertTrue(holds(2, zoom: 8))
+        XCTAssertFalse(holds(2, zoom: 14))
+        XCTAssertTrue(holds(3, zoom: 0))
+        XCTAssertFalse(holds(3, zoom: 4))
     }
 }

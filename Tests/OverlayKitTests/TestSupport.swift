@@ -11,14 +11,9 @@ enum TestPaths {
 
     /// A file or folder of the corpus, or an XCTSkip naming where it was looked for.
     static func corpusFolder(_ name: String) throws -> URL {
-        guard let url = TestLocations.corpusItem(name) else {
-            throw TestPaths.corpusAbsent(XCTSkip("skipped: corpus not found at \(corpus.appendingPathComponent(name).path)"))
-        }
-        return url
+        try Prerequisite.corpus(name)
     }
 
-    /// `skip`, or with `OVERLAYKIT_REQUIRE_CORPUS=1` an error that fails the test.
-    static func corpusAbsent(_ skip: XCTSkip) -> Error { TestLocations.corpusAbsent(skip) }
 }
 
 /// Reads every feature of a GeoJSON text, with warnings.
@@ -56,4 +51,30 @@ func writeGeoJSON(_ features: [Feature], sequence: Bool = false, precision: Int 
     for feature in features { try writer.write(feature) }
     try writer.finish()
     return String(decoding: output.bytes, as: UTF8.self)
+}
+
+/// `xmllint --schema` with the OGC KML 2.2 schema of the corpus: made first in a test (it
+/// skips without the corpus or xmllint), then asked about files.
+struct KMLSchemaCheck {
+    let xmllint: String
+    let schema: URL
+
+    /// The check, or a skip naming what is missing.
+    init() throws {
+        schema = try Prerequisite.corpus("schemas/kml22-offline/ogckml22.xsd")
+        xmllint = try Prerequisite.executable("xmllint", install: "Debian: libxml2-utils")
+    }
+
+    /// xmllint's status and output for one file.
+    func run(_ file: URL) throws -> (Int32, String) {
+        try KMLTestSupport.run(xmllint, ["--noout", "--schema", schema.path, file.path])
+    }
+
+    /// The lines of xmllint's output about files that do not validate (empty when all do).
+    func failures(_ files: [URL]) throws -> [String] {
+        guard !files.isEmpty else { return [] }
+        let (_, output) = try KMLTestSupport.run(xmllint, ["--noout", "--schema", schema.path] + files.map(\.path))
+        let validated = output.split(separator: "\n").filter { $0.hasSuffix(" validates") }.count
+        return validated == files.count ? [] : output.split(separator: "\n").filter { !$0.hasSuffix(" validates") }.map(String.init)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -139,9 +140,7 @@ final class TileArchiveTests: XCTestCase {
         XCTAssertEqual(try reader.tile(TileID(z: 4, x: 0, y: 0)), tileBytes(ids[1]))
         XCTAssertEqual(reader.metadata, sampleMetadata())
 
-        guard let sqlite = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: FileManager.default.isExecutableFile) else {
-            throw XCTSkip("sqlite3 check skipped: sqlite3 not installed")
-        }
+        let sqlite = try Prerequisite.executable("sqlite3", install: "Debian: sqlite3")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: sqlite)
         process.arguments = [path, "SELECT zoom_level, tile_column, tile_row, hex(substr(tile_data, 1, 2)) FROM tiles ORDER BY zoom_level, tile_column; SELECT value FROM metadata WHERE name = 'bounds'; SELECT count(*) FROM images;"]

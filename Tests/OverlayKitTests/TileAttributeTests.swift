@@ -41,9 +41,9 @@ final class TileAttributeTests: XCTestCase {
         let one = try source(path, threads: 1, options: options)
         let two = try source(path, threads: 2, options: options)
         XCTAssertEqual(two.attributes, one.attributes, file: file, line: line)
-        XCTAssertEqual(two.propertyTable.keyFields, one.propertyTable.keyFields, file: file, line: line)
-        XCTAssertEqual(two.propertyTable.valueFields, one.propertyTable.valueFields, file: file, line: line)
-        XCTAssertEqual(two.propertyTable.entries.map(\.tags), one.propertyTable.entries.map(\.tags), file: file, line: line)
+        XCTAssertEqual(two.propertyTable!.keyFields, one.propertyTable!.keyFields, file: file, line: line)
+        XCTAssertEqual(two.propertyTable!.valueFields, one.propertyTable!.valueFields, file: file, line: line)
+        XCTAssertEqual(two.propertyTable!.entries.map(\.tags), one.propertyTable!.entries.map(\.tags), file: file, line: line)
         XCTAssertEqual(two.uncoercibleValues, one.uncoercibleValues, file: file, line: line)
         XCTAssertEqual(two.unmatchedPropertyNames, one.unmatchedPropertyNames, file: file, line: line)
         return one
@@ -92,7 +92,7 @@ final class TileAttributeTests: XCTestCase {
         let source = try readOnOneAndTwoThreads(options)
         XCTAssertEqual(keys(source), [])
         XCTAssertEqual(source.attributes[7].id, .integer(7), "the id is taken before the selection")
-        XCTAssertTrue(source.propertyTable.keyFields.isEmpty)
+        XCTAssertTrue(source.propertyTable!.keyFields.isEmpty)
     }
 
     func testIncludeWithExcludeKeepsTheIncludedNotExcluded() {
@@ -134,7 +134,7 @@ final class TileAttributeTests: XCTestCase {
         XCTAssertEqual(source.attributes[0].properties?["ok"], .string("true"))
         XCTAssertEqual(source.attributes[5].properties?["rank"], .number(5))
         XCTAssertEqual(source.uncoercibleValues, ["pop": 10])
-        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes)
+        let fields = TileSetMetadata.VectorLayer.Field.fields(of: source.attributes.map(\.properties))
         XCTAssertEqual(fields.map(\.type), ["String", "Number", "String", "Number"], "one type per field, none Mixed")
     }
 

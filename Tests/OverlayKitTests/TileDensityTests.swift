@@ -69,7 +69,7 @@ final class TileDensityTests: XCTestCase {
             XCTAssertGreaterThan(counts[zoom].statistics.thinnedFeatures, 0)
         }
         // A point drawn at a zoom is drawn at every deeper zoom.
-        let firstZooms = source.visibility.thinnedMinZooms
+        let firstZooms = source.thinnedMinZooms
         XCTAssertEqual(firstZooms.count, 20_000)
         XCTAssertEqual(firstZooms.filter { $0 == 0 }.count, perZoom[0])
         // The same survivors on one thread.
@@ -96,7 +96,7 @@ final class TileDensityTests: XCTestCase {
             var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
             let source = try TileSource(reading: &reader, options: options, readThreads: threads, minimumPartBytes: 1024,
                                         onWarning: { _ in })
-            results.append((source.visibility.thinnedMinZooms, try tiles(source, parallelism: threads).0))
+            results.append((source.thinnedMinZooms, try tiles(source, parallelism: threads).0))
         }
         XCTAssertEqual(results[0].zooms, results[1].zooms, "the same first zoom for every point")
         XCTAssertEqual(Set(results[0].tiles.keys), Set(results[1].tiles.keys))
@@ -178,7 +178,7 @@ final class TileDensityTests: XCTestCase {
             XCTAssertEqual(Set(values), (3...4).contains(zoom) ? [.integer(1), .integer(2)] : [.integer(2)], "z\(zoom)")
         }
         XCTAssertEqual(counts[0].statistics.outsideZoomRange, 1)
-        XCTAssertEqual(source.visibility.invalidZoomMembers, 1)
+        XCTAssertEqual(source.invalidZoomMembers, 1)
         XCTAssertEqual(source.layers.namedInMembers, 1)
     }
 
@@ -273,7 +273,7 @@ final class TileDensityTests: XCTestCase {
         try (clusteredPoints(3000) + "\n").write(to: input, atomically: true, encoding: .utf8)
         var tiler = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
         tiler.options.maxZoom = 6
-        tiler.budget.maxFeatures = 10
+        tiler.options.budget.maxFeatures = 10
         var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
         let report = try tiler.run(reading: &reader)
         // Paris (2.35°E, 48.85°N) at z2 is tile 2/2/1.

@@ -111,12 +111,12 @@ final class TileFeatureStoreTests: XCTestCase {
         }, "clusters, generated ids, line metrics")
         assertSame(try tileWithBothStores(input) { tiler in
             tiler.options.maxZoom = 5
-            tiler.budget.maxBytes = 2_000
+            tiler.options.budget.maxBytes = 2_000
             tiler.options.promoteID = "v"
         }, "a small byte budget, promoted ids")
         assertSame(try tileWithBothStores(input) { tiler in
             tiler.options.maxZoom = 5
-            tiler.minZoom = 3
+            tiler.options.minZoom = 3
             tiler.encoding = .geojson
         }, "GeoJSON tiles from z3")
     }
@@ -160,7 +160,7 @@ final class TileFeatureStoreTests: XCTestCase {
         XCTAssertNotNil(outputs[1]["metadata.json"])
     }
 
-    /// Every tile cut while its records are read (as a tile larger than a batch is), children
+    /// Every tile cut while its records are read (as a tile too large to hold is), children
     /// written straight to the next level's files and taken back below solid tiles.
     func testTilesCutWhileReadEqualTilesCutWhole() throws {
         let input = try writeMixedInput()
@@ -168,25 +168,20 @@ final class TileFeatureStoreTests: XCTestCase {
         options.maxZoom = 8
         options.pointDropRate = 2.5
         options.accumulatesTinyShapes = true
-        func tiles(spillFolder: String?, batchBytes: Int) throws -> [TileID: [UInt8]] {
+        func tiles(diskFolder: String?, loadBytes: Int) throws -> [TileID: [UInt8]] {
             var reader = try FeatureIO.reader(for: ByteInput(path: input))
             let source = try TileSource(reading: &reader, options: options, readThreads: 2, minimumPartBytes: 1,
-                                        spillFolder: spillFolder, onWarning: { _ in })
+                                        diskFolder: diskFolder, onWarning: { _ in })
             let collected = TileCollector()
-            let emit = { @Sendable (tile: inout VectorTile) -> Int in collected.add(tile) }
-            let emitBlock = { @Sendable (tile: inout VectorTile, block: TileBlock) -> Int in collected.add(tile, block: block) }
-            if let spilled = source.spilled {
-                _ = try ExternalPyramid.build(source, store: spilled, minZoom: 0, parallelism: 2, batchBytes: batchBytes,
-                                              emit: emit, emitBlock: emitBlock)
-            } else {
-                _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, emit: emit, emitBlock: emitBlock)
-            }
+            _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, loadBytes: loadBytes,
+                                      emit: { collected.add($0) }, emitBlock: { collected.add($0, block: $1) })
             return collected.tiles
         }
-        let memory = try tiles(spillFolder: nil, batchBytes: 0)
+        let memory = try tiles(diskFolder: nil, loadBytes: 0)
         XCTAssertGreaterThan(memory.count, 100)
-        XCTAssertEqual(try tiles(spillFolder: folder.path, batchBytes: 0), memory, "every tile streamed")
-        XCTAssertEqual(try tiles(spillFolder: folder.path, batchBytes: 1 << 20), memory, "small tiles in batches")
+        XCTAssertEqual(try tiles(diskFolder: folder.path, loadBytes: 0), memory, "every tile cut while read")
+        XCTAssertEqual(try tiles(diskFolder: folder.path, loadBytes: 1 << 14), memory, "small subtrees read into memory")
+        XCTAssertEqual(try tiles(diskFolder: folder.path, loadBytes: 1 << 30), memory, "the whole input read into memory")
     }
 
     func testAttributeBytesReadBackExactly() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import OverlayKit
 import OverlayModel
@@ -326,15 +327,7 @@ final class TileJoinTests: XCTestCase {
     }
 
     private func runPython(_ script: String, arguments: [String] = []) throws -> Data {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import mapbox_vector_tile"]
-        probe.standardError = FileHandle.nullDevice
-        do { try probe.run() } catch { throw XCTSkip("skipped: python3 not found: \(error)") }
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            throw XCTSkip("skipped: python module mapbox_vector_tile missing (pip install mapbox-vector-tile)")
-        }
+        _ = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script] + arguments

@@ -125,23 +125,25 @@ final class TileLayerTests: XCTestCase {
 
     func testMemberLayersAreCappedAtTheLimit() {
         var layers = TileLayers()
+        var given = [UInt16]()
         for index in 0...TileLayers.maximumCount {
-            layers.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string("l\(index)")])]))
+            given.append(layers.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string("l\(index)")])])))
         }
-        layers.assignInputLayer("input")
+        let input = layers.assignInputLayer("input")
         XCTAssertEqual(layers.names.count, TileLayers.maximumCount + 1, "the input's own layer is always made")
         XCTAssertEqual(layers.namesOverLimit, 1)
-        XCTAssertEqual(layers.layer(of: TileLayers.maximumCount), TileLayers.maximumCount)
-        XCTAssertEqual(layers.layer(of: 0), 0)
+        XCTAssertEqual(given[TileLayers.maximumCount], TileLayers.inputLayer, "past the limit: the input's layer")
+        XCTAssertEqual(Int(input), TileLayers.maximumCount)
+        XCTAssertEqual(given[0], 0)
 
         // A later part naming layers past the limit: each of its features is counted.
         var later = TileLayers()
         for name in ["x", "y", "x"] {
             later.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string(name)])]))
         }
-        layers.append(later)
+        let remap = layers.append(later)
         XCTAssertEqual(layers.namesOverLimit, 4)
         XCTAssertEqual(layers.namedInMembers, TileLayers.maximumCount + 4)
-        XCTAssertEqual(layers.layer(of: TileLayers.maximumCount + 1), Int(TileLayers.inputLayer))
+        XCTAssertEqual(remap, [TileLayers.inputLayer, TileLayers.inputLayer], "x and y no longer fit: their input's layer")
     }
 }

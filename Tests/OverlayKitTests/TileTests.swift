@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 import OverlayKit
 import OverlayModel
@@ -88,15 +89,7 @@ final class TileTests: XCTestCase {
     /// MVT output decodes with an independent decoder (PyPI mapbox-vector-tile) to the same
     /// features: ids, properties, and every ring's integer points.
     func testMVTDecodesWithMapboxVectorTile() throws {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import mapbox_vector_tile"]
-        probe.standardError = FileHandle.nullDevice
-        do { try probe.run() } catch { throw XCTSkip("python3 not found: \(error)") }
-        probe.waitUntilExit()
-        guard probe.terminationStatus == 0 else {
-            throw XCTSkip("python module mapbox_vector_tile missing (pip install mapbox-vector-tile)")
-        }
+        _ = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")
         var features = try usStates()
         // Exercise every value type and the id forms MVT can and cannot hold.
         features[0].properties?["flag"] = .bool(true)

@@ -65,9 +65,15 @@ final class TilerTests: XCTestCase {
             XCTAssertEqual((error as? Diagnostic)?.code.rawValue, "tile.bad-option")
         }
         tiler.encoding = .mvt
-        tiler.minZoom = 20
+        tiler.options.minZoom = 20
         tiler.options.maxZoom = 10
         XCTAssertThrowsError(try tiler.validate())
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+        // Every setting out of range is named, the library's and the run's, each once.
+        tiler.options.budget.maxBytes = 0
+        tiler.threads = 0
+        XCTAssertEqual(tiler.problems.map(\.description),
+                       ["minZoom must be 0…maxZoom, not 20", "budget.maxBytes must be ≥ 1, not 0", "threads must be ≥ 1, not 0"])
+        XCTAssertThrowsError(try tiler.validate()) { XCTAssertEqual(($0 as? Diagnostic)?.message, "minZoom must be 0…maxZoom, not 20") }
     }
 }

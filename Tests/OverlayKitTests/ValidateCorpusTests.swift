@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -10,11 +11,7 @@ final class ValidateCorpusTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     private func folder(_ name: String) throws -> URL {
-        let folder = Self.corpus.appendingPathComponent(name)
-        guard FileManager.default.fileExists(atPath: folder.path) else {
-            throw TestPaths.corpusAbsent(XCTSkip("corpus not found at \(folder.path)"))
-        }
-        return folder
+        try Prerequisite.corpus(name)
     }
 
     private func files(in folder: URL, extension wanted: String) throws -> [URL] {

@@ -23,18 +23,28 @@ package enum AntimeridianWrap {
         return merged
     }
 
-    /// One feature's pieces as `wrap` makes them when some feature crosses an edge: the copy
-    /// from beyond the west edge moved east, the part on the map, the copy from beyond the east
-    /// edge moved west (nil where nothing is left). Clipping each feature alone gives what
-    /// `wrap` gives the list.
-    package static func copies(of feature: ProjectedFeature, buffer: Double)
-        -> (west: [ProjectedFeature], center: [ProjectedFeature], east: [ProjectedFeature]) {
+    /// One feature's pieces: the copy from beyond the west edge moved east, the part on the map,
+    /// the copy from beyond the east edge moved west.
+    package struct Pieces {
+        package var west: [ProjectedFeature]
+        package var center: [ProjectedFeature]
+        package var east: [ProjectedFeature]
+
+        /// Whether there is nothing to tile.
+        package var isEmpty: Bool { west.isEmpty && center.isEmpty && east.isEmpty }
+    }
+
+    /// One feature's pieces as `wrap` makes them when some feature crosses an edge (empty where
+    /// nothing is left). Clipping each feature alone gives what `wrap` gives the list; when no
+    /// feature comes near an edge the part on the map is the feature unclipped, as `wrap` leaves it.
+    package static func copies(of feature: ProjectedFeature, buffer: Double) -> Pieces {
         let world = MapProjection.worldSize
         let minAll = -1 * world, maxAll = 2 * world
         let west = AxisClip.clip([feature], (-1 - buffer) * world, buffer * world, axis: 0, minAll: minAll, maxAll: maxAll)
         let east = AxisClip.clip([feature], (1 - buffer) * world, (2 + buffer) * world, axis: 0, minAll: minAll, maxAll: maxAll)
         let center = AxisClip.clip([feature], -buffer * world, (1 + buffer) * world, axis: 0, minAll: minAll, maxAll: maxAll)
-        return (west.map { shifted($0, by: world) } ?? [], center ?? [], east.map { shifted($0, by: -world) } ?? [])
+        return Pieces(west: west.map { shifted($0, by: world) } ?? [], center: center ?? [],
+                      east: east.map { shifted($0, by: -world) } ?? [])
     }
 
     private static func shifted(_ features: [ProjectedFeature], by offset: Double) -> [ProjectedFeature] {

@@ -61,7 +61,7 @@ package enum AxisClip {
             }
             guard !rings.isEmpty else { return nil }
         }
-        return ProjectedFeature(type: feature.type, coordinates: out, rings: rings, source: feature.source)
+        return ProjectedFeature(type: feature.type, coordinates: out, rings: rings, source: feature.source, tags: feature.tags)
     }
 
     /// Clips one ring or line, appending the part(s) that remain.
@@ -153,7 +153,7 @@ package enum AxisClip {
             guard !slice.isEmpty else { return }
             let piece = ProjectedRing(start: 0, count: slice.count / 3, size: ring.size, isOuter: false)
             pieces.append(ProjectedFeature(type: .line, coordinates: slice, rings: [piece], source: feature.source,
-                                           metrics: LineMetrics(start: start, end: end, size: metrics.size)))
+                                           metrics: LineMetrics(start: start, end: end, size: metrics.size), tags: feature.tags))
             slice = []
             start = metrics.start
         }

@@ -47,6 +47,29 @@ package struct LineMetrics: Hashable, Sendable {
     }
 }
 
+/// What a tile run knows of a feature besides its geometry, carried by every piece clipping and
+/// wrapping make of it, so a piece can say by itself at which zooms and in which layer it is
+/// drawn (no table by input position is needed, in memory or on disk).
+package struct FeatureTags: Hashable, Sendable {
+    /// The first and last zoom its `"tippecanoe": {"minzoom", "maxzoom"}` member allows (0 and
+    /// 255 without one).
+    package var memberMinZoom: UInt8 = 0
+    package var memberMaxZoom: UInt8 = 255
+    /// The first zoom point thinning shows it at (0: every zoom).
+    package var thinnedMinZoom: UInt8 = 0
+    /// The zooms a `--where` naming `$zoom` holds at (bit z); every bit without one.
+    package var whereZooms: UInt32 = .max
+    /// Its vector layer: an index into the run's layer names.
+    package var layer: UInt16 = 0
+    /// With shared borders (`TileOptions.sharedBorders`): 0 when tiles build its polygons as
+    /// they arrive, z + 1 when tiles up to zoom z hold them back to build them with the borders
+    /// they share (`SharedBorderCandidates`).
+    package var sharedBordersThrough: UInt8 = 0
+
+    /// Every zoom, the first layer.
+    package init() {}
+}
+
 /// A feature projected once into a flat buffer of `[x, y, importance]` triples in map points,
 /// as geojson-vt keeps them: every later stage (wrap, clip, per-zoom simplification) reads and
 /// writes these buffers and never goes back to coordinates.
@@ -72,10 +95,13 @@ package struct ProjectedFeature: Hashable, Sendable {
     /// Set on single lines when line metrics are asked for; clipping then makes every piece
     /// its own feature with its own start and end.
     package var metrics: LineMetrics?
+    /// Its zooms and layer, the same on every piece.
+    package var tags = FeatureTags()
 
     package init(type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int,
-                metrics: LineMetrics? = nil) {
+                metrics: LineMetrics? = nil, tags: FeatureTags = FeatureTags()) {
         self.metrics = metrics
+        self.tags = tags
         self.type = type
         self.coordinates = coordinates
         self.rings = rings

@@ -110,13 +110,7 @@ public struct GeoJSONWriter: FeatureWriter {
             if properties == nil { properties = JSONObject() }
             properties!["radius"] = .number(circle.radius)
         }
-        // A style read from these very properties (GeoJSON in) is already expressed by them.
-        if let style = feature.style, SimpleStyle.style(from: properties) != style {
-            for member in SimpleStyle.properties(for: style) where properties?[member.key] == nil {
-                if properties == nil { properties = JSONObject() }
-                properties!.append(member.key, member.value)
-            }
-        }
+        properties = SimpleStyle.properties(properties, carrying: feature.style)
         if let properties { scratch.appendObject(properties) } else { scratch.append("null") }
         scratch.append(",\"geometry\":")
         if let shape = writableShape(feature) {

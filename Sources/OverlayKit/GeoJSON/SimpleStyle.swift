@@ -54,6 +54,19 @@ public enum SimpleStyle {
         return properties
     }
 
+    /// `properties` with the simplestyle members that express `style` added where absent, so
+    /// a KML style travels with the feature's properties (GeoJSON output, tiles). A style
+    /// read from these very properties (GeoJSON in) adds nothing; a property already there wins.
+    public static func properties(_ properties: JSONObject?, carrying style: Style?) -> JSONObject? {
+        guard let style, SimpleStyle.style(from: properties) != style else { return properties }
+        var result = properties
+        for member in self.properties(for: style) where result?[member.key] == nil {
+            if result == nil { result = JSONObject() }
+            result!.append(member.key, member.value)
+        }
+        return result
+    }
+
     /// Opacity to 4 decimals: alpha has 8 bits, so more digits only add noise.
     private static func rounded(_ value: Double) -> Double { (value * 10_000).rounded() / 10_000 }
 }

@@ -58,7 +58,7 @@ public final class TileArchiveSink: @unchecked Sendable {
         self.budget = budget
         self.layer = layer
         self.encoding = encoding
-        mvt = LayeredMVTEncoder(layer: layer, layers: nil)
+        mvt = LayeredMVTEncoder(names: [layer])
         geoJSON = TileGeoJSONEncoder(precision: precision)
         self.onProgress = onProgress
     }
@@ -67,7 +67,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// collection). Called before the first tile.
     package func assignLayers(_ layers: TileLayers) {
         self.layers = layers
-        mvt = LayeredMVTEncoder(layer: layer, layers: layers)
+        mvt = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names)
     }
 
     /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles
@@ -175,7 +175,6 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// The tile set's metadata: bounds and center from the source, one vector layer with its
     /// fields, tilestats (geometry type and attribute types), and the drop report.
-    /// - Throws: `io.read-failed` when spilled features cannot be read back.
     public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
                          name: String? = nil, description: String = "") throws -> TileSetMetadata {
         let maxZoom = source.options.maxZoom
@@ -192,32 +191,21 @@ public final class TileArchiveSink: @unchecked Sendable {
                                             zoom: minZoom)
         }
         let layerNames = names(of: source)
-        // One pass over the input, one over the projected features: each feature counts in its
-        // layer, the first part of a feature gives its geometry type.
-        // As the encoder: a feature without a layer of its own goes to the first.
-        let layerOf: (Int) -> Int = layerNames.count == 1 ? { _ in 0 } : { position in
-            let layer = source.layers.layer(of: position)
-            return layer < layerNames.count ? layer : 0
-        }
-        var fields = [TileSetMetadata.VectorLayer.FieldCollector](repeating: .init(), count: layerNames.count)
-        var typeCounts = [[Int]](repeating: [0, 0, 0, 0], count: layerNames.count)
-        var losses = MVTEncoder.Losses()
-        try source.forEachInputFeature { position, type, attributes in
-            let layer = layerOf(position)
-            fields[layer].add(attributes)
-            guard let type else { return }
-            typeCounts[layer][type.rawValue] += 1
-            losses.count(attributes)
+        // Gathered while the input was read. As the encoder: a feature without a layer of its
+        // own goes to the first; with one name, every feature is in it.
+        var summaries = [TileLayerSummary](repeating: TileLayerSummary(), count: layerNames.count)
+        for (index, summary) in source.layerSummaries.enumerated() {
+            summaries[index < layerNames.count ? index : 0].merge(summary, positionOffset: 0)
         }
         var vectorLayers = [TileSetMetadata.VectorLayer](), layerStats = [JSONValue]()
         for (index, layerName) in layerNames.enumerated() {
-            let layerFields = fields[index].fields
+            let layerFields = summaries[index].orderedFields
             vectorLayers.append(.init(id: layerName, fields: layerFields, minZoom: minZoom, maxZoom: maxZoom))
-            layerStats.append(tileStats(layer: layerName, typeCounts: typeCounts[index], fields: layerFields))
+            layerStats.append(tileStats(layer: layerName, typeCounts: summaries[index].typeCounts, fields: layerFields))
         }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
-                                    notWritten: encoding == .mvt ? losses : MVTEncoder.Losses(),
+                                    notWritten: encoding == .mvt ? source.losses : MVTEncoder.Losses(),
                                     zooms: zooms)
         return TileSetMetadata(name: name ?? layerNames[0], description: description,
                                format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,
@@ -231,8 +219,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// else the one layer.
     private func names(of source: TileSource) -> [String] {
         guard encoding == .mvt else { return [layer] }
-        if let layers, !layers.isSingleLayer { return layers.names }
-        return [layers?.names.first ?? layer]
+        return (layers ?? source.layers).encodedNames(default: layer)
     }
 
     /// Mapbox tilestats for one layer whose features, by geometry type, are `typeCounts`:

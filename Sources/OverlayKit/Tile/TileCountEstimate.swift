@@ -6,11 +6,7 @@ extension TileSource {
     /// Lines and points reach few tiles for their size; polygons can cover the world, which is
     /// 4^z tiles at zoom z. O(features).
     public func estimatedPolygonTiles(zooms: ClosedRange<Int>) -> Double {
-        var area = spilled?.polygonArea ?? 0
-        var counted = Set<Int>()
-        for feature in features where feature.type == .polygon && counted.insert(feature.source).inserted {
-            for ring in feature.rings where ring.isOuter { area += ring.size }
-        }
+        let area = polygonArea
         let world = MapProjection.worldSize
         // Σ area · 4^z / world², capped at the world at each zoom (overlaps are counted twice).
         return zooms.reduce(0) { total, zoom in

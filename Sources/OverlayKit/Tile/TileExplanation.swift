@@ -79,7 +79,7 @@ extension Tiler {
     public func explain(_ tile: TileID, reading inputs: inout [TileInput],
                         onWarning: (Diagnostic) -> Void = { _ in }) throws -> TileExplanation {
         try validate(inputs: inputs)
-        let source = try prepareSource(reading: &inputs, onWarning: onWarning)
+        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, onWarning: onWarning)
         let maxZoom = source.options.maxZoom
         let side = 1 << min(tile.z, 30)
         guard (0...maxZoom).contains(tile.z), (0..<side).contains(tile.x), (0..<side).contains(tile.y) else {
@@ -93,13 +93,12 @@ extension Tiler {
             let bounds = TileBuilder.build(features, tile: id, options: source.options, attributes: source.attributes).1
             let shift = tile.z - id.z - 1
             let childX = (tile.x >> shift) & 1, childY = (tile.y >> shift) & 1
-            features = TileSource.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
-            id = TileSource.children(of: id)[childX * 2 + childY]
+            features = TileSplit.split(features, tile: id, bounds: bounds, options: source.options)[childX * 2 + childY]
+            id = TileSplit.children(of: id)[childX * 2 + childY]
         }
         var entries = [TileExplanation.Entry]()
         var built = TileBuilder.build(features, tile: tile, options: source.options, attributes: source.attributes,
-                                      propertyTable: source.propertyTable, visibility: source.visibility,
-                                      layers: source.layerOf, candidates: source.sharedBorderCandidates) { input, change, kept in
+                                      propertyTable: source.propertyTable) { input, change, kept in
             let outcome: TileExplanation.Outcome
             if change.thinnedFeatures > 0 {
                 outcome = .thinned
@@ -132,8 +131,8 @@ extension Tiler {
             }
         }
         let beforeBudget = Set(built.sources)
-        let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
-        let encoded = try budget.fit(&built) { encoder.encode($0).0 }
+        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
+        let encoded = try options.budget.fit(&built) { encoder.encode($0).0 }
         let removed = beforeBudget.subtracting(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget
         for index in entries.indices where entries[index].outcome == .kept && removed.contains(entries[index].inputIndex) {
@@ -141,6 +140,6 @@ extension Tiler {
         }
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
                                writtenFeatures: built.features.count, encodedBytes: encoded.count,
-                               compressedBytes: try Gzip.compress(encoded).count, budget: budget)
+                               compressedBytes: try Gzip.compress(encoded).count, budget: options.budget)
     }
 }

@@ -18,7 +18,7 @@ public final class TileIndex: @unchecked Sendable {
 
     private struct Stored {
         var tile: VectorTile
-        var bounds: TileBuilder.Bounds
+        var bounds: FeatureBounds
         /// The clipped features, kept where splitting stopped so deeper tiles can be built.
         var features: [ProjectedFeature]?
     }
@@ -73,8 +73,7 @@ public final class TileIndex: @unchecked Sendable {
         while let (features, id) = stack.popLast() {
             if tiles[id] == nil {
                 let (tile, bounds) = TileBuilder.build(features, tile: id, options: options, attributes: source.attributes,
-                                                       propertyTable: source.propertyTable, layers: source.layerOf,
-                                                       candidates: source.sharedBorderCandidates)
+                                                       propertyTable: source.propertyTable)
                 tiles[id] = Stored(tile: tile, bounds: bounds, features: nil)
                 creationOrder.append(id)
             }
@@ -88,8 +87,8 @@ public final class TileIndex: @unchecked Sendable {
             }
             tiles[id]!.features = nil
             if features.isEmpty { continue }
-            let parts = TileSource.split(features, tile: id, bounds: tiles[id]!.bounds, options: options)
-            for (part, child) in zip(parts, TileSource.children(of: id)) { stack.append((part, child)) }
+            let parts = TileSplit.split(features, tile: id, bounds: tiles[id]!.bounds, options: options)
+            for (part, child) in zip(parts, TileSplit.children(of: id)) { stack.append((part, child)) }
         }
     }
 }

@@ -65,15 +65,15 @@ extension Tiler {
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
         let store = featureStorePlan(for: inputs)
-        let source = try prepareSource(reading: &inputs, onWarning: onWarning)
+        let source = try TileSource(reading: &inputs, options: options, readThreads: threads, onWarning: onWarning)
         let projectedMemory = Self.residentBytes()
         let options = source.options
-        let zoomRange = min(minZoom, options.maxZoom)...options.maxZoom
+        let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
         let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
         let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
         let sample = every == 1 ? source : source.sample(every: every)
-        let encoder = LayeredMVTEncoder(layer: layer, layers: source.layers)
-        let budget = self.budget
+        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
+        let budget = options.budget
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)
         nonisolated(unsafe) var compressed = [Int](repeating: 0, count: options.maxZoom + 1)
@@ -113,7 +113,7 @@ extension Tiler {
                             ? Self.diskStoreBaseMemory.addingSaturating(features.multipliedSaturating(by: Self.diskStoreBytesPerFeature))
                             : Int(Double(projectedMemory) * Self.peakMemoryFactor),
                         outputBytes: output,
-                        temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.spillBytes) : archiveDisk)
+                        temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.temporaryBytes) : archiveDisk)
     }
 
     /// Peak memory of a disk-store run: a base (batches of tiles, the densest tile, buffers) and
@@ -150,7 +150,7 @@ enum TileCoverage {
 
     static func count(_ source: TileSource, zoom: Int) -> Int {
         var counter = Counter(zoom: zoom, margin: Double(source.options.buffer) / Double(source.options.extent))
-        for feature in source.features where source.visibility.hidden(feature.source, zoom: zoom) == nil {
+        for feature in source.features where FeatureVisibility.hidden(feature.tags, zoom: zoom) == nil {
             counter.add(feature)
         }
         return counter.tiles.count + Int(saturating: min(counter.uncounted, Double(counter.across) * Double(counter.across)))

@@ -31,23 +31,12 @@ public struct Tiler: Sendable {
     public var description = ""
     /// The data's attribution in the metadata (tippecanoe's `-A`); nil for none.
     public var attribution: String?
-    /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones).
-    public var minZoom = 0
-    /// Zoom range, extent, buffer, tolerance, ids, thinning and clustering. A new `Tiler` thins
-    /// points as tippecanoe does (rate 2.5 from the max zoom) and keeps tiny shapes visible;
-    /// `TileOptions()` alone is geojson-vt's (every point, tiny shapes dropped).
+    /// Every setting that decides what the tiles hold: zoom range and guesses, extent, buffer,
+    /// tolerance, ids, attributes, thinning, tiny shapes, clustering and the tile budget. A new
+    /// `Tiler` starts from tippecanoe's (points thinned at rate 2.5 from the max zoom, tiny
+    /// shapes kept visible, 500 KiB and 200,000 features a tile); `TileOptions()` alone is
+    /// geojson-vt's.
     public var options = TileOptions()
-    /// The bytes and features each tile may hold, and what gives way (500 KiB compressed,
-    /// 200,000 features, drop densest by default).
-    public var budget = TileBudget()
-    /// Choose the max zoom from the features' spacing once they are read (tippecanoe's `-zg`,
-    /// see `MaxZoomGuess`); ``TileOptions/maxZoom`` is then the highest it may choose.
-    public var guessesMaxZoom = false
-    /// Choose the base zoom of point thinning as the lowest zoom where no tile holds more than
-    /// ``baseZoomGuessLimit`` points (tippecanoe's `-Bg`).
-    public var guessesBaseZoom = false
-    /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
-    public var baseZoomGuessLimit = 50_000
     /// `plan(reading:onWarning:)` cuts at most this many features to estimate bytes.
     public var planSampleFeatures = 100_000
     /// Decimal places of GeoJSON tile coordinates.
@@ -85,29 +74,39 @@ public struct Tiler: Sendable {
         self.layer = layer
         options.pointDropRate = 2.5
         options.accumulatesTinyShapes = true
+        options.budget = TileBudget()
     }
 
     /// The container that will be written.
     public var resolvedArchiveFormat: TileArchiveFormat { archiveFormat ?? TileArchiveFormat(path: output) }
 
-    /// Checks every setting before any work starts; the message names the setting.
+    /// Every setting out of its range: ``options``' and the run's own (``precision``,
+    /// ``threads``, an encoding the container cannot hold); empty when all are fine.
+    public var problems: [TileSettingProblem] {
+        var found = options.problems
+        if !(0...17).contains(precision) {
+            found.append(TileSettingProblem(setting: "precision", requirement: "must be 0…17", value: "\(precision)"))
+        }
+        if threads < 1 { found.append(TileSettingProblem(setting: "threads", requirement: "must be ≥ 1", value: "\(threads)")) }
+        if encoding != .mvt && resolvedArchiveFormat != .directory {
+            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt in a \(resolvedArchiveFormat.rawValue) archive "
+                + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
+        }
+        return found
+    }
+
+    /// Checks every setting before any work starts; the error names the first one out of range
+    /// (``problems`` has them all).
     /// - Throws: `Diagnostic` `tile.bad-option`.
     public func validate() throws {
-        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: .tileBadOption, message: message) }
-        try options.validate()
-        guard (0...options.maxZoom).contains(minZoom) else { throw fail("minZoom must be 0…maxZoom, not \(minZoom)") }
-        guard (0...17).contains(precision) else { throw fail("precision must be 0…17, not \(precision)") }
-        guard threads >= 1 else { throw fail("threads must be ≥ 1, not \(threads)") }
-        guard encoding == .mvt || resolvedArchiveFormat == .directory else {
-            throw fail("GeoJSON tiles need a directory; PMTiles and MBTiles hold MVT tiles")
-        }
+        if let first = problems.first { throw first.diagnostic }
     }
 
     /// What a run wrote and left out.
     public struct Report: Sendable {
         /// The metadata stored with the tiles.
         public var metadata: TileSetMetadata
-        /// Per zoom from ``Tiler/minZoom``: tiles, bytes, features and what was dropped.
+        /// Per zoom from ``TileOptions/minZoom``: tiles, bytes, features and what was dropped.
         public var zooms: [TilePyramid.ZoomCounts]
         /// What was read, and what had nothing to tile.
         public var input: TileSource.InputCounts
@@ -237,9 +236,11 @@ public struct Tiler: Sendable {
         let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
-            let spillFolder = try temporaryFolder(for: inputs)
-            let source = try prepareSource(reading: &inputs, spillFolder: spillFolder, onWarning: onWarning)
-            if let spilled = source.spilled { try Self.checkFreeSpace(spilled.folder, needed: spilled.inputBytes / 2 * 5) }
+            let diskFolder = try temporaryFolder(for: inputs)
+            let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
+                                        onWarning: onWarning)
+            // Cutting writes each large tile's children: about the records again, and a level more.
+            if let disk = source.disk { try Self.checkFreeSpace(disk.folder, needed: disk.bytes / 2 * 3) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -248,29 +249,29 @@ public struct Tiler: Sendable {
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
             let sink = TileArchiveSink(writer: writer, layer: inputs[0].layer, encoding: encoding, precision: precision,
-                                       budget: budget, onProgress: onProgress)
+                                       budget: options.budget, onProgress: onProgress)
             sink.assignLayers(source.layers)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
-                let estimate = source.estimatedPolygonTiles(zooms: minZoom...source.options.maxZoom)
+                let estimate = source.estimatedPolygonTiles(zooms: options.minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
                     throw Diagnostic(.error, code: .tileTooManyTiles,
-                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(minZoom) to "
+                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
                             + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
             }
-            let zooms = try TilePyramid.build(source, minZoom: minZoom, parallelism: threads, emit: sink.write,
+            let zooms = try TilePyramid.build(source, minZoom: options.minZoom, parallelism: threads, emit: sink.write,
                                               emitBlock: sink.writeBlock)
-            var metadata = try sink.metadata(for: source, minZoom: minZoom, zooms: zooms, name: name, description: description)
+            var metadata = try sink.metadata(for: source, minZoom: options.minZoom, zooms: zooms, name: name, description: description)
             metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
-                          readingSeconds: readingSeconds, temporaryBytes: source.spilled?.usage.peak,
-                          tippecanoeMembersIgnored: (layersIgnored(source.layers), source.visibility.invalidZoomMembers))
+                          readingSeconds: readingSeconds, temporaryBytes: source.disk?.usage.peak,
+                          tippecanoeMembersIgnored: (layersIgnored(source.layers), source.invalidZoomMembers))
         } catch {
             writer.abort()
             throw error
@@ -306,20 +307,20 @@ public struct Tiler: Sendable {
     }
 
     /// The folder for the run's temporary feature files, or nil to keep features in memory
-    /// (``featureStore``); checked to have room for the spill when the inputs' size is known.
+    /// (``featureStore``); checked to have room for the records when the inputs' size is known.
     /// - Throws: `io.write-failed` when the folder's file system has too little free space.
     func temporaryFolder(for inputs: [TileInput]) throws -> String? {
         let store = featureStorePlan(for: inputs)
         guard store.onDisk else { return nil }
         let folder = temporaryDirectory ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        if store.inputBytes != nil { try Self.checkFreeSpace(folder, needed: store.spillBytes) }
+        if store.inputBytes != nil { try Self.checkFreeSpace(folder, needed: store.temporaryBytes) }
         return folder
     }
 
     /// Whether the run keeps its features on disk (``featureStore``), the inputs' bytes when
-    /// known, and the temporary space it then needs: about 4 times the inputs (their records,
-    /// and two zooms with buffer copies, measured 3.6 times on clustered points).
-    func featureStorePlan(for inputs: [TileInput]) -> (onDisk: Bool, inputBytes: Int?, spillBytes: Int) {
+    /// known, and the temporary space it then needs: at most 4 times the inputs (their records,
+    /// and the children of the tiles too large to hold, level by level).
+    func featureStorePlan(for inputs: [TileInput]) -> (onDisk: Bool, inputBytes: Int?, temporaryBytes: Int) {
         var known: Int? = 0
         for input in inputs {
             if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize {
@@ -353,28 +354,6 @@ public struct Tiler: Sendable {
                                  + "\(megabytes(free)) MB free; point --tmpdir at a larger disk or keep features in memory "
                                  + "(--feature-store memory)")
         }
-    }
-
-    /// Reads and projects the inputs (into `spillFolder`'s temporary files when given), then
-    /// settles guessed zooms.
-    func prepareSource(reading inputs: inout [TileInput], spillFolder: String? = nil,
-                       onWarning: (Diagnostic) -> Void) throws -> TileSource {
-        var projectionOptions = options
-        if guessesMaxZoom { projectionOptions.maxZoom = max(options.maxZoom, minZoom) }
-        var source = try TileSource(reading: &inputs, options: projectionOptions, readThreads: threads,
-                                    spillFolder: spillFolder, onWarning: onWarning)
-        if guessesMaxZoom || guessesBaseZoom {
-            let maxZoom = guessesMaxZoom
-                ? max(minZoom, min(options.maxZoom, MaxZoomGuess.guess(source.anchors(pointsOnly: false),
-                                                                       vertexSpacing: source.vertexSpacing,
-                                                                       extent: options.extent)))
-                : options.maxZoom
-            let baseZoom = guessesBaseZoom
-                ? PointThinning.guessBaseZoom(source.anchors(pointsOnly: true), limit: baseZoomGuessLimit, maxZoom: maxZoom)
-                : options.baseZoom
-            source.setMaxZoom(maxZoom, baseZoom: baseZoom)
-        }
-        return source
     }
 
     private static func fileSize(_ path: String) -> Int? {

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// What validating one input found.
@@ -18,14 +11,22 @@ public struct ValidationResult: Sendable {
     /// True when the input could not be read at all (missing file, I/O error, unknown
     /// format); `findings` then holds the reason.
     public var isUnreadable: Bool
+    /// For a tile set (`.mbtiles`, `.pmtiles`), its archive format; such an input has no
+    /// format rules and is measured by profiles only.
+    public var tileSet: TileArchiveFormat?
 
     /// The result for one input.
-    public init(file: String?, format: FileFormat?, findings: [Diagnostic], isUnreadable: Bool = false) {
+    public init(file: String?, format: FileFormat?, findings: [Diagnostic], isUnreadable: Bool = false,
+                tileSet: TileArchiveFormat? = nil) {
         self.file = file
         self.format = format
         self.findings = findings
         self.isUnreadable = isUnreadable
+        self.tileSet = tileSet
     }
+
+    /// The format's name as reports give it: `geojson`, `kml`…, or the tile set's (`mbtiles`).
+    public var formatName: String? { format?.rawValue ?? tileSet?.rawValue }
 
     /// The number of findings of a severity.
     public func count(_ severity: Diagnostic.Severity) -> Int {
@@ -43,17 +44,12 @@ public struct ValidationOptions: Sendable {
     /// 1 (requirements, the default), 2 (recommendations, warnings) or 3 (informative, notes).
     /// See `KMLRuleCatalog`.
     public var atsLevel: Int
-    /// Also check that the file's polygons form a coverage (`validate --coverage`): no overlaps,
-    /// shared borders with shared vertices, and gaps no narrower than its gap width.
-    public var coverage: CoverageCheck?
 
-    /// Options: an XML Schema for KML, whether to check geometry validity, the KML ATS level and
-    /// the coverage check.
-    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1, coverage: CoverageCheck? = nil) {
+    /// Options: an XML Schema for KML, whether to check geometry validity, and the KML ATS level.
+    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1) {
         self.schemaPath = schemaPath
         self.checksGeometry = checksGeometry
         self.atsLevel = atsLevel
-        self.coverage = coverage
     }
 }
 
@@ -61,30 +57,38 @@ public struct ValidationOptions: Sendable {
 /// findings. Never throws: a file that cannot be read is a result marked unreadable.
 public enum Validator {
     /// Validates one input. Format: the one given, else the file extension, else the content.
+    /// An XML Schema that cannot be read (`options.schemaPath`) is a finding located at the
+    /// schema file; the input is then checked without it (`run` loads the schema once for
+    /// many inputs and reports it once).
     public static func validate(_ input: ByteInput, format: FileFormat? = nil,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationResult {
-        validate(input, format: format, options: options, filePath: nil)
+        let schema = SchemaLoad(options)
+        var result = validate(input, format: format, options: options, filePath: nil, schema: schema.schema)
+        if let problem = schema.problem, result.format == .kml { result.findings.insert(problem, at: 0) }
+        return result
+    }
+
+    /// The XML Schema of `options.schemaPath`, compiled, or why it could not be.
+    struct SchemaLoad {
+        var schema: CompiledXMLSchema?
+        var problem: Diagnostic?
+
+        init(_ options: ValidationOptions) {
+            guard let path = options.schemaPath else { return }
+            do {
+                schema = try CompiledXMLSchema(path: path)
+            } catch let diagnostic as Diagnostic {
+                problem = diagnostic
+            } catch {
+                problem = Diagnostic(.error, code: .kmlSchemaUnreadable, message: "cannot load the XML Schema: \(error)",
+                                     location: SourceLocation(file: path, line: 0, column: 0))
+            }
+        }
     }
 
     /// `filePath`: where the input lives when it is a file (lets the XSD pass stream it again).
-    private static func validate(_ input: ByteInput, format: FileFormat?, options: ValidationOptions,
-                                 filePath: String?) -> ValidationResult {
-        if let coverage = options.coverage {
-            // The coverage check reads the features again: keep the bytes for both passes.
-            let bytes: [UInt8]
-            do { bytes = try input.readAll() } catch let diagnostic as Diagnostic {
-                return ValidationResult(file: input.name, format: nil, findings: [diagnostic], isUnreadable: true)
-            } catch {
-                return ValidationResult(file: input.name, format: nil, findings: [unreadable(input, "\(error)")], isUnreadable: true)
-            }
-            var rest = options
-            rest.coverage = nil
-            var result = validate(ByteInput(bytes: bytes, name: input.name), format: format, options: rest, filePath: filePath)
-            guard !result.isUnreadable else { return result }
-            result.findings += checkCoverage(coverage, ByteInput(bytes: bytes, name: input.name), format: result.format)
-            sortByPlace(&result.findings)
-            return result
-        }
+    static func validate(_ input: ByteInput, format: FileFormat?, options: ValidationOptions,
+                         filePath: String?, schema: CompiledXMLSchema?) -> ValidationResult {
         let detected: FileFormat
         do {
             detected = try FeatureIO.detectFormat(of: input, given: format)
@@ -100,7 +104,7 @@ public enum Validator {
                 findings = try GeoJSONValidator(input: input, sequence: detected == .geojsonseq,
                                             checksGeometry: options.checksGeometry).validate()
             case .kml:
-                findings = try validateKML(input, filePath: filePath, options: options)
+                findings = try validateKML(input, filePath: filePath, options: options, schema: schema)
             case .kmz:
                 findings = try validateKMZ(input, options: options)
             default:
@@ -122,8 +126,17 @@ public enum Validator {
     /// Validates a file by path ("-" for standard input).
     public static func validate(path: String, format: FileFormat? = nil,
                                 options: ValidationOptions = ValidationOptions()) -> ValidationResult {
+        let schema = SchemaLoad(options)
+        var result = validate(path: path, format: format, options: options, schema: schema.schema)
+        if let problem = schema.problem, result.format == .kml { result.findings.insert(problem, at: 0) }
+        return result
+    }
+
+    /// Validates a file by path against an already compiled schema.
+    static func validate(path: String, format: FileFormat?, options: ValidationOptions, schema: CompiledXMLSchema?) -> ValidationResult {
         do {
-            return validate(try ByteInput(path: path), format: format, options: options, filePath: path == "-" ? nil : path)
+            return validate(try ByteInput(path: path), format: format, options: options, filePath: path == "-" ? nil : path,
+                            schema: schema)
         } catch let diagnostic as Diagnostic {
             return ValidationResult(file: path == "-" ? nil : path, format: nil, findings: [diagnostic], isUnreadable: true)
         } catch {
@@ -133,38 +146,18 @@ public enum Validator {
         }
     }
 
-    /// The coverage check's findings over every feature `input` holds; none when the features
-    /// cannot be read (the other checks report why).
-    private static func checkCoverage(_ check: CoverageCheck, _ input: ByteInput, format: FileFormat?) -> [Diagnostic] {
-        var features = [Feature]()
-        do {
-            var reader = try FeatureIO.reader(for: input, format: format)
-            while let feature = try reader.next() {
-                var located = feature
-                located.location?.file = input.name
-                features.append(located)
-            }
-        } catch {
-            return []
-        }
-        return check.findings(features)
-    }
-
     /// KML: the streaming checks, then (with `--schema`) libxml2's XSD validation. A file is
     /// read twice for the schema (streamed both times); standard input is held in memory.
-    private static func validateKML(_ input: ByteInput, filePath: String?, options: ValidationOptions) throws -> [Diagnostic] {
-        guard let schemaPath = options.schemaPath else {
+    private static func validateKML(_ input: ByteInput, filePath: String?, options: ValidationOptions,
+                                    schema: CompiledXMLSchema?) throws -> [Diagnostic] {
+        guard let schema else {
             return try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
-        }
-        guard access(schemaPath, R_OK) == 0 else {
-            throw Diagnostic(.error, code: .kmlSchemaUnreadable,
-                             message: "cannot read the XML Schema \(schemaPath): \(String(cString: strerror(errno)))")
         }
         if let path = filePath {
             var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
             // A document that is not well-formed has already said so; the XSD would only repeat it.
             if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
-                findings += try XMLStreamReader.schemaViolations(path: path, bytes: nil, displayName: path, schemaPath: schemaPath)
+                findings += try schema.violations(path: path, bytes: nil, displayName: path)
             }
             return findings
         }
@@ -172,7 +165,7 @@ public enum Validator {
         var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry,
                                         atsLevel: options.atsLevel).validate()
         if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
-            findings += try XMLStreamReader.schemaViolations(path: nil, bytes: bytes, displayName: input.name, schemaPath: schemaPath)
+            findings += try schema.violations(path: nil, bytes: bytes, displayName: input.name)
         }
         return findings
     }

@@ -15,7 +15,7 @@ extension Diagnostic.Code {
     public static let kmlUnknownElement = Diagnostic.Code("kml.unknown-element", kind: .finding)
     /// `kml.misplaced-element` (finding): KML rule: every element is allowed in its parent.
     public static let kmlMisplacedElement = Diagnostic.Code("kml.misplaced-element", kind: .finding)
-    /// `kml.missing-child` (finding): KML rule: required children (Polygon outerBoundaryIs, coordinates, StyleMap Pair, Pair key).
+    /// `kml.missing-child` (finding): KML rule: required children (Polygon outerBoundaryIs, coordinates, Pair key).
     public static let kmlMissingChild = Diagnostic.Code("kml.missing-child", kind: .finding)
     /// `kml.missing-attribute` (finding): KML rule: SimpleField name and type, SimpleData name.
     public static let kmlMissingAttribute = Diagnostic.Code("kml.missing-attribute", kind: .finding)
@@ -117,7 +117,7 @@ extension Diagnostic.Code {
     public static let kmlModelIncomplete = Diagnostic.Code("kml.model-incomplete", kind: .finding)
     /// `kml.photo-overlay-incomplete` (finding): KML rule: PhotoOverlay has Icon, ViewVolume, Point, Camera.
     public static let kmlPhotoOverlayIncomplete = Diagnostic.Code("kml.photo-overlay-incomplete", kind: .finding)
-    /// `kml.stylemap-pair` (finding): KML rule: Pair has key and a style; StyleMap has one normal and one highlight Pair.
+    /// `kml.stylemap-pair` (finding): KML rule: a Pair has a styleUrl, Style or StyleMap.
     public static let kmlStylemapPair = Diagnostic.Code("kml.stylemap-pair", kind: .finding)
     /// `kml.item-icon-href` (finding): KML rule: ItemIcon has href.
     public static let kmlItemIconHref = Diagnostic.Code("kml.item-icon-href", kind: .finding)
@@ -203,6 +203,27 @@ extension Diagnostic.Code {
     public static let kmlDeprecatedUrl = Diagnostic.Code("kml.deprecated-url", kind: .finding)
 
     /// The codes above, in order, for ``allDeclared``.
+    /// `kml.stylemap-keys` (finding): KML rule: StyleMap has two Pairs, one normal and one highlight.
+    public static let kmlStylemapKeys = Diagnostic.Code("kml.stylemap-keys", kind: .finding)
+    /// `kml.item-icon-state` (finding): KML rule: an ItemIcon state of error or fetching0–2 styles a NetworkLink.
+    public static let kmlItemIconState = Diagnostic.Code("kml.item-icon-state", kind: .finding)
+    /// `kml.tour-playlist` (finding): KML rule: a Tour has a Playlist holding one or more tour primitives.
+    public static let kmlTourPlaylist = Diagnostic.Code("kml.tour-playlist", kind: .finding)
+    /// `kml.flyto-view` (finding): KML rule: a FlyTo holds a Camera or LookAt.
+    public static let kmlFlytoView = Diagnostic.Code("kml.flyto-view", kind: .finding)
+    /// `kml.tour-control-play-mode` (finding): KML rule: a TourControl has playMode.
+    public static let kmlTourControlPlayMode = Diagnostic.Code("kml.tour-control-play-mode", kind: .finding)
+    /// `kml.animated-update-target` (finding): KML rule: an AnimatedUpdate's targetHref is empty (this document) or an absolute URI.
+    public static let kmlAnimatedUpdateTarget = Diagnostic.Code("kml.animated-update-target", kind: .finding)
+    /// `kml.flyto-mode` (finding): KML rule: a FlyTo has flyToMode.
+    public static let kmlFlytoMode = Diagnostic.Code("kml.flyto-mode", kind: .finding)
+    /// `kml.tour-duration` (finding): KML rule: FlyTo duration ≥ 0; Wait and AnimatedUpdate duration > 0.
+    public static let kmlTourDuration = Diagnostic.Code("kml.tour-duration", kind: .finding)
+    /// `kml.latlonquad` (finding): KML rule: a LatLonQuad has four positions, counterclockwise, convex.
+    public static let kmlLatlonquad = Diagnostic.Code("kml.latlonquad", kind: .finding)
+    /// `kml.polygon-orientation` (finding): KML rule: a Polygon's outer boundary runs counterclockwise.
+    public static let kmlPolygonOrientation = Diagnostic.Code("kml.polygon-orientation", kind: .finding)
+
     static let kmlRulesCodes: [Diagnostic.Code] = [
         .kmlRoot,
         .kmlNoRoot,
@@ -304,5 +325,15 @@ extension Diagnostic.Code {
         .kmlOrientationPartial,
         .kmlDeprecatedSnippet,
         .kmlDeprecatedUrl,
+        .kmlStylemapKeys,
+        .kmlItemIconState,
+        .kmlTourPlaylist,
+        .kmlFlytoView,
+        .kmlTourControlPlayMode,
+        .kmlAnimatedUpdateTarget,
+        .kmlFlytoMode,
+        .kmlTourDuration,
+        .kmlLatlonquad,
+        .kmlPolygonOrientation,
     ]
 }

@@ -246,13 +246,16 @@ final class MBTilesReader: TileArchiveReader {
     }
 
     func tile(_ id: TileID) throws -> [UInt8]? {
+        try storedTile(id)?.uncompressed(source: "\(path) (tile \(id))")
+    }
+
+    func storedTile(_ id: TileID) throws -> StoredTile? {
         guard (0...30).contains(id.z) else { return nil }
         select.bind(1, id.z)
         select.bind(2, id.x)
         select.bind(3, (1 << id.z) - 1 - id.y)
         defer { select.reset() }
         guard try select.step() else { return nil }
-        let bytes = select.blob(0)
-        return Gzip.isCompressed(bytes) ? try Gzip.decompress(bytes, limit: Gzip.maximumTileSize, source: "\(path) (tile \(id))") : bytes
+        return StoredTile(detecting: select.blob(0))
     }
 }

@@ -322,6 +322,12 @@ final class PMTilesReader: TileArchiveReader {
     }
 
     func tile(_ id: TileID) throws -> [UInt8]? {
+        try storedTile(id)?.uncompressed(source: "\(path) (tile \(id))")
+    }
+
+    var contentType: TileContentType { TileContentType(pmtilesType: header.tileType, format: metadata.format) }
+
+    func storedTile(_ id: TileID) throws -> StoredTile? {
         let wanted = PMTiles.tileID(id)
         var entries = rootEntries
         for _ in 0...3 {
@@ -342,8 +348,7 @@ final class PMTilesReader: TileArchiveReader {
                 throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
             }
             let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile \(id)")
-            return header.tileCompression == PMTiles.compressionGzip
-                ? try Gzip.decompress(raw, limit: Gzip.maximumTileSize, source: "\(path) (tile \(id))") : raw
+            return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
         }
         throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
     }

@@ -104,6 +104,12 @@ public protocol TileArchiveReader: AnyObject {
     /// The tile's UNCOMPRESSED bytes, or nil when the set has no such tile.
     /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive, `io.*` for read errors.
     func tile(_ id: TileID) throws -> [UInt8]?
+    /// The tile's bytes as the set stores them (gzip or plain), or nil when it has no such
+    /// tile (`TileSet/StoredTile.swift` has a default over ``tile(_:)``).
+    /// - Throws: as ``tile(_:)``.
+    func storedTile(_ id: TileID) throws -> StoredTile?
+    /// What the tiles are: PMTiles' tile type, else the metadata's `format` (a default).
+    var contentType: TileContentType { get }
 }
 
 /// Opens and creates tile sets in any of the three formats.

@@ -80,7 +80,8 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
 }
 
 /// Reads a tile directory: `metadata.json` (tippecanoe/GDAL layout; absent: empty metadata) and
-/// every `z/x/y.mvt`, `.pbf` or `.geojson` file. Tiles gzip-compressed on disk are unpacked.
+/// every `z/x/y.mvt`, `.pbf` or `.geojson` file. Tiles gzip-compressed on disk are unpacked; a
+/// tile whose real path lies outside the directory (a symbolic link out) reads as absent.
 final class TileDirectoryReader: TileArchiveReader {
     let path: String
     let metadata: TileSetMetadata
@@ -119,8 +120,12 @@ final class TileDirectoryReader: TileArchiveReader {
     func tileIDs() throws -> [TileID] { files.keys.sorted() }
 
     func tile(_ id: TileID) throws -> [UInt8]? {
-        guard let file = files[id] else { return nil }
-        let bytes = try ArchiveFiles.readFile(file, limit: Gzip.maximumTileSize)
-        return Gzip.isCompressed(bytes) ? try Gzip.decompress(bytes, limit: Gzip.maximumTileSize, source: file) : bytes
+        try storedTile(id)?.uncompressed(source: files[id] ?? path)
+    }
+
+    func storedTile(_ id: TileID) throws -> StoredTile? {
+        // A tile reached through a symbolic link out of the set is not the set's: never read.
+        guard let file = files[id], TileSetPaths.isInside(file, root: path) else { return nil }
+        return StoredTile(detecting: try ArchiveFiles.readFile(file, limit: Gzip.maximumTileSize))
     }
 }

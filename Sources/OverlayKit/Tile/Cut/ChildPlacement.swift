@@ -1,12 +1,12 @@
 import OverlayModel
 
 /// Which children of a tile a feature reaches untouched, decided from its bounds alone: the
-/// shortcut `TileSource.split` takes per feature (a feature inside a child's buffered square
+/// shortcut `TileSplit.split` takes per feature (a feature inside a child's buffered square
 /// is passed on as it is, one outside is skipped), without building any array. Only a feature
 /// that straddles a clip line needs the real split.
 struct ChildPlacement {
     /// The clip lines of the left and right halves (x) and top and bottom halves (y) with the
-    /// buffer, in map points: `TileSource.split` clips with these.
+    /// buffer, in map points: `TileSplit.split` clips with these.
     let left: (Double, Double), right: (Double, Double)
     let top: (Double, Double), bottom: (Double, Double)
 
@@ -23,9 +23,9 @@ struct ChildPlacement {
         bottom = (line(y + k2), line(y + k4))
     }
 
-    /// For each child in `TileSource.children(of:)`'s order, whether the feature goes to it
+    /// For each child in `TileSplit.children(of:)`'s order, whether the feature goes to it
     /// unchanged; nil when some child needs it clipped.
-    func untouchedChildren(_ bounds: TileBuilder.Bounds) -> [Bool]? {
+    func untouchedChildren(_ bounds: FeatureBounds) -> [Bool]? {
         // 1 inside, 0 outside, nil straddling: AxisClip's per-feature tests.
         func side(_ low: Double, _ high: Double, _ range: (Double, Double)) -> Bool? {
             if low >= range.0 && high < range.1 { return true }

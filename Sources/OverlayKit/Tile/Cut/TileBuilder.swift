@@ -1,60 +1,15 @@
 import OverlayModel
 
-/// A feature's id and properties, kept once per input feature and shared by its tiles.
-public struct TileAttributes: Hashable, Sendable {
-    /// The feature's id, if it has one.
-    public var id: JSONValue?
-    /// The feature's properties.
-    public var properties: JSONObject?
-
-    /// The attributes of one input feature.
-    public init(id: JSONValue?, properties: JSONObject?) {
-        self.id = id
-        self.properties = properties
-    }
-}
-
 /// Builds one tile from the features clipped to it (geojson-vt's `createTile` + `transform`):
 /// a threshold filter on the stored importance simplifies each ring for the zoom, rings and
 /// lines below the tolerance are dropped (and counted), polygon rings are wound for MVT, and
 /// map points become integer tile units.
 enum TileBuilder {
-    /// The bounds of a tile's features in map points (geojson-vt's `tile.minX` …), used to
-    /// accept or reject all of them at once when clipping the children.
-    struct Bounds {
-        var minX = 2 * MapProjection.worldSize
-        var minY = MapProjection.worldSize
-        var maxX = -MapProjection.worldSize
-        var maxY = 0.0
-
-        /// Nothing yet.
-        init() {}
-
-        /// A feature's bounds.
-        init(_ feature: ProjectedFeature) {
-            minX = feature.minX
-            minY = feature.minY
-            maxX = feature.maxX
-            maxY = feature.maxY
-        }
-
-        /// Grows to take in `other`.
-        mutating func include(_ other: Bounds) {
-            minX = min(minX, other.minX)
-            minY = min(minY, other.minY)
-            maxX = max(maxX, other.maxX)
-            maxY = max(maxY, other.maxY)
-        }
-    }
-
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
-                      visibility: FeatureVisibility? = nil, layers: (@Sendable (Int) -> Int)? = nil,
-                      candidates: SharedBorderCandidates? = nil,
-                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, Bounds) {
-        var accumulator = Accumulator(tile: tile, options: options, visibility: visibility,
-                                      keepsPropertySources: propertyTable != nil, capacity: features.count, layers: layers,
-                                      candidates: candidates)
+                      onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
+        var accumulator = Accumulator(tile: tile, options: options, keepsPropertySources: propertyTable != nil,
+                                      capacity: features.count)
         for feature in features {
             accumulator.add(feature, attributes: { attributes[$0] }, onFeature: onFeature)
         }
@@ -65,21 +20,19 @@ enum TileBuilder {
     /// instead of held: `build` is a loop over `add` and one `finish`.
     struct Accumulator {
         private var builder: Builder
-        private(set) var bounds = Bounds()
+        private(set) var bounds = FeatureBounds()
         private var output = [TileFeature]()
         private var propertySources = [Int]()
         private var sources = [Int]()
+        private var layers = [UInt16]()
         private let keepsPropertySources: Bool
-        private let visibility: FeatureVisibility?
         private let zoom: Int
-        /// With `TileOptions.sharedBorders`, the polygons `candidates` holds wait here for
-        /// `finish`, which builds each layer's together (`SharedBorderTile`); their places in
-        /// `output` are kept for them.
-        private var held = [Int: HeldLayer]()
-        private var heldLayers = [Int]()
+        /// With `TileOptions.sharedBorders`, the polygons their tags hold back at this zoom wait
+        /// here for `finish`, which builds each layer's together (`SharedBorderTile`); their
+        /// places in `output` are kept for them.
+        private var held = [UInt16: HeldLayer]()
+        private var heldLayers = [UInt16]()
         private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
-        private let layers: (@Sendable (Int) -> Int)?
-        private let candidates: SharedBorderCandidates?
 
         /// One layer's held polygons, their attributes and their places in `output`.
         private struct HeldLayer {
@@ -89,29 +42,24 @@ enum TileBuilder {
         }
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
-        /// property table (then each feature's input position is kept for it); `layers` gives the
-        /// layer of an input position, whose polygons share borders only among themselves (nil: one
-        /// layer); `candidates` the polygons held for shared borders (nil: all of them).
-        init(tile: TileID, options: TileOptions, visibility: FeatureVisibility?, keepsPropertySources: Bool,
-             capacity: Int = 0, layers: (@Sendable (Int) -> Int)? = nil, candidates: SharedBorderCandidates? = nil) {
+        /// property table (then each feature's input position is kept for it).
+        init(tile: TileID, options: TileOptions, keepsPropertySources: Bool, capacity: Int = 0) {
             builder = Builder(tile: tile, options: options)
-            self.layers = layers
-            self.candidates = candidates
-            self.visibility = visibility
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
             output.reserveCapacity(capacity)
             sources.reserveCapacity(capacity)
+            layers.reserveCapacity(capacity)
             if keepsPropertySources { propertySources.reserveCapacity(capacity) }
         }
 
         /// The input positions whose attributes a tiny-shape stand-in may still need at `finish`.
         var leftoverCandidates: (ring: Int?, line: Int?) { (builder.tinyRings.last?.source, builder.tinyLines.last?.source) }
 
-        /// Counts the feature at input position `source` with `featureBounds` when it is hidden at
-        /// this zoom (its bounds still count) and returns true; false when it is to be `add`ed.
-        mutating func addIfHidden(source: Int, featureBounds: Bounds) -> Bool {
-            guard let visibility, let hidden = visibility.hidden(source, zoom: zoom) else { return false }
+        /// Counts a feature tagged `tags` with `featureBounds` when it is hidden at this zoom
+        /// (its bounds still count) and returns true; false when it is to be `add`ed.
+        mutating func addIfHidden(tags: FeatureTags, featureBounds: FeatureBounds) -> Bool {
+            guard let hidden = FeatureVisibility.hidden(tags, zoom: zoom) else { return false }
             bounds.include(featureBounds)
             switch hidden {
             case .thinned: builder.statistics.thinnedFeatures += 1
@@ -129,26 +77,27 @@ enum TileBuilder {
             let countBefore = output.count
             var heldBack = false
             defer { if !heldBack { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) } }
-            let featureBounds = Bounds(feature)
-            if addIfHidden(source: feature.source, featureBounds: featureBounds) { return }
+            let featureBounds = FeatureBounds(feature)
+            if addIfHidden(tags: feature.tags, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
-            if builder.options.sharedBorders && feature.type == .polygon
-                && candidates.map({ $0.holds(source: feature.source, zoom: zoom) }) ?? true {
+            if builder.options.sharedBorders && feature.type == .polygon && zoom < Int(feature.tags.sharedBordersThrough) {
                 heldBack = true
                 if let onFeature { heldCallback = onFeature }
-                let layer = layers?(feature.source) ?? 0
+                let layer = feature.tags.layer
                 if held[layer] == nil { heldLayers.append(layer) }
                 held[layer, default: HeldLayer()].features.append(feature)
                 held[layer]!.attributes.append(attributes(feature.source))
                 held[layer]!.slots.append(output.count)
                 output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
                 sources.append(feature.source)
+                layers.append(layer)
                 if keepsPropertySources { propertySources.append(feature.source) }
                 return
             }
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
+                layers.append(feature.tags.layer)
                 if keepsPropertySources {
                     // Line metrics add two properties per tile: those features are not pre-encoded.
                     propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
@@ -159,18 +108,20 @@ enum TileBuilder {
         }
 
         /// The tile, and the bounds of every feature added (drawn or not).
-        mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, Bounds) {
+        mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, FeatureBounds) {
             if !heldLayers.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)
+                layers.append(standIn.layer)
                 if keepsPropertySources { propertySources.append(standIn.source) }
             }
             builder.statistics.features = output.count
             let vectorTile = VectorTile(id: builder.tile, extent: builder.options.extent, features: output,
                                         statistics: builder.statistics, sourcePointCount: builder.sourcePoints,
                                         pointCount: builder.keptPoints, propertyTable: propertyTable,
-                                        propertySources: keepsPropertySources ? propertySources : [], sources: sources)
+                                        propertySources: keepsPropertySources ? propertySources : [], sources: sources,
+                                        layers: layers)
             return (vectorTile, bounds)
         }
 
@@ -183,8 +134,7 @@ enum TileBuilder {
                 for index in group.features.indices {
                     let before = builder.statistics
                     let attributes = group.attributes[index]
-                    let result = builder.add(group.features[index], attributes: { attributes },
-                                             ringOutcomes: outcomes?[index])
+                    let result = builder.add(group.features[index], attributes: { attributes }, ringOutcomes: outcomes?[index])
                     if let result {
                         output[group.slots[index]] = result
                     } else {
@@ -201,6 +151,7 @@ enum TileBuilder {
             let kept = output.indices.filter { !empty.contains($0) }
             output = kept.map { output[$0] }
             sources = kept.map { sources[$0] }
+            layers = kept.map { layers[$0] }
             if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
         }
     }
@@ -225,6 +176,7 @@ enum TileBuilder {
         var tinyLines: TinyShapeAccumulator
         /// The input feature being added.
         private var currentSource = 0
+        private var currentLayer: UInt16 = 0
 
         let tile: TileID
 
@@ -265,6 +217,7 @@ enum TileBuilder {
                           ringOutcomes: [SharedBorderTile.RingOutcome]? = nil) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
+            currentLayer = feature.tags.layer
             var xy = [Int32]()
             var lengths = [Int]()
             switch feature.type {
@@ -291,9 +244,8 @@ enum TileBuilder {
                         statistics.droppedDegenerateRings += 1
                         continue
                     }
-                    let outcome = ringOutcomes?[index] ?? .perRing
                     let drawn: Bool
-                    switch outcome {
+                    switch ringOutcomes?[index] ?? .perRing {
                     case .perRing:
                         drawn = addRing(geometry, ring, into: &xy, lengths: &lengths)
                     case .drawn(let points):
@@ -359,7 +311,7 @@ enum TileBuilder {
                 statistics.droppedTinyLines += 1
                 if options.accumulatesTinyShapes, ring.count > 0,
                    tinyLines.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
-                                 source: currentSource) {
+                                 source: currentSource, layer: currentLayer) {
                     append(lineStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), into: &xy, lengths: &lengths)
                     statistics.tinyStandIns += 1
                 }
@@ -381,7 +333,7 @@ enum TileBuilder {
                 statistics.droppedTinyRings += 1
                 if options.accumulatesTinyShapes, ring.isOuter, ring.count > 0,
                    tinyRings.add(size: ring.size, x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1],
-                                 source: currentSource) {
+                                 source: currentSource, layer: currentLayer) {
                     append(wound(squareStandIn(x: geometry[ring.start * 3], y: geometry[ring.start * 3 + 1]), outer: true),
                            into: &xy, lengths: &lengths)
                     statistics.tinyStandIns += 1
@@ -441,9 +393,9 @@ enum TileBuilder {
 
         /// One stand-in feature per kind of tiny shape seen in the tile but never written, with
         /// the attributes of the last tiny one.
-        mutating func leftoverStandIns(attributes: (Int) -> TileAttributes) -> [(feature: TileFeature, source: Int)] {
+        mutating func leftoverStandIns(attributes: (Int) -> TileAttributes) -> [(feature: TileFeature, source: Int, layer: UInt16)] {
             guard options.accumulatesTinyShapes else { return [] }
-            var result = [(feature: TileFeature, source: Int)]()
+            var result = [(feature: TileFeature, source: Int, layer: UInt16)]()
             for (type, leftover) in [(TileGeometryType.polygon, tinyRings.leftover), (.line, tinyLines.leftover)] {
                 guard let leftover else { continue }
                 var xy = [Int32](), lengths = [Int]()
@@ -453,7 +405,7 @@ enum TileBuilder {
                 statistics.tinyStandIns += 1
                 let source = attributes(leftover.source)
                 result.append((TileFeature(type: type, xy: xy, ringLengths: lengths, id: source.id,
-                                           properties: source.properties), leftover.source))
+                                           properties: source.properties), leftover.source, leftover.layer))
             }
             return result
         }

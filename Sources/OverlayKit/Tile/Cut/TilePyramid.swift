@@ -3,37 +3,23 @@ import Foundation
 import OverlayModel
 
 /// Builds every tile of a zoom range top-down and hands each non-empty one to a callback,
-/// without keeping tiles in memory: each subtree is walked depth-first and its clipped
-/// features are released as soon as its children are built. Subtrees below the first few
-/// zooms run in parallel; each tile's content does not depend on the order, so the output is
-/// the same on any number of threads.
+/// without keeping tiles: the one walk over either feature store.
+///
+/// - In memory, each subtree is walked depth-first and its clipped features are released as
+///   soon as its children are built; subtrees below the first few zooms run in parallel.
+/// - On disk, a tile whose records are too many to hold is cut while its records are read, and
+///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
+///   tile whose records fit (``loadBytes``) is read into memory and its subtree walked there,
+///   several side by side. Memory holds a few such subtrees, whatever the input's size.
+///
+/// Each tile's content does not depend on the order, the store or the threads: the tiles are
+/// the same, byte for byte, in memory and on disk, on any number of threads.
 public enum TilePyramid {
     /// What one zoom produced and dropped.
-    public struct ZoomCounts: Hashable, Sendable {
-        /// The zoom these counts are for.
-        public var zoom: Int
-        /// Tiles written.
-        public var tiles = 0
-        /// Tiles that features reached but where every part was dropped: not written.
-        public var emptyTiles = 0
-        /// Bytes written.
-        public var bytes = 0
-        /// Feature and ring counts summed over the zoom's tiles (a feature in 4 tiles counts 4).
-        public var statistics = TileStatistics()
+    public typealias ZoomCounts = TileZoomCounts
 
-        /// Zero counts for `zoom`.
-        public init(zoom: Int) { self.zoom = zoom }
-
-        /// Zero counts for every zoom from 0 to `maxZoom`, indexed by zoom.
-        static func zooms(through maxZoom: Int) -> [ZoomCounts] { (0...maxZoom).map { ZoomCounts(zoom: $0) } }
-
-        static func += (a: inout ZoomCounts, b: ZoomCounts) {
-            a.tiles = a.tiles.addingSaturating(b.tiles)
-            a.emptyTiles = a.emptyTiles.addingSaturating(b.emptyTiles)
-            a.bytes = a.bytes.addingSaturating(b.bytes)
-            a.statistics += b.statistics
-        }
-    }
+    /// A subtree whose records take at most this many bytes is read into memory and walked there.
+    static let loadBytes = 48 << 20
 
     /// Builds tiles from `minZoom` to the source's `maxZoom`.
     /// - Parameters:
@@ -51,165 +37,208 @@ public enum TilePyramid {
     public static func build(_ source: TileSource, minZoom: Int, parallelism: Int = 2,
                              emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                              emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)? = nil) throws -> [ZoomCounts] {
-        if let spilled = source.spilled {
-            return try ExternalPyramid.build(source, store: spilled, minZoom: minZoom, parallelism: parallelism, emit: emit,
-                                             emitBlock: emitBlock)
-        }
+        try build(source, minZoom: minZoom, parallelism: parallelism, loadBytes: loadBytes, emit: emit, emitBlock: emitBlock)
+    }
+
+    /// `build` with the most bytes of records a subtree may have to be walked in memory (tests
+    /// make it 0: every tile is then cut while its records are read).
+    static func build(_ source: TileSource, minZoom: Int, parallelism: Int, loadBytes: Int,
+                      emit: @escaping @Sendable (inout VectorTile) throws -> Int,
+                      emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
         let maxZoom = source.options.maxZoom
+        let walk = Walk(options: source.options, minZoom: minZoom, parallelism: max(1, parallelism), emit: emit,
+                        emitBlock: emitBlock)
         var counts = ZoomCounts.zooms(through: maxZoom)
-        var frontier: [([ProjectedFeature], TileID)] = source.features.isEmpty ? [] : [(source.features, TileID(z: 0, x: 0, y: 0))]
-        // Top zooms one level at a time until there are enough subtrees to share out.
-        while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism) && frontier[0].1.z < min(maxZoom, 6) {
-            var next = [([ProjectedFeature], TileID)]()
-            for (features, id) in frontier {
-                next += try visit(features, id, source: source, minZoom: minZoom, counts: &counts, emit: emit,
-                                  emitBlock: emitBlock)
-            }
-            frontier = next
-        }
-        let subtrees = frontier
-        let lock = NSLock()
-        var firstError: Error?
-        var results = [[ZoomCounts]](repeating: [], count: subtrees.count)
-        let work = { @Sendable (index: Int) -> ([ZoomCounts], Error?) in
-            var local = ZoomCounts.zooms(through: maxZoom)
-            do {
-                var stack = [subtrees[index]]
-                while let (features, id) = stack.popLast() {
-                    stack += try visit(features, id, source: source, minZoom: minZoom, counts: &local, emit: emit,
-                                       emitBlock: emitBlock)
-                }
-                return (local, nil)
-            } catch {
-                return (local, error)
-            }
-        }
-        if parallelism <= 1 {
-            for index in subtrees.indices {
-                let (local, error) = work(index)
-                if let error { throw error }
-                results[index] = local
-            }
-        } else {
-            let box = ResultBox(count: subtrees.count)
-            DispatchQueue.concurrentPerform(iterations: subtrees.count) { index in
-                let (local, error) = work(index)
-                lock.lock()
-                box.results[index] = local
-                if let error, box.error == nil { box.error = error }
-                lock.unlock()
-            }
-            results = box.results
-            firstError = box.error
-        }
-        if let firstError { throw firstError }
-        for local in results {
-            for (zoom, zoomCounts) in local.enumerated() { counts[zoom] += zoomCounts }
+        if let disk = source.disk {
+            var pending = PendingSubtrees(walk: walk, loadBytes: loadBytes)
+            try walk.cutRecords(disk.firstLevel(), tile: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
+                                pending: &pending, counts: &counts)
+            try pending.flush(into: &counts)
+        } else if !source.features.isEmpty {
+            let attributes = source.attributes
+            let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
+            try walk.cutInMemory([(source.features, TileID(z: 0, x: 0, y: 0))], cutter: cutter, counts: &counts)
         }
         return Array(counts[min(minZoom, maxZoom)...])
     }
 
-    private final class ResultBox: @unchecked Sendable {
-        var results: [[ZoomCounts]]
-        var error: Error?
-        init(count: Int) { results = Array(repeating: [], count: count) }
-    }
+    /// What every tile of one build shares.
+    struct Walk: @unchecked Sendable {
+        let options: TileOptions
+        let minZoom: Int
+        let parallelism: Int
+        let emit: @Sendable (inout VectorTile) throws -> Int
+        let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
 
-    /// Builds one tile, emits it when it has features, and returns its non-empty children (none
-    /// when the tile is solid and its subtree was emitted as blocks).
-    private static func visit(_ features: [ProjectedFeature], _ id: TileID, source: TileSource, minZoom: Int,
-                              counts: inout [ZoomCounts], emit: (inout VectorTile) throws -> Int,
-                              emitBlock: ((inout VectorTile, TileBlock) throws -> Int)?) throws -> [([ProjectedFeature], TileID)] {
-        let cutter = TileCutter(source)
-        var (tile, bounds) = cutter.cut(features, id)
-        if id.z >= minZoom { try emitCounted(&tile, counts: &counts, emit: emit) }
-        guard id.z < source.options.maxZoom else { return [] }
-        if let emitBlock, SolidTile.isSolid(features, tile: id, options: source.options) {
-            try visitSolid(features, id, bounds: bounds, cutter: cutter, minZoom: minZoom, counts: &counts, emitBlock: emitBlock)
-            return []
-        }
-        let parts = TileSource.split(features, tile: id, bounds: bounds, options: source.options)
-        var children = [([ProjectedFeature], TileID)]()
-        for (part, child) in zip(parts, TileSource.children(of: id)) where !part.isEmpty {
-            children.append((part, child))
-        }
-        // Depth-first from a stack: push in reverse so the first child is built first.
-        return children.reversed()
-    }
-
-    /// Emits `tile` unless it is empty, and counts it (written or empty, and its statistics).
-    static func emitCounted(_ tile: inout VectorTile, counts: inout [ZoomCounts],
-                            emit: (inout VectorTile) throws -> Int) throws {
-        let zoom = tile.id.z
-        if tile.features.isEmpty {
-            counts[zoom].emptyTiles += 1
-        } else {
-            counts[zoom].tiles += 1
-            counts[zoom].bytes += try emit(&tile)
-        }
-        counts[zoom].statistics += tile.statistics
-    }
-
-    /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
-    /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
-    static func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: TileBuilder.Bounds,
-                           cutter: TileCutter, minZoom: Int, counts: inout [ZoomCounts],
-                           emitBlock: (inout VectorTile, TileBlock) throws -> Int) throws {
-        var features = features, bounds = bounds, id = root
-        while id.z < cutter.options.maxZoom {
-            features = TileSource.split(features, tile: id, bounds: bounds, options: cutter.options)[0]
-            id = TileSource.children(of: id)[0]
-            var (tile, tileBounds) = cutter.cut(features, id)
-            bounds = tileBounds
-            guard id.z >= minZoom else { continue }
-            let block = TileBlock(root: root, zoom: id.z)
-            let copies = block.tileCount
-            if tile.features.isEmpty {
-                counts[id.z].emptyTiles = counts[id.z].emptyTiles.addingSaturating(copies)
-            } else {
-                counts[id.z].tiles = counts[id.z].tiles.addingSaturating(copies)
-                counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(&tile, block).multipliedSaturating(by: copies))
+        /// Walks the subtrees of `roots` in memory: the top zooms one level at a time until
+        /// there are enough subtrees to share out, then the subtrees side by side.
+        func cutInMemory(_ roots: [([ProjectedFeature], TileID)], cutter: TileCutter, counts: inout [ZoomCounts]) throws {
+            var frontier = roots
+            while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism)
+                    && frontier[0].1.z < min(options.maxZoom, 6) {
+                var next = [([ProjectedFeature], TileID)]()
+                for (features, id) in frontier { next += try visit(features, id, cutter: cutter, counts: &counts) }
+                frontier = next
             }
-            counts[id.z].statistics += tile.statistics.repeated(copies)
+            let subtrees = frontier
+            let results = try Parallel.map(subtrees.indices, parallelism: parallelism) { index -> [ZoomCounts] in
+                var local = ZoomCounts.zooms(through: options.maxZoom)
+                var stack = [subtrees[index]]
+                while let (features, id) = stack.popLast() {
+                    stack += try visit(features, id, cutter: cutter, counts: &local)
+                }
+                return local
+            }
+            for local in results { Self.add(local, to: &counts) }
+        }
+
+        /// Builds one tile, emits it when it has features, and returns its non-empty children (none
+        /// when the tile is solid and its subtree was emitted as blocks).
+        private func visit(_ features: [ProjectedFeature], _ id: TileID, cutter: TileCutter,
+                           counts: inout [ZoomCounts]) throws -> [([ProjectedFeature], TileID)] {
+            var (tile, bounds) = cutter.cut(features, id)
+            if id.z >= minZoom { try emitCounted(&tile, counts: &counts) }
+            guard id.z < options.maxZoom else { return [] }
+            if emitBlock != nil, SolidTile.isSolid(features, tile: id, options: options) {
+                try visitSolid(features, id, bounds: bounds, cutter: cutter, counts: &counts)
+                return []
+            }
+            let parts = TileSplit.split(features, tile: id, bounds: bounds, options: options)
+            var children = [([ProjectedFeature], TileID)]()
+            for (part, child) in zip(parts, TileSplit.children(of: id)) where !part.isEmpty {
+                children.append((part, child))
+            }
+            // Depth-first from a stack: push in reverse so the first child is built first.
+            return children.reversed()
+        }
+
+        /// Emits `tile` unless it is empty, and counts it (written or empty, and its statistics).
+        func emitCounted(_ tile: inout VectorTile, counts: inout [ZoomCounts]) throws {
+            let zoom = tile.id.z
+            if tile.features.isEmpty {
+                counts[zoom].emptyTiles += 1
+            } else {
+                counts[zoom].tiles += 1
+                counts[zoom].bytes += try emit(&tile)
+            }
+            counts[zoom].statistics += tile.statistics
+        }
+
+        /// Below a solid tile: cuts one path of first children down to the deepest zoom and emits
+        /// each tile of it for its whole block (4^depth identical tiles). O(zooms) tiles cut.
+        func visitSolid(_ features: [ProjectedFeature], _ root: TileID, bounds: FeatureBounds, cutter: TileCutter,
+                        counts: inout [ZoomCounts]) throws {
+            guard let emitBlock else { return }
+            var features = features, bounds = bounds, id = root
+            while id.z < options.maxZoom {
+                features = TileSplit.split(features, tile: id, bounds: bounds, options: options)[0]
+                id = TileSplit.children(of: id)[0]
+                var (tile, tileBounds) = cutter.cut(features, id)
+                bounds = tileBounds
+                guard id.z >= minZoom else { continue }
+                let block = TileBlock(root: root, zoom: id.z)
+                let copies = block.tileCount
+                if tile.features.isEmpty {
+                    counts[id.z].emptyTiles = counts[id.z].emptyTiles.addingSaturating(copies)
+                } else {
+                    counts[id.z].tiles = counts[id.z].tiles.addingSaturating(copies)
+                    counts[id.z].bytes = counts[id.z].bytes.addingSaturating(try emitBlock(&tile, block).multipliedSaturating(by: copies))
+                }
+                counts[id.z].statistics += tile.statistics.repeated(copies)
+            }
+        }
+
+        /// Cuts tile `id` from the records of `runs` (in order) and its subtree: read into memory
+        /// and queued in `pending` when they fit, else cut while read, its children's records
+        /// written to new files in `folder` and each child cut the same way.
+        func cutRecords(_ runs: [RecordRun], tile id: TileID, folder: String, usage: RecordFileUsage,
+                        pending: inout PendingSubtrees, counts: inout [ZoomCounts]) throws {
+            let bytes = runs.reduce(0) { $0 + $1.file.size }
+            guard bytes > 0 else { return }
+            if bytes <= pending.loadBytes {
+                try pending.add(runs, tile: id, bytes: bytes, into: &counts)
+                return
+            }
+            let splitting = id.z < options.maxZoom
+            var children = try RecordTileCut.Children(files: splitting ? (0..<4).map { _ in try RecordFile(in: folder, usage: usage) } : nil)
+            let cut = RecordTileCut(walk: self)
+            try cut.cut(id, runs: runs, children: &children, counts: &counts)
+            try children.finish()
+            guard let files = children.files else { return }
+            for (file, child) in zip(files, TileSplit.children(of: id)) where file.size > 0 {
+                try cutRecords([RecordRun(file: file)], tile: child, folder: folder, usage: usage, pending: &pending,
+                               counts: &counts)
+            }
+        }
+
+        static func add(_ local: [ZoomCounts], to counts: inout [ZoomCounts]) {
+            for (zoom, zoomCounts) in local.enumerated() { counts[zoom] += zoomCounts }
+        }
+    }
+
+    /// Subtrees whose records fit in memory, waiting to be read and walked side by side: a
+    /// batch is walked once it holds about `parallelism` subtrees' worth of bytes.
+    struct PendingSubtrees {
+        let walk: Walk
+        let loadBytes: Int
+        private var subtrees = [(runs: [RecordRun], tile: TileID)]()
+        private var bytes = 0
+
+        init(walk: Walk, loadBytes: Int) {
+            self.walk = walk
+            self.loadBytes = loadBytes
+        }
+
+        mutating func add(_ runs: [RecordRun], tile: TileID, bytes size: Int, into counts: inout [ZoomCounts]) throws {
+            subtrees.append((runs, tile))
+            bytes += size
+            if bytes >= loadBytes * walk.parallelism || subtrees.count >= 256 { try flush(into: &counts) }
+        }
+
+        /// Walks the waiting subtrees, each on one thread, and adds their counts.
+        mutating func flush(into counts: inout [ZoomCounts]) throws {
+            guard !subtrees.isEmpty else { return }
+            let batch = subtrees
+            subtrees = []
+            bytes = 0
+            let walk = self.walk
+            let results = try Parallel.map(batch.indices, parallelism: walk.parallelism) { index -> [ZoomCounts] in
+                let (features, attributes) = try LoadedRecords.read(batch[index].runs)
+                var local = ZoomCounts.zooms(through: walk.options.maxZoom)
+                let cutter = TileCutter(options: walk.options, propertyTable: nil, attributes: attributes.attributes)
+                let serial = Walk(options: walk.options, minZoom: walk.minZoom, parallelism: 1, emit: walk.emit,
+                                  emitBlock: walk.emitBlock)
+                try serial.cutInMemory([(features, batch[index].tile)], cutter: cutter, counts: &local)
+                return local
+            }
+            for local in results { Walk.add(local, to: &counts) }
         }
     }
 }
 
 /// Cuts one tile from the features clipped to it, and clusters its points when the options ask
-/// for it at this zoom: the one step every tile of `TilePyramid` and `ExternalPyramid` takes.
-struct TileCutter {
+/// for it at this zoom: the one step every tile takes, in memory or read from records.
+struct TileCutter: @unchecked Sendable {
     let options: TileOptions
-    let visibility: FeatureVisibility
     let propertyTable: MVTPropertyTable?
     let attributes: (Int) -> TileAttributes
-    /// The layer of an input position (polygons share borders within their layer).
-    let layers: @Sendable (Int) -> Int
-    /// The polygons held for shared borders (`TileOptions.sharedBorders`).
-    let candidates: SharedBorderCandidates?
+
+    init(options: TileOptions, propertyTable: MVTPropertyTable?, attributes: @escaping (Int) -> TileAttributes) {
+        self.options = options
+        self.propertyTable = propertyTable
+        self.attributes = attributes
+    }
 
     /// Cuts from a source whose attributes are in memory.
     init(_ source: TileSource) {
         let attributes = source.attributes
-        self.init(options: source.options, visibility: source.visibility, propertyTable: source.propertyTable,
-                  layers: source.layerOf, candidates: source.sharedBorderCandidates, attributes: { attributes[$0] })
-    }
-
-    init(options: TileOptions, visibility: FeatureVisibility, propertyTable: MVTPropertyTable?,
-         layers: @escaping @Sendable (Int) -> Int, candidates: SharedBorderCandidates?,
-         attributes: @escaping (Int) -> TileAttributes) {
-        self.options = options
-        self.visibility = visibility
-        self.propertyTable = propertyTable
-        self.layers = layers
-        self.candidates = candidates
-        self.attributes = attributes
+        self.init(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
     }
 
     /// The tile `id` of `features` (clustered as asked), and their bounds.
-    func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, TileBuilder.Bounds) {
-        var accumulator = TileBuilder.Accumulator(tile: id, options: options, visibility: visibility,
-                                                  keepsPropertySources: propertyTable != nil, capacity: features.count,
-                                                  layers: layers, candidates: candidates)
+    func cut(_ features: [ProjectedFeature], _ id: TileID) -> (VectorTile, FeatureBounds) {
+        var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: propertyTable != nil,
+                                                  capacity: features.count)
         for feature in features { accumulator.add(feature, attributes: attributes) }
         var (tile, bounds) = accumulator.finish(attributes: attributes, propertyTable: propertyTable)
         cluster(&tile)

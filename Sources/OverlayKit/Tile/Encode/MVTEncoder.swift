@@ -5,24 +5,7 @@ import OverlayModel
 /// ids kept where MVT can hold them.
 public struct MVTEncoder: Sendable {
     /// What MVT could not hold, counted so the caller can say so.
-    public struct Losses: Hashable, Sendable {
-        /// Feature ids that are not unsigned integers (MVT ids are uint64): not written.
-        public var idsNotWritten = 0
-        /// Properties whose value is null (MVT has no null): not written.
-        public var nullValuesNotWritten = 0
-        /// Properties whose value is an object or array, written as JSON text.
-        public var valuesWrittenAsJSON = 0
-
-        /// Nothing lost yet.
-        public init() {}
-
-        /// Adds another tile's losses.
-        public static func += (a: inout Losses, b: Losses) {
-            a.idsNotWritten += b.idsNotWritten
-            a.nullValuesNotWritten += b.nullValuesNotWritten
-            a.valuesWrittenAsJSON += b.valuesWrittenAsJSON
-        }
-    }
+    public typealias Losses = TileEncodingLosses
 
     /// The name of the one layer each tile holds.
     public var layerName: String

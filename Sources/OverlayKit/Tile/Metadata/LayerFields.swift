@@ -1,12 +1,12 @@
 import OverlayModel
 
 extension TileSetMetadata.VectorLayer.Field {
-    /// The fields of a layer holding these features: property names and their value types
+    /// The fields of a layer whose features have these properties: property names and their value types
     /// ("String", "Number", "Boolean", or "Mixed"), in order of first appearance; null values
     /// say nothing about a type.
-    public static func fields(of attributes: some Sequence<TileAttributes>) -> [Self] {
+    public static func fields(of properties: some Sequence<JSONObject?>) -> [Self] {
         var collector = TileSetMetadata.VectorLayer.FieldCollector()
-        for attribute in attributes { collector.add(attribute) }
+        for object in properties { collector.add(object) }
         return collector.fields
     }
 }
@@ -21,8 +21,8 @@ extension TileSetMetadata.VectorLayer {
         public init() {}
 
         /// Adds one feature's properties.
-        public mutating func add(_ attribute: TileAttributes) {
-            for member in attribute.properties ?? JSONObject() {
+        public mutating func add(_ properties: JSONObject?) {
+            for member in properties ?? JSONObject() {
                 let type: String
                 switch member.value {
                 case .null: continue

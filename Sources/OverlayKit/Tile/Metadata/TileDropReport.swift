@@ -11,15 +11,15 @@ public struct TileDropReport: Hashable, Sendable {
     /// Simplification tolerance in tile units.
     public var tolerance: Double
     /// What was read.
-    public var input: TileSource.InputCounts
+    public var input: TileInputCounts
     /// What MVT could not hold.
-    public var notWritten: MVTEncoder.Losses
+    public var notWritten: TileEncodingLosses
     /// Per zoom: tiles, bytes, features, and what was dropped.
-    public var zooms: [TilePyramid.ZoomCounts]
+    public var zooms: [TileZoomCounts]
 
     /// A report from its parts.
-    public init(extent: Int, buffer: Int, tolerance: Double, input: TileSource.InputCounts,
-                notWritten: MVTEncoder.Losses, zooms: [TilePyramid.ZoomCounts]) {
+    public init(extent: Int, buffer: Int, tolerance: Double, input: TileInputCounts,
+                notWritten: TileEncodingLosses, zooms: [TileZoomCounts]) {
         self.extent = extent
         self.buffer = buffer
         self.tolerance = tolerance
@@ -63,7 +63,7 @@ public struct TileDropReport: Hashable, Sendable {
     /// Per-zoom keys before the counts of `TileStatistics.counters`.
     private static let zoomKeys = ["zoom", "tiles", "emptyTilesNotWritten", "bytes"]
 
-    private static func entries(_ zoom: TilePyramid.ZoomCounts) -> [(String, Int)] {
+    private static func entries(_ zoom: TileZoomCounts) -> [(String, Int)] {
         [("zoom", zoom.zoom), ("tiles", zoom.tiles), ("emptyTilesNotWritten", zoom.emptyTiles), ("bytes", zoom.bytes)]
             + TileStatistics.counters.map { ($0.name, zoom.statistics[keyPath: $0.keyPath]) }
     }
@@ -102,12 +102,12 @@ public struct TileDropReport: Hashable, Sendable {
         buffer = try integer(object, "buffer")
         guard let tolerance = object["tolerance"]?.doubleValue else { throw bad("tolerance is not a number") }
         self.tolerance = tolerance
-        input = TileSource.InputCounts()
+        input = TileInputCounts()
         let inputObject = object["input"]?.objectValue
         input.features = try integer(inputObject, "features")
         input.withoutGeometry = try integer(inputObject, "withoutGeometry")
         input.withoutPositions = try integer(inputObject, "withoutPositions")
-        notWritten = MVTEncoder.Losses()
+        notWritten = TileEncodingLosses()
         let lossObject = object["notWritten"]?.objectValue
         notWritten.idsNotWritten = try integer(lossObject, "idsNotUnsignedIntegers")
         notWritten.nullValuesNotWritten = try integer(lossObject, "nullPropertyValues")
@@ -115,7 +115,7 @@ public struct TileDropReport: Hashable, Sendable {
         guard case .array(let entries) = object["zooms"] else { throw bad("zooms is not an array") }
         zooms = try entries.map { entry in
             let values = try Self.zoomKeys.map { try integer(entry.objectValue, $0) }
-            var zoom = TilePyramid.ZoomCounts(zoom: values[0])
+            var zoom = TileZoomCounts(zoom: values[0])
             zoom.tiles = values[1]
             zoom.emptyTiles = values[2]
             zoom.bytes = values[3]

@@ -23,18 +23,18 @@ enum ParallelSequenceProjection {
     /// - Returns: the projection of the whole file, and its property table.
     /// - Throws: the first error in input order, with its location as one reader gives it;
     ///   `io.thread-failed` when no thread can be started.
-    static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions, spillFolder: String? = nil,
-                        onWarning: (Diagnostic) -> Void) throws -> (TileSource.Projection, MVTPropertyTable) {
-        let jobs = parts.map { Job(file: file, part: $0, options: options, spillFolder: spillFolder) }
+    static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions, diskFolder: String? = nil,
+                        onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable) {
+        let jobs = parts.map { Job(file: file, part: $0, options: options, diskFolder: diskFolder) }
         try runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
-        var merged = try TileSource.Projection(options: options, spillFolder: spillFolder)
+        var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var tables = [MVTPropertyTable]()
         var newlinesBefore = 0, recordsBefore = 0
         for job in jobs {
             guard let outcome = job.outcome, outcome.error == nil else {
                 // Read again, to the end of the file, from this part's proven start.
                 let rest = Job(file: file, part: job.part.lowerBound..<parts[parts.count - 1].upperBound, options: options,
-                               spillFolder: spillFolder)
+                               diskFolder: diskFolder)
                 rest.run()
                 guard let outcome = rest.outcome else { throw Self.lostPart(job.part) }
                 try finish(outcome, into: &merged, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore,
@@ -52,7 +52,7 @@ enum ParallelSequenceProjection {
     }
 
     /// Hands a part's warnings on renumbered, appends its features, and throws its error.
-    private static func finish(_ outcome: Outcome, into merged: inout TileSource.Projection, newlinesBefore: Int,
+    private static func finish(_ outcome: Outcome, into merged: inout FeatureProjection, newlinesBefore: Int,
                                recordsBefore: Int, onWarning: (Diagnostic) -> Void) throws {
         for warning in outcome.warnings {
             onWarning(renumbered(warning, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore))
@@ -92,7 +92,7 @@ enum ParallelSequenceProjection {
 
     /// What reading one part gave.
     struct Outcome {
-        var projection: TileSource.Projection
+        var projection: FeatureProjection
         /// The part's properties encoded for MVT (empty after an error: it is not used then).
         var propertyTable: MVTPropertyTable
         /// Warnings in input order, located within the part.
@@ -110,21 +110,21 @@ enum ParallelSequenceProjection {
         let file: ByteInput
         let part: Range<Int>
         let options: TileOptions
-        let spillFolder: String?
+        let diskFolder: String?
         private(set) var outcome: Outcome?
 
-        init(file: ByteInput, part: Range<Int>, options: TileOptions, spillFolder: String?) {
+        init(file: ByteInput, part: Range<Int>, options: TileOptions, diskFolder: String?) {
             self.file = file
             self.part = part
             self.options = options
-            self.spillFolder = spillFolder
+            self.diskFolder = diskFolder
         }
 
         /// Reads the part as `TileSource.init(reading:options:onWarning:)` reads a whole input.
         func run() {
             // Options were validated before the parts were cut; the slice exists for a regular file.
             guard let input = file.slice(part),
-                  var projection = try? TileSource.Projection(options: options, spillFolder: spillFolder) else { return }
+                  var projection = try? FeatureProjection(options: options, diskFolder: diskFolder) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
             var warnings = [Diagnostic]()
             var failure: (any Error)?

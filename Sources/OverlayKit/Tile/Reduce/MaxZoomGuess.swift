@@ -40,27 +40,36 @@ enum MaxZoomGuess {
 
     /// The feature-spacing guess; nil with fewer than two distinct positions.
     static func guess(_ order: SpatialOrder, extent: Int = 4096) -> Int? {
-        // Welford's running mean and variance of the gaps' logarithms, as tippecanoe keeps them.
-        var mean = 0.0, m2 = 0.0, count = 0.0
-        var previous: UInt64?
-        for entry in order.entries {
-            defer { previous = entry.key }
-            guard let last = previous, entry.key != last else { continue }
-            let value = log(Double(entry.key - last))
+        var spacing = FeatureSpacing()
+        for entry in order.entries { spacing.add(entry.key) }
+        return spacing.zoom(extent: extent)
+    }
+
+    /// The gaps between features along the curve, from their keys in ascending order (streamed
+    /// from memory or from a merge of sorted runs on disk): Welford's running mean and variance
+    /// of the gaps' logarithms, as tippecanoe keeps them.
+    struct FeatureSpacing {
+        private var mean = 0.0, m2 = 0.0, count = 0.0
+        private var previous: UInt64?
+
+        /// Counts the next feature along the curve.
+        mutating func add(_ key: UInt64) {
+            defer { previous = key }
+            guard let last = previous, key != last else { return }
+            let value = log(Double(key - last))
             count += 1
             let delta = value - mean
             mean += delta / count
             m2 += delta * (value - mean)
         }
-        guard count > 0 else { return nil }
-        let nearby = exp(mean - 1.5 * (m2 / count).squareRoot())
-        let nearbyFeet = nearby.squareRoot() / unitsPerFoot
-        return zoom(feet: nearbyFeet / 2, extent: extent)
-    }
 
-    /// The vertex-spacing guess; nil without lines or polygons of two distinct vertices.
-    static func vertexZoom(_ features: [ProjectedFeature], extent: Int) -> Int? {
-        vertexSpacing(features).zoom(extent: extent)
+        /// The zoom one beyond what tells nearby features apart; nil with fewer than two distinct positions.
+        func zoom(extent: Int) -> Int? {
+            guard count > 0 else { return nil }
+            let nearby = exp(mean - 1.5 * (m2 / count).squareRoot())
+            let nearbyFeet = nearby.squareRoot() / unitsPerFoot
+            return MaxZoomGuess.zoom(feet: nearbyFeet / 2, extent: extent)
+        }
     }
 
     private static func vertexSpacing(_ features: [ProjectedFeature]) -> VertexSpacing {
@@ -70,10 +79,13 @@ enum MaxZoomGuess {
     }
 
     /// The spacing of lines' and polygons' vertices, feature by feature (so features can be
-    /// streamed past it): the gaps' mean logarithm, weighted by gaps.
+    /// streamed past it): the gaps' mean logarithm, weighted by gaps. The sums are kept in fixed
+    /// point (2^-32) in 128 bits, so adding features in any order, or adding up parts measured
+    /// on separate threads or machines, gives the same bits.
     struct VertexSpacing {
-        private var logFeetSum = 0.0, count = 0.0
+        private var logFeetSum: Int128 = 0, count: Int128 = 0
         private var keys = [UInt64]()
+        private static let scale = 4_294_967_296.0
 
         /// Measures one feature (points are not measured).
         mutating func add(_ feature: ProjectedFeature) {
@@ -94,12 +106,14 @@ enum MaxZoomGuess {
             }
             guard gaps > 0 else { return }
             let feet = exp(sum / gaps).squareRoot() / MaxZoomGuess.unitsPerFoot
-            logFeetSum += log(feet) * gaps
-            count += gaps
+            let term = (log(feet) * gaps * Self.scale).rounded()
+            // A gap count is below 2^32 and a log of feet below 2^6: the term fits in 2^70.
+            guard term.isFinite, term.magnitude < 0x1p100 else { return }
+            logFeetSum += Int128(term)
+            count += Int128(gaps)
         }
 
-        /// Adds what `other` measured (the sums are added, so the order of features can change
-        /// the last bits).
+        /// Adds what `other` measured (exactly: the order does not matter).
         mutating func merge(_ other: VertexSpacing) {
             logFeetSum += other.logFeetSum
             count += other.count
@@ -108,7 +122,7 @@ enum MaxZoomGuess {
         /// The zoom whose tile unit is an eighth of the vertices' typical gap; nil without gaps.
         func zoom(extent: Int) -> Int? {
             guard count > 0 else { return nil }
-            return MaxZoomGuess.zoom(feet: exp(logFeetSum / count) / 8, extent: extent)
+            return MaxZoomGuess.zoom(feet: exp(Double(logFeetSum) / Self.scale / Double(count)) / 8, extent: extent)
         }
     }
 

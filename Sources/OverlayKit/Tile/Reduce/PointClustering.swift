@@ -1,23 +1,5 @@
 import OverlayModel
 
-/// How a cluster combines one attribute of its members (tippecanoe's `--accumulate-attribute`).
-public enum ClusterAttributeRule: String, Hashable, Sendable, CaseIterable {
-    /// The sum of the members' numbers.
-    case sum
-    /// Their mean.
-    case mean
-    /// The smallest.
-    case min
-    /// The largest.
-    case max
-    /// How many members the cluster has.
-    case count
-    /// The members' values as text, joined with nothing.
-    case concat
-    /// The members' values as text, joined with commas.
-    case comma
-}
-
 /// Merges the points of one tile that lie closer than a distance into cluster points, as
 /// supercluster and tippecanoe's `--cluster-distance` do: points are visited in spatial order
 /// and each joins the nearest cluster whose first point is within the distance, or starts one.

@@ -11,14 +11,14 @@ struct TinyShapeAccumulator {
     private(set) var pending = 0.0
     /// Stand-ins written in this tile.
     private(set) var written = 0
-    /// Where the latest tiny shape was (its first vertex) and whose it was.
-    private(set) var last: (x: Double, y: Double, source: Int)?
+    /// Where the latest tiny shape was (its first vertex), whose it was and its layer.
+    private(set) var last: (x: Double, y: Double, source: Int, layer: UInt16)?
 
     init(threshold: Double) { self.threshold = threshold }
 
     /// Adds one tiny shape; true when a stand-in is to be written in its place.
-    mutating func add(size: Double, x: Double, y: Double, source: Int) -> Bool {
-        last = (x, y, source)
+    mutating func add(size: Double, x: Double, y: Double, source: Int, layer: UInt16) -> Bool {
+        last = (x, y, source, layer)
         pending += size.isFinite ? max(0, size) : 0
         guard pending >= threshold else { return false }
         pending -= threshold
@@ -27,5 +27,5 @@ struct TinyShapeAccumulator {
     }
 
     /// The place for one stand-in when tiny shapes were seen in the tile but none was written.
-    var leftover: (x: Double, y: Double, source: Int)? { written == 0 ? last : nil }
+    var leftover: (x: Double, y: Double, source: Int, layer: UInt16)? { written == 0 ? last : nil }
 }

@@ -1,9 +1,18 @@
 import OverlayModel
 
-/// How features are cut into tiles. The defaults are geojson-vt's, so results compare.
+/// How features are cut into tiles: every setting of a tile run that decides what the tiles
+/// hold, in one place, checked once by ``validate()`` before any work starts (``Tiler`` holds
+/// only where they are read from and written to). The defaults are geojson-vt's, so results
+/// compare; `Tiler(output:layer:)` starts from tippecanoe's.
 public struct TileOptions: Hashable, Sendable {
-    /// The deepest zoom with full detail (no simplification); 0…24.
+    /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones); 0…``maxZoom``.
+    public var minZoom: Int = 0
+    /// The deepest zoom with full detail (no simplification); 0…24. With ``guessesMaxZoom`` the
+    /// highest zoom the guess may choose.
     public var maxZoom: Int = 14
+    /// Choose the max zoom from the features' spacing once they are read (tippecanoe's `-zg`,
+    /// see `MaxZoomGuess`); ``maxZoom`` is then the highest it may choose.
+    public var guessesMaxZoom = false
     /// `TileIndex` only: tiles are built up front down to this zoom…
     public var indexMaxZoom: Int = 5
     /// …or until a tile holds at most this many points; deeper tiles are built on demand.
@@ -49,6 +58,11 @@ public struct TileOptions: Hashable, Sendable {
     public var pointDropRate: Double = 1
     /// The zoom from which every point is kept (tippecanoe's `-B`); nil means ``maxZoom``.
     public var baseZoom: Int?
+    /// Choose ``baseZoom`` as the lowest zoom where no tile holds more than
+    /// ``baseZoomGuessLimit`` points (tippecanoe's `-Bg`).
+    public var guessesBaseZoom = false
+    /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
+    public var baseZoomGuessLimit = 50_000
     /// Polygons and lines too small to draw at a zoom (area below ``tinyPolygonSize``² or
     /// tolerance², whichever is less; length below the tolerance) are added up per tile, and each
     /// time the sum reaches that size a small square (or short line) is written in place of the
@@ -67,6 +81,11 @@ public struct TileOptions: Hashable, Sendable {
     /// How a cluster combines its members' attributes (tippecanoe's `--accumulate-attribute`);
     /// attributes not named keep the first member's value.
     public var clusterAttributes: [String: ClusterAttributeRule] = [:]
+    /// The bytes and features each tile may hold, and what gives way (``Tiler`` writes tiles
+    /// within it; `TileIndex` and `TilePyramid` alone hand tiles over as cut). No limit here by
+    /// default; `Tiler(output:layer:)` sets tippecanoe's (500 KiB compressed, 200,000 features,
+    /// drop densest).
+    public var budget = TileBudget.unlimited
 
     /// geojson-vt's defaults.
     public init() {}
@@ -74,21 +93,59 @@ public struct TileOptions: Hashable, Sendable {
     /// The zoom from which every point is kept.
     public var resolvedBaseZoom: Int { baseZoom ?? maxZoom }
 
-    /// Checks the ranges; the message names the option.
-    public func validate() throws {
-        func fail(_ message: String) -> Diagnostic { Diagnostic(.error, code: .tileBadOption, message: message) }
-        guard (0...24).contains(maxZoom) else { throw fail("maxZoom must be 0…24, not \(maxZoom)") }
-        guard (0...24).contains(indexMaxZoom) else { throw fail("indexMaxZoom must be 0…24, not \(indexMaxZoom)") }
-        guard tolerance >= 0, tolerance.isFinite else { throw fail("tolerance must be ≥ 0, not \(tolerance)") }
-        guard extent > 0, extent <= 1 << 16 else { throw fail("extent must be 1…65536, not \(extent)") }
-        guard buffer >= 0, buffer <= extent else { throw fail("buffer must be 0…extent, not \(buffer)") }
-        guard !(promoteID != nil && generateID) else { throw fail("promoteID and generateID cannot be used together") }
-        guard pointDropRate >= 1, pointDropRate.isFinite else { throw fail("pointDropRate must be ≥ 1, not \(pointDropRate)") }
-        if let baseZoom { guard (0...24).contains(baseZoom) else { throw fail("baseZoom must be 0…24, not \(baseZoom)") } }
-        guard tinyPolygonSize > 0, tinyPolygonSize <= Double(extent) else {
-            throw fail("tinyPolygonSize must be above 0 and at most the extent, not \(tinyPolygonSize)")
+    /// Every setting out of its range, each naming the setting, what it must be and what it
+    /// is (empty when all are fine).
+    public var problems: [TileSettingProblem] {
+        var found = [TileSettingProblem]()
+        func check(_ condition: Bool, _ setting: String, _ requirement: String, _ value: Any) {
+            if !condition { found.append(TileSettingProblem(setting: setting, requirement: requirement, value: "\(value)")) }
         }
-        guard clusterDistance >= 0, clusterDistance <= 256 else { throw fail("clusterDistance must be 0…256 pixels, not \(clusterDistance)") }
-        if let clusterMaxZoom { guard (0...24).contains(clusterMaxZoom) else { throw fail("clusterMaxZoom must be 0…24, not \(clusterMaxZoom)") } }
+        check((0...24).contains(maxZoom), "maxZoom", "must be 0…24", maxZoom)
+        check((0...max(0, maxZoom)).contains(minZoom), "minZoom", "must be 0…maxZoom", minZoom)
+        check((0...24).contains(indexMaxZoom), "indexMaxZoom", "must be 0…24", indexMaxZoom)
+        check(tolerance >= 0 && tolerance.isFinite, "tolerance", "must be ≥ 0", tolerance)
+        check(extent > 0 && extent <= 1 << 16, "extent", "must be 1…65536", extent)
+        check(buffer >= 0 && buffer <= extent, "buffer", "must be 0…extent", buffer)
+        check(!(promoteID != nil && generateID), "generateID", "cannot be used with promoteID", generateID)
+        check(pointDropRate >= 1 && pointDropRate.isFinite, "pointDropRate", "must be ≥ 1", pointDropRate)
+        if let baseZoom { check((0...24).contains(baseZoom), "baseZoom", "must be 0…24", baseZoom) }
+        check(baseZoomGuessLimit >= 1, "baseZoomGuessLimit", "must be ≥ 1", baseZoomGuessLimit)
+        check(tinyPolygonSize > 0 && tinyPolygonSize <= Double(extent), "tinyPolygonSize",
+              "must be above 0 and at most the extent", tinyPolygonSize)
+        check(clusterDistance >= 0 && clusterDistance <= 256, "clusterDistance", "must be 0…256 pixels", clusterDistance)
+        if let clusterMaxZoom { check((0...24).contains(clusterMaxZoom), "clusterMaxZoom", "must be 0…24", clusterMaxZoom) }
+        if let maxBytes = budget.maxBytes { check(maxBytes >= 1, "budget.maxBytes", "must be ≥ 1", maxBytes) }
+        if let maxFeatures = budget.maxFeatures { check(maxFeatures >= 1, "budget.maxFeatures", "must be ≥ 1", maxFeatures) }
+        return found
     }
+
+    /// Checks every setting; the error names the first one out of range (``problems`` has all).
+    /// - Throws: `Diagnostic` `tile.bad-option`.
+    public func validate() throws {
+        if let first = problems.first { throw first.diagnostic }
+    }
+}
+
+/// A tile setting out of its range: which one (by its name in ``TileOptions`` or ``Tiler``),
+/// what it must be, and what it is. A command line maps ``setting`` to its own option name.
+public struct TileSettingProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The setting's name in the library (`maxZoom`, `budget.maxBytes`, `threads`).
+    public var setting: String
+    /// What it must be ("must be 0…24").
+    public var requirement: String
+    /// Its value, as text.
+    public var value: String
+
+    /// A problem with `setting`.
+    public init(setting: String, requirement: String, value: String) {
+        self.setting = setting
+        self.requirement = requirement
+        self.value = value
+    }
+
+    /// "maxZoom must be 0…24, not 30".
+    public var description: String { "\(setting) \(requirement), not \(value)" }
+
+    /// The problem as the `tile.bad-option` error the library throws.
+    public var diagnostic: Diagnostic { Diagnostic(.error, code: .tileBadOption, message: description) }
 }

@@ -1,6 +1,6 @@
 import OverlayModel
 
-/// A feature's id and properties as compact bytes for a `SpillFile`, read back exactly: an
+/// A feature's id and properties as compact bytes for a `RecordFile`, read back exactly: an
 /// integer stays an integer and a number a number (JSON text would turn `1.0` into `1`, which
 /// MVT stores differently), members keep their order and duplicates.
 ///

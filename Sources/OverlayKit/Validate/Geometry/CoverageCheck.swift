@@ -25,13 +25,56 @@ import OverlayModel
 /// ground at the gap (a local equirectangular measure).
 ///
 /// O(n log n)-ish for n edges in a valid coverage (hashing, then only the outline is tested).
-public struct CoverageCheck: Sendable {
+public struct CoverageCheck: ValidationCheck {
     /// Gaps narrower than this many metres are reported; 0 reports none.
     public var gapWidth: Double
 
     /// A check reporting overlaps and unmatched borders, and gaps narrower than `gapWidth` metres.
     public init(gapWidth: Double = 0) {
         self.gapWidth = gapWidth
+    }
+
+    /// The rules this check applies, as reports list them.
+    public var rules: [CheckRule] {
+        var rules = [
+            CheckRule(id: "coverage/overlap", code: .coverageOverlap, summary: "no two features' polygons overlap"),
+            CheckRule(id: "coverage/unmatched-border", code: .coverageUnmatchedBorder,
+                      summary: "polygons that touch share the same vertices along their border"),
+        ]
+        if gapWidth > 0 {
+            rules.append(CheckRule(id: "coverage/gap", code: .coverageGap,
+                                   summary: "no gap narrower than \(Self.degrees(gapWidth)) m between features' polygons",
+                                   properties: ["gapWidth": .number(gapWidth), "unit": .string("m")]))
+        }
+        return rules
+    }
+
+    /// One report (`coverage`): each readable GeoJSON or KML input's features checked as one
+    /// coverage. Inputs that could not be read are left to their own findings.
+    public func run(on inputs: [ValidationInput]) -> [CheckReport] {
+        var report = CheckReport(kind: "coverage", name: gapWidth > 0 ? "gap-width-\(Self.degrees(gapWidth))m" : "coverage",
+                                 title: "Polygons form a coverage: no overlaps, shared borders with shared vertices"
+                                     + (gapWidth > 0 ? ", no gap narrower than \(Self.degrees(gapWidth)) m" : ""),
+                                 rules: rules)
+        for input in inputs where !input.result.isUnreadable && input.result.format != nil {
+            var features = [Feature]()
+            do {
+                var reader = try FeatureIO.reader(for: try input.open(), format: input.result.format)
+                while let feature = try reader.next() {
+                    var located = feature
+                    located.location?.file = input.name
+                    features.append(located)
+                }
+            } catch {
+                continue  // the format rules report why
+            }
+            for finding in findings(features) {
+                let rule = finding.code == .coverageOverlap ? "coverage/overlap"
+                    : finding.code == .coverageGap ? "coverage/gap" : "coverage/unmatched-border"
+                report.findings.append(CheckFinding(finding, ruleID: rule))
+            }
+        }
+        return [report]
     }
 
     private struct Polygon {

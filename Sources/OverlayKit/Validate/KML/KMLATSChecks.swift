@@ -11,6 +11,12 @@ import OverlayModel
 enum KMLATSChecks {
     static let kml23Namespace = "http://www.opengis.net/kml/2.3"
 
+    /// Whether a root element opens a KML 2.3 document: OGC 12-007r2 keeps KML 2.2's namespace
+    /// and says 2.3 with `version="2.3"` on `<kml>`; some writers use a 2.3 namespace instead.
+    static func isKML23(namespace: String?, version: String?) -> Bool {
+        namespace == kml23Namespace || (version == "2.3" && KMLElementRules.kmlNamespaces.contains(namespace ?? ""))
+    }
+
     /// Google's gx: elements that OGC KML 2.3 adopted into its own namespace, by local name.
     static let adoptedIn23: [String: String] = [
         "Track": "gx:Track", "MultiTrack": "gx:MultiTrack", "LatLonQuad": "gx:LatLonQuad", "coord": "gx:coord",
@@ -18,8 +24,16 @@ enum KMLATSChecks {
         "SimpleArrayField": "gx:SimpleArrayField", "Tour": "gx:Tour", "altitudeOffset": "gx:altitudeOffset",
         "balloonVisibility": "gx:balloonVisibility", "horizFov": "gx:horizFov", "ViewerOptions": "gx:ViewerOptions",
         "outerColor": "gx:outerColor", "outerWidth": "gx:outerWidth", "physicalWidth": "gx:physicalWidth",
-        "labelVisibility": "gx:labelVisibility",
+        "labelVisibility": "gx:labelVisibility", "Playlist": "gx:Playlist", "FlyTo": "gx:FlyTo", "Wait": "gx:Wait",
+        "TourControl": "gx:TourControl", "AnimatedUpdate": "gx:AnimatedUpdate", "SoundCue": "gx:SoundCue",
+        "duration": "gx:duration", "flyToMode": "gx:flyToMode", "playMode": "gx:playMode", "delayedStart": "gx:delayedStart",
     ]
+
+    /// The tour primitives a Playlist holds (KML 2.3's kml:AbstractTourPrimitiveGroup).
+    static let tourPrimitives: Set<String> = ["gx:FlyTo", "gx:Wait", "gx:TourControl", "gx:AnimatedUpdate", "gx:SoundCue"]
+
+    /// The parameters an httpQuery may carry (OGC 07-147r2 §13.1.3.7, ATC 47).
+    static let httpQueryParameters = ["[clientVersion]", "[kmlVersion]", "[clientName]", "[language]"]
 
     /// Simple elements whose trimmed text is handed to the parent frame's `values`.
     static let valueElements: Set<String> = [
@@ -30,6 +44,7 @@ enum KMLATSChecks {
         "leftFov", "rightFov", "bottomFov", "topFov", "minRefreshPeriod", "tileSize", "maxWidth", "maxHeight",
         "gridOrigin", "phoneNumber", "sourceHref", "targetHref", "colorMode", "displayMode", "listItemType", "shape",
         "x", "y", "z", "visibility", "open", "fill", "outline", "refreshVisibility", "flyToView", "scale", "width",
+        "gx:duration", "gx:flyToMode", "gx:playMode", "state",
     ]
 
     /// Values the KML 2.2 schema allows (ATC 2), by element.
@@ -45,6 +60,9 @@ enum KMLATSChecks {
             "listItemType": ["check", "radioFolder", "checkOffOnly", "checkHideChildren"],
             "shape": ["rectangle", "cylinder", "sphere"],
             "gridOrigin": ["lowerLeft", "upperLeft"],
+            "key": ["normal", "highlight"],
+            "gx:flyToMode": ["bounce", "smooth"],
+            "gx:playMode": ["pause"],
             "extrude": boolean, "tessellate": boolean, "visibility": boolean, "open": boolean, "fill": boolean,
             "outline": boolean, "refreshVisibility": boolean, "flyToView": boolean,
         ]
@@ -59,7 +77,7 @@ enum KMLATSChecks {
         "minAltitude": nil, "maxAltitude": nil, "refreshInterval": nil, "viewRefreshTime": nil, "viewBoundScale": nil,
         "altitude": nil, "range": nil, "minLodPixels": nil, "maxLodPixels": nil, "minFadeExtent": nil, "maxFadeExtent": nil,
         "near": nil, "minRefreshPeriod": nil, "scale": nil, "width": nil, "x": nil, "y": nil, "z": nil,
-        "tileSize": nil, "maxWidth": nil, "maxHeight": nil,
+        "tileSize": nil, "maxWidth": nil, "maxHeight": nil, "gx:duration": nil,
     ]
 
     /// The elements that substitute for kml:AbstractObjectGroup in ogckml22.xsd: the objects
@@ -92,7 +110,7 @@ enum KMLATSChecks {
     static let checkedOnOpen: Set<String> = ["atom:link", "Metadata", "Snippet", "Url", "color"]
     static let checkedOnClose: Set<String> = Set(enumerations.keys).union(numbers.keys).union(objects).union(nonEmpty.keys).union([
         "kml", "styleUrl", "phoneNumber", "ExtendedData", "Folder", "gx:TimeSpan", "gx:TimeStamp", "NetworkLinkControl", "Schema",
-        "SimpleField",
+        "SimpleField", "gx:Tour", "gx:Playlist", "gx:FlyTo", "gx:Wait", "gx:TourControl", "gx:AnimatedUpdate", "gx:LatLonQuad",
     ])
     static let geometries: Set<String> = KMLElementRules.geometries
 
@@ -114,6 +132,21 @@ enum KMLATSChecks {
     }
 
     static func isTrue(_ text: String?) -> Bool { text == "1" || text == "true" }
+
+    /// Positions as (longitude, latitude) points, each longitude moved by whole turns to lie
+    /// within 180° of the one before, so a shape across the antimeridian stays in one piece.
+    static func unwrappedLongitudes(_ coordinates: [Coordinate]) -> [(x: Double, y: Double)] {
+        var points: [(x: Double, y: Double)] = []
+        points.reserveCapacity(coordinates.count)
+        for coordinate in coordinates {
+            var x = coordinate.longitude
+            if let previous = points.last?.x, x.isFinite, previous.isFinite {
+                x -= 360 * ((x - previous) / 360).rounded()
+            }
+            points.append((x, coordinate.latitude))
+        }
+        return points
+    }
 
     /// A URI with a scheme (`http:`, `file:`…), as RFC 3986 §3.1 spells one.
     static func scheme(of text: String) -> String? {
@@ -168,7 +201,7 @@ enum KMLATSChecks {
 
 extension KMLValidator.Walk {
     /// Reports a finding of an ATS rule when the rule's level is within `atsLevel`.
-    private mutating func ats(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, _ frame: KMLValidator.Frame) {
+    mutating func ats(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, _ frame: KMLValidator.Frame) {
         guard KMLRuleCatalog.level(of: code) <= atsLevel else { return }
         report(severity, code, message, line: frame.line, path: frame.path, needle: "<" + frame.qualifiedName)
     }
@@ -222,10 +255,12 @@ extension KMLValidator.Walk {
         case "targetHref":
             // ATC 22 (1): a URL of the file a NetworkLink loaded — an anyURI, so a relative
             // reference (resolved against this document, as the NetworkLink's href was) is
-            // one too. Empty or not a URI reference is the error. A tour's gx:AnimatedUpdate
-            // updates its own file, and Google's tours leave it empty.
+            // one too. Empty or not a URI reference is the error. A tour's AnimatedUpdate has
+            // its own rule (KML 2.3 ATC-145): empty for this document, else an absolute URI.
             let inTour = stack.count >= 2 && stack[stack.count - 2].name == "gx:AnimatedUpdate"
-            if !inTour && !KMLATSChecks.isURIReference(text) {
+            if inTour {
+                checkAnimatedUpdateTarget(frame, text: text)
+            } else if !KMLATSChecks.isURIReference(text) {
                 ats(.error, .kmlUpdateTargetHref, "Update <targetHref> '\(text.prefix(60))' is not a URL of the file to update", frame)
             }
         default:
@@ -234,350 +269,29 @@ extension KMLValidator.Walk {
     }
 
     /// Tests decided when an element ends, on its attributes, its children's counts and the
-    /// values of its simple children.
+    /// values of its simple children: one function per rule family (`Rules/`).
     mutating func checkOnClose(_ frame: KMLValidator.Frame, text: String) {
         let name = frame.name
         guard KMLATSChecks.checkedOnClose.contains(name) else { return }
-        let values = frame.values
-        let has = { (child: String) in frame.childCounts[child] != nil }
-        let parentName = stack.last?.name
-
-        // ATC 2: enumerated and numeric values the schema constrains.
-        if let allowed = KMLATSChecks.enumerations[name] {
-            var allowed = allowed
-            if name == "altitudeMode" && isKML23 { allowed.formUnion(["clampToSeaFloor", "relativeToSeaFloor"]) }
-            if text.isEmpty {
-                ats(.warning, .kmlEmptyValue, "<\(frame.qualifiedName)> is empty; readers take the default", frame)
-            } else if !allowed.contains(text) {
-                ats(.error, .kmlEnumValue, "<\(frame.qualifiedName)> '\(text.prefix(40))' is not one of \(allowed.sorted().joined(separator: ", "))", frame)
-            }
-        }
-        if let range = KMLATSChecks.numbers[name], !(name == "altitudeMode"), frame.childCounts.isEmpty,
-           ["x", "y", "z"].contains(name) ? parentName == "Scale" : true {
-            if text.isEmpty {
-                ats(.warning, .kmlEmptyValue, "<\(frame.qualifiedName)> is empty; readers take the default", frame)
-            } else if let value = KMLATSChecks.number(text) {
-                if let range, !range.contains(value) {
-                    ats(.error, .kmlValueRange, "<\(frame.qualifiedName)> \(text) is outside \(range.lowerBound)…\(range.upperBound)", frame)
-                }
-            } else {
-                ats(.error, .kmlNumberSyntax, "<\(frame.qualifiedName)> '\(text.prefix(40))' is not a number", frame)
-            }
-        }
-
+        checkValueRules(frame, text: text)
         switch name {
-        case "kml":
-            // ATC 45 (level 2): a feature or NetworkLinkControl under the root.
-            if !frame.childCounts.keys.contains(where: { KMLATSChecks.features.contains($0) || $0 == "NetworkLinkControl" }) {
-                ats(.warning, .kmlEmptyRoot, "<kml> holds no feature and no NetworkLinkControl", frame)
-            }
-        case "styleUrl":
-            // ATC 6: a fragment naming the style; absolute URLs only http(s) or file.
-            if !text.contains("#") {
-                ats(.error, .kmlStyleUrlFragment, "styleUrl '\(text.prefix(60))' has no #fragment naming a style", frame)
-            }
-            if let scheme = KMLATSChecks.scheme(of: text), !["http", "https", "file"].contains(scheme) {
-                ats(.error, .kmlStyleUrlScheme, "styleUrl '\(text.prefix(60))' uses the \(scheme): scheme; the ATS allows http and file", frame)
-            }
-        case "TimeSpan", "gx:TimeSpan":
-            // ATC 4 (1): begin or end.
-            if !has("begin") && !has("end") { ats(.error, .kmlTimespanEmpty, "<\(frame.qualifiedName)> has neither <begin> nor <end>", frame) }
-        case "TimeStamp", "gx:TimeStamp":
-            // ATC 5: a when.
-            if !has("when") { ats(.error, .kmlTimestampWhenMissing, "<\(frame.qualifiedName)> has no <when>", frame) }
-        case "LatLonAltBox":
-            // ATC 8: a non-empty box; altitudes in order, and not clamped when both are given.
-            checkBoxExtent(frame, code: .kmlLatlonaltboxExtent)
-            if let low = values["minAltitude"].flatMap(KMLATSChecks.number), let high = values["maxAltitude"].flatMap(KMLATSChecks.number) {
-                if low > high {
-                    ats(.error, .kmlLatlonaltboxAltitude, "LatLonAltBox minAltitude \(low) is above maxAltitude \(high)", frame)
-                }
-                let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
-                if mode == "clampToGround" || mode == "clampToSeaFloor" {
-                    ats(.error, .kmlLatlonaltboxAltitude, "LatLonAltBox gives minAltitude and maxAltitude but its altitudeMode is \(mode), which ignores them", frame)
-                }
-            }
-        case "LatLonBox":
-            // ATC 11: all four sides, north > south, east > west.
-            let missing = ["north", "south", "east", "west"].filter { !has($0) }
-            if !missing.isEmpty {
-                ats(.error, .kmlLatlonboxIncomplete, "LatLonBox lacks <\(missing.joined(separator: ">, <"))>", frame)
-            } else {
-                checkBoxExtent(frame, code: .kmlLatlonboxExtent)
-            }
-        case "Link", "Icon", "Url":
-            checkLink(frame)
-        case "Point", "LineString", "LinearRing", "Polygon":
-            checkAltitudeUse(frame)
-        case "ViewVolume":
-            // ATC 19: all five fields, near not negative.
-            let missing = ["leftFov", "rightFov", "bottomFov", "topFov", "near"].filter { !has($0) }
-            if !missing.isEmpty {
-                ats(.error, .kmlViewvolumeIncomplete, "ViewVolume lacks <\(missing.joined(separator: ">, <"))>", frame)
-            } else if let near = values["near"].flatMap(KMLATSChecks.number), near < 0 {
-                ats(.error, .kmlViewvolumeIncomplete, "ViewVolume near is negative (\(near))", frame)
-            }
-        case "NetworkLinkControl":
-            // ATC 20.
-            if let period = values["minRefreshPeriod"].flatMap(KMLATSChecks.number), period < 0 {
-                ats(.error, .kmlMinRefreshPeriod, "minRefreshPeriod is negative (\(period))", frame)
-            }
-        case "Schema":
-            // ATC 25.
-            if (frame.attributes["id"] ?? "").isEmpty {
-                ats(.error, .kmlSchemaIdMissing, "<Schema> has no id, so no schemaUrl can name it", frame)
-            }
-        case "SimpleField":
-            // ATC 26 (2): one of the eight types, bare or as an XML Schema QName (xsd:int).
-            if let type = frame.attributes["type"], !KMLSimpleFieldType.names.contains(KMLSimpleFieldType.normalized(type)) {
-                ats(.error, .kmlSimpleFieldType, "SimpleField type '\(type.prefix(40))' is not one of string, int, uint, short, ushort, float, double, bool", frame)
-            }
-            checkUnitOfMeasure(frame)
-        case "Data":
-            // ATC 28: names unique in one ExtendedData; ATC 49 (level 2): a name and a value.
-            if let dataName = frame.attributes["name"], parentName == "ExtendedData" {
-                if stack[stack.count - 1].dataNames.contains(dataName) {
-                    ats(.error, .kmlDataNameDuplicate, "Data name '\(dataName.prefix(60))' appears twice in this ExtendedData", frame)
-                } else {
-                    stack[stack.count - 1].dataNames.insert(dataName)
-                }
-            }
-            if frame.attributes["name"] == nil || !has("value") {
-                ats(.warning, .kmlDataIncomplete, "<Data> should have a name attribute and a <value>", frame)
-            }
-            checkUnitOfMeasure(frame)
-        case "phoneNumber":
-            // ATC 24.
-            if !KMLATSChecks.isTelephoneURI(text) {
-                ats(.error, .kmlPhoneNumberUri, "phoneNumber '\(text.prefix(40))' is not a tel: URI (RFC 3966), e.g. tel:+1-555-0100", frame)
-            }
-        case "Orientation":
-            // ATC 32; ATC 75 (level 3): all three.
-            let present = ["heading", "tilt", "roll"].filter(has)
-            if present.isEmpty {
-                ats(.error, .kmlOrientationEmpty, "Orientation has none of heading, tilt, roll", frame)
-            } else if present.count < 3 {
-                ats(.info, .kmlOrientationPartial, "Orientation gives \(present.joined(separator: ", ")) but not all of heading, tilt, roll", frame)
-            }
-        case "GroundOverlay":
-            // ATC 33; ATC 53 and 56 (level 2).
-            if values["altitudeMode"] == "absolute" && !has("altitude") {
-                ats(.error, .kmlGroundOverlayAltitude, "GroundOverlay with altitudeMode absolute needs an <altitude>", frame)
-            }
-            if !has("LatLonBox") && !has("gx:LatLonQuad") {
-                ats(.warning, .kmlGroundOverlayBox, "GroundOverlay has no <LatLonBox> (or gx:LatLonQuad) placing it", frame)
-            }
-            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<GroundOverlay> has no <Icon> image", frame) }
-        case "ScreenOverlay":
-            // ATC 56, 57 (level 2).
-            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<ScreenOverlay> has no <Icon> image", frame) }
-            if !has("screenXY") { ats(.warning, .kmlScreenOverlayXy, "ScreenOverlay has no <screenXY> placing it", frame) }
-        case "PhotoOverlay":
-            // ATC 35; ATC 52 (level 2): $[x], $[y], $[level] in the href exactly when there is an ImagePyramid.
-            let missing = ["Icon", "ViewVolume", "Point", "Camera"].filter { !has($0) }
-            if !missing.isEmpty {
-                ats(.error, .kmlPhotoOverlayIncomplete, "PhotoOverlay lacks <\(missing.joined(separator: ">, <"))>", frame)
-            }
-            if let href = values["Icon/href"] {
-                let tiled = ["$[x]", "$[y]", "$[level]"].allSatisfy { href.contains($0) }
-                if tiled != has("ImagePyramid") {
-                    ats(.warning, .kmlPhotoOverlayPyramid, tiled ? "PhotoOverlay href has $[x], $[y] and $[level] but no <ImagePyramid>"
-                        : "PhotoOverlay has an <ImagePyramid> but its href lacks $[x], $[y] and $[level]", frame)
-                }
-            }
-            if !has("Icon") { ats(.warning, .kmlOverlayIconMissing, "<PhotoOverlay> has no <Icon> image", frame) }
-        case "Model":
-            // ATC 34 (1); ATC 55 (2) (level 2): a Location altitude unless clamped.
-            let missing = ["Link", "Location"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, .kmlModelIncomplete, "Model lacks <\(missing.joined(separator: ">, <"))>", frame) }
-            let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
-            if has("Location") && values["Location/altitude"] == nil && mode != "clampToGround" && mode != "clampToSeaFloor" {
-                ats(.warning, .kmlLocationIncomplete, "Model altitudeMode is \(mode) but its Location has no <altitude>", frame)
-            }
-        case "Location":
-            // ATC 55 (1) (level 2).
-            if !has("longitude") || !has("latitude") {
-                ats(.warning, .kmlLocationIncomplete, "Location should give <longitude> and <latitude>", frame)
-            }
-            if has("altitude"), !stack.isEmpty { stack[stack.count - 1].values["Location/altitude"] = values["altitude"] }
-        case "ItemIcon":
-            // ATC 37.
-            if !has("href") { ats(.error, .kmlItemIconHref, "ItemIcon has no <href>", frame) }
-        case "LookAt":
-            // ATC 38: position and range; tilt 0…90; an altitude unless clamped.
-            let missing = ["longitude", "latitude", "range"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, .kmlLookatIncomplete, "LookAt lacks <\(missing.joined(separator: ">, <"))>", frame) }
-            if let tilt = values["tilt"].flatMap(KMLATSChecks.number), !(0...90).contains(tilt) {
-                ats(.error, .kmlLookatTilt, "LookAt tilt \(tilt) is outside 0…90", frame)
-            }
-            let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
-            if mode != "clampToGround" && mode != "clampToSeaFloor" && !has("altitude") {
-                ats(.error, .kmlLookatAltitude, "LookAt altitudeMode is \(mode) but it has no <altitude>", frame)
-            }
-        case "Camera":
-            // ATC 54 (level 2).
-            let missing = ["longitude", "latitude", "altitude"].filter { !has($0) }
-            if !missing.isEmpty { ats(.warning, .kmlCameraIncomplete, "Camera lacks <\(missing.joined(separator: ">, <"))>", frame) }
-            if (values["altitudeMode"] ?? "clampToGround") == "clampToGround" && values["gx:altitudeMode"] == nil {
-                ats(.warning, .kmlCameraAltitudeMode, "Camera altitudeMode is clampToGround (the default); a camera is placed above the ground", frame)
-            }
-        case "Lod":
-            // ATC 39; ATC 74 (level 3).
-            guard let low = values["minLodPixels"].flatMap(KMLATSChecks.number) else {
-                if !has("minLodPixels") { ats(.error, .kmlLodPixels, "Lod has no <minLodPixels>", frame) }
-                break
-            }
-            let high = values["maxLodPixels"].flatMap(KMLATSChecks.number) ?? -1
-            if high != -1 && low >= high {
-                ats(.error, .kmlLodPixels, "Lod minLodPixels \(low) is not below maxLodPixels \(high)", frame)
-            } else if high != -1 {
-                let fades = (values["minFadeExtent"].flatMap(KMLATSChecks.number) ?? 0) + (values["maxFadeExtent"].flatMap(KMLATSChecks.number) ?? 0)
-                if fades > high - low {
-                    ats(.info, .kmlLodFadeExtents, "Lod fade extents (\(fades)) exceed maxLodPixels − minLodPixels (\(high - low))", frame)
-                }
-            }
-        case "Region":
-            // ATC 41.
-            let missing = ["LatLonAltBox", "Lod"].filter { !has($0) }
-            if !missing.isEmpty { ats(.error, .kmlRegionIncomplete, "Region lacks <\(missing.joined(separator: ">, <"))>", frame) }
-        case "ResourceMap":
-            // ATC 50 (level 2).
-            if !has("Alias") { ats(.warning, .kmlResourceMapAlias, "ResourceMap has no <Alias>", frame) }
-        case "Alias":
-            if let source = values["sourceHref"], parentName == "ResourceMap" {
-                if stack[stack.count - 1].aliasSources.contains(source) {
-                    ats(.warning, .kmlResourceMapAlias, "Alias sourceHref '\(source.prefix(60))' appears twice in this ResourceMap", frame)
-                } else {
-                    stack[stack.count - 1].aliasSources.insert(source)
-                }
-            }
-        case "ImagePyramid":
-            // ATC 62 (level 2).
-            let missing = ["maxWidth", "maxHeight"].filter { !has($0) }
-            if !missing.isEmpty { ats(.warning, .kmlImagePyramid, "ImagePyramid lacks <\(missing.joined(separator: ">, <"))>", frame) }
-            if let size = values["tileSize"].flatMap(KMLATSChecks.number), !(size >= 1 && size <= 1_073_741_824 && size == size.rounded()
-                && Int(size).nonzeroBitCount == 1) {
-                ats(.warning, .kmlImagePyramid, "ImagePyramid tileSize \(values["tileSize"]!) is not a power of 2", frame)
-            }
-        case "MultiGeometry":
-            // ATC 66 (level 2).
-            let parts = frame.childCounts.filter { KMLATSChecks.geometries.contains($0.key) }.values.reduce(0, +)
-            if parts < 2 { ats(.warning, .kmlMultigeometrySingle, "MultiGeometry holds \(parts) geometr\(parts == 1 ? "y" : "ies"); it should hold two or more", frame) }
-        case "Placemark":
-            // ATC 67 (level 2).
-            if !frame.childCounts.keys.contains(where: KMLATSChecks.geometries.contains) {
-                ats(.warning, .kmlPlacemarkNoGeometry, "Placemark has no geometry", frame)
-            }
-        default:
-            break
+        case "kml", "phoneNumber": checkFeatureRules(frame, text: text)
+        case "styleUrl", "ItemIcon": checkStyleRules(frame, text: text)
+        case "TimeSpan", "gx:TimeSpan", "TimeStamp", "gx:TimeStamp": checkTimeRules(frame)
+        case "LatLonAltBox", "LatLonBox", "gx:LatLonQuad", "Lod", "Region": checkExtentRules(frame)
+        case "Link", "Icon", "Url", "NetworkLinkControl": checkLinkRules(frame)
+        case "Point", "LineString", "LinearRing", "Polygon", "MultiGeometry", "Placemark": checkGeometryRules(frame)
+        case "ViewVolume", "LookAt", "Camera": checkViewRules(frame)
+        case "GroundOverlay", "ScreenOverlay", "PhotoOverlay", "ImagePyramid": checkOverlayRules(frame)
+        case "Orientation", "Model", "Location", "ResourceMap", "Alias": checkModelRules(frame)
+        case "Schema", "SimpleField", "Data": checkDataRules(frame)
+        case "gx:Tour", "gx:Playlist", "gx:FlyTo", "gx:TourControl", "gx:Wait", "gx:AnimatedUpdate": checkTourRules(frame)
+        default: break
         }
-
-        // ATC 21: an object outside Update has content (any child node, as the ETS counts
-        // them), or an id. An object missing a required child was reported as such. A
-        // warning: an empty object draws nothing and loses nothing (OverlayKit's own writer
-        // gives a feature without geometry or properties as `<Placemark/>`).
-        let isEmpty = frame.childCounts.isEmpty && !frame.hasText
-        if frame.childCounts.isEmpty && !frame.hasAnyText && (frame.attributes["id"] ?? "").isEmpty
-            && KMLATSChecks.objects.contains(name) && KMLElementRules.required[name] == nil {
-            ats(.warning, .kmlEmptyObject, "<\(frame.qualifiedName)> is empty and has no id", frame)
-        } else if let rule = KMLATSChecks.nonEmpty[name] {
-            // ATC 42, 44, 58–61, 63–65 (level 2): not empty (with an id it passed ATC 21).
-            let filled = rule.anyOf.isEmpty ? !isEmpty : rule.anyOf.contains(where: has)
-            if !filled {
-                let what = rule.anyOf.isEmpty ? "is empty" : "has none of \(rule.anyOf.sorted().joined(separator: ", "))"
-                ats(.warning, rule.code, "<\(frame.qualifiedName)> \(what)", frame)
-            }
-            if name == "Scale" && filled && !["x", "y", "z"].allSatisfy(has) {
-                // ATC 73 (level 3).
-                ats(.info, .kmlScalePartial, "Scale should give all of x, y, z", frame)
-            }
-        }
-        if name == "Icon", parentName == "PhotoOverlay", let href = values["href"], !stack.isEmpty {
+        checkContentRules(frame)
+        // A PhotoOverlay's ImagePyramid test (ATC 52) needs its Icon's href.
+        if name == "Icon", stack.last?.name == "PhotoOverlay", let href = frame.values["href"] {
             stack[stack.count - 1].values["Icon/href"] = href
-        }
-    }
-
-    /// North above south and east beyond west (ATC 8, ATC 11): a box with an area. Only
-    /// sides that are numbers are compared (others were reported as such).
-    private mutating func checkBoxExtent(_ frame: KMLValidator.Frame, code: Diagnostic.Code) {
-        let side = { (name: String) in frame.values[name].flatMap(KMLATSChecks.number) }
-        if let north = side("north"), let south = side("south"), north <= south {
-            ats(.error, code, "\(frame.qualifiedName) north \(north) is not above south \(south)", frame)
-        }
-        if let east = side("east"), let west = side("west"), east <= west {
-            ats(.error, code, "\(frame.qualifiedName) east \(east) is not beyond west \(west) (a box across 180° is not allowed by the ATS)", frame)
-        }
-    }
-
-    /// `uom` on Data or SimpleField (ATC 2): KML 2.3 added it, so a KML 2.2 document may not
-    /// carry it; in 2.3 it names a unit — a URI (`urn:ogc:def:uom:…`, `http://…`) or a UCUM
-    /// code of `knownUnits` — and a word no unit system defines (`furlongs`) is a finding, as
-    /// no reader can convert the values it qualifies.
-    private mutating func checkUnitOfMeasure(_ frame: KMLValidator.Frame) {
-        guard let unit = frame.attributes["uom"] else { return }
-        if !isKML23 {
-            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document cannot carry it", frame)
-        } else if KMLATSChecks.scheme(of: unit) == nil && !KMLATSChecks.knownUnits.contains(unit) {
-            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom '\(unit.prefix(40))' is no known unit of measure: give a UCUM code (m, km/h, Cel…) or a URI naming the unit", frame)
-        }
-    }
-
-    /// Link, Icon and Url: ATC 9 (positive intervals), ATC 40 (an href), ATC 46, 47, 51 (level 2).
-    private mutating func checkLink(_ frame: KMLValidator.Frame) {
-        let values = frame.values
-        if frame.childCounts["href"] == nil && !frame.inUpdate {
-            ats(.error, .kmlLinkHrefMissing, "<\(frame.qualifiedName)> has no <href>", frame)
-        }
-        for field in ["refreshInterval", "viewRefreshTime", "viewBoundScale"] {
-            if let value = values[field].flatMap(KMLATSChecks.number), value <= 0 {
-                ats(.error, .kmlLinkValueNotPositive, "<\(field)> must be positive, found \(values[field]!)", frame)
-            }
-        }
-        if values["refreshInterval"] != nil, values["refreshMode"] != "onInterval" {
-            ats(.warning, .kmlLinkRefreshMode, "refreshInterval is given but refreshMode is \(values["refreshMode"] ?? "onChange (the default)"), not onInterval", frame)
-        }
-        if values["viewRefreshTime"] != nil, values["viewRefreshMode"] != "onStop" {
-            ats(.warning, .kmlLinkRefreshMode, "viewRefreshTime is given but viewRefreshMode is \(values["viewRefreshMode"] ?? "never (the default)"), not onStop", frame)
-        }
-        if let format = values["viewFormat"], !format.isEmpty, !format.contains("[") {
-            ats(.warning, .kmlViewFormatParameters, "viewFormat '\(format.prefix(60))' holds no [parameter]", frame)
-        }
-        if let query = values["httpQuery"], !query.contains("[") {
-            ats(.warning, .kmlHttpQueryParameters, "httpQuery '\(query.prefix(60))' holds no [parameter]", frame)
-        }
-    }
-
-    /// Geometry: ATC 12 (extrude needs a height), ATC 13 (tessellate needs clampToGround),
-    /// ATC 48 (level 2: a ring in a Polygon has none of extrude, tessellate, altitudeMode),
-    /// ATC 43 (level 2: heights when the altitude mode uses them).
-    private mutating func checkAltitudeUse(_ frame: KMLValidator.Frame) {
-        let values = frame.values
-        let inPolygon = frame.name == "LinearRing" && (stack.last?.name == "outerBoundaryIs" || stack.last?.name == "innerBoundaryIs")
-        if inPolygon {
-            let present = ["extrude", "tessellate", "altitudeMode"].filter { frame.childCounts[$0] != nil }
-            if !present.isEmpty {
-                ats(.warning, .kmlRingInPolygonMembers, "a LinearRing in a Polygon should not have <\(present.joined(separator: ">, <"))> (the Polygon's apply)", frame)
-            }
-            return
-        }
-        let mode = values["altitudeMode"] ?? values["gx:altitudeMode"] ?? "clampToGround"
-        let clamped = mode == "clampToGround" || mode == "clampToSeaFloor"
-        if KMLATSChecks.isTrue(values["extrude"]) && clamped {
-            ats(.warning, .kmlExtrudeClamped, "<\(frame.qualifiedName)> is extruded but its altitudeMode is \(mode), so it has no height to extrude from", frame)
-        }
-        if KMLATSChecks.isTrue(values["tessellate"]) && mode != "clampToGround" && frame.name != "Point" {
-            ats(.warning, .kmlTessellateAltitude, "<\(frame.qualifiedName)> is tessellated but its altitudeMode is \(mode); tessellation needs clampToGround", frame)
-        }
-        if values["altitudeMode"] != nil || values["gx:altitudeMode"] != nil, !clamped {
-            let flat: Bool
-            if frame.name == "Polygon" {
-                flat = frame.rings.contains { $0.coordinates.contains { $0.altitude == nil } }
-            } else {
-                flat = frame.coordinates?.contains { $0.altitude == nil } ?? false
-            }
-            if flat {
-                ats(.warning, .kmlCoordinatesAltitudeMissing, "<\(frame.qualifiedName)> altitudeMode is \(mode) but some positions have no altitude", frame)
-            }
         }
     }
 }

@@ -3,8 +3,7 @@
 /// unknown and misplaced elements with their line. `--schema` runs the full XSD.
 ///
 /// Names are local names; `gx:` names carry their prefix, whatever prefix the file used.
-/// Elements whose content is free-form (Metadata, Update, xAL, gx:Tour playlists) are not
-/// looked into.
+/// Elements whose content is free-form (Metadata, Update, xAL) are not looked into.
 enum KMLElementRules {
     static let featureMembers: Set<String> = [
         "name", "visibility", "open", "atom:author", "atom:link", "address", "xal:AddressDetails", "phoneNumber",
@@ -55,7 +54,7 @@ enum KMLElementRules {
         "gx:MultiTrack": ["altitudeMode", "gx:altitudeMode", "gx:interpolate", "gx:Track"],
         "Style": ["IconStyle", "LabelStyle", "LineStyle", "PolyStyle", "BalloonStyle", "ListStyle"],
         "StyleMap": ["Pair"],
-        "Pair": ["key", "styleUrl", "Style"],
+        "Pair": ["key", "styleUrl", "Style", "StyleMap"],
         "IconStyle": colorMembers.union(["scale", "heading", "Icon", "hotSpot"]),
         "LabelStyle": colorMembers.union(["scale"]),
         "LineStyle": colorMembers.union(["width", "gx:outerColor", "gx:outerWidth", "gx:physicalWidth", "gx:labelVisibility"]),
@@ -89,13 +88,21 @@ enum KMLElementRules {
         "NetworkLinkControl": ["minRefreshPeriod", "maxSessionLength", "cookie", "message", "linkName", "linkDescription",
                                "linkSnippet", "expires", "Update", "Camera", "LookAt"],
         "gx:ViewerOptions": ["gx:option"],
+        // Tours (Google's gx: extension; KML 2.3 adopted them into its own namespace).
+        "gx:Tour": featureMembers.union(["gx:Playlist"]),
+        "gx:Playlist": ["gx:FlyTo", "gx:Wait", "gx:TourControl", "gx:AnimatedUpdate", "gx:SoundCue"],
+        "gx:FlyTo": ["gx:duration", "gx:flyToMode", "Camera", "LookAt"],
+        "gx:Wait": ["gx:duration"],
+        "gx:TourControl": ["gx:playMode"],
+        "gx:AnimatedUpdate": ["gx:duration", "Update", "gx:delayedStart"],
+        "gx:SoundCue": ["href", "gx:delayedStart"],
         // Google Earth's shared styles: a Style whose id lives on the wrapper (kml:id).
         "gx:CascadingStyle": ["Style", "styleUrl"],
     ]
 
     /// Elements whose content is not checked (free-form or outside this table's reach).
     static let opaque: Set<String> = [
-        "Metadata", "Update", "xal:AddressDetails", "atom:author", "atom:link", "gx:Tour", "description", "text",
+        "Metadata", "Update", "xal:AddressDetails", "atom:author", "atom:link", "description", "text",
         "Snippet", "snippet", "linkSnippet", "linkDescription", "message", "value", "displayName", "gx:value",
     ]
 
@@ -111,7 +118,6 @@ enum KMLElementRules {
         "LineString": ["coordinates"],
         "LinearRing": ["coordinates"],
         "gx:LatLonQuad": ["coordinates"],
-        "StyleMap": ["Pair"],
         "Pair": ["key"],
     ]
 

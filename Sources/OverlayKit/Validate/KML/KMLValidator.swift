@@ -148,7 +148,7 @@ struct KMLValidator {
         /// SimpleData by schemaUrl and field, for Schemas not seen yet.
         var pendingSchemaUses: [String: PendingReferences] = [:]
         var pendingFields: [String: [String: PendingField]] = [:]
-        /// The root's namespace is OGC KML 2.3's.
+        /// The document is OGC KML 2.3 (`<kml version="2.3">`, or the 2.3 namespace some writers use).
         var isKML23 = false
         var sawRoot = false
         /// How often each kind of repetitive warning was seen (only the first few are listed).
@@ -242,9 +242,9 @@ struct KMLValidator {
             let qualified = xml.qualifiedName
             let namespace = xml.namespaceURI
             var known = KMLElementRules.name(local: xml.localName, namespace: namespace)
-            if stack.isEmpty { isKML23 = namespace == KMLATSChecks.kml23Namespace }
-            // KML 2.3 took Google's gx: elements into its own namespace; the tables know them as gx:.
-            if isKML23, namespace == KMLATSChecks.kml23Namespace, let adopted = KMLATSChecks.adoptedIn23[xml.localName] {
+            if stack.isEmpty { isKML23 = KMLATSChecks.isKML23(namespace: namespace, version: xml.attribute("version")) }
+            // KML 2.3 took Google's gx: elements into KML's namespace; the tables know them as gx:.
+            if isKML23, known == xml.localName, let adopted = KMLATSChecks.adoptedIn23[xml.localName] {
                 known = adopted
             }
             let name = known ?? qualified
@@ -378,7 +378,7 @@ struct KMLValidator {
                     stack[stack.count - 1].pairs.append((frame.values["key"], hasStyle, frame.line, frame.path))
                 }
             case "StyleMap":
-                closeStyleMap(frame)
+                checkStyleMap(frame)
             case "TimeSpan", "gx:TimeSpan":
                 closeTimeSpan(frame)
             case "gx:Track":
@@ -445,6 +445,8 @@ struct KMLValidator {
         }
 
         private mutating func closeTrackCoordinate(_ frame: Frame, text: String) {
+            // An empty coord is a missing position, estimated by the reader (KML 2.3 ATC-146).
+            guard !text.isEmpty else { return }
             let values = Array(text.utf8).withUnsafeBufferPointer { KMLCoordinates.parseSpaceSeparated($0) }
             guard let values, values.count == 2 || values.count == 3 else {
                 report(.error, .kmlCoordinateSyntax, "gx:coord '\(text.prefix(60))' is not 'longitude latitude [altitude]'",
@@ -489,28 +491,6 @@ struct KMLValidator {
             let vertex = finding.vertex.map { " (position \($0 + 1))" } ?? ""
             add(Diagnostic(finding.severity, code: finding.code, message: finding.message + vertex,
                                        location: xml.location(line: line, needle: "<coordinates", kmlPath: path)))
-        }
-
-        private mutating func closeStyleMap(_ frame: Frame) {
-            let keys = frame.pairs.map { $0.key ?? "" }
-            for pair in frame.pairs {
-                if let key = pair.key, key != "normal" && key != "highlight" {
-                    report(.error, .kmlStylemapPair, "Pair key '\(key)' is neither 'normal' nor 'highlight'", line: pair.line,
-                           path: pair.path, needle: "<Pair")
-                }
-                if !pair.hasStyle {
-                    report(.error, .kmlStylemapPair, "Pair has neither a <styleUrl> nor a <Style>", line: pair.line, path: pair.path,
-                           needle: "<Pair")
-                }
-            }
-            for key in ["normal", "highlight"] {
-                let count = keys.filter { $0 == key }.count
-                if count != 1 {
-                    report(.error, .kmlStylemapPair,
-                           "StyleMap needs exactly one '\(key)' Pair, found \(count)", line: frame.line, path: frame.path,
-                           needle: "<" + frame.qualifiedName)
-                }
-            }
         }
 
         private mutating func closeTimeSpan(_ frame: Frame) {

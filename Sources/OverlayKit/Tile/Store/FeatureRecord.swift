@@ -1,21 +1,30 @@
 import OverlayModel
 
-/// The bytes of one projected feature in a `SpillFile`: the tile it is filed under, the
-/// feature's flat buffers exactly (doubles as stored, so tiles cut from it are the same bit
-/// for bit as from memory) and its id and properties, all little-endian:
+/// The bytes of one projected feature (or one piece of it) in a `RecordFile`: the tile it is
+/// filed under, where it stands in the run's order, its tags, the feature's flat buffers
+/// exactly (doubles as stored, so tiles cut from it are the same bit for bit as from memory)
+/// and its id and properties, all little-endian:
 ///
-///     u32 length of what follows
-///     u32 x, u32 y              tile at the level's zoom
-///     i64 source                input position
-///     u8 type (0: no geometry), u8 has-metrics
-///     f64 minX, minY, maxX, maxY
+///     u32 length of what follows (the frame; `bytes` below start after it)
+///  0  u32 x, u32 y              tile at the level's zoom
+///  8  i64 source                input position
+/// 16  u8 member minzoom, u8 member maxzoom, u8 thinned minzoom, u8 group (0 west copy, 1 the
+///     feature, 2 east copy: the antimeridian copies' order)
+/// 20  u32 where zooms
+/// 24  u16 layer, u8 type (0: no geometry), u8 flags (bit 0: line metrics; bits 1–7: the
+///     shared-border zoom tag, `FeatureTags.sharedBordersThrough`)
+/// 28  u32 part                  the piece's place among its source's pieces
+/// 32  f64 minX, minY, maxX, maxY
 ///     f64 start, end, size      line metrics, when present
 ///     u32 rings, then each: u32 start, u32 count, f64 size, u8 outer
 ///     u32 doubles, then the x, y, importance triples
 ///     the attributes (`AttributeCodec`) to the end
-enum SpillRecord {
-    /// Offset of `x` in a record's bytes (after the length).
-    static let tileOffset = 0
+///
+/// A tile's records are in the run's order: group, then source, then part, as the features
+/// of a tile in memory are (`AntimeridianWrap` puts west copies first and east copies last).
+enum FeatureRecord {
+    private static let typeOffset = 26
+    private static let boundsOffset = 32
 
     /// The tile a record is filed under, read without decoding the rest.
     @inline(__always)
@@ -29,17 +38,36 @@ enum SpillRecord {
         Int(bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self))
     }
 
+    /// Where the record stands in the run's order: group, source, part.
+    @inline(__always)
+    static func order(_ bytes: UnsafeRawBufferPointer) -> (group: UInt8, source: Int, part: UInt32) {
+        (bytes[19], source(bytes), bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+    }
+
+    /// The record's tags, read without decoding the rest.
+    @inline(__always)
+    static func tags(_ bytes: UnsafeRawBufferPointer) -> FeatureTags {
+        var tags = FeatureTags()
+        tags.memberMinZoom = bytes[16]
+        tags.memberMaxZoom = bytes[17]
+        tags.thinnedMinZoom = bytes[18]
+        tags.whereZooms = bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self)
+        tags.layer = bytes.loadUnaligned(fromByteOffset: 24, as: UInt16.self)
+        tags.sharedBordersThrough = bytes[typeOffset + 1] >> 1
+        return tags
+    }
+
     /// A record's geometry type (nil: no geometry) and bounds, read without decoding the rest.
     @inline(__always)
-    static func header(_ bytes: UnsafeRawBufferPointer) -> (type: TileGeometryType?, bounds: TileBuilder.Bounds) {
-        var bounds = TileBuilder.Bounds()
-        let type = TileGeometryType(rawValue: Int(bytes[16]))
+    static func header(_ bytes: UnsafeRawBufferPointer) -> (type: TileGeometryType?, bounds: FeatureBounds) {
+        var bounds = FeatureBounds()
+        let type = TileGeometryType(rawValue: Int(bytes[typeOffset]))
         if type != nil {
             func double(_ at: Int) -> Double { Double(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
-            bounds.minX = double(18)
-            bounds.minY = double(26)
-            bounds.maxX = double(34)
-            bounds.maxY = double(42)
+            bounds.minX = double(boundsOffset)
+            bounds.minY = double(boundsOffset + 8)
+            bounds.maxX = double(boundsOffset + 16)
+            bounds.maxY = double(boundsOffset + 24)
         }
         return (type, bounds)
     }
@@ -50,25 +78,43 @@ enum SpillRecord {
         out.append(contentsOf: bytes)
     }
 
-    /// Appends `bytes` (a whole record) filed under another tile, with its length.
-    static func appendCopy(_ bytes: UnsafeRawBufferPointer, tile: (x: UInt32, y: UInt32), to out: inout [UInt8]) {
+    /// Appends `bytes` (a whole record) filed under another tile, with its length; `fixed`,
+    /// when given, replaces the record's input position, thinned minzoom, layer and shared-border tag (zoom 0's
+    /// records learn them once the whole input is read).
+    static func appendCopy(_ bytes: UnsafeRawBufferPointer, tile: (x: UInt32, y: UInt32),
+                           fixed: (source: Int, tags: FeatureTags)? = nil, to out: inout [UInt8]) {
         let start = out.count + 4
         appendFramed(bytes, to: &out)
-        withUnsafeBytes(of: tile.x.littleEndian) { for index in 0..<4 { out[start + index] = $0[index] } }
-        withUnsafeBytes(of: tile.y.littleEndian) { for index in 0..<4 { out[start + 4 + index] = $0[index] } }
+        out.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: tile.x.littleEndian, toByteOffset: start, as: UInt32.self)
+            raw.storeBytes(of: tile.y.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+            guard let fixed else { return }
+            raw.storeBytes(of: Int64(fixed.source).littleEndian, toByteOffset: start + 8, as: Int64.self)
+            raw[start + 18] = fixed.tags.thinnedMinZoom
+            raw.storeBytes(of: fixed.tags.layer.littleEndian, toByteOffset: start + 24, as: UInt16.self)
+            raw[start + typeOffset + 1] = raw[start + typeOffset + 1] & 1 | fixed.tags.sharedBordersThrough << 1
+        }
     }
 
     /// Appends one record for `feature` (nil: a feature without geometry, kept for its attributes).
-    static func append<Bytes: Collection<UInt8>>(_ feature: ProjectedFeature?, source: Int, tile: (x: UInt32, y: UInt32),
-                                                 attributes: Bytes, to out: inout [UInt8]) {
+    static func append<Bytes: Collection<UInt8>>(_ feature: ProjectedFeature?, source: Int, tags: FeatureTags, group: UInt8,
+                                                 part: Int, tile: (x: UInt32, y: UInt32), attributes: Bytes,
+                                                 to out: inout [UInt8]) {
         let lengthAt = out.count
         out.append(contentsOf: [0, 0, 0, 0])
         put(tile.x, &out)
         put(tile.y, &out)
         put(Int64(source), &out)
+        out.append(tags.memberMinZoom)
+        out.append(tags.memberMaxZoom)
+        out.append(tags.thinnedMinZoom)
+        out.append(group)
+        put(tags.whereZooms, &out)
+        put(tags.layer, &out)
+        out.append(UInt8(feature?.type.rawValue ?? 0))
+        out.append((feature?.metrics == nil ? 0 : 1) | tags.sharedBordersThrough << 1)
+        put(UInt32(truncatingIfNeeded: part), &out)
         if let feature {
-            out.append(UInt8(feature.type.rawValue))
-            out.append(feature.metrics == nil ? 0 : 1)
             for value in [feature.minX, feature.minY, feature.maxX, feature.maxY] { put(value.bitPattern, &out) }
             if let metrics = feature.metrics {
                 for value in [metrics.start, metrics.end, metrics.size] { put(value.bitPattern, &out) }
@@ -82,9 +128,6 @@ enum SpillRecord {
             }
             put(UInt32(feature.coordinates.count), &out)
             feature.coordinates.withUnsafeBytes { out.append(contentsOf: $0) }
-        } else {
-            out.append(0)
-            out.append(0)
         }
         out.append(contentsOf: attributes)
         let length = UInt32(out.count - lengthAt - 4)
@@ -93,12 +136,12 @@ enum SpillRecord {
         }
     }
 
-    /// The feature in a record (nil for one without geometry) and where its attributes start.
+    /// The feature in a record (nil for one without geometry), tags included, and where its
+    /// attributes start.
     static func feature(_ bytes: UnsafeRawBufferPointer) -> (feature: ProjectedFeature?, attributesAt: Int) {
-        var at = 16
-        let type = bytes[at], hasMetrics = bytes[at + 1] != 0
-        at += 2
-        guard let geometryType = TileGeometryType(rawValue: Int(type)) else { return (nil, at) }
+        var at = boundsOffset
+        guard let geometryType = TileGeometryType(rawValue: Int(bytes[typeOffset])) else { return (nil, at) }
+        let hasMetrics = bytes[typeOffset + 1] & 1 != 0
         func double() -> Double {
             defer { at += 8 }
             return Double(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))
@@ -127,6 +170,7 @@ enum SpillRecord {
         var feature = ProjectedFeature(bounded: geometryType, coordinates: coordinates, rings: rings, source: source(bytes),
                                        minX: minX, minY: minY, maxX: maxX, maxY: maxY)
         feature.metrics = metrics
+        feature.tags = tags(bytes)
         return (feature, at)
     }
 
@@ -137,7 +181,7 @@ enum SpillRecord {
 }
 
 extension ProjectedFeature {
-    /// A feature whose bounds are already known (read back from a spill file).
+    /// A feature whose bounds are already known (read back from a record file).
     init(bounded type: TileGeometryType, coordinates: [Double], rings: [ProjectedRing], source: Int,
          minX: Double, minY: Double, maxX: Double, maxY: Double) {
         self.init(type: type, coordinates: [], rings: [], source: source)

@@ -9,7 +9,7 @@ import Foundation
 import OverlayModel
 
 /// The bytes a run's temporary files hold now and at most, shared by its files (on any thread).
-final class SpillUsage: @unchecked Sendable {
+final class RecordFileUsage: @unchecked Sendable {
     private let lock = NSLock()
     private var current = 0
     /// The most bytes the files held at once.
@@ -30,7 +30,7 @@ final class SpillUsage: @unchecked Sendable {
 ///
 /// Records are appended through a buffer and read back with `pread`, so several readers may
 /// read one file at once while nothing writes it.
-final class SpillFile: @unchecked Sendable {
+final class RecordFile: @unchecked Sendable {
     private let descriptor: Int32
     /// The folder it was made in (for messages).
     let folder: String
@@ -38,14 +38,14 @@ final class SpillFile: @unchecked Sendable {
     private(set) var size = 0
     private var buffer = [UInt8]()
     private static let bufferBytes = 1 << 20
-    private var usage: SpillUsage?
+    private var usage: RecordFileUsage?
 
     /// Creates an empty, already unlinked file in `folder`, its bytes counted in `usage`.
     /// - Throws: `Diagnostic` `io.create-failed` when the folder cannot hold one.
-    init(in folder: String, usage: SpillUsage? = nil) throws {
+    init(in folder: String, usage: RecordFileUsage? = nil) throws {
         self.folder = folder
         self.usage = usage
-        var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("overlaykit-spill-XXXXXX".utf8CString)
+        var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("overlaykit-records-XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw Diagnostic(.error, code: .ioCreateFailed,
@@ -62,7 +62,7 @@ final class SpillFile: @unchecked Sendable {
     }
 
     /// Counts the file's bytes in `other` from now on (a part's file joining the run's store).
-    func count(in other: SpillUsage) {
+    func count(in other: RecordFileUsage) {
         guard other !== usage else { return }
         usage?.add(-size)
         other.add(size)
@@ -115,9 +115,9 @@ final class SpillFile: @unchecked Sendable {
     }
 }
 
-/// Reads the length-prefixed records of a `SpillFile` one after another, from a start offset.
-struct SpillReader {
-    private let file: SpillFile
+/// Reads the length-prefixed records of a `RecordFile` one after another, from a start offset.
+struct RecordReader {
+    private let file: RecordFile
     private var buffer = [UInt8]()
     /// Where `buffer` starts in the file, and the next record's offset in `buffer`.
     private var bufferStart: Int
@@ -125,7 +125,7 @@ struct SpillReader {
     private static let chunkBytes = 1 << 20
 
     /// A reader of `file`'s records from `offset` (flushed before reading).
-    init(_ file: SpillFile, from offset: Int = 0) throws {
+    init(_ file: RecordFile, from offset: Int = 0) throws {
         try file.flush()
         self.file = file
         bufferStart = offset

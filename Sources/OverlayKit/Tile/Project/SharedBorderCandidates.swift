@@ -29,6 +29,10 @@ struct SharedBorderCandidates: Sendable {
     /// Per input position, the deepest zoom the feature is held at (`notHeld` for none).
     private var deepestZoom: [UInt8]
     private static let notHeld = UInt8.max
+
+    /// Per input position, `FeatureTags.sharedBordersThrough`: 0 when not held, z + 1 when
+    /// held at zooms up to z.
+    var tags: [UInt8] { deepestZoom.map { $0 == Self.notHeld ? 0 : $0 + 1 } }
     /// The rings that may share (x, y pairs) and the input position of each, until `finish`.
     private var candidateXY: [Double] = []
     private var candidateStarts: [Int] = [0]
@@ -49,7 +53,7 @@ struct SharedBorderCandidates: Sendable {
         maxZoom = options.maxZoom
     }
 
-    /// Looks at one projected part of an input feature (all of them, in input order).
+    /// Looks at one projected piece of an input feature (all of them, in any order).
     mutating func add(_ feature: ProjectedFeature, sketch: SharedVertexSketch) {
         guard feature.type == .polygon, feature.source <= Int(Int32.max) else { return }
         for ring in feature.rings where sketch.mayShareEdge(feature.coordinates, start: ring.start, count: ring.count, stride: 3) {
@@ -98,6 +102,11 @@ struct SharedBorderCandidates: Sendable {
         }
         guard held > 0, held < count else { return }
         let boxes = self.boxes.map(Double.init)
+        // The pieces of each feature side by side (they come in any order).
+        let boxSources = self.boxSources
+        let bySource = (0..<count).sorted { (boxSources[$0], $0) < (boxSources[$1], $1) }
+        var positionBySource = [Int](repeating: 0, count: count)
+        for (position, box) in bySource.enumerated() { positionBySource[box] = position }
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for box in 0..<count {
             minX = min(minX, boxes[4 * box]); minY = min(minY, boxes[4 * box + 1])
@@ -138,13 +147,12 @@ struct SharedBorderCandidates: Sendable {
                             let known = deepestZoom[source]
                             guard known == Self.notHeld || reached > known else { continue }
                             deepestZoom[source] = reached
-                            // Every part of that feature spreads in turn (parts are consecutive).
-                            var first = other
-                            while first > 0 && boxSources[first - 1] == boxSources[other] { first -= 1 }
-                            var part = first
-                            while part < count && boxSources[part] == boxSources[other] {
-                                buckets[Int(reached)].append(part)
-                                part += 1
+                            // Every piece of that feature spreads in turn.
+                            var position = positionBySource[other]
+                            while position > 0 && boxSources[bySource[position - 1]] == boxSources[other] { position -= 1 }
+                            while position < count && boxSources[bySource[position]] == boxSources[other] {
+                                buckets[Int(reached)].append(bySource[position])
+                                position += 1
                             }
                         }
                     }

@@ -1,0 +1,331 @@
+import OverlayModel
+
+import OverlayModel
+
+/// Features prepared once for tiling: projected into flat buffers with importance, copied
+/// across the antimeridian, tagged with the zooms and layer each is drawn at, with ids and
+/// properties as the tiles carry them, and what the tile set's metadata says of the input.
+///
+/// The features wait in one of two feature stores: in memory (``features`` and
+/// ``attributes``: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
+/// temporary files, a byte per feature in memory, whatever the input's size).
+public struct TileSource: Sendable {
+    /// What the input held that cannot be tiled, so nothing disappears unexplained.
+    public typealias InputCounts = TileInputCounts
+
+    /// The options the source was projected with (a guessed max zoom may lower it).
+    public private(set) var options: TileOptions
+    /// The vector layers and which features went where.
+    package private(set) var layers: TileLayers
+    /// Id and properties of every input feature, by input position (empty on disk).
+    public let attributes: [TileAttributes]
+    /// Every feature's properties encoded for MVT once, shared by the tiles (nil on disk).
+    let propertyTable: MVTPropertyTable?
+    /// The projected, wrapped features (a geometry collection gives several); empty on disk.
+    package private(set) var features: [ProjectedFeature]
+    /// The features and attributes in temporary files instead, or nil when they are in memory.
+    let disk: DiskFeatureStore?
+    /// How many input features had which kind of geometry, or none.
+    public let inputCounts: InputCounts
+    /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
+    public let boundingMapRect: MapRect
+    /// West and east in degrees, the antimeridian decided from the geometry (as `info` does).
+    package let longitudeExtent: LongitudeExtent
+    /// Per property name, the values ``TileOptions/attributeTypes`` could not coerce and left out.
+    public let uncoercibleValues: [String: Int]
+    /// Features read that ``TileOptions/featureFilter`` left out (not in ``inputCounts``).
+    public let featuresFilteredOut: Int
+    /// Property names given to ``TileOptions/attributes`` or ``TileOptions/attributeTypes`` that no
+    /// tiled feature has, sorted.
+    public let unmatchedPropertyNames: [String]
+    /// `tippecanoe` minzoom/maxzoom values that are not numbers (ignored).
+    package let invalidZoomMembers: Int
+    /// What the metadata says of each layer (by layer index; one more, for features left in
+    /// their input's layer by a reader that named none), and what MVT cannot hold.
+    package let layerSummaries: [TileLayerSummary]
+    package let losses: TileEncodingLosses
+    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
+    let vertexSpacing: MaxZoomGuess.VertexSpacing
+    /// The polygons' exterior area, each input feature once, for `estimatedPolygonTiles`.
+    let polygonArea: Double
+    /// The anchors sorted on disk (made once, for thinning and zoom guesses).
+    private let sortedAnchors: SortedAnchorsBox
+
+    /// Projects `input` (all of it in memory already).
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
+    public init(features input: [Feature], options: TileOptions) throws {
+        try options.validate()
+        var projection = try FeatureProjection(options: options)
+        for feature in input { try projection.add(feature) }
+        try self.init(projection)
+    }
+
+    /// Projects every feature `reader` yields, one at a time: the features themselves are not
+    /// kept, only their flat projected buffers and attributes. Warnings the reader finds go to
+    /// `onWarning` as they appear.
+    ///
+    /// With `readThreads` above 1, a GeoJSON text sequence read from a regular file (and not
+    /// begun) is cut at record boundaries and each part is parsed and projected on a thread of
+    /// its own; features, ids, properties, warnings and the first
+    /// error come out exactly as one thread would give them. `reader` is then left unread.
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the reader's errors.
+    public init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int = 1,
+                onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        try self.init(reading: &reader, options: options, readThreads: readThreads,
+                      minimumPartBytes: ParallelSequenceProjection.minimumPartBytes, onWarning: onWarning)
+    }
+
+    /// The one-reader `init(reading:options:readThreads:onWarning:)`, with the smallest part a thread gets
+    /// (tests cut small files into many parts).
+    package init(reading reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
+                 minimumPartBytes: Int, diskFolder: String? = nil, onWarning: (Diagnostic) -> Void) throws {
+        try options.validate()
+        let (projection, table) = try Self.project(&reader, options: options, readThreads: readThreads,
+                                                   minimumPartBytes: minimumPartBytes, diskFolder: diskFolder,
+                                                   onWarning: onWarning)
+        try self.init(projection, propertyTable: table)
+    }
+
+    /// Projects several inputs one after another, as one input would be (input positions and
+    /// generated ids run on from one input to the next), each feature going to the layer of its
+    /// input unless its `tippecanoe` member names another.
+    ///
+    /// With a `diskFolder`, the projected features and their attributes go to temporary files
+    /// there (unlinked at once: nothing is left behind on any exit) and memory holds a byte per
+    /// feature; `TilePyramid.build` then reads them back.
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors;
+    ///   `io.*` when the temporary files cannot be written.
+    public init(reading inputs: inout [TileInput], options: TileOptions, readThreads: Int = 1,
+                diskFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in }) throws {
+        try options.validate()
+        var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
+        var table: MVTPropertyTable?
+        for index in inputs.indices {
+            merged.layers.register(inputs[index].layer)
+            let (projection, partTable) = try Self.project(&inputs[index].reader, options: options, readThreads: readThreads,
+                                                           minimumPartBytes: ParallelSequenceProjection.minimumPartBytes,
+                                                           diskFolder: diskFolder, onWarning: onWarning)
+            merged.append(projection)
+            merged.assignInputLayer(inputs[index].layer)
+            // A table built in parts holds one input's features: with several it is built again.
+            table = inputs.count == 1 ? partTable : nil
+        }
+        merged.removeUnusedLayers()
+        try self.init(merged, propertyTable: table)
+    }
+
+    /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
+    /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
+    private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
+                                minimumPartBytes: Int, diskFolder: String?,
+                                onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
+        if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
+           let size = file.expectedSize {
+            try options.validate()
+            let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,
+                                                            minimumBytes: minimumPartBytes)
+            if parts.count > 1 {
+                let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
+                                                                                 diskFolder: diskFolder, onWarning: onWarning)
+                return (projection, table)
+            }
+        }
+        var projection = try FeatureProjection(options: options, diskFolder: diskFolder)
+        while let feature = try reader.next() {
+            reader.takeWarnings().forEach(onWarning)
+            if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
+            try projection.add(feature)
+        }
+        reader.takeWarnings().forEach(onWarning)
+        return (projection, nil)
+    }
+
+    /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
+    init(_ projection: FeatureProjection, propertyTable table: MVTPropertyTable? = nil) throws {
+        options = projection.options
+        attributes = projection.attributes
+        disk = projection.disk
+        propertyTable = disk == nil ? table ?? MVTPropertyTable(projection.attributes) : nil
+        inputCounts = projection.counts
+        var bounds = projection.bounds
+        for feature in projection.projected { bounds = bounds.union(feature.mapRect) }
+        boundingMapRect = bounds
+        longitudeExtent = projection.longitudeExtent
+        layers = projection.layers
+        layerSummaries = projection.layerSummaries
+        losses = projection.losses
+        uncoercibleValues = projection.uncoercible
+        featuresFilteredOut = projection.filteredOut
+        invalidZoomMembers = projection.invalidZoomMembers
+        unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
+        sortedAnchors = SortedAnchorsBox()
+        if let disk {
+            features = []
+            vertexSpacing = projection.vertexSpacing
+            polygonArea = projection.polygonArea
+        } else {
+            features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+            var spacing = MaxZoomGuess.VertexSpacing()
+            var area = 0.0
+            var counted = Set<Int>()
+            for feature in features {
+                spacing.add(feature)
+                if feature.type == .polygon && counted.insert(feature.source).inserted {
+                    for ring in feature.rings where ring.isOuter { area += ring.size }
+                }
+            }
+            vertexSpacing = spacing
+            polygonArea = area
+        }
+        if options.guessesMaxZoom || options.guessesBaseZoom {
+            try settleGuessedZooms()
+        } else {
+            try thinPoints()
+        }
+        if options.sharedBorders { try tagSharedBorders(sketch: projection.sketch) }
+    }
+
+    /// With shared borders: which features' polygons tiles hold back, down to which zoom
+    /// (`SharedBorderCandidates`), into the features' tags (in memory) or kept for the records
+    /// as zoom 0 is read (on disk: the pieces are read back once).
+    private mutating func tagSharedBorders(sketch: SharedVertexSketch?) throws {
+        var candidates = SharedBorderCandidates(featureCount: inputCounts.features, options: options)
+        if let disk {
+            guard let sketch else { return }
+            try disk.forEachPiece { candidates.add($0, sketch: sketch) }
+            candidates.finish()
+            disk.sharedBordersThrough = candidates.tags
+            return
+        }
+        var sketch = SharedVertexSketch()
+        for feature in features where feature.type == .polygon {
+            for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
+        }
+        for feature in features { candidates.add(feature, sketch: sketch) }
+        candidates.finish()
+        let tags = candidates.tags
+        for index in features.indices { features[index].tags.sharedBordersThrough = tags[features[index].source] }
+    }
+
+    /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
+    /// in memory, or merged from sorted runs on disk (memory bounded whatever the input's size).
+    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+        if let disk {
+            let sorted = try sortedAnchors.sorted { try SortedAnchors(disk.anchorFiles, folder: disk.folder, usage: disk.usage) }
+            try sorted.forEach(body)
+            return
+        }
+        let count = inputCounts.features
+        var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
+        var notPoint = [Bool](repeating: false, count: count)
+        let world = MapProjection.worldSize
+        for feature in features {
+            if feature.type != .point { notPoint[feature.source] = true }
+            guard feature.coordinates.count >= 2 else { continue }
+            let first = feature.coordinates[0]
+            // A wrapped copy lies off the map: the one on it wins.
+            if x[feature.source].isNaN || (!(0..<world).contains(x[feature.source]) && (0..<world).contains(first)) {
+                x[feature.source] = first
+                y[feature.source] = feature.coordinates[1]
+            }
+        }
+        var entries = [SortedAnchors.Entry]()
+        for source in 0..<count where !x[source].isNaN {
+            entries.append(SortedAnchors.Entry(key: SpatialOrder.key(x: x[source], y: y[source]), source: source,
+                                               pointsOnly: !notPoint[source]))
+        }
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
+        for entry in entries { try body(entry) }
+    }
+
+    /// The first zoom thinning shows each point at (nothing to do at rate 1), written into the
+    /// features' tags (in memory) or kept for the records as zoom 0 is read (on disk).
+    private mutating func thinPoints() throws {
+        var minZooms = [UInt8]()
+        // Clustering stands for every point in its cluster's count: nothing is thinned away.
+        if options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 {
+            minZooms = [UInt8](repeating: 0, count: inputCounts.features)
+            var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
+                                              maxZoom: options.maxZoom)
+            try forEachAnchor { entry in
+                if entry.pointsOnly { minZooms[entry.source] = walker.next() }
+            }
+        }
+        if let disk {
+            disk.thinnedMinZooms = minZooms
+            return
+        }
+        for index in features.indices {
+            features[index].tags.thinnedMinZoom = minZooms.isEmpty ? 0 : minZooms[features[index].source]
+        }
+    }
+
+    /// Settles a guessed max zoom (tippecanoe's `-zg`: from the features' spacing, at most the
+    /// zoom projected for and at least `minZoom`) and base zoom (`-Bg`: the lowest zoom whose
+    /// densest tile holds at most `baseZoomGuessLimit` points), then thins the points again.
+    private mutating func settleGuessedZooms() throws {
+        var spacing = MaxZoomGuess.FeatureSpacing()
+        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
+        try forEachAnchor { entry in
+            spacing.add(entry.key)
+            if entry.pointsOnly { densest.add(entry.key) }
+        }
+        var maxZoom = options.maxZoom
+        if options.guessesMaxZoom {
+            let features = spacing.zoom(extent: options.extent)
+            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
+            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
+        }
+        let baseZoom = options.guessesBaseZoom
+            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
+            : options.baseZoom
+        options.maxZoom = maxZoom
+        options.baseZoom = baseZoom.map { min($0, maxZoom) }
+        // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
+        options.guessesMaxZoom = false
+        options.guessesBaseZoom = false
+        try thinPoints()
+    }
+
+    /// By input position, the first zoom point thinning shows each feature at (empty when
+    /// nothing is thinned).
+    package var thinnedMinZooms: [UInt8] {
+        if let disk { return disk.thinnedMinZooms }
+        guard features.contains(where: { $0.tags.thinnedMinZoom > 0 }) else { return [] }
+        var zooms = [UInt8](repeating: 0, count: inputCounts.features)
+        for feature in features { zooms[feature.source] = feature.tags.thinnedMinZoom }
+        return zooms
+    }
+
+    /// Every `every`-th input feature (all its parts), with everything else shared: the same
+    /// attributes, property table and thinning (decided on the whole input). In memory only.
+    func sample(every: Int) -> TileSource {
+        var copy = self
+        copy.features = features.filter { $0.source % every == 0 }
+        return copy
+    }
+}
+
+/// The sorted anchors, made the first time they are asked for (a class, so a copied
+/// `TileSource` shares them).
+private final class SortedAnchorsBox: @unchecked Sendable {
+    private var made: SortedAnchors?
+
+    func sorted(_ make: () throws -> SortedAnchors) throws -> SortedAnchors {
+        if let made { return made }
+        let sorted = try make()
+        made = sorted
+        return sorted
+    }
+}
+
+extension JSONValue {
+    /// A feature id as a JSON value.
+    public init(featureID: FeatureID) {
+        switch featureID {
+        case .string(let text): self = .string(text)
+        case .integer(let value): self = .integer(value)
+        case .number(let value): self = .number(value)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import OverlayModel
+
+/// Tiles cut from features on demand (`TileIndex`, geojson-vt's algorithm) and encoded as gzip
+/// Mapbox Vector Tiles in one layer: what `serve` gives for a GeoJSON or KML file. Encoded
+/// tiles are kept (up to ``cacheLimit``), so a tile is cut and compressed once.
+public final class FeatureTileSet: TileProvider, @unchecked Sendable {
+    /// The tile set's metadata: the layer with its fields, bounds, zooms 0…`options.maxZoom`.
+    public let metadata: TileSetMetadata
+    /// Always MVT.
+    public let contentType = TileContentType.mvt
+    /// The layer's name in the tiles.
+    public let layer: String
+    /// The most encoded tiles kept; older ones are cut again when asked for.
+    public let cacheLimit: Int
+    private let index: TileIndex
+    private let encoder: MVTEncoder
+    private let lock = NSLock()
+    private var cache: [TileID: StoredTile?] = [:]
+    private var cacheOrder: [TileID] = []
+
+    /// Prepares `features` for tiling into `layer` with `options` (geojson-vt's defaults: max
+    /// zoom 14, tolerance 3, extent 4096, buffer 64).
+    /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
+    public init(features: [Feature], layer: String, options: TileOptions = TileOptions(), cacheLimit: Int = 4096) throws {
+        self.layer = layer
+        self.cacheLimit = max(1, cacheLimit)
+        index = try TileIndex(features: features, options: options)
+        encoder = MVTEncoder(layerName: layer)
+        var summary = DatasetSummary()
+        for feature in features { summary.add(feature) }
+        var fields = [TileSetMetadata.VectorLayer.Field]()
+        for entry in summary.propertyTypes {
+            let types = Set(entry.types)
+            let type = types == ["string"] ? "String" : types == ["number"] ? "Number" : types == ["boolean"] ? "Boolean" : "Mixed"
+            fields.append(.init(name: entry.key, type: type))
+        }
+        for feature in features {
+            for member in SimpleStyle.properties(for: feature.style ?? Style()) where !fields.contains(where: { $0.name == member.key }) {
+                fields.append(.init(name: member.key, type: member.value.stringValue != nil ? "String" : "Number"))
+            }
+        }
+        var bounds: TileSetMetadata.Bounds?
+        if let box = summary.boundingBox {
+            // Across the antimeridian TileJSON bounds cannot say west > east: the world's width.
+            bounds = box.west <= box.east ? .init(west: box.west, south: box.south, east: box.east, north: box.north)
+                : .init(west: -180, south: box.south, east: 180, north: box.north)
+        }
+        let center = bounds.map {
+            TileSetMetadata.Center(longitude: ($0.west + $0.east) / 2, latitude: ($0.south + $0.north) / 2,
+                                   zoom: min(options.maxZoom, summary.zoomToFit() ?? 0))
+        }
+        metadata = TileSetMetadata(name: layer, bounds: bounds, center: center, minZoom: 0, maxZoom: options.maxZoom,
+                                   vectorLayers: [.init(id: layer, fields: fields, minZoom: 0, maxZoom: options.maxZoom)])
+    }
+
+    /// Reads every feature of the GeoJSON, GeoJSONSeq, KML or KMZ file at `path` into a layer
+    /// named `layer` (nil: the file's name without its extension).
+    /// - Throws: the reader's `Diagnostic` for bad input, `io.*` when the file cannot be read.
+    public convenience init(path: String, layer: String? = nil, options: TileOptions = TileOptions()) throws {
+        let document = try FeatureIO.readAll(path: path)
+        try self.init(features: document.features, layer: layer ?? PathName(path).stem, options: options)
+    }
+
+    public func storedTile(_ id: TileID) throws -> StoredTile? {
+        lock.lock()
+        if let cached = cache[id] {
+            lock.unlock()
+            return cached
+        }
+        lock.unlock()
+        var stored: StoredTile?
+        // TileIndex builds one tile at a time under its own lock; encoding runs in parallel.
+        if let tile = index.tile(z: id.z, x: id.x, y: id.y), !tile.features.isEmpty, id.z <= metadata.maxZoom {
+            stored = StoredTile(bytes: try Gzip.compress(encoder.encode(tile).0), compression: .gzip)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        if cache.updateValue(stored, forKey: id) == nil {
+            cacheOrder.append(id)
+            if cacheOrder.count > cacheLimit {
+                let evicted = cacheOrder.count - cacheLimit
+                for old in cacheOrder.prefix(evicted) { cache[old] = nil }
+                cacheOrder.removeFirst(evicted)
+            }
+        }
+        return stored
+    }
+}

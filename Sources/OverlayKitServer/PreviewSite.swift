@@ -1,0 +1,251 @@
+import Foundation
+import OverlayKit
+
+/// The preview site's answers, independent of any HTTP library: a request (method, path,
+/// headers) in, a response out. Only names it was given are reachable: the page, the style,
+/// one TileJSON per tile set and its tiles, and (with ``PreviewSite/Options/mapLibreScript``)
+/// the MapLibre files; no part of a path is ever used as a file name, so no path — `..`,
+/// percent-encoded or absolute — reaches anything else.
+public struct PreviewSite: Sendable {
+    /// How the site is made.
+    public struct Options: Sendable {
+        /// MapLibre GL JS's script file, served as `/maplibre-gl.js` (with `maplibre-gl.css`
+        /// beside it, when there); nil loads ``mapLibreVersion`` from the CDN.
+        public var mapLibreScript: String?
+        /// The glyphs URL template for labels (`{fontstack}`, `{range}`); nil draws no labels.
+        public var glyphs: String?
+
+        /// The defaults: MapLibre from the CDN, no labels.
+        public init(mapLibreScript: String? = nil, glyphs: String? = nil) {
+            self.mapLibreScript = mapLibreScript
+            self.glyphs = glyphs
+        }
+    }
+
+    /// The MapLibre GL JS release the page loads from the CDN.
+    public static let mapLibreVersion = "5.3.0"
+
+    /// An answer.
+    public struct Response: Sendable {
+        /// HTTP status.
+        public var status: Int
+        /// Header fields in order.
+        public var headers: [(name: String, value: String)]
+        /// The body (empty for HEAD).
+        public var body: [UInt8]
+
+        /// The value of the first header called `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    /// A request event the page reports (`/client-event`): MapLibre errors and idle.
+    public struct ClientEvent: Sendable, Hashable {
+        /// `error`, `idle` or `load`.
+        public var type: String
+        /// What happened.
+        public var message: String
+    }
+
+    /// The tile sets, each under its id.
+    public let tileSets: [ServedTileSet]
+    /// The options.
+    public let options: Options
+    private let scriptBytes: [UInt8]?
+    private let stylesheetBytes: [UInt8]?
+
+    /// A site serving `tileSets`.
+    /// - Throws: `Diagnostic` `io.*` when the MapLibre script cannot be read.
+    public init(tileSets: [ServedTileSet], options: Options = Options()) throws {
+        self.tileSets = tileSets
+        self.options = options
+        if let script = options.mapLibreScript {
+            guard let bytes = FileManager.default.contents(atPath: script) else {
+                throw Diagnostic(.error, code: .ioNotFound, message: "cannot read MapLibre GL JS at \(script)")
+            }
+            scriptBytes = Array(bytes)
+            let css = (script as NSString).deletingPathExtension + ".css"
+            stylesheetBytes = FileManager.default.contents(atPath: css).map(Array.init)
+        } else {
+            scriptBytes = nil
+            stylesheetBytes = nil
+        }
+    }
+
+    /// The answer to `method path` with request `headers` (names any case). `origin` is how
+    /// the client reached the server (`http://127.0.0.1:8080`), for the URLs in documents.
+    public func respond(method: String, path rawPath: String, headers: [(name: String, value: String)], origin: String,
+                        onClientEvent: (ClientEvent) -> Void = { _ in }) -> Response {
+        let isHead = method == "HEAD"
+        guard method == "GET" || isHead else {
+            return finish(text(405, "only GET and HEAD\n", extra: [("Allow", "GET, HEAD")]), head: false)
+        }
+        var path = rawPath
+        var query = ""
+        if let mark = path.firstIndex(of: "?") {
+            query = String(path[path.index(after: mark)...])
+            path = String(path[..<mark])
+        }
+        // Percent-decoded once; a name is compared whole, never used as a file name.
+        guard let decoded = path.removingPercentEncoding else { return finish(text(400, "bad percent-encoding\n"), head: isHead) }
+        let parts = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
+        let response: Response
+        switch parts.first {
+        case "" where parts.count == 1:
+            response = ok(PreviewPage.html(site: self), type: "text/html; charset=utf-8", headers: headers)
+        case "style.json" where parts.count == 1:
+            response = ok(style(origin: origin).bytes(), type: "application/json", headers: headers)
+        case "tilesets" where parts.count == 2:
+            guard parts[1].hasSuffix(".json"), let tileSet = tileSet(String(parts[1].dropLast(5))) else { return finish(notFound(), head: isHead) }
+            response = ok(TileJSONDocument.bytes(metadata: tileSet.provider.metadata, tiles: [tileTemplate(tileSet, origin: origin)]),
+                          type: "application/json", headers: headers)
+        case "tiles" where parts.count == 5:
+            response = tile(parts, headers: headers)
+        case "maplibre-gl.js" where parts.count == 1 && scriptBytes != nil:
+            response = ok(scriptBytes!, type: "text/javascript; charset=utf-8", headers: headers)
+        case "maplibre-gl.css" where parts.count == 1 && stylesheetBytes != nil:
+            response = ok(stylesheetBytes!, type: "text/css; charset=utf-8", headers: headers)
+        case "client-event" where parts.count == 1:
+            var fields = [String: String]()
+            for pair in query.split(separator: "&") {
+                let item = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
+                if item.count == 2 { fields[item[0]] = String(item[1].prefix(2000)) }
+            }
+            onClientEvent(ClientEvent(type: fields["type"] ?? "message", message: fields["message"] ?? ""))
+            response = Response(status: 204, headers: [("Cache-Control", "no-store")], body: [])
+        default:
+            response = notFound()
+        }
+        return finish(response, head: isHead)
+    }
+
+    /// The style `/style.json` serves: every tile set a source through its TileJSON.
+    public func style(origin: String) -> MapLibreStyle {
+        var style = MapLibreStyle(name: tileSets.map(\.id).joined(separator: ", "), sources: tileSets.filter { $0.provider.contentType.isVector }.map {
+            MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
+                                 layers: $0.provider.metadata.vectorLayers.map(\.id))
+        }, glyphs: options.glyphs)
+        if let bounds = bounds {
+            style.center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, 0)
+        }
+        return style
+    }
+
+    /// The union of the tile sets' bounds.
+    public var bounds: TileSetMetadata.Bounds? {
+        tileSets.compactMap { $0.provider.metadata.bounds }.reduce(nil) { $0?.union($1) ?? $1 }
+    }
+
+    /// The URL template of a tile set's tiles.
+    public func tileTemplate(_ tileSet: ServedTileSet, origin: String) -> String {
+        "\(origin)/tiles/\(tileSet.id)/{z}/{x}/{y}.\(tileSet.provider.contentType.fileExtension)"
+    }
+
+    func tileSet(_ id: String) -> ServedTileSet? { tileSets.first { $0.id == id } }
+
+    private func tile(_ parts: [String], headers: [(name: String, value: String)]) -> Response {
+        guard let tileSet = tileSet(parts[1]) else { return notFound() }
+        let type = tileSet.provider.contentType
+        let last = parts[4]
+        guard last.hasSuffix("." + type.fileExtension) else { return notFound() }
+        let id: TileID
+        do {
+            id = try TileID(parsing: "\(parts[2])/\(parts[3])/\(last.dropLast(type.fileExtension.count + 1))")
+        } catch let diagnostic as Diagnostic {
+            return text(400, diagnostic.message + "\n")
+        } catch {
+            return text(400, "bad tile address\n")
+        }
+        let stored: StoredTile
+        do {
+            guard let found = try tileSet.provider.storedTile(id) else { return notFound() }
+            stored = found
+        } catch {
+            return text(500, "\(error)\n")
+        }
+        let acceptsGzip = headers.contains { $0.name.lowercased() == "accept-encoding" && $0.value.lowercased().contains("gzip") }
+        var body = stored.bytes
+        var extra: [(String, String)] = [("Vary", "Accept-Encoding")]
+        var tag = Self.hash(stored.bytes)
+        if stored.compression == .gzip {
+            if acceptsGzip {
+                extra.append(("Content-Encoding", "gzip"))
+                tag += "-gzip"
+            } else {
+                guard let plain = try? stored.uncompressed(source: "tile \(id)") else { return text(500, "tile \(id) does not inflate\n") }
+                body = plain
+            }
+        }
+        return ok(body, type: type.mediaType, headers: headers, etag: "\"\(tag)\"", extra: extra)
+    }
+
+    // MARK: Responses
+
+    private func ok(_ body: [UInt8], type: String, headers: [(name: String, value: String)], etag: String? = nil,
+                    extra: [(String, String)] = []) -> Response {
+        let tag = etag ?? "\"\(Self.hash(body))\""
+        var fields: [(name: String, value: String)] = [("Content-Type", type), ("ETag", tag), ("Cache-Control", "no-cache"),
+                                                       ("Access-Control-Allow-Origin", "*")]
+        fields += extra.map { (name: $0.0, value: $0.1) }
+        let matches = headers.filter { $0.name.lowercased() == "if-none-match" }.flatMap { $0.value.split(separator: ",") }
+            .contains { $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*" }
+        if matches { return Response(status: 304, headers: fields.filter { $0.name != "Content-Type" }, body: []) }
+        return Response(status: 200, headers: fields, body: body)
+    }
+
+    private func notFound() -> Response { text(404, "not found\n") }
+
+    private func text(_ status: Int, _ message: String, extra: [(String, String)] = []) -> Response {
+        Response(status: status, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]
+                    + extra.map { (name: $0.0, value: $0.1) }, body: Array(message.utf8))
+    }
+
+    private func finish(_ response: Response, head: Bool) -> Response {
+        var result = response
+        result.headers.append(("Content-Length", String(response.body.count)))
+        if head { result.body = [] }
+        return result
+    }
+
+    /// FNV-1a 64 over the bytes, as 16 hex digits (an ETag: equal bytes, equal tag).
+    static func hash(_ bytes: [UInt8]) -> String {
+        var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { value = (value ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// One tile set the site serves, under an id used in its URLs.
+public struct ServedTileSet: Sendable {
+    /// The id in URLs and the style (letters, digits, `-` and `_`).
+    public var id: String
+    /// Where it came from (a path), for the page.
+    public var title: String
+    /// The tiles.
+    public var provider: any TileProvider
+
+    /// A served tile set.
+    public init(id: String, title: String, provider: any TileProvider) {
+        self.id = id
+        self.title = title
+        self.provider = provider
+    }
+
+    /// Ids for `names` (file names): letters, digits, `-` and `_` kept, the rest `_`, made unique with `-2`, `-3`….
+    public static func ids(for names: [String]) -> [String] {
+        var seen = Set<String>()
+        return names.map { name in
+            var base = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
+            if base.isEmpty { base = "tiles" }
+            var candidate = base, number = 1
+            while seen.contains(candidate) {
+                number += 1
+                candidate = "\(base)-\(number)"
+            }
+            seen.insert(candidate)
+            return candidate
+        }
+    }
+}

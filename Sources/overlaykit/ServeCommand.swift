@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ArgumentParser
+import Dispatch
+import Foundation
+import OverlayKit
+import OverlayKitServer
+
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Preview tile sets and GeoJSON/KML files in a browser: MapLibre GL JS with a style built from the data.",
+        discussion: """
+            Each PATH is a tile set (a .pmtiles or .mbtiles file or a directory of z/x/y tiles, \
+            recognised by its bytes) or a GeoJSON, GeoJSONSeq, KML or KMZ file, tiled on the fly. \
+            Open the printed address: / is the map with a layer list, a tile-boundary switch and a \
+            feature inspector (click a feature); /style.json is the style; /tilesets/ID.json each \
+            set's TileJSON, whose tiles are /tiles/ID/{z}/{x}/{y}.EXT. Listens on 127.0.0.1 unless \
+            --host says otherwise; Ctrl-C (SIGINT) or SIGTERM stops it. See docs/serve.md.
+            """
+    )
+
+    @Argument(help: "Tile sets (.pmtiles, .mbtiles, directories) and GeoJSON, GeoJSONSeq, KML or KMZ files.")
+    var paths: [String]
+
+    @Option(help: "Port to listen on (0: any free port; the address is printed).")
+    var port: Int = 8080
+
+    @Option(help: "Address to listen on: 127.0.0.1 (this machine only), ::1, or 0.0.0.0 to let other machines in.")
+    var host = "127.0.0.1"
+
+    @Option(name: .customLong("maplibre-js"), help: ArgumentHelp("MapLibre GL JS script to serve (maplibre-gl.css beside it is served too); without it the page loads MapLibre \(PreviewSite.mapLibreVersion) from the unpkg CDN.", valueName: "path"))
+    var mapLibreJS: String?
+
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for point labels; without it no labels are drawn.", valueName: "url"))
+    var glyphs: String?
+
+    @Option(name: .customLong("max-zoom"), help: "Highest zoom GeoJSON and KML files are tiled to (0…24).")
+    var maxZoom = 14
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one tile set or GeoJSON/KML file") }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
+    }
+
+    func run() throws {
+        try runReportingErrors {
+            var tileSets = [ServedTileSet]()
+            let ids = ServedTileSet.ids(for: paths.map { PathName($0).stem })
+            for (path, id) in zip(paths, ids) {
+                let provider: any TileProvider
+                if TileSet.recognizedFormat(path) != nil {
+                    provider = LockedTileSet(try TileSet(path: path))
+                } else {
+                    var options = TileOptions()
+                    options.maxZoom = maxZoom
+                    provider = try FeatureTileSet(path: path, layer: id, options: options)
+                }
+                tileSets.append(ServedTileSet(id: id, title: PathName(path).lastComponent, provider: provider))
+            }
+            let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs))
+            let server = try PreviewServer(site: site, host: host, port: UInt16(port)) { event in
+                Report.standardError("serve: browser \(event.type)" + (event.message.isEmpty ? "" : ": \(event.message)") + "\n")
+            }
+            try ServeLoop.run(server)
+        }
+    }
+}
+
+/// Runs the server until SIGINT or SIGTERM, then stops it and returns (exit 0).
+enum ServeLoop {
+    static func run(_ server: PreviewServer) throws {
+        // The signals arrive as dispatch events instead of killing the process.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        let stopped = DispatchSemaphore(value: 0)
+        let failure = FailureBox()
+        let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: .global()) }
+        Task {
+            do {
+                let port = try await server.start()
+                let host = server.host.contains(":") ? "[\(server.host)]" : server.host
+                Report.standardError("serve: http://\(host):\(port)/ (Ctrl-C stops)\n")
+            } catch {
+                failure.set(error)
+                stopped.signal()
+                return
+            }
+            await server.wait()
+            stopped.signal()
+        }
+        for source in sources {
+            source.setEventHandler {
+                Task {
+                    await server.stop()
+                    stopped.signal()
+                }
+            }
+            source.resume()
+        }
+        stopped.wait()
+        if let error = failure.error { throw error }
+        Report.standardError("serve: stopped\n")
+    }
+
+    private final class FailureBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: (any Error)?
+        var error: (any Error)? {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+
+        func set(_ error: any Error) {
+            lock.lock()
+            stored = error
+            lock.unlock()
+        }
+    }
+}

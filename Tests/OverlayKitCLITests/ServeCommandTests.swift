@@ -1,0 +1,87 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TestSupport
+import XCTest
+
+/// `overlaykit serve` as a process: the address it prints answers, SIGINT and SIGTERM stop it
+/// cleanly (exit 0, "serve: stopped"), and an address it cannot listen on is exit 74.
+final class ServeCommandTests: XCTestCase {
+    /// Starts `serve ARGUMENTS --port 0`, returns the process, its address and its standard error so far.
+    private func start(_ arguments: [String]) throws -> (process: Process, address: String, errors: Pipe) {
+        CLI.ignoreBrokenPipes()
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["serve"] + arguments + ["--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !text.contains("\n") {
+            let chunk = errors.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression) else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "serve did not start; it printed: \(text)"])
+        }
+        return (process, String(text[range]), errors)
+    }
+
+    private func get(_ url: String) throws -> (status: Int, body: Data) {
+        nonisolated(unsafe) var result: (Int, Data) = (0, Data())
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: URL(string: url)!) { data, response, _ in
+            result = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
+            done.signal()
+        }.resume()
+        _ = done.wait(timeout: .now() + 30)
+        return result
+    }
+
+    func testServesAndStopsOnSIGINTAndSIGTERM() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let tiles = folder.appendingPathComponent("countries.pmtiles")
+        XCTAssertEqual(try CLI.run(["tile", CLI.packageRoot.appendingPathComponent("Examples/countries.geojson").path, "-o", tiles.path, "-z3"]).status, 0)
+        for signalNumber in [SIGINT, SIGTERM] {
+            let (process, address, errors) = try start([tiles.path, CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path])
+            let style = try get(address + "/style.json")
+            XCTAssertEqual(style.status, 200)
+            let document = try XCTUnwrap(JSONSerialization.jsonObject(with: style.body) as? [String: Any])
+            XCTAssertEqual((document["sources"] as? [String: Any])?.keys.sorted(), ["countries", "parks"])
+            XCTAssertEqual(try get(address + "/tiles/countries/0/0/0.mvt").status, 200)
+            XCTAssertEqual(try get(address + "/tiles/countries/0/0/1.mvt").status, 400)
+            XCTAssertEqual(try get(address + "/tiles/parks/14/0/0.mvt").status, 404)
+            XCTAssertEqual(try get(address + "/").status, 200)
+            kill(process.processIdentifier, signalNumber)
+            let deadline = Date().addingTimeInterval(20)
+            while process.isRunning && Date() < deadline { usleep(50_000) }
+            XCTAssertFalse(process.isRunning, "still running after signal \(signalNumber)")
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationReason, .exit)
+            XCTAssertEqual(process.terminationStatus, 0)
+            let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertTrue(rest.contains("serve: stopped"), rest)
+        }
+    }
+
+    func testAddressesItCannotListenOn() throws {
+        let parks = CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path
+        let host = try CLI.run(["serve", parks, "--host", "not-an-address", "--port", "0"])
+        XCTAssertEqual(host.status, 74, host.stderr)
+        XCTAssertTrue(host.stderr.contains("io.listen-failed"), host.stderr)
+        let (process, address, _) = try start([parks])
+        defer { process.terminate(); process.waitUntilExit() }
+        let port = String(address.split(separator: ":").last!)
+        let taken = try CLI.run(["serve", parks, "--port", port])
+        XCTAssertEqual(taken.status, 74, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("io.listen-failed"), taken.stderr)
+        XCTAssertEqual(try CLI.run(["serve"]).status, 64)
+        XCTAssertEqual(try CLI.run(["serve", "/nonexistent/file.geojson"]).status, 74)
+    }
+}

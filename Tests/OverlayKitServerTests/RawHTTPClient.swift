@@ -1,0 +1,116 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// A minimal HTTP/1.1 client over a blocking loopback socket that sends the request target
+/// byte for byte (URLSession would resolve `..` and re-encode it before sending).
+struct RawHTTPClient {
+    struct Response {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+    }
+
+    enum Failure: Error { case socket(String) }
+
+    let port: Int
+
+    /// Sends `method target` with `headers` and `Connection: close`, reads the whole answer.
+    func send(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure.socket("socket: \(errno)") }
+        defer { close(descriptor) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw Failure.socket("connect: \(errno)") }
+        var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        request += "\r\n"
+        let bytes = Array(request.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { throw Failure.socket("write: \(errno)") }
+            sent += count
+        }
+        var received = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { throw Failure.socket("read: \(errno)") }
+            if count == 0 { break }
+            received += buffer[0..<count]
+            if let response = Self.parse(received, method: method) { return response }
+        }
+        guard let response = Self.parse(received, method: method) else { throw Failure.socket("incomplete answer: \(received.count) bytes") }
+        return response
+    }
+
+    /// The response once its head and `Content-Length` bytes of body have arrived.
+    static func parse(_ bytes: [UInt8], method: String) -> Response? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = (0..<max(0, bytes.count - 3)).first(where: { Array(bytes[$0..<($0 + 4)]) == separator }) else { return nil }
+        let head = String(decoding: bytes[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        guard let statusLine = head.first, statusLine.split(separator: " ").count >= 2,
+              let status = Int(statusLine.split(separator: " ")[1]) else { return nil }
+        var headers = [String: String]()
+        for line in head.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let body = Array(bytes[(end + 4)...])
+        let length = method == "HEAD" ? 0 : Int(headers["content-length"] ?? "0") ?? 0
+        guard body.count >= length else { return nil }
+        return Response(status: status, headers: headers, body: Array(body.prefix(length)))
+    }
+}
+
+extension RawHTTPClient {
+    /// Opens one connection per target, sends every request, and only then reads the answers:
+    /// all requests are in the server at once.
+    func sendAtOnce(_ targets: [String]) throws -> [Response] {
+        var descriptors = [Int32]()
+        defer { descriptors.forEach { close($0) } }
+        for target in targets {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard descriptor >= 0 else { throw Failure.socket("socket: \(errno)") }
+            descriptors.append(descriptor)
+            var timeout = timeval(tv_sec: 60, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw Failure.socket("connect: \(errno)") }
+            let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+            guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
+                throw Failure.socket("write: \(errno)")
+            }
+        }
+        return try descriptors.map { descriptor in
+            var received = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                if let response = Self.parse(received, method: "GET") { return response }
+                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                guard count > 0 else { break }
+                received += buffer[0..<count]
+            }
+            guard let response = Self.parse(received, method: "GET") else { throw Failure.socket("incomplete answer") }
+            return response
+        }
+    }
+}
