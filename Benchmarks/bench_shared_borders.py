@@ -19,7 +19,8 @@ For each input:
                      2^(20−C) map points), and shapely.coverage_is_valid on convert -ab's output
   tippecanoe         (--tippecanoe) tippecanoe -z Z -Z 0 -b 4 -P, with and without -ab
 
-Wall seconds are the median of --runs runs (GNU time's peak RSS beside). Printed: each run,
+Wall and CPU seconds (user + system) are the median of --runs runs, the commands taking turns
+so that other load on the machine falls on all alike (GNU time's peak RSS beside). Printed: each run,
 tile -ab ÷ tile (target ≤ 1.3), and the simplification's own cost against GEOS's. With --check
 every tile of the admin-1 archives is decoded (PyPI mapbox-vector-tile) and Σ area − area(union)
 measured with shapely per tile (the exact test is SharedBorderTests in Swift).
@@ -51,22 +52,33 @@ GNU_TIME = "/usr/bin/time"
 TIME_TARGET = 1.3
 
 
-def run_timed(command, runs):
-    """Median wall seconds of `runs` runs and the largest peak RSS (MB); raises on failure."""
-    seconds, peaks = [], []
+def run_once(command):
+    """Wall seconds, CPU seconds (user + system, GNU time's %U %S) and peak RSS (MB) of one run."""
+    with tempfile.NamedTemporaryFile(prefix="bench_shared_rss_") as measured:
+        timed = os.access(GNU_TIME, os.X_OK)
+        wrapped = [GNU_TIME, "-f", "%M %U %S", "-o", measured.name] + command if timed else command
+        start = time.perf_counter()
+        done = subprocess.run(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            raise SystemExit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()[-2000:]))
+        try:
+            rss, user, system = open(measured.name).read().split()[-3:]
+            return seconds, float(user) + float(system), int(rss) / 1024
+        except ValueError:
+            return seconds, float("nan"), float("nan")
+
+
+def run_interleaved(commands, runs):
+    """Each of `commands` (label → argv) `runs` times, taking turns so that the machine's load
+    falls on all alike; per label the median wall and CPU seconds and the largest peak RSS."""
+    samples = {label: [] for label in commands}
     for _ in range(runs):
-        with tempfile.NamedTemporaryFile(prefix="bench_shared_rss_") as rss:
-            wrapped = [GNU_TIME, "-f", "%M", "-o", rss.name] + command if os.access(GNU_TIME, os.X_OK) else command
-            start = time.perf_counter()
-            done = subprocess.run(wrapped, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            seconds.append(time.perf_counter() - start)
-            if done.returncode != 0:
-                raise SystemExit("failed (%d): %s\n%s" % (done.returncode, " ".join(command), done.stderr.decode()[-2000:]))
-            try:
-                peaks.append(int(open(rss.name).read().split()[-1]) / 1024)
-            except (ValueError, IndexError):
-                peaks.append(float("nan"))
-    return {"seconds": statistics.median(seconds), "all": seconds, "rss_mb": max(peaks)}
+        for label, command in commands.items():
+            samples[label].append(run_once(command))
+    return {label: {"seconds": statistics.median(s[0] for s in runs_), "cpu": statistics.median(s[1] for s in runs_),
+                    "all": [s[0] for s in runs_], "all_cpu": [s[1] for s in runs_], "rss_mb": max(s[2] for s in runs_)}
+            for label, runs_ in samples.items()}
 
 
 def read_polygons(path):
@@ -115,7 +127,7 @@ def tile_overlaps(archive):
     import mapbox_vector_tile
     import shapely
     from pmtiles.reader import Reader, MmapSource, all_tiles
-    from shapely.geometry import shape
+    from shapely.geometry import Polygon, shape
     result = {}
     with open(archive, "rb") as handle:
         reader = Reader(MmapSource(handle))
@@ -124,19 +136,24 @@ def tile_overlaps(archive):
             if data[:2] == b"\x1f\x8b":
                 data = gzip.decompress(data)
             decoded = mapbox_vector_tile.decode(data, default_options={"y_coord_down": True})
-            parts = []
+            # Each polygon as its exterior minus its holes, every ring made valid on its own (a
+            # snapped ring may touch itself, a hole may run along its shell at the tile's edge:
+            # make_valid of the whole polygon would lose such a hole); areas as the rings' own.
+            parts, total = [], 0.0
             for layer in decoded.values():
                 for feature in layer["features"]:
                     geometry = shape(feature["geometry"])
                     if geometry.geom_type not in ("Polygon", "MultiPolygon"):
                         continue
-                    if not geometry.is_valid:
-                        geometry = shapely.make_valid(geometry)
-                    parts += [p for p in shapely.get_parts(geometry) if p.geom_type == "Polygon"]
+                    for polygon in shapely.get_parts(geometry):
+                        total += Polygon(polygon.exterior).area - sum(Polygon(ring).area for ring in polygon.interiors)
+                        body = shapely.make_valid(Polygon(polygon.exterior))
+                        holes = [shapely.make_valid(Polygon(ring)) for ring in polygon.interiors]
+                        parts.append(body.difference(shapely.union_all(holes)) if holes else body)
             entry = result.setdefault(z, [0, 0, 0.0])
             entry[0] += 1
             if parts:
-                overlap = sum(p.area for p in parts) - shapely.union_all(parts).area
+                overlap = total - shapely.union_all(parts).area
                 if overlap > 1e-6:
                     entry[1] += 1
                     entry[2] += overlap
@@ -162,23 +179,20 @@ def measure(args):
     for name, path, zoom in inputs:
         print("%s: %s to z%d" % (name, path, zoom), file=sys.stderr)
         entry = {"name": name, "path": path, "zoom": zoom, "runs": {}}
+        commands = {}
         for label, extra in (("tile", []), ("tile -ab", ["--detect-shared-borders"])):
             out = os.path.join(work, "%s-%s.pmtiles" % (name, label.replace(" ", "")))
-            command = [binary, "tile", path, "-o", out, "-Z", "0", "-z", str(zoom), "-l", name, "-f", "-q"] + extra
-            entry["runs"][label] = run_timed(command, args.runs)
-            entry["runs"][label]["bytes"] = os.path.getsize(out)
-            print("  %-10s %.2f s" % (label, entry["runs"][label]["seconds"]), file=sys.stderr)
+            commands[label] = [binary, "tile", path, "-o", out, "-Z", "0", "-z", str(zoom), "-l", name, "-f", "-q"] + extra
         if tippecanoe:
             for label, extra in (("tippecanoe", []), ("tippecanoe -ab", ["-ab"])):
                 out = os.path.join(work, "%s-%s.pmtiles" % (name, label.replace(" ", "")))
-                command = [tippecanoe, "-o", out, "-z", str(zoom), "-Z", "0", "-l", name, "-b", "4", "-P", "-f", "-q"] + extra + [path]
-                entry["runs"][label] = run_timed(command, args.runs)
-                print("  %-14s %.2f s" % (label, entry["runs"][label]["seconds"]), file=sys.stderr)
+                commands[label] = [tippecanoe, "-o", out, "-z", str(zoom), "-Z", "0", "-l", name, "-b", "4", "-P", "-f", "-q"] + extra + [path]
         for label, extra in (("convert", []), ("convert -ab", ["--detect-shared-borders"])):
             out = os.path.join(work, "%s-%s.geojson" % (name, label.replace(" ", "")))
-            command = [binary, "convert", path, "--zoom", str(args.convert_zoom), "-o", out, "-f"] + extra
-            entry["runs"][label] = run_timed(command, args.runs)
-            print("  %-10s %.2f s" % (label, entry["runs"][label]["seconds"]), file=sys.stderr)
+            commands[label] = [binary, "convert", path, "--zoom", str(args.convert_zoom), "-o", out, "-f"] + extra
+        entry["runs"] = run_interleaved(commands, args.runs)
+        for label, run in entry["runs"].items():
+            print("  %-14s %.2f s wall, %.2f s CPU" % (label, run["seconds"], run["cpu"]), file=sys.stderr)
         polygons, read, project = read_polygons(path)
         tolerances = [3 * WORLD / (2 ** z * 4096) for z in range(zoom)]
         tile_geos = geos_simplify(polygons, tolerances)
@@ -201,32 +215,38 @@ def measure(args):
 
 def markdown(report):
     lines = ["Load: %s" % report["load"], ""]
-    lines.append("| input | run | seconds | peak RSS MB |")
-    lines.append("|---|---|---:|---:|")
+    lines.append("| input | run | wall s | CPU s | peak RSS MB |")
+    lines.append("|---|---|---:|---:|---:|")
     for entry in report["inputs"]:
         for label, run in entry["runs"].items():
-            lines.append("| %s | %s | %.2f | %.0f |" % (entry["name"], label, run["seconds"], run["rss_mb"]))
+            lines.append("| %s | %s | %.2f | %.2f | %.0f |" % (entry["name"], label, run["seconds"], run.get("cpu", float("nan")),
+                                                          run["rss_mb"]))
         geos = entry["geos"]
-        lines.append("| %s | GEOS coverage_simplify, z0–z%d (%d calls) | %.2f | |"
+        lines.append("| %s | GEOS coverage_simplify, z0–z%d (%d calls) | %.2f | | |"
                      % (entry["name"], entry["zoom"] - 1, entry["zoom"], geos["tile_zooms_total"]))
-        lines.append("| %s | GEOS coverage_simplify, convert's tolerance | %.2f | |" % (entry["name"], geos["convert_seconds"]))
-        lines.append("| %s | (reading %d polygons into shapely; projecting) | %.2f; %.2f | |"
+        lines.append("| %s | GEOS coverage_simplify, convert's tolerance | %.2f | | |" % (entry["name"], geos["convert_seconds"]))
+        lines.append("| %s | (reading %d polygons into shapely; projecting) | %.2f; %.2f | | |"
                      % (entry["name"], geos["polygons"], geos["read_seconds"], geos["project_seconds"]))
     lines.append("")
     for entry in report["inputs"]:
         runs, geos = entry["runs"], entry["geos"]
         ratio = runs["tile -ab"]["seconds"] / runs["tile"]["seconds"]
+        cpu_ratio = runs["tile -ab"].get("cpu", float("nan")) / runs["tile"].get("cpu", float("nan"))
         cost = runs["tile -ab"]["seconds"] - runs["tile"]["seconds"]
         convert_cost = runs["convert -ab"]["seconds"] - runs["convert"]["seconds"]
-        lines.append("- %s: tile -ab ÷ tile = %.2f× (target ≤ %.1f×: %s); shared borders cost %.2f s over z0–z%d "
-                     "against GEOS's %.2f s for the same zooms (%s); convert -ab costs %.2f s over convert, GEOS %.2f s "
-                     "(%s); convert -ab output coverage_is_valid: %s"
-                     % (entry["name"], ratio, TIME_TARGET, "PASS" if ratio <= TIME_TARGET else "FAIL", cost,
-                        entry["zoom"], geos["tile_zooms_total"],
-                        "faster" if runs["tile -ab"]["seconds"] < geos["tile_zooms_total"] else "slower (whole run)",
-                        convert_cost, geos["convert_seconds"],
-                        "faster" if convert_cost < geos["convert_seconds"] else "slower",
-                        entry["convert_coverage_is_valid"]))
+        tile_geos = geos["tile_zooms_total"]
+        lines.append("- %s: tile -ab ÷ tile = %.2f× wall (target ≤ %.1f×: %s), %.2f× CPU. Shared borders at z0–z%d cost %.2f s; GEOS "
+                     "coverage_simplify of the same polygons at the same zooms' tolerances takes %.2f s (%s; the whole "
+                     "tile -ab run, reading and writing included, %.2f s: %s)."
+                     % (entry["name"], ratio, TIME_TARGET, "PASS" if ratio <= TIME_TARGET else "FAIL", cpu_ratio, entry["zoom"] - 1, cost,
+                        tile_geos, "%.1f× faster" % (tile_geos / cost) if cost > 0 else "no measurable cost",
+                        runs["tile -ab"]["seconds"], "faster" if runs["tile -ab"]["seconds"] < tile_geos else "slower"))
+        lines.append("- %s: convert -ab costs %.2f s over convert; GEOS at convert's tolerance %.2f s (%s); the whole "
+                     "convert -ab %.2f s against reading into shapely and simplifying %.2f s; its output passes "
+                     "coverage_is_valid: %s."
+                     % (entry["name"], convert_cost, geos["convert_seconds"],
+                        "faster" if convert_cost < geos["convert_seconds"] else "slower", runs["convert -ab"]["seconds"],
+                        geos["read_seconds"] + geos["project_seconds"] + geos["convert_seconds"], entry["convert_coverage_is_valid"]))
         for label, zooms in entry.get("check", {}).items():
             lines.append("  - %s: tiles with overlap per zoom: %s" % (label, ", ".join(
                 "z%s %d/%d (%.1f units²)" % (z, v[1], v[0], v[2]) for z, v in sorted(zooms.items(), key=lambda i: int(i[0])))))
