@@ -9,7 +9,9 @@
 /// O(n) to index n hot pixels; a segment costs the grid cells along it plus the hot pixels in them.
 struct GridSnapRounding {
     private let pixelX: [Int32], pixelY: [Int32]
-    private let grid: UniformGrid
+    /// An index of the pixels, or nil when they are few enough to look at every one.
+    private let grid: UniformGrid?
+    private static let fewPixels = 48
 
     /// Hot pixels at every vertex of `xy` (x, y pairs in unrounded tile units).
     init(vertices xy: [Double]) {
@@ -28,6 +30,10 @@ struct GridSnapRounding {
         }
         self.pixelX = pixelX
         self.pixelY = pixelY
+        guard pixelX.count > Self.fewPixels else {
+            grid = nil
+            return
+        }
         grid = UniformGrid(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY),
                            minimumCellSize: 4, itemCount: pixelX.count) { item, grid, visit in
             visit(grid.cell(x: Double(pixelX[item]), y: Double(pixelY[item])))
@@ -53,12 +59,17 @@ struct GridSnapRounding {
             let endX = TileUnits.round(bx), endY = TileUnits.round(by)
             crossed.removeAll(keepingCapacity: true)
             if ax != bx || ay != by {
-                grid.forEachCell(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5) { cell in
-                    for item in grid.items(in: cell) {
-                        let px = pixelX[Int(item)], py = pixelY[Int(item)]
-                        if (px == startX && py == startY) || (px == endX && py == endY) { continue }
-                        if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                func look(_ item: Int) {
+                    let px = pixelX[item], py = pixelY[item]
+                    if (px == startX && py == startY) || (px == endX && py == endY) { return }
+                    if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                }
+                if let grid {
+                    grid.forEachCell(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5) { cell in
+                        for item in grid.items(in: cell) { look(Int(item)) }
                     }
+                } else {
+                    for item in pixelX.indices { look(item) }
                 }
             }
             if !crossed.isEmpty {

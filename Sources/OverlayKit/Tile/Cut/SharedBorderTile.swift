@@ -12,8 +12,8 @@
 ///    is rebuilt from its arcs: a border two polygons share has the same integer points on both
 ///    sides, and no ring crosses another.
 ///
-/// At the max zoom (nothing simplified) step 1 and 2 are left out: every ring is snap-rounded as
-/// it stands. Between tiles a border is simplified in each tile on its own (within the tolerance of the
+/// At the max zoom nothing is simplified (every arc keeps its points) and the arcs are only
+/// snap-rounded. Between tiles a border is simplified in each tile on its own (within the tolerance of the
 /// input on both sides: at most 2 × 3/16 of a pixel apart at a tile edge).
 enum SharedBorderTile {
     /// What becomes of one ring.
@@ -63,7 +63,6 @@ enum SharedBorderTile {
                 boxes.append(maxY)
             }
         }
-        if tolerance == 0 { return snappedWhole(features, xy: xy, ringStarts: ringStarts, owners: owners) }
         guard let all = SharedArcs.find(xy: xy, ringStarts: ringStarts) else { return nil }
         let ringCount = owners.count
         var shares = [Bool](repeating: false, count: ringCount)
@@ -124,20 +123,6 @@ enum SharedBorderTile {
             } else {
                 outcomes[featureIndex][ringIndex] = .collapsed
             }
-        }
-        return outcomes
-    }
-
-    /// At the max zoom nothing is simplified: every ring is snap-rounded as it is (a border two
-    /// rings share snaps to the same pixels walked either way), no arcs needed.
-    private static func snappedWhole(_ features: [ProjectedFeature], xy: [Double], ringStarts: [Int],
-                                     owners: [(feature: Int, ring: Int)]) -> [[RingOutcome]] {
-        let snapping = GridSnapRounding(vertices: xy)
-        var outcomes = features.map { [RingOutcome](repeating: .perRing, count: $0.rings.count) }
-        for (ring, (featureIndex, ringIndex)) in owners.enumerated() {
-            let points = snapping.snapped(Array(xy[2 * ringStarts[ring]..<2 * ringStarts[ring + 1]]))
-            let outer = features[featureIndex].rings[ringIndex].isOuter
-            outcomes[featureIndex][ringIndex] = closedRing(points, outer: outer).map(RingOutcome.drawn) ?? .collapsed
         }
         return outcomes
     }
