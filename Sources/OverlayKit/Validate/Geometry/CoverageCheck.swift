@@ -52,7 +52,7 @@ public struct CoverageCheck: ValidationCheck {
     /// One report (`coverage`): each readable GeoJSON or KML input's features checked as one
     /// coverage. Inputs that could not be read are left to their own findings.
     public func run(on inputs: [ValidationInput]) -> [CheckReport] {
-        var report = CheckReport(kind: "coverage", name: gapWidth > 0 ? "gap-width-\(Self.degrees(gapWidth))m" : "coverage",
+        var report = CheckReport(kind: "coverage", name: gapWidth > 0 ? "overlaps-and-gaps-under-\(Self.degrees(gapWidth))m" : "overlaps",
                                  title: "Polygons form a coverage: no overlaps, shared borders with shared vertices"
                                      + (gapWidth > 0 ? ", no gap narrower than \(Self.degrees(gapWidth)) m" : ""),
                                  rules: rules)
