@@ -30,7 +30,7 @@ let package = Package(
         ),
         // libxml2's streaming reader, for KML (Debian: libxml2-dev); only the files in KML/XML/ import it.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        // cairo for PNG rendering (Debian: libcairo2-dev); only Render/CairoCanvas.swift imports it.
+        // cairo for PNG rendering and label glyphs (Debian: libcairo2-dev); only Render/CairoCanvas.swift and Glyphs/CairoGlyphRasterizer.swift import it.
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         // SQLite for MBTiles archives (Debian: libsqlite3-dev); only Tile/Archive/MBTilesArchive.swift imports it.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -60,6 +60,6 @@ let package = Package(
         // The slow process tests (SIGKILL loops, peak memory, Spark, MapLibre in Chromium, archive
         // clients, the man page): `swift test --filter OverlayKitSlowTests`. Its CLITestSupport.swift
         // is a symbolic link to the CLI tests' one.
-        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "TestSupport"]),
+        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "OverlayKit", "TestSupport"]),
     ]
 )

@@ -6,7 +6,7 @@ func filterFeatures() throws {
     var filter = FeatureFilter()
     filter.intersecting = try GeographicBox(parsing: "-10,35,30,60")
     filter.expression = try WhereExpression(parsing: "POP_EST > 1e7")
-    let kept = document.features.filter(filter.matches)
+    let kept = try document.features.filter(filter.matches)
     print("\(kept.count) of \(document.features.count) countries meet the box and have more than 10 million people")
 }
 

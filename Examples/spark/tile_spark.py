@@ -1,20 +1,21 @@
-"""Tiles a GeoJSONSeq file on Apache Spark: shard by feature, tile each shard with the
-`overlaykit` binary on the workers, join the shards' tiles into one tile set.
+"""Tiles a GeoJSONSeq file on Apache Spark: one `overlaykit tile` run split over Spark's workers
+(`overlaykit tile --job`, `overlaykit tile-job`), whose output equals one `overlaykit tile` run
+with the same options, byte for byte, with every default (point thinning, tiny-polygon
+stand-ins, the tile budget, -zg).
 
-Tiling is per feature until tiles are merged (clipping and simplification of one feature do
-not look at any other), so tiling shards and joining them gives the same features in every
-tile as tiling the whole file in one process. What does depend on the whole input is given
-explicitly here: the layer name (--layer), and the zoom range.
+    python3 tile_spark.py INPUT.geojsonl OUTPUT [--master local[2]] [--partitions 4]
+        [--overlaykit PATH] [--work DIR] [overlaykit tile options…]
 
-    python3 tile_spark.py INPUT.geojsonl OUTPUT [--master local[2]] [--partitions 2] [overlaykit tile options…]
-        [--overlaykit PATH] [--shards DIR] [--layer NAME] [--min-zoom 0] [--max-zoom 8]
-
-OUTPUT is a .pmtiles, .mbtiles or a directory, as with `overlaykit tile-join`. On a cluster,
---shards must be a folder every worker and the driver see (a shared file system); with object
-storage, copy each shard up from the worker and down before the join (see docs/tile.md).
+Spark reads the input in slices (one per Spark partition, in file order); each slice is piped to
+`overlaykit tile-job split` on a worker, which files its features by tile partition; the driver
+plans; the tile partitions are cut on the workers; the driver finishes the zooms above them and
+writes OUTPUT (a .pmtiles or .mbtiles file, or a directory). The options are given once, to
+`overlaykit tile --job`, and kept in the work folder. On a cluster, --work must be a folder every
+worker and the driver see (a shared file system).
 """
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -22,26 +23,37 @@ import tempfile
 import time
 
 
-def tile_partition(index, lines, overlaykit, shards, extension, tile_options):
-    """Runs on a worker: pipes the partition's features into `overlaykit tile -`; yields the
-    shard's path (nothing for an empty partition)."""
-    output = os.path.join(shards, "shard-%05d%s" % (index, extension))
-    process = None
-    for line in lines:
-        if not line.strip():
-            continue
-        if process is None:
-            process = subprocess.Popen([overlaykit, "tile", "-", "--from", "geojsonseq", "-o", output, "--force",
-                                        "--threads", "1"] + tile_options,
-                                       stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-        process.stdin.write(line.encode("utf-8") + b"\n")
-    if process is None:
+def run(command, stdin=None):
+    """Runs an overlaykit step; raises with its standard error when it fails."""
+    process = subprocess.run(command, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if process.returncode != 0:
+        raise RuntimeError("%s failed (exit %d): %s" % (" ".join(command[:3]), process.returncode,
+                                                       process.stderr.decode("utf-8", "replace")))
+    return process.stdout.decode("utf-8")
+
+
+def peak_memory_mb():
+    """The largest resident set of the processes this worker started (KiB on Linux)."""
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def split_slice(index, lines, overlaykit, work):
+    """On a worker: files one slice of the input (shard `index`; an empty slice too, so the
+    shards have no gap)."""
+    data = b"".join(line.encode("utf-8") + b"\n" for line in lines if line.strip())
+    started = time.time()
+    run([overlaykit, "tile-job", "split", work, str(index), "-", "--from", "geojsonseq"], stdin=data)
+    yield ("split", time.time() - started, peak_memory_mb())
+
+
+def cut_partitions(partitions, overlaykit, work):
+    """On a worker: cuts the tile partitions given to it."""
+    partitions = list(partitions)
+    if not partitions:
         return
-    process.stdin.close()
-    errors = process.stderr.read().decode("utf-8", "replace")
-    if process.wait() != 0:
-        raise RuntimeError("overlaykit tile failed on partition %d (exit %d): %s" % (index, process.returncode, errors))
-    yield output
+    started = time.time()
+    run([overlaykit, "tile-job", "cut", work] + [str(partition) for partition in partitions])
+    yield ("cut", time.time() - started, peak_memory_mb())
 
 
 def main():
@@ -49,47 +61,43 @@ def main():
     parser.add_argument("input")
     parser.add_argument("output")
     parser.add_argument("--master", default="local[2]")
-    parser.add_argument("--partitions", type=int, default=2)
+    parser.add_argument("--partitions", type=int, default=4, help="Spark partitions for each step")
     parser.add_argument("--overlaykit", default=shutil.which("overlaykit") or "overlaykit")
-    parser.add_argument("--shards", help="folder for the shards (default: a temporary folder, removed after)")
-    parser.add_argument("--shard-format", default=".pmtiles", help=".pmtiles (default), .mbtiles, or '' for tile directories")
-    parser.add_argument("--layer", default="features")
-    parser.add_argument("--min-zoom", type=int, default=0)
-    parser.add_argument("--max-zoom", type=int, default=8)
-    # Any other option (--drop-rate 1, --max-tile-bytes N, …) goes to every shard's `overlaykit tile`.
-    arguments, passed_through = parser.parse_known_args()
+    parser.add_argument("--work", help="the job's folder (default: a temporary folder, removed after)")
+    # Every other option (-z, --layer, --drop-rate, …) goes to `overlaykit tile --job` once.
+    arguments, tile_options = parser.parse_known_args()
 
     from pyspark import SparkConf, SparkContext
 
     overlaykit = os.path.abspath(arguments.overlaykit) if os.path.exists(arguments.overlaykit) else arguments.overlaykit
-    shards = arguments.shards or tempfile.mkdtemp(prefix="overlaykit-shards-")
-    os.makedirs(shards, exist_ok=True)
-    tile_options = ["--layer", arguments.layer, "--min-zoom", str(arguments.min_zoom), "--max-zoom", str(arguments.max_zoom)]
-    tile_options += passed_through
+    work = arguments.work or tempfile.mkdtemp(prefix="overlaykit-job-")
+    os.makedirs(work, exist_ok=True)
     started = time.time()
+    run([overlaykit, "tile", "--job", work, "-o", os.path.abspath(arguments.output), "--force", "-q"] + tile_options)
     conf = SparkConf().setMaster(arguments.master).setAppName("overlaykit-tile").set("spark.ui.enabled", "false")
     context = SparkContext(conf=conf)
     context.setLogLevel("ERROR")
     try:
         spark_ready = time.time()
         lines = context.textFile(os.path.abspath(arguments.input), minPartitions=arguments.partitions)
-        extension = arguments.shard_format
-        paths = lines.mapPartitionsWithIndex(
-            lambda index, part: tile_partition(index, part, overlaykit, shards, extension, tile_options)).collect()
-        tiled = time.time()
+        steps = lines.mapPartitionsWithIndex(lambda index, part: split_slice(index, part, overlaykit, work)).collect()
+        split = time.time()
+        partitions = [int(line) for line in run([overlaykit, "tile-job", "plan", work]).split()]
+        planned = time.time()
+        steps += context.parallelize(partitions, max(1, min(arguments.partitions, len(partitions)))) \
+            .mapPartitions(lambda part: cut_partitions(part, overlaykit, work)).collect()
+        cut = time.time()
     finally:
         context.stop()
-    if not paths:
-        sys.exit("no features in %s" % arguments.input)
-    join = subprocess.run([overlaykit, "tile-join", *sorted(paths), "-o", arguments.output, "--force"],
-                          capture_output=True, text=True)
-    joined = time.time()
-    if join.returncode != 0:
-        sys.exit("overlaykit tile-join failed (exit %d): %s" % (join.returncode, join.stderr))
-    if not arguments.shards:
-        shutil.rmtree(shards, ignore_errors=True)
-    print("spark: %d shards; start %.2f s, tile %.2f s, join %.2f s, total %.2f s"
-          % (len(paths), spark_ready - started, tiled - spark_ready, joined - tiled, joined - started))
+    run([overlaykit, "tile-job", "finish", work])
+    finished = time.time()
+    if not arguments.work:
+        shutil.rmtree(work, ignore_errors=True)
+    worker_peak = max((step[2] for step in steps), default=0)
+    print("spark: %d slices, %d tile partitions; start %.2f s, split %.2f s, plan %.2f s, cut %.2f s, finish %.2f s, "
+          "total %.2f s; peak worker memory %.0f MB"
+          % (sum(1 for step in steps if step[0] == "split"), len(partitions), spark_ready - started, split - spark_ready,
+             planned - split, cut - planned, finished - cut, finished - started, worker_peak))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ import OverlayKit
 /// feature inspector (click a feature: its layer and properties). `#zoom/lat/lon` in the URL
 /// sets the view (MapLibre's `hash`), `?panel=0` hides the panel and the attribution button (a bare map, for screenshots), `?inspect=lon,lat` opens the
 /// inspector at that place once the map is idle. The page reports MapLibre's errors and its
-/// first idle to `/client-event`, which `serve` prints.
+/// first idle to `/client-event`, which `serve` prints, logs the errors on the console, and
+/// resolves `window.overlaykitIdle` at the first idle (for scripts driving the page).
 enum PreviewPage {
     static func html(site: PreviewSite) -> [UInt8] {
         let script = site.options.mapLibreScript == nil
@@ -17,11 +18,10 @@ enum PreviewPage {
             let south = max(bounds.south, -85.05), north = min(bounds.north, 85.05)
             config.append("bounds", .array([.number(bounds.west), .number(south), .number(bounds.east), .number(north)]))
         }
-        let labels = site.options.glyphs != nil
         config.append("layers", .array(site.tileSets.flatMap { tileSet in
             tileSet.provider.metadata.vectorLayers.map { layer -> JSONValue in
                 .object(["tileSet": .string(tileSet.id), "title": .string(tileSet.title), "layer": .string(layer.id),
-                         "ids": .array(MapLibreStyle.layerIDs(source: tileSet.id, layer: layer.id, labels: labels).map { .string($0) })])
+                         "ids": .array(MapLibreStyle.layerIDs(source: tileSet.id, layer: layer.id, labels: true).map { .string($0) })])
             }
         }))
         // Inside <script>, "</" could end the element early.
@@ -35,6 +35,7 @@ enum PreviewPage {
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>overlaykit serve</title>
+        <link rel="icon" href="data:,">
         <link rel="stylesheet" href="\(stylesheet)">
         <script src="\(script)"></script>
         <style>
@@ -65,12 +66,19 @@ enum PreviewPage {
     if (params.get('panel') === '0') document.body.classList.add('bare');
     const report = (type, message) => fetch('/client-event?type=' + encodeURIComponent(type) + '&message=' +
       encodeURIComponent(message || '')).catch(() => {});
-    const showError = (message) => { document.getElementById('status').textContent = message; report('error', message); };
+    const showError = (message) => {
+      document.getElementById('status').textContent = message;
+      console.error(message);
+      report('error', message);
+    };
     window.addEventListener('error', (event) => showError(String(event.message)));
     const options = { container: 'map', style: location.origin + '/style.json', hash: true, fadeDuration: 0,
       maxPitch: 85, canvasContextAttributes: { preserveDrawingBuffer: true } };
     if (config.bounds && !location.hash) { options.bounds = config.bounds; options.fitBoundsOptions = { padding: 40 }; }
     const map = new maplibregl.Map(options);
+    // Resolved at the first idle: what a test (or a script driving the page) waits on.
+    let markIdle;
+    window.overlaykitIdle = new Promise((resolve) => { markIdle = resolve; });
     map.on('error', (event) => showError(String(event.error && event.error.message || event.error || 'map error')));
 
     const list = document.getElementById('layers');
@@ -122,6 +130,7 @@ enum PreviewPage {
       }
       document.title = 'overlaykit serve (idle)';
       report('idle', '');
+      markIdle();
     });
 
     """#

@@ -4,21 +4,28 @@ import OverlayKit
 /// The preview site's answers, independent of any HTTP library: a request (method, path,
 /// headers) in, a response out. Only names it was given are reachable: the page, the style,
 /// one TileJSON per tile set and its tiles, and (with ``PreviewSite/Options/mapLibreScript``)
-/// the MapLibre files; no part of a path is ever used as a file name, so no path — `..`,
-/// percent-encoded or absolute — reaches anything else.
+/// the MapLibre files, and the label glyphs (`/fonts/{fontstack}/{range}.pbf`, made from
+/// ``SDFGlyphFont`` unless ``PreviewSite/Options/glyphs`` names another host); no part of a path
+/// is ever used as a file name, so no path — `..`, percent-encoded or absolute — reaches
+/// anything else.
 public struct PreviewSite: Sendable {
     /// How the site is made.
     public struct Options: Sendable {
         /// MapLibre GL JS's script file, served as `/maplibre-gl.js` (with `maplibre-gl.css`
         /// beside it, when there); nil loads ``mapLibreVersion`` from the CDN.
         public var mapLibreScript: String?
-        /// The glyphs URL template for labels (`{fontstack}`, `{range}`); nil draws no labels.
+        /// A glyphs URL template (`{fontstack}`, `{range}`) on another host for the labels; nil
+        /// serves them from `/fonts/` (``SDFGlyphFont``, DejaVu Sans).
         public var glyphs: String?
+        /// The labels' font stack, as the glyphs host names it (`/fonts/` serves a stack that
+        /// names ``SDFGlyphFont/defaultFamily``).
+        public var fontStack: [String]
 
-        /// The defaults: MapLibre from the CDN, no labels.
-        public init(mapLibreScript: String? = nil, glyphs: String? = nil) {
+        /// The defaults: MapLibre from the CDN, labels with glyphs from `/fonts/`.
+        public init(mapLibreScript: String? = nil, glyphs: String? = nil, fontStack: [String] = [SDFGlyphFont.defaultFamily]) {
             self.mapLibreScript = mapLibreScript
             self.glyphs = glyphs
+            self.fontStack = fontStack
         }
     }
 
@@ -54,18 +61,24 @@ public struct PreviewSite: Sendable {
     public let options: Options
     private let scriptBytes: [UInt8]?
     private let stylesheetBytes: [UInt8]?
+    /// The font `/fonts/` serves; nil when the glyphs come from another host.
+    private let glyphFont: SDFGlyphFont?
 
     /// A site serving `tileSets`.
-    /// - Throws: `Diagnostic` `io.*` when the MapLibre script cannot be read.
+    /// - Throws: `Diagnostic` `io.*` when the MapLibre script cannot be read, `render.cairo-failed`
+    ///   when the label font cannot be made.
     public init(tileSets: [ServedTileSet], options: Options = Options()) throws {
         self.tileSets = tileSets
         self.options = options
+        glyphFont = options.glyphs == nil ? try SDFGlyphFont() : nil
         if let script = options.mapLibreScript {
             guard let bytes = FileManager.default.contents(atPath: script) else {
                 throw Diagnostic(.error, code: .ioNotFound, message: "cannot read MapLibre GL JS at \(script)")
             }
             scriptBytes = Array(bytes)
-            let css = (script as NSString).deletingPathExtension + ".css"
+            // maplibre-gl.css beside maplibre-gl.js.
+            let name = PathName(script)
+            let css = PathName(name.directory).appending(name.stem + ".css")
             stylesheetBytes = FileManager.default.contents(atPath: css).map(Array.init)
         } else {
             scriptBytes = nil
@@ -102,6 +115,8 @@ public struct PreviewSite: Sendable {
                           type: "application/json", headers: headers)
         case "tiles" where parts.count == 5:
             response = tile(parts, headers: headers)
+        case "fonts" where parts.count == 3 && glyphFont != nil:
+            response = glyphs(fontStack: parts[1], file: parts[2], headers: headers)
         case "maplibre-gl.js" where parts.count == 1 && scriptBytes != nil:
             response = ok(scriptBytes!, type: "text/javascript; charset=utf-8", headers: headers)
         case "maplibre-gl.css" where parts.count == 1 && stylesheetBytes != nil:
@@ -123,9 +138,12 @@ public struct PreviewSite: Sendable {
     /// The style `/style.json` serves: every tile set a source through its TileJSON.
     public func style(origin: String) -> MapLibreStyle {
         var style = MapLibreStyle(name: tileSets.map(\.id).joined(separator: ", "), sources: tileSets.filter { $0.provider.contentType.isVector }.map {
-            MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
-                                 layers: $0.provider.metadata.vectorLayers.map(\.id))
-        }, glyphs: options.glyphs)
+            var source = MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
+                                              layers: $0.provider.metadata.vectorLayers.map(\.id))
+            source.encoding = $0.provider.contentType.name                 // "mlt" says `"encoding": "mlt"`
+            return source
+        }, glyphs: options.glyphs ?? "\(origin)/fonts/{fontstack}/{range}.pbf")
+        style.fontStack = options.fontStack
         if let bounds = bounds {
             style.center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, 0)
         }
@@ -164,7 +182,7 @@ public struct PreviewSite: Sendable {
         } catch {
             return text(500, "\(error)\n")
         }
-        let acceptsGzip = headers.contains { $0.name.lowercased() == "accept-encoding" && $0.value.lowercased().contains("gzip") }
+        let acceptsGzip = AcceptEncoding(headers.filter { $0.name.lowercased() == "accept-encoding" }.map(\.value)).accepts("gzip")
         var body = stored.bytes
         var extra: [(String, String)] = [("Vary", "Accept-Encoding")]
         var tag = Self.hash(stored.bytes)
@@ -178,6 +196,18 @@ public struct PreviewSite: Sendable {
             }
         }
         return ok(body, type: type.mediaType, headers: headers, etag: "\"\(tag)\"", extra: extra)
+    }
+
+    /// `/fonts/STACK/START-END.pbf`: the glyphs of one range when the stack names the served font.
+    private func glyphs(fontStack: String, file: String, headers: [(name: String, value: String)]) -> Response {
+        guard let font = glyphFont, file.hasSuffix(".pbf"), let range = GlyphRange(parsing: file.dropLast(4)) else { return notFound() }
+        let names = fontStack.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard names.contains(font.family) else { return notFound() }
+        do {
+            return ok(try font.pbf(fontStack: fontStack, range: range), type: "application/x-protobuf", headers: headers)
+        } catch {
+            return text(500, "\(error)\n")
+        }
     }
 
     // MARK: Responses

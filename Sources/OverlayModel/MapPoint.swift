@@ -9,7 +9,7 @@ import Darwin
 /// A point on the spherical Mercator plane used by MapKit (`MKMapPoint`): the world is
 /// 2^28 × 2^28 map points, the origin is the top-left corner (180° W, 85.05° N) and the
 /// prime meridian runs down the middle.
-public struct MapPoint: Hashable, Sendable {
+public struct MapPoint: Hashable, Sendable, Codable {
     /// Map x: 0 at 180° W, growing eastward to `MapProjection.worldSize`.
     public var x: Double
     /// Map y: 0 at the north edge (about 85.05° N), growing southward.
@@ -62,13 +62,19 @@ public enum MapProjection {
     /// The map x of a longitude in degrees.
     @inlinable
     public static func x(longitude: Double) -> Double {
-        var longitude = longitude
-        if longitude < -180 || longitude > 180 {
-            // fmod is exact; the subtraction below alone loses every digit of a longitude of 1e308.
-            if longitude.magnitude > 1e9 { longitude = fmod(longitude, 360) }
-            longitude -= 360 * ((longitude + 180) / 360).rounded(.down)
-        }
-        return (longitude / 360 + 0.5) * worldSize
+        (wrappedLongitude(longitude) / 360 + 0.5) * worldSize
+    }
+
+    /// A longitude written beyond ±180° moved by whole turns into −180 … 180 (180° itself and
+    /// everything within ±180° as given, so −180 and 180 stay apart): the one rule for
+    /// far-out longitudes that `MapPoint`, `info`'s extent and the tiler's paths share.
+    /// Computed with `fmod`, which is exact: `l − 360·⌊l/360⌋` loses every digit of 1e308.
+    @inlinable
+    public static func wrappedLongitude(_ longitude: Double) -> Double {
+        guard longitude < -180 || longitude > 180 else { return longitude }
+        var reduced = fmod(longitude, 360)
+        if reduced >= 180 { reduced -= 360 } else if reduced < -180 { reduced += 360 }
+        return reduced
     }
 
     /// The map y of a latitude in degrees (clamped to the world's edges).

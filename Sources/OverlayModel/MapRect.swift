@@ -1,5 +1,5 @@
 /// A width and height in map points (`MKMapSize`).
-public struct MapSize: Hashable, Sendable {
+public struct MapSize: Hashable, Sendable, Codable {
     /// Width in map points.
     public var width: Double
     /// Height in map points.
@@ -18,7 +18,7 @@ public struct MapSize: Hashable, Sendable {
 
 /// An axis-aligned rectangle of map points (`MKMapRect`). Edges are closed: rects that share an
 /// edge intersect, and a rect contains the points on its edges.
-public struct MapRect: Hashable, Sendable {
+public struct MapRect: Hashable, Sendable, Codable {
     /// The north-west corner.
     public var origin: MapPoint
     /// Width and height in map points.

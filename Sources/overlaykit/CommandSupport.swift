@@ -30,10 +30,17 @@ extension FileFormat: ExpressibleByArgument {
     /// The format to write: `--to`, else the output file's extension, else `fallback`.
     /// - Throws: a usage error when the output file's extension names no feature format and
     ///   `--to` does not say which to write (so `-o out.shp` is not silently GeoJSON).
+    /// - Throws: a usage error too when `-o`'s extension names another format than `--to`
+    ///   (`-o x.kml --to geojson` would write GeoJSON named .kml).
     static func forOutput(to: FileFormat?, output: String?, fallback: FileFormat) throws -> FileFormat {
-        if let to { return to }
+        let name = output.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? ""
+        if let to {
+            if let output, output != "-", let named = FileFormat(pathExtensionOf: output), named != to {
+                throw ValidationError("'\(name)' is named as \(named.rawValue) but --to asks for \(to.rawValue): name it for what it holds")
+            }
+            return to
+        }
         guard let output, output != "-" else { return fallback }
-        let name = output.split(separator: "/").last.map(String.init) ?? output
         guard name.contains(".") else { return fallback }
         guard let format = FileFormat(pathExtensionOf: output), format.isFeatureFormat else {
             throw ValidationError("cannot tell a feature format from '\(name)': use .geojson, .geojsonseq, .kml or .kmz, or give --to")
@@ -73,10 +80,15 @@ struct InputFormatOptions: ParsableArguments {
     /// Opens the file `path`, or standard input for nil or "-" (saying so on standard error when
     /// it is a terminal, so a user who forgot the file name is not left waiting).
     func openInput(_ path: String?) throws -> ByteInput {
+        noteIfReadingTerminal(path)
+        return try ByteInput(path: path)
+    }
+
+    /// Says so on standard error when `path` means standard input and it is a terminal.
+    func noteIfReadingTerminal(_ path: String?) {
         if path == nil || path == "-", isatty(STDIN_FILENO) == 1 {
             Report.diagnostic(Diagnostic(.note, code: .inputStdin, message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
         }
-        return try ByteInput(path: path)
     }
 
     /// Opens the input `path` (as ``openInput(_:)``) and a reader for it.

@@ -22,6 +22,7 @@ struct OverlayKitCommand: ParsableCommand {
             FilterCommand.self,
             TileCommand.self,
             TileJoinCommand.self,
+            TileJobCommand.self,
             RenderCommand.self,
             ServeCommand.self,
         ]

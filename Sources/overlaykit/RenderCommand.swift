@@ -13,7 +13,10 @@ struct RenderCommand: ParsableCommand {
             wide). --pitch tilts the camera toward the horizon as MapLibre GL JS draws it; \
             --distance is MapKit's centerCoordinateDistance, meters from the eye to the center. \
             Styles come from the file (KML styles, GeoJSON simplestyle properties), over the \
-            documented defaults, under --style rules. See docs/render.md.
+            documented defaults, under --style rules. Point labels never overlap (--label-priority \
+            decides which stay); --cluster-distance groups points into clusters with their count. \
+            A fitted render reads its input twice (standard input is copied to a temporary file), \
+            so memory follows the picture, not the input. See docs/render.md.
             """
     )
 
@@ -59,14 +62,28 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
     var fit = false
 
-    @Option(help: "Screen points kept free around the data when fitting.")
-    var padding: Double = 64
+    @Option(help: "Screen points kept free around the data when fitting (default: 64, or a quarter of a smaller view's shorter side).")
+    var padding: Double?
+
+    /// `--padding`, or the default for the view's size.
+    private var resolvedPadding: Double {
+        padding ?? parsedSize.map { RenderOptions.defaultPadding(width: $0.0, height: $0.1) } ?? RenderOptions.standardPadding
+    }
 
     @Option(help: "Background color: #rrggbb, #rrggbbaa or none.")
     var background: String = "#ffffff"
 
     @Option(help: "Style sheet (JSON) whose rules override feature styles by property match.")
     var style: String?
+
+    @Option(help: ArgumentHelp("Point labels never overlap: when they would, the one whose PROP is higher is placed "
+        + "(numbers by value, strings in Unicode order; default: input order) and the other left out and counted.",
+        valueName: "PROP"))
+    var labelPriority: String?
+
+    @Option(help: ArgumentHelp("Draw points closer than PX screen points as one cluster with their count, "
+        + "as MapKit's MKClusterAnnotation (0: every pin).", valueName: "PX"))
+    var clusterDistance: Double = 0
 
     func validate() throws {
         guard let (width, height) = parsedSize else {
@@ -102,10 +119,21 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--pitch must be 0…85 degrees (0 looks straight down; MapLibre GL JS allows up to 85)")
         }
         if parsedSky == nil { throw ValidationError("--sky must be #rrggbb, #rrggbbaa or none") }
-        guard padding.isFinite, padding >= 0 else { throw ValidationError("--padding must be 0 or more points") }
+        guard resolvedPadding.isFinite, resolvedPadding >= 0 else { throw ValidationError("--padding must be 0 or more points") }
+        if center == nil, let (width, height) = parsedSize,
+           let problem = RenderOptions.paddingProblem(padding: resolvedPadding, width: width, height: height) {
+            throw ValidationError((padding == nil ? "--size: " : "--padding: ") + problem)
+        }
+        guard clusterDistance.isFinite, (0...RenderOptions.maximumClusterDistance).contains(clusterDistance) else {
+            throw ValidationError("--cluster-distance must be 0…\(Int(RenderOptions.maximumClusterDistance)) points")
+        }
+        if labelPriority?.isEmpty == true { throw ValidationError("--label-priority must name a property") }
         if parsedBackground == nil { throw ValidationError("--background must be #rrggbb, #rrggbbaa or none") }
         if resolvedFormat == nil {
             throw ValidationError("cannot tell the output format of '\(output)'; name it .png or .svg, or give --format")
+        }
+        if let format, let named = FileFormat(pathExtensionOf: output), named.rawValue != format.rawValue {
+            throw ValidationError("'\(output)' is named as \(named.rawValue) but --format asks for \(format.rawValue): name it .\(format.rawValue)")
         }
     }
 
@@ -151,82 +179,61 @@ struct RenderCommand: ParsableCommand {
             // fail before any long read.
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }
-            let styleSheet = try style.map { try StyleSheet(path: $0) } ?? StyleSheet()
             let (width, height) = parsedSize!
             var options = RenderOptions(width: width, height: height, scale: scale, bearing: bearing, pitch: pitch,
-                                        background: parsedBackground!, sky: parsedSky!, styleSheet: styleSheet)
+                                        background: parsedBackground!, sky: parsedSky!,
+                                        styleSheet: try style.map { try StyleSheet(path: $0) } ?? StyleSheet(),
+                                        labelPriority: labelPriority, clusterDistance: clusterDistance)
             if let center = parsedCenter, let zoom {
                 options.camera = .centered(center, zoom: zoom)
             } else if let center = parsedCenter, let distance {
                 options.camera = .lookingAt(center, centerCoordinateDistance: distance)
             } else {
-                options.camera = .fit(padding: padding)
+                options.camera = .fit(padding: resolvedPadding)
             }
-            var reader: any FeatureReader
+            let renderer = MapRenderer(options: options, format: resolvedFormat! == .png ? .png : .svg)
+            let report: RenderReport
             if InfoTileSet.isTileSet(inputOptions.input) {
                 // A tile set: the tiles of the view's zoom, decoded (docs/serve.md).
-                let view = try TileSetFeatureReader.forRender(try TileSet(path: inputOptions.input!), options: options)
-                options.camera = .centered(view.camera.center, zoom: view.camera.zoom)
-                reader = view.reader
+                var source = TileSetRenderSource(try TileSet(path: inputOptions.input!))
+                report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
             } else {
-                (_, reader) = try inputOptions.openReader()
+                inputOptions.format.noteIfReadingTerminal(inputOptions.input)
+                var source = FileRenderSource(path: inputOptions.input, format: inputOptions.from, kmzLimits: inputOptions.format.kmzLimits)
+                report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
             }
-            let format: SnapshotStream.Format = resolvedFormat! == .png ? .png : .svg
-            let camera: RenderCamera, featureCount: Int, drawnFeatureCount: Int, size: (width: Int, height: Int)
-            if case .fit = options.camera {
-                // Fitting needs every feature's extent before the first is drawn.
-                var features = [Feature]()
-                while let feature = try reader.next() {
-                    reader.takeWarnings().forEach(Report.diagnostic)
-                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                    features.append(feature)
-                }
-                reader.takeWarnings().forEach(Report.diagnostic)
-                var builder = SnapshotBuilder(camera: options.resolveCamera(for: features), options: options)
-                for feature in features { builder.add(feature) }
-                let snapshot = builder.finish()
-                try byteOutput.write(format == .png ? try snapshot.png() : snapshot.svg())
-                (camera, featureCount, drawnFeatureCount) = (snapshot.camera, builder.featureCount, builder.drawnFeatureCount)
-                size = (snapshot.pixelWidth, snapshot.pixelHeight)
-            } else if format == .svg && byteOutput.path == nil {
-                // SVG to standard output is written whole at the end, so a bad feature half way
-                // leaves nothing half-written in the pipe.
-                var builder = SnapshotBuilder(camera: options.resolveCamera(for: [Feature]()), options: options)
-                while let feature = try reader.next() {
-                    reader.takeWarnings().forEach(Report.diagnostic)
-                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                    builder.add(feature)
-                }
-                reader.takeWarnings().forEach(Report.diagnostic)
-                let snapshot = builder.finish()
-                try byteOutput.write(snapshot.svg())
-                (camera, featureCount, drawnFeatureCount) = (snapshot.camera, builder.featureCount, builder.drawnFeatureCount)
-                size = (snapshot.pixelWidth, snapshot.pixelHeight)
-            } else {
-                // A known camera: each feature is drawn into the output as it is read (a file
-                // appears only on commit), so memory stays flat however large the input.
-                var stream = try SnapshotStream(camera: options.resolveCamera(for: [Feature]()), options: options,
-                                                format: format, output: byteOutput)
-                while let feature = try reader.next() {
-                    reader.takeWarnings().forEach(Report.diagnostic)
-                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                    try stream.add(feature)
-                }
-                reader.takeWarnings().forEach(Report.diagnostic)
-                try stream.finish()
-                (camera, featureCount, drawnFeatureCount) = (stream.camera, stream.featureCount, stream.drawnFeatureCount)
-                size = (options.pixelWidth, options.pixelHeight)
-            }
-            try byteOutput.commit()
-            if featureCount == 0 {
-                Report.diagnostic(Diagnostic(.warning, code: .renderEmpty, message: "the input has no features; the image is blank"))
-            }
-            Report.standardError("rendered \(drawnFeatureCount) of \(featureCount) features, "
-                + "\(size.width)×\(size.height) px, zoom \(rounded(camera.zoom)), "
-                + "center \(rounded(camera.center.latitude)),\(rounded(camera.center.longitude)), "
-                + "bearing \(rounded(camera.bearing))"
-                + (camera.pitch > 0 ? ", pitch \(rounded(camera.pitch))" : "") + "\n")
+            report.diagnostics.forEach(Report.diagnostic)
+            Report.standardError(summary(of: report) + "\n")
         }
+    }
+
+    /// The status line: what was drawn, the picture and its camera, and — when something was
+    /// left out — how much and why.
+    private func summary(of report: RenderReport) -> String {
+        let camera = report.camera, features = report.features
+        var line = "rendered \(features.drawn) of \(features.read) features"
+        let left = [(features.outsideView, "outside the view"), (features.tooSmall, "too small to see"),
+                    (features.unpainted, "unpainted by their style")].filter { $0.0 > 0 }
+        if !left.isEmpty { line += " (" + left.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ")" }
+        line += ", \(report.pixelWidth)×\(report.pixelHeight) px, zoom \(rounded(camera.zoom)), "
+            + "center \(rounded(camera.center.latitude)),\(rounded(camera.center.longitude)), "
+            + "bearing \(rounded(camera.bearing))"
+            + (camera.pitch > 0 ? ", pitch \(rounded(camera.pitch))" : "")
+        let points = report.annotations
+        guard points.points > 0 else { return line }
+        line += "; \(points.points) point\(points.points == 1 ? "" : "s") in view: "
+        if clusterDistance > 0 {
+            line += "\(points.clusters) cluster\(points.clusters == 1 ? "" : "s") of \(points.clusteredPoints), \(points.pins) single"
+        } else {
+            line += "\(points.pins) pin\(points.pins == 1 ? "" : "s")"
+            if points.coalescedPins > 0 { line += " (\(points.coalescedPins) more in their pixels)" }
+        }
+        let labels = points.labelsPlaced + points.labelsLeftOut
+        if labels > 0 {
+            line += ", \(points.labelsPlaced) of \(labels) labels"
+                + (points.labelsLeftOut > 0 ? " (\(points.labelsLeftOut) left out: overlapping)" : "")
+        }
+        return line
     }
 
     private func rounded(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }

@@ -37,8 +37,11 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("maplibre-js"), help: ArgumentHelp("MapLibre GL JS script to serve (maplibre-gl.css beside it is served too); without it the page loads MapLibre \(PreviewSite.mapLibreVersion) from the unpkg CDN.", valueName: "path"))
     var mapLibreJS: String?
 
-    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for point labels; without it no labels are drawn.", valueName: "url"))
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) on another host for the point labels; without it serve makes them from DejaVu Sans at /fonts/{fontstack}/{range}.pbf.", valueName: "url"))
     var glyphs: String?
+
+    @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated (default: \(SDFGlyphFont.defaultFamily)).", valueName: "names"))
+    var font: String?
 
     @Option(name: .customLong("max-zoom"), help: "Highest zoom GeoJSON and KML files are tiled to (0…24).")
     var maxZoom = 14
@@ -47,6 +50,10 @@ struct ServeCommand: ParsableCommand {
         guard !paths.isEmpty else { throw ValidationError("give at least one tile set or GeoJSON/KML file") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
+        if let font {
+            guard glyphs != nil else { throw ValidationError("--font names a font on the --glyphs host; serve's own glyphs are \(SDFGlyphFont.defaultFamily)") }
+            guard StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
+        }
     }
 
     func run() throws {
@@ -64,7 +71,8 @@ struct ServeCommand: ParsableCommand {
                 }
                 tileSets.append(ServedTileSet(id: id, title: PathName(path).lastComponent, provider: provider))
             }
-            let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs))
+            let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
+                                                                                       fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily]))
             let server = try PreviewServer(site: site, host: host, port: UInt16(port)) { event in
                 Report.standardError("serve: browser \(event.type)" + (event.message.isEmpty ? "" : ": \(event.message)") + "\n")
             }

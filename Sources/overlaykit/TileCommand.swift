@@ -8,6 +8,11 @@ enum TileFormat: String, ExpressibleByArgument, CaseIterable {
     case mvt, geojson, pmtiles, mbtiles
 }
 
+/// `--tile-format`: the vector encoding of each tile (planetiler's option).
+enum VectorTileFormat: String, ExpressibleByArgument, CaseIterable {
+    case mvt, mlt
+}
+
 struct TileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tile",
@@ -35,6 +40,18 @@ struct TileCommand: ParsableCommand {
 
     @Option(name: .customLong("style-tiles"), help: ArgumentHelp("The tile URL template the --style source uses (default: pmtiles://OUTPUT for PMTiles, OUTPUT/{z}/{x}/{y}.mvt for a directory).", valueName: "url"))
     var styleTiles: String?
+
+    @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) for the --style's point labels (overlaykit serve serves them at /fonts/{fontstack}/{range}.pbf); without it the style has no labels.", valueName: "url"))
+    var glyphs: String?
+
+    @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated.", valueName: "names"))
+    var font = SDFGlyphFont.defaultFamily
+
+    @Option(help: ArgumentHelp("Read nothing: set up a run split over workers in the folder DIR (see tile-job), with these options and -o.", valueName: "dir"))
+    var job: String?
+
+    @Option(name: .customLong("partition-zoom"), help: ArgumentHelp("With --job: the zoom whose tiles are the partitions workers cut (default 4, at most the max zoom and 8).", valueName: "zoom"))
+    var partitionZoom: Int?
 
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
@@ -67,6 +84,9 @@ struct TileCommand: ParsableCommand {
 
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
+
+    @Option(name: .customLong("tile-format"), help: ArgumentHelp("Vector encoding of each tile: mvt (Mapbox Vector Tile, the default) or mlt (MapLibre Tile: columnar, smaller; MapLibre GL JS ≥ 5.12 and Native read it with \"encoding\": \"mlt\").", valueName: "mvt|mlt"))
+    var tileFormat: VectorTileFormat = .mvt
 
     @Option(name: [.customShort("l"), .long], help: "MVT layer of every input named without -L (default: each input's file name without extension).")
     var layer: String?
@@ -106,6 +126,7 @@ struct TileCommand: ParsableCommand {
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
         case .mvt, nil: break
         }
+        if tileFormat == .mlt { tiler.encoding = .mlt }
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
@@ -125,6 +146,14 @@ struct TileCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if job != nil {
+            guard explain == nil && !plan else { throw ValidationError("--job sets a run up; --plan and --explain read one") }
+            guard inputOptions.inputs.isEmpty && inputOptions.namedLayers.isEmpty else {
+                throw ValidationError("--job reads no input: give each shard to 'overlaykit tile-job split'")
+            }
+        } else if partitionZoom != nil {
+            throw ValidationError("--partition-zoom goes with --job")
+        }
         if explain != nil {
             guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
             guard !plan else { throw ValidationError("--plan and --explain cannot be used together") }
@@ -135,15 +164,23 @@ struct TileCommand: ParsableCommand {
             guard let output else { throw ValidationError("Missing expected argument '--output <output>'") }
             try validateTileSetOutput(output)
         }
-        if style != nil {
+        if style == nil {
+            guard glyphs == nil else { throw ValidationError("--glyphs goes with --style") }
+        } else {
             guard explain == nil && !plan else { throw ValidationError("--style goes with a run that writes tiles, not --plan or --explain") }
+            guard glyphs == nil || StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
             if styleTiles == nil, (try? tiler.resolvedArchiveFormat) == .mbtiles {
                 throw ValidationError("--style for an MBTiles output needs --style-tiles URL: a browser cannot read MBTiles")
             }
         }
         guard buffer == nil || tippecanoe.bufferPixels == nil else { throw ValidationError("--buffer and --buffer-pixels cannot be used together") }
+        guard format != .geojson || tileFormat == .mvt else { throw ValidationError("--format geojson and --tile-format mlt cannot be used together") }
         if let output, format == .geojson && TileArchiveFormat(path: output) != .directory {
             throw ValidationError("--format geojson writes a directory; PMTiles and MBTiles hold MVT tiles")
+        }
+        if let output, let format {
+            let archive: TileArchiveFormat = format == .pmtiles ? .pmtiles : format == .mbtiles ? .mbtiles : .directory
+            if let contradiction = Tiler.nameContradicting(output, format: archive) { throw ValidationError(contradiction) }
         }
         // The ranges are checked once, by the library, and said with this command's option names.
         if let problem = try tiler.problems.first {
@@ -158,7 +195,7 @@ struct TileCommand: ParsableCommand {
                      "pointDropRate": "--drop-rate", "baseZoom": "--base-zoom", "tinyPolygonSize": "--tiny-polygon-size",
                      "clusterDistance": "--cluster-distance", "clusterMaxZoom": "--cluster-maxzoom",
                      "budget.maxBytes": "--max-tile-bytes", "budget.maxFeatures": "--max-tile-features",
-                     "generateID": "--generate-ids", "encoding": "--format"]
+                     "generateID": "--generate-ids", "encoding": "--format", "output": "-o"]
         return names[setting] ?? setting
     }
 
@@ -174,6 +211,20 @@ struct TileCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let job, let output {
+            try runReportingErrors {
+                let tiler = try tiler
+                let zoom = partitionZoom ?? min(4, tiler.options.maxZoom)
+                _ = try TileJob.create(work: job, tiler: tiler, partitionZoom: zoom)
+                if !tippecanoe.quiet {
+                    Report.standardError("tile: a run into \(output) set up in \(job), partitioned at z\(zoom); now "
+                        + "'overlaykit tile-job split \(job) N SHARD' for each shard N of the input (numbered in input order from 0 or 1), "
+                        + "'overlaykit tile-job plan \(job)', 'overlaykit tile-job cut \(job) P' for each partition P it prints, "
+                        + "and 'overlaykit tile-job finish \(job)'\n")
+                }
+            }
+            return
+        }
         if let tile = try explainedTile() {
             try runReportingErrors {
                 var inputs = try inputOptions.open(layer: layer)
@@ -208,7 +259,8 @@ struct TileCommand: ParsableCommand {
             report.diagnostics.forEach(tippecanoe.show)
             if let style {
                 try TileStyleOutput.write(style, metadata: report.metadata, output: output, format: tiler.resolvedArchiveFormat,
-                                          tiles: styleTiles, replaceExisting: overwrite.force)
+                                          tiles: styleTiles, glyphs: glyphs, fontStack: StyleFontStack.names(font) ?? [],
+                                          replaceExisting: overwrite.force)
             }
         }
     }

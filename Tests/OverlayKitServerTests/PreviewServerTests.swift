@@ -79,9 +79,13 @@ final class PreviewServerTests: XCTestCase {
         let sources = try XCTUnwrap(document["sources"] as? [String: [String: Any]])
         XCTAssertEqual(Set(sources.keys), ["shapes", "shapes-2", "shapes-dir", "lake"])
         let layers = try XCTUnwrap(document["layers"] as? [[String: Any]])
-        // Background, then fill, outline, line, circle for each of the four layers (no glyphs: no labels).
-        XCTAssertEqual(layers.count, 1 + 4 * 4)
-        XCTAssertEqual(Set(layers.compactMap { $0["type"] as? String }), ["background", "fill", "line", "circle"])
+        // Background, then fill, outline, line, circle and label for each of the four layers.
+        XCTAssertEqual(layers.count, 1 + 4 * 5)
+        XCTAssertEqual(Set(layers.compactMap { $0["type"] as? String }), ["background", "fill", "line", "circle", "symbol"])
+        // Labels with the glyphs this server makes.
+        XCTAssertEqual(document["glyphs"] as? String, "http://127.0.0.1:\(client.port)/fonts/{fontstack}/{range}.pbf")
+        let label = try XCTUnwrap(layers.first { $0["id"] as? String == "lake/lake/label" })
+        XCTAssertEqual((label["layout"] as? [String: Any])?["text-font"] as? [String], ["DejaVu Sans"])
 
         for (id, source) in sources {
             let url = try XCTUnwrap(source["url"] as? String)
@@ -123,6 +127,73 @@ final class PreviewServerTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 30)
+    }
+
+    func testGlyphsForTheLabels() throws {
+        let glyphs = try client.send("/fonts/DejaVu%20Sans/0-255.pbf")
+        XCTAssertEqual(glyphs.status, 200)
+        XCTAssertEqual(glyphs.headers["content-type"], "application/x-protobuf")
+        let decoded = try DecodedGlyphNames(glyphs.body)
+        XCTAssertEqual(decoded.name, "DejaVu Sans")
+        XCTAssertEqual(decoded.range, "0-255")
+        XCTAssertEqual(decoded.glyphCount, 95 + 96, "printable ASCII and Latin-1")
+        // The same bytes again (kept), and 304 for the client's copy.
+        let again = try client.send("/fonts/DejaVu%20Sans/0-255.pbf")
+        XCTAssertEqual(again.body, glyphs.body)
+        XCTAssertEqual(try client.send("/fonts/DejaVu%20Sans/0-255.pbf", headers: ["If-None-Match": try XCTUnwrap(glyphs.headers["etag"])]).status, 304)
+        // A stack naming the font among others is answered with that name.
+        let stack = try client.send("/fonts/Noto%20Sans%20Regular,DejaVu%20Sans/256-511.pbf")
+        XCTAssertEqual(stack.status, 200)
+        XCTAssertEqual(try DecodedGlyphNames(stack.body).name, "Noto Sans Regular,DejaVu Sans")
+        // Other fonts, ranges that are not MapLibre's, and anything else: 404.
+        for target in ["/fonts/Arial/0-255.pbf", "/fonts/DejaVu%20Sans/0-256.pbf", "/fonts/DejaVu%20Sans/1-256.pbf",
+                       "/fonts/DejaVu%20Sans/0-255.json", "/fonts/DejaVu%20Sans/1114368-1114623.pbf", "/fonts/DejaVu%20Sans",
+                       "/fonts/DejaVu%20Sans/../../etc/passwd", "/fonts/DejaVu%20Sans/0-255.pbf/x"] {
+            XCTAssertEqual(try client.send(target).status, 404, target)
+        }
+    }
+
+    func testALocalMapLibreAndItsStylesheet() throws {
+        let script = folder.appendingPathComponent("lib/maplibre-gl.js")
+        try FileManager.default.createDirectory(at: script.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "window.maplibregl = {};".write(to: script, atomically: true, encoding: .utf8)
+        try ".maplibregl-map {}".write(to: folder.appendingPathComponent("lib/maplibre-gl.css"), atomically: true, encoding: .utf8)
+        let site = try PreviewSite(tileSets: [], options: .init(mapLibreScript: script.path))
+        let page = String(decoding: site.respond(method: "GET", path: "/", headers: [], origin: "").body, as: UTF8.self)
+        XCTAssertTrue(page.contains(#"<script src="/maplibre-gl.js">"#) && page.contains(#"href="/maplibre-gl.css""#), page)
+        let served = site.respond(method: "GET", path: "/maplibre-gl.js", headers: [], origin: "")
+        XCTAssertEqual(String(decoding: served.body, as: UTF8.self), "window.maplibregl = {};")
+        XCTAssertEqual(served.header("Content-Type"), "text/javascript; charset=utf-8")
+        let stylesheet = site.respond(method: "GET", path: "/maplibre-gl.css", headers: [], origin: "")
+        XCTAssertEqual(String(decoding: stylesheet.body, as: UTF8.self), ".maplibregl-map {}")
+        XCTAssertThrowsError(try PreviewSite(tileSets: [], options: .init(mapLibreScript: folder.appendingPathComponent("none.js").path)))
+    }
+
+    func testGlyphsFromAnotherHost() throws {
+        let site = try PreviewSite(tileSets: [], options: .init(glyphs: "https://example.org/fonts/{fontstack}/{range}.pbf",
+                                                                fontStack: ["Open Sans Regular"]))
+        let style = site.style(origin: "http://127.0.0.1:1").json()
+        XCTAssertEqual(style["glyphs"], .string("https://example.org/fonts/{fontstack}/{range}.pbf"))
+        // This server makes none then.
+        XCTAssertEqual(site.respond(method: "GET", path: "/fonts/DejaVu%20Sans/0-255.pbf", headers: [], origin: "").status, 404)
+    }
+
+    func testGzipOnlyWhenTheClientTakesIt() throws {
+        let tileSet = try XCTUnwrap(archives["shapes.pmtiles"])
+        let tile = try XCTUnwrap(try tileSet.reader.tileIDs().first)
+        let stored = try XCTUnwrap(try tileSet.reader.storedTile(tile))
+        XCTAssertEqual(stored.compression, .gzip)
+        let plain = try XCTUnwrap(try tileSet.reader.tile(tile))
+        let cases: [(String, Bool)] = [("gzip", true), ("GZIP", true), ("deflate, gzip;q=0.5", true), ("x-gzip", true), ("*", true),
+                                       ("gzip;q=0", false), ("gzip; q=0.000", false), ("deflate, gzip;q=0, *", false),
+                                       ("*;q=0", false), ("deflate", false), ("identity", false), ("gzip;q=nonsense", false),
+                                       ("br;q=1, *;q=0.1", true)]
+        for (accept, gzip) in cases {
+            let response = try client.send("/tiles/shapes/\(tile).mvt", headers: ["Accept-Encoding": accept])
+            XCTAssertEqual(response.status, 200, accept)
+            XCTAssertEqual(response.headers["content-encoding"], gzip ? "gzip" : nil, accept)
+            XCTAssertEqual(response.body, gzip ? stored.bytes : plain, accept)
+        }
     }
 
     func testMissingTilesAre404AndBadAddresses400() throws {
@@ -204,5 +275,43 @@ final class PreviewServerTests: XCTestCase {
         XCTAssertEqual(try client.send("/style.json").status, 200)
         await server.stop()
         XCTAssertThrowsError(try client.send("/style.json"))
+    }
+}
+
+/// The name, range and glyph count of a glyphs PBF, read with the wire format by hand.
+struct DecodedGlyphNames {
+    var name = "", range = "", glyphCount = 0
+
+    init(_ bytes: [UInt8]) throws {
+        var position = 0
+        func varint() throws -> Int {
+            var value = 0, shift = 0
+            while position < bytes.count, shift < 63 {
+                let byte = bytes[position]
+                position += 1
+                value |= Int(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+            throw CocoaError(.coderReadCorrupt)
+        }
+        // glyphs { fontstack stacks = 1 { name = 1, range = 2, glyph glyphs = 3 } }
+        guard try varint() == (1 << 3 | 2) else { throw CocoaError(.coderReadCorrupt) }
+        let end = try varint() + position
+        guard end == bytes.count else { throw CocoaError(.coderReadCorrupt) }
+        while position < end {
+            let key = try varint()
+            guard key & 7 == 2 else { throw CocoaError(.coderReadCorrupt) }
+            let length = try varint()
+            guard position + length <= end else { throw CocoaError(.coderReadCorrupt) }
+            let field = bytes[position..<(position + length)]
+            switch key >> 3 {
+            case 1: name = String(decoding: field, as: UTF8.self)
+            case 2: range = String(decoding: field, as: UTF8.self)
+            case 3: glyphCount += 1
+            default: throw CocoaError(.coderReadCorrupt)
+            }
+            position += length
+        }
     }
 }

@@ -176,12 +176,12 @@ final class FilterPredicateTests: XCTestCase {
         filter.intersecting = try GeographicBox(west: 0, south: 0, east: 1, north: 1)
         XCTAssertTrue(filter.needsGeometry)
         let inside = Feature(properties: ["name": .string("x")], shape: point(0.5, 0.5))
-        XCTAssertTrue(filter.matches(inside))
-        XCTAssertFalse(filter.matches(Feature(properties: ["name": .string("y")], shape: point(0.5, 0.5))))
-        XCTAssertFalse(filter.matches(Feature(properties: ["name": .string("x")], shape: point(5, 5))))
-        XCTAssertFalse(filter.matches(Feature(properties: ["name": .string("x")], shape: nil)))
+        XCTAssertTrue(try filter.matches(inside))
+        XCTAssertFalse(try filter.matches(Feature(properties: ["name": .string("y")], shape: point(0.5, 0.5))))
+        XCTAssertFalse(try filter.matches(Feature(properties: ["name": .string("x")], shape: point(5, 5))))
+        XCTAssertFalse(try filter.matches(Feature(properties: ["name": .string("x")], shape: nil)))
         var nullOnly = FeatureFilter()
         nullOnly.kinds = try ShapeKindSet(parsing: "null")
-        XCTAssertTrue(nullOnly.matches(Feature(properties: nil, shape: nil)))
+        XCTAssertTrue(try nullOnly.matches(Feature(properties: nil, shape: nil)))
     }
 }

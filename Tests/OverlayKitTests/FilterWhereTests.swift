@@ -13,7 +13,7 @@ final class FilterWhereTests: XCTestCase {
     private func check(_ source: String, _ expected: Bool, file: StaticString = #filePath, line: UInt = #line) {
         do {
             let expression = try WhereExpression(parsing: source)
-            XCTAssertEqual(WhereEvaluator.evaluate(expression, properties), expected, source, file: file, line: line)
+            XCTAssertEqual(try WhereEvaluator.evaluate(expression, properties), expected, source, file: file, line: line)
         } catch {
             XCTFail("\(source): \(error)", file: file, line: line)
         }
@@ -78,7 +78,7 @@ final class FilterWhereTests: XCTestCase {
 
     func testNullPropertiesMatchNothingButNotAndMissing() throws {
         let expression = try WhereExpression(parsing: "a == null and not a exists")
-        XCTAssertTrue(WhereEvaluator.evaluate(expression, nil))
+        XCTAssertTrue(try WhereEvaluator.evaluate(expression, nil))
     }
 
     func testErrorsPointAtTheColumn() throws {

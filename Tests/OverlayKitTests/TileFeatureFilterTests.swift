@@ -91,7 +91,7 @@ final class TileFeatureFilterTests: XCTestCase {
         XCTAssertTrue(filter.usesZoom)
         let feature = Feature(properties: ["rank": .integer(5)],
                               shape: .annotation(PointAnnotation(coordinate: Coordinate(latitude: 1, longitude: 2))))
-        XCTAssertEqual(filter.zooms(feature, id: nil, maxZoom: 10), 0b111)
+        XCTAssertEqual(try filter.zooms(feature, id: nil, maxZoom: 10), 0b111)
         XCTAssertEqual(try TileFeatureFilter(parsing: "$zoom == 4 or $zoom == 31").zooms(feature, id: nil, maxZoom: 40),
                        1 << 4 | 1 << 31)
         XCTAssertEqual(try TileFeatureFilter(parsing: "rank > 6").zooms(feature, id: nil, maxZoom: 2), 0)

@@ -139,7 +139,7 @@ final class TileLayerTests: XCTestCase {
         // A later part naming layers past the limit: each of its features is counted.
         var later = TileLayers()
         for name in ["x", "y", "x"] {
-            later.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string(name)])]))
+            _ = later.add(Feature(shape: nil, foreignMembers: ["tippecanoe": .object(["layer": .string(name)])]))
         }
         let remap = layers.append(later)
         XCTAssertEqual(layers.namesOverLimit, 4)

@@ -19,8 +19,8 @@ final class WhereLimitsTests: XCTestCase {
     func testNestingUpToTheLimitParsesAndEvaluates() throws {
         let properties: JSONObject = ["a": .integer(1)]
         let nested = String(repeating: "(", count: 999) + "a == 1" + String(repeating: ")", count: 999)
-        XCTAssertTrue(WhereEvaluator.evaluate(try WhereExpression(parsing: nested), properties))
+        XCTAssertTrue(try WhereEvaluator.evaluate(try WhereExpression(parsing: nested), properties))
         let chain = Array(repeating: "a == 1", count: 1_000).joined(separator: " and ")
-        XCTAssertTrue(WhereEvaluator.evaluate(try WhereExpression(parsing: chain), properties))
+        XCTAssertTrue(try WhereEvaluator.evaluate(try WhereExpression(parsing: chain), properties))
     }
 }

@@ -7,7 +7,8 @@ import OverlayModel
 /// exactly; new vertices on the rect's edges are unprojected.
 ///
 /// Works in map points as `MapPoint` gives them (longitudes wrapped into ±180°): a shape that
-/// crosses the antimeridian is clipped as the map draws it, not as one piece.
+/// crosses the antimeridian is clipped as the map draws it, not as one piece; a path written
+/// beyond ±180° is placed first (`FarLongitudes`, see `clip(_:counts:)`).
 public struct RectClip: Sendable {
     /// What clipping removed.
     public struct Counts: Hashable, Sendable {
@@ -49,8 +50,24 @@ public struct RectClip: Sendable {
 
     /// The part of the shape inside the rect, counting what was cut away into `counts`; nil
     /// when nothing is inside.
+    /// A path with longitudes beyond ±180° is placed by the rule every command shares (edges
+    /// to them take the short way: `FarLongitudes`) and clipped with its copies one world east
+    /// and west, as the tiler draws it: `170 … 190` is the 20° line across the antimeridian.
     public func clip(_ shape: Shape, counts: inout Counts) -> Shape? {
-        let result = wrappedParts.isEmpty ? clipped(shape, counts: &counts) : clippedInParts(shape, counts: &counts)
+        let result: Shape?
+        if let placed = FarLongitudes.unwrapped(shape) {
+            let world = MapProjection.worldSize
+            var pieces: [Shape] = []
+            for dx in [0, world, -world] {
+                let copy = dx == 0 ? placed : FarLongitudes.shifted(placed, by: dx)
+                if let piece = wrappedParts.isEmpty ? clipped(copy, counts: &counts) : clippedInParts(copy, counts: &counts) {
+                    pieces.append(piece)
+                }
+            }
+            result = RectClip.join(pieces)
+        } else {
+            result = wrappedParts.isEmpty ? clipped(shape, counts: &counts) : clippedInParts(shape, counts: &counts)
+        }
         if result == nil { counts.shapesOutside += 1 }
         return result
     }

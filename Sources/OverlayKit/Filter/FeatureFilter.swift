@@ -28,9 +28,17 @@ public struct FeatureFilter: Sendable {
 
     /// True when the feature passes every predicate that is set. A feature without geometry
     /// fails every geometric predicate except `--type null`.
-    public func matches(_ feature: Feature) -> Bool {
+    /// - Throws: `Diagnostic` `filter.where-too-costly` at the feature when a `--where` regex
+    ///   would cost more than its bound on one of its values (`WhereRegex.maximumWork`).
+    public func matches(_ feature: Feature) throws -> Bool {
         if let ids, !ids.contains(feature.id) { return false }
-        if let expression, !WhereEvaluator.evaluate(expression, feature.properties) { return false }
+        if let expression {
+            do {
+                guard try WhereEvaluator.evaluate(expression, feature.properties) else { return false }
+            } catch {
+                throw Diagnostic(.error, code: .filterWhereTooCostly, message: "--where: \(error)", location: feature.location)
+            }
+        }
         if let kinds, !kinds.contains(feature.shape) { return false }
         let spatial = intersecting != nil || within != nil || near != nil || visibleAtZoom != nil
         guard spatial else { return true }

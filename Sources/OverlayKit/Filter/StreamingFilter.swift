@@ -110,7 +110,17 @@ public struct StreamingFilter {
                 source.takeWarnings().forEach(report)
                 if filter.needsGeometry, let warning = PolarLatitudes.warning(for: feature) { report(warning) }
                 meter.tick(matched: matched)
-                guard filter.matches(feature) else { continue }
+                let passes: Bool
+                do {
+                    passes = try filter.matches(feature)
+                } catch let diagnostic as Diagnostic where onError != .fail {
+                    // A value too costly to test is a bad feature: skipped and counted like one.
+                    skipped += 1
+                    if firstSkipped == nil { firstSkipped = diagnostic }
+                    if onError == .report { meter.clearLine(); status("\(diagnostic)\n") }
+                    continue
+                }
+                guard passes else { continue }
                 matched += 1
                 guard writer != nil || geoJSONWriter != nil else { continue }
                 if copiesBytes, var copier = geoJSONWriter,
@@ -142,12 +152,12 @@ public struct StreamingFilter {
             // A KMZ's files: named in warnings (GeoJSON has no place for them). A GeoJSON
             // input's collection members are left out of a selection, as before.
             if case .other(let reader) = source {
-                geoJSONWriter!.carry(DocumentContext(resources: reader.documentContext.resources)).forEach(report)
+                geoJSONWriter!.carry(DocumentContext(resources: reader.documentContext.resources, entriesRead: reader.documentContext.entriesRead)).forEach(report)
             }
             try geoJSONWriter!.finish()
         } else {
             if case .other(let reader) = source {
-                writer!.carry(DocumentContext(resources: reader.documentContext.resources)).forEach(report)
+                writer!.carry(DocumentContext(resources: reader.documentContext.resources, entriesRead: reader.documentContext.entriesRead)).forEach(report)
             }
             try writer!.finish()
             writer!.takeWarnings().forEach(report)

@@ -333,7 +333,21 @@ public struct GeoJSONReader: FeatureReader {
         var geometries: [ParsedGeometry]?
         var sawFeatures = false
         var foreign = JSONObject()
-        var keysSeen: Set<String> = []
+        /// The member names read so far: a few in every real object, so a list searched
+        /// linearly beats hashing; past 16 (hostile input) a set keeps it O(1).
+        var keysSeen: [String] = []
+        var manyKeysSeen: Set<String> = []
+
+        /// Notes a member name; false when the object already had it.
+        mutating func firstSighting(of key: String) -> Bool {
+            if keysSeen.count < 16 {
+                if keysSeen.contains(key) { return false }
+                keysSeen.append(key)
+                return true
+            }
+            if keysSeen.contains(key) { return false }
+            return manyKeysSeen.insert(key).inserted
+        }
 
         init(start: JSONScanner.TextPosition) { self.start = start }
 
@@ -362,7 +376,7 @@ public struct GeoJSONReader: FeatureReader {
         repeat {
             let keyOffset = scanner.absolutePosition
             let key = try scanner.readKey()
-            if !parts.keysSeen.insert(key).inserted {
+            if !parts.firstSighting(of: key) {
                 // Rare: only now is the key's line and column needed (the key is still in the window).
                 warnings.append(scanner.warning(GeoJSONDiagnosticCode.duplicateMember.code, "member \"\(key)\" appears more than once; the last one counts",
                                                 at: keyOffset, extraPath: [.key(key)]))

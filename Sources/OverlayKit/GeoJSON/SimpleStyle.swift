@@ -7,10 +7,22 @@ public enum SimpleStyle {
     public static let keys: Set<String> = ["stroke", "stroke-width", "stroke-opacity", "fill", "fill-opacity",
                                            "marker-color", "marker-size", "marker-symbol"]
 
+    /// Not simplestyle: `"outline": false` carries KML's `<PolyStyle><outline>0</outline>` (a
+    /// polygon drawn without its outline; lines of the same style keep their stroke), so tiles,
+    /// GeoJSON and the round trip back to KML keep it. `render`'s style sheets use the same
+    /// name, and the MapLibre style leaves such polygons' outlines out.
+    public static let outlineKey = "outline"
+
     /// The style the properties describe, or nil when they set none.
     public static func style(from properties: JSONObject?) -> Style? {
-        guard let properties, properties.members.contains(where: { keys.contains($0.key) }) else { return nil }
+        // Every name read here starts with f, m, s or o: most properties are passed over on one byte.
+        guard let properties, properties.members.contains(where: {
+            let first = $0.key.utf8.first
+            return (first == UInt8(ascii: "f") || first == UInt8(ascii: "m") || first == UInt8(ascii: "s") || first == UInt8(ascii: "o"))
+                && (keys.contains($0.key) || $0.key == outlineKey)
+        }) else { return nil }
         var style = Style()
+        if case .bool(let outline)? = properties[outlineKey] { style.outline = outline }
         if let stroke = properties["stroke"]?.stringValue.flatMap(RGBAColor.init(hex:)) {
             style.strokeColor = stroke.withOpacity(properties["stroke-opacity"]?.doubleValue ?? stroke.opacity)
         } else if let opacity = properties["stroke-opacity"]?.doubleValue {
@@ -46,6 +58,7 @@ public enum SimpleStyle {
         } else if style.fill == false {
             properties.append("fill-opacity", .number(0))
         }
+        if style.outline == false { properties.append(outlineKey, .bool(false)) }
         if let icon = style.icon {
             if let color = icon.color { properties.append("marker-color", .string(color.hexRGB)) }
             if let size = icon.size { properties.append("marker-size", .string(size)) }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
 /// The west–east extent of shapes in degrees, deciding from the geometry whether it crosses
@@ -16,7 +11,7 @@ import OverlayModel
 /// between their ends, not just their vertices: world data such as Natural Earth's countries
 /// (Antarctica's long edges along the pole) gives −180 … 180, never a bogus crossing.
 /// Constant memory (3,600 bins of 0.1°); O(1) per vertex and per edge.
-package struct LongitudeExtent: Sendable {
+package struct LongitudeExtent: Sendable, Codable {
     private static let binCount = 3600
     /// Extreme vertex longitudes per bin.
     private var minimum = [Double](repeating: .infinity, count: binCount)
@@ -60,12 +55,9 @@ package struct LongitudeExtent: Sendable {
     }
 
     /// The longitude wrapped into −180 … 180, and whether it was written beyond.
+    /// (`MapProjection.wrappedLongitude`, the rule every command shares.)
     fileprivate static func wrapped(_ longitude: Double) -> (Double, Bool) {
-        guard longitude < -180 || longitude > 180 else { return (longitude, false) }
-        // fmod is exact: 1.2e39 - 360 * ⌊…⌋ lost every digit and gave -1.5e23.
-        var reduced = fmod(longitude, 360)
-        if reduced >= 180 { reduced -= 360 } else if reduced < -180 { reduced += 360 }
-        return (reduced, true)
+        (MapProjection.wrappedLongitude(longitude), longitude < -180 || longitude > 180)
     }
 
     fileprivate static func bin(_ longitude: Double) -> Int {

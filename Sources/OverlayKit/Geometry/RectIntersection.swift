@@ -5,9 +5,18 @@ import OverlayModel
 ///
 /// Cost: O(vertices) per shape, after an O(1) reject on the shape's bounding rect.
 package enum RectIntersection {
-    /// True when the shape and the rect share at least one point.
+    /// True when the shape and the rect share at least one point. A path with longitudes
+    /// beyond ±180° is placed by `FarLongitudes` (edges to them take the short way) and tested
+    /// with its copies one world east and west, as the tiler draws it.
     package static func intersects(_ shape: Shape, _ rect: MapRect) -> Bool {
         if rect.isNull { return false }
+        guard let placed = FarLongitudes.unwrapped(shape) else { return intersectsAsPlaced(shape, rect) }
+        let world = MapProjection.worldSize
+        return [0, -world, world].contains { intersectsAsPlaced(placed, rect.offsetBy(dx: $0, dy: 0)) }
+    }
+
+    /// `intersects` for a shape whose map points are where they are drawn.
+    private static func intersectsAsPlaced(_ shape: Shape, _ rect: MapRect) -> Bool {
         switch shape {
         case .annotation(let annotation):
             return rect.contains(annotation.point)
@@ -26,7 +35,7 @@ package enum RectIntersection {
         case .multiPolygon(let multi):
             return multi.polygons.contains { polygonIntersects($0, rect) }
         case .collection(let collection):
-            return collection.members.contains { intersects($0, rect) }
+            return collection.members.contains { intersectsAsPlaced($0, rect) }
         }
     }
 

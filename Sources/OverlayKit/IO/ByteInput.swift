@@ -34,9 +34,16 @@ public final class ByteInput {
     /// Opens a file, or standard input for nil or "-".
     /// - Throws: `Diagnostic` `io.open-failed` naming the file and the system's reason, located
     ///   at the file (`file:1:1`).
-    public init(path: String?) throws {
+    public convenience init(path: String?) throws {
+        try self.init(path: path, name: path)
+    }
+
+    /// Opens a file as `init(path:)` does, or standard input for nil or "-", with `name` as the
+    /// name diagnostics use (nil: standard input's): for a file standing in for another, such
+    /// as standard input spooled to a temporary file to be read twice.
+    init(path: String?, name: String?) throws {
         if path == nil || path == "-" {
-            name = nil
+            self.name = nil
             descriptor = STDIN_FILENO
             ownsDescriptor = false
             expectedSize = nil
@@ -55,7 +62,7 @@ public final class ByteInput {
                 close(fd)
                 throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot read \(path): it is a directory", location: location)
             }
-            name = path
+            self.name = name
             descriptor = fd
             ownsDescriptor = true
             expectedSize = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil

@@ -8,11 +8,15 @@ public struct DocumentContext {
     /// The members of a GeoJSON `FeatureCollection` besides `type` and `features` (`name`,
     /// `crs`, foreign members…), in source order.
     public var collectionMembers = JSONObject()
+    /// KMZ entries among ``resources`` whose features were read into the stream (KML reached
+    /// through a `NetworkLink`): a format without a place for the files loses nothing of them.
+    public var entriesRead: Set<String> = []
 
     /// A context holding the given parts.
-    public init(resources: KMZResources? = nil, collectionMembers: JSONObject = JSONObject()) {
+    public init(resources: KMZResources? = nil, collectionMembers: JSONObject = JSONObject(), entriesRead: Set<String> = []) {
         self.resources = resources
         self.collectionMembers = collectionMembers
+        self.entriesRead = entriesRead
     }
 
     /// True when there is nothing to carry.
@@ -29,9 +33,10 @@ extension DocumentContext {
     static let namedResourceLimit = 20
 
     /// One warning per KMZ file a format has no place for (the first
-    /// `namedResourceLimit`, then one for the rest, naming the first and last of them).
+    /// `namedResourceLimit`, then one for the rest, naming the first and last of them); an entry
+    /// whose features were read (``entriesRead``) is in the output already and is not named.
     static func droppedResources(_ context: DocumentContext, formatName: String) -> [Diagnostic] {
-        let names = context.resources?.names ?? []
+        let names = (context.resources?.names ?? []).filter { !context.entriesRead.contains($0) }
         var warnings = names.prefix(namedResourceLimit).map { name in
             Diagnostic(.warning, code: .convertDroppedResource,
                        message: "the KMZ file \(name) has no place in \(formatName) and is not written (write .kmz to keep it)")
@@ -61,7 +66,7 @@ extension KMLReader {
     /// A KMZ's embedded files; the outermost Document's name as the collection's `name`, and
     /// the collection members its ExtendedData carries.
     public var documentContext: DocumentContext {
-        DocumentContext(resources: resources, collectionMembers: documentMembers)
+        DocumentContext(resources: resources, collectionMembers: documentMembers, entriesRead: networkLinks?.entriesRead ?? [])
     }
 }
 

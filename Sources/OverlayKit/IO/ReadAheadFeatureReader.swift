@@ -102,29 +102,9 @@ public final class ReadAheadFeatureReader: FeatureReader {
             self.depth = depth
         }
 
-        /// Starts the reading thread with a main-thread-sized stack: the readers' nesting
-        /// limits (512 GeoJSON, 1,000 KML levels) assume 8 MiB, and a secondary thread gets less.
+        /// Starts the reading thread (with a main-thread-sized stack, see `ReadingThreads`).
         func startReading() throws {
-            var attributes = pthread_attr_t()
-            pthread_attr_init(&attributes)
-            defer { pthread_attr_destroy(&attributes) }
-            pthread_attr_setstacksize(&attributes, 16 << 20)
-            let context = Unmanaged.passRetained(self).toOpaque()
-            #if canImport(Glibc)
-            var thread = pthread_t()
-            #else
-            var thread: pthread_t?
-            #endif
-            let status = pthread_create(&thread, &attributes, { context in
-                let queue = Unmanaged<Queue>.fromOpaque(context!).takeRetainedValue()
-                queue.readAll()
-                return nil
-            }, context)
-            guard status == 0 else {
-                Unmanaged<Queue>.fromOpaque(context).release()
-                throw Diagnostic(.error, code: .ioThreadFailed, message: "cannot start a reading thread (error \(status))")
-            }
-            pthread_detach(thread)
+            try ReadingThreads.startDetached { self.readAll() }
         }
 
         /// The reading thread: calls the reader as a caller would, until its end or cancellation.

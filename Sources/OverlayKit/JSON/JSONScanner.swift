@@ -162,14 +162,17 @@ final class JSONScanner {
 
     /// The JSON Pointer of `path` plus `extra` components (RFC 6901 escaping).
     func pointer(_ extra: [PathComponent] = []) -> String {
+        // Called for every feature's location: no joined array, no interpolation.
         var text = ""
-        for component in path + extra {
+        func append(_ component: PathComponent) {
+            text.append("/")
             switch component {
-            case .index(let index): text += "/\(index)"
-            case .key(let key):
-                text += "/" + JSONPointer.escape(key)
+            case .index(let index): text.append(String(index))
+            case .key(let key): text.append(JSONPointer.escape(key))
             }
         }
+        for component in path { append(component) }
+        for component in extra { append(component) }
         return text
     }
 
@@ -348,6 +351,7 @@ final class JSONScanner {
         mark = position
         defer { mark = nil }
         // Fast path: no escapes.
+        var ascii = true
         while true {
             guard try position < end || refill() else {
                 throw error(.jsonUnexpectedEnd, "input ended inside a string", at: startOffset)
@@ -356,11 +360,15 @@ final class JSONScanner {
             if byte == UInt8(ascii: "\"") {
                 let buffer = UnsafeBufferPointer(start: bytes + mark!, count: position - mark!)
                 position += 1
+                // ASCII is valid UTF-8 as it stands, and String(decoding:as: UTF8.self) takes it
+                // in one specialized copy; String(validating:as:) goes through generic code.
+                if ascii { return String(decoding: buffer, as: UTF8.self) }
                 guard let text = String(validating: buffer, as: UTF8.self) else {
                     throw error(.jsonInvalidUtf8, "string is not valid UTF-8", at: startOffset)
                 }
                 return text
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
                 throw error(.jsonControlCharacter, "unescaped control character in a string")

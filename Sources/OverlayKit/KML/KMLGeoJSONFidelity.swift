@@ -29,8 +29,11 @@ enum KMLGeoJSONFidelity {
             if isEmpty(shape) {
                 data.append(KMLConventions.geometryTypeKey, .string(geoJSONType(of: shape)))
             } else if case .collection(let collection) = shape, collection.origin == .geometryCollection,
-                      KMLReaderShapes.combine(collection.members).map(isCollection) != true {
-                data.append(KMLConventions.geometryTypeKey, .string("GeometryCollection"))
+                      readBack(shape) != shape {
+                // The reader would combine some MultiGeometry into another type (a one-kind
+                // collection into a Multi*, a nested collection's points into its parent's
+                // MultiPoint): name every MultiGeometry's type, in document order.
+                data.append(KMLConventions.geometryTypeKey, .string(multiGeometryTypes(of: shape).joined(separator: " ")))
             }
         }
         for member in feature.foreignMembers {
@@ -57,9 +60,38 @@ enum KMLGeoJSONFidelity {
         }
     }
 
-    private static func isCollection(_ shape: Shape) -> Bool {
-        if case .collection(let collection) = shape, collection.origin == .geometryCollection { return true }
-        return false
+    /// The shape the KML reader gives back for `shape` written as KML without `geometryTypeKey`:
+    /// every GeometryCollection's MultiGeometry combined (`KMLReaderShapes.combine`). Recursion
+    /// follows the nesting, which the readers bound.
+    static func readBack(_ shape: Shape) -> Shape {
+        guard case .collection(let collection) = shape, collection.origin == .geometryCollection else { return shape }
+        return KMLReaderShapes.combine(collection.members.map(readBack)) ?? shape
+    }
+
+    /// The GeoJSON type of every shape written as a `MultiGeometry`, in document (pre-)order:
+    /// what `geometryTypeKey` holds when the plain reading would differ.
+    static func multiGeometryTypes(of shape: Shape) -> [String] {
+        var types: [String] = []
+        var pending = [shape]
+        while let next = pending.popLast() {
+            switch next {
+            case .multiPolyline, .multiPolygon: types.append(geoJSONType(of: next))
+            case .collection(let collection):
+                types.append(geoJSONType(of: next))
+                pending += collection.members.reversed()
+            default: break
+            }
+        }
+        return types
+    }
+
+    /// The MultiGeometry types a `geometryTypeKey` value names, or nil when it is not one the
+    /// writer writes (then it stays an ordinary property).
+    static func multiGeometryTypes(in value: String) -> [Substring]? {
+        let types = value.split(separator: " ")
+        let known: Set<Substring> = ["GeometryCollection", "MultiPoint", "MultiLineString", "MultiPolygon"]
+        guard types.first == "GeometryCollection", types.allSatisfy(known.contains) else { return nil }
+        return types
     }
 
     /// The GeoJSON type the GeoJSON writer gives `shape`.
@@ -113,7 +145,8 @@ enum KMLGeoJSONFidelity {
             if shape == nil, let empty = emptyShape(ofType: type) {
                 shape = empty
                 consumed.insert(KMLConventions.geometryTypeKey)
-            } else if type == "GeometryCollection", case .collection(let collection)? = shape, collection.origin == .geometryCollection {
+            } else if multiGeometryTypes(in: type) != nil, case .collection(let collection)? = shape,
+                      collection.origin == .geometryCollection {
                 consumed.insert(KMLConventions.geometryTypeKey)
             }
         }

@@ -26,6 +26,9 @@ struct KMZNetworkLinks {
     private var open: [(reader: KMLReader, entry: String, folderPrefix: [String])] = []
     private var warnings: [Diagnostic] = []
 
+    /// The entries besides the main KML whose features were read.
+    var entriesRead: Set<String> { readEntries.subtracting([mainEntry]) }
+
     init(resources: KMZResources, mainEntry: String, archiveName: String) {
         self.resources = resources
         self.mainEntry = mainEntry

@@ -19,13 +19,15 @@ extension MapLibreStyle {
             case .pmtiles:
                 location = .tileJSON("pmtiles://" + output)
             case .directory:
-                location = .tiles([output + "/{z}/{x}/{y}.mvt"], minZoom: metadata.minZoom, maxZoom: metadata.maxZoom, bounds: metadata.bounds)
+                location = .tiles([output + "/{z}/{x}/{y}." + (metadata.format == "mlt" ? "mlt" : "mvt")], minZoom: metadata.minZoom, maxZoom: metadata.maxZoom, bounds: metadata.bounds)
             case .mbtiles:
                 throw Diagnostic(.error, code: .tileBadOption,
                                  message: "a browser cannot read MBTiles: give --style-tiles URL with {z}/{x}/{y} (overlaykit serve serves the set)")
             }
         }
-        self.init(name: metadata.name, sources: [Source(id: id, location: location, layers: metadata.vectorLayers.map(\.id))], glyphs: glyphs)
+        var source = Source(id: id, location: location, layers: metadata.vectorLayers.map(\.id))
+        if metadata.format == "mlt" { source.encoding = "mlt" }
+        self.init(name: metadata.name, sources: [source], glyphs: glyphs)
         if let center = metadata.center {
             // MapLibre counts 512-pixel tiles: one zoom less than the tiles' 256-point zoom.
             self.center = (center.longitude, center.latitude, Double(max(0, center.zoom - 1)))

@@ -15,6 +15,8 @@ public struct MapLibreStyle: Sendable {
         public var location: Location
         /// The vector layers (`source-layer` names), in drawing order.
         public var layers: [String]
+        /// The tiles' encoding when it is not MVT: "mlt" (the source then says `"encoding": "mlt"`).
+        public var encoding: String?
 
         /// How a source is located.
         public enum Location: Hashable, Sendable {
@@ -37,10 +39,12 @@ public struct MapLibreStyle: Sendable {
     /// The sources, drawn in order (later ones above).
     public var sources: [Source]
     /// The glyphs URL template (`{fontstack}`, `{range}`); nil leaves labels out, as a symbol
-    /// layer with text needs glyphs.
+    /// layer with text needs glyphs. `overlaykit serve` serves them at
+    /// `/fonts/{fontstack}/{range}.pbf` (``SDFGlyphFont``).
     public var glyphs: String?
-    /// The font stack of labels, as the glyph server names it.
-    public var fontStack: [String] = ["Noto Sans Regular"]
+    /// The font stack of labels, as the glyph server names it: by default the font
+    /// ``SDFGlyphFont`` makes glyphs of, which `overlaykit serve` serves.
+    public var fontStack: [String] = [SDFGlyphFont.defaultFamily]
     /// The map's background color.
     public var background = "#ffffff"
     /// Where the map starts: longitude, latitude, zoom (MapLibre's 512-pixel zoom); nil for none.
@@ -76,6 +80,7 @@ public struct MapLibreStyle: Sendable {
         for source in sources {
             var entry = JSONObject()
             entry.append("type", .string("vector"))
+            if let encoding = source.encoding, encoding != "mvt" { entry.append("encoding", .string(encoding)) }
             switch source.location {
             case .tileJSON(let url):
                 entry.append("url", .string(url))
@@ -165,6 +170,9 @@ public struct MapLibreStyle: Sendable {
 
     private func outline(_ source: String, _ layer: String) -> JSONValue {
         var object = base(source, layer, "outline", type: "line", geometry: "Polygon")
+        // KML's `<outline>0</outline>` reaches the tiles as `"outline": false` (SimpleStyle.outlineKey).
+        object["filter"] = .array([.string("all"), .array([.string("=="), .string("$type"), .string("Polygon")]),
+                                   .array([.string("!="), .string(SimpleStyle.outlineKey), .bool(false)])])
         object.append("layout", .object(["line-cap": .string("round"), "line-join": .string("round")]))
         object.append("paint", .object(strokePaint()))
         return .object(object)

@@ -105,12 +105,21 @@ enum CairoCanvas {
         deinit {
             cairo_destroy(context)
             if let surface { cairo_surface_destroy(surface) }
+            pins.destroy()
         }
 
         /// Paints one feature's marks over what is drawn.
         func draw(_ drawing: FeatureDrawing) {
-            for part in drawing.parts { CairoCanvas.draw(part, context) }
+            for part in drawing.parts {
+                if case .pin(let x, let y, let color, let size) = part, pins.paint(x: x, y: y, color: color, size: size, on: context) {
+                    continue
+                }
+                CairoCanvas.draw(part, context)
+            }
         }
+
+        /// Pins drawn once per look and quarter-pixel offset, then copied.
+        private var pins = PinSprites()
 
         /// The finished surface, owned by the caller from now on.
         /// - Throws: `Diagnostic` `render.cairo-failed` when drawing failed.
@@ -157,7 +166,7 @@ enum CairoCanvas {
                 cairo_fill_preserve(context)
             }
             if let stroke { self.stroke(stroke, context) }
-        case .pin(let x, let y, let color, let size, let label, let labelColor, let fontSize):
+        case .pin(let x, let y, let color, let size):
             func at(_ p: (Double, Double)) -> (Double, Double) { (x + p.0 * size, y + p.1 * size) }
             let (l1, l2, l3) = (at(PinShape.leftCurve.0), at(PinShape.leftCurve.1), at(PinShape.leftCurve.2))
             let (r1, r2, r3) = (at(PinShape.rightCurve.0), at(PinShape.rightCurve.1), at(PinShape.rightCurve.2))
@@ -172,18 +181,25 @@ enum CairoCanvas {
             cairo_arc(context, x, y + PinShape.headY * size, PinShape.dotRadius * size, 0, 2 * Double.pi)
             cairo_set_source_rgba(context, 1, 1, 1, 1)
             cairo_fill(context)
-            if let label, !label.isEmpty, fontSize > 0 {
-                cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-                cairo_set_font_size(context, fontSize)
-                cairo_move_to(context, x + PinShape.labelX * size, y + PinShape.headY * size + fontSize / 3)
-                // Control characters have no glyphs; drop them as the SVG writer does.
-                let printable = String(String.UnicodeScalarView(label.unicodeScalars.filter { $0.value >= 0x20 }))
-                printable.withCString { cairo_text_path(context, $0) }
-                stroke(StrokePaint(color: PinShape.halo, width: fontSize * PinShape.haloWidthPerFontSize,
-                                   dash: [], cap: .round, join: .round), context, keepPath: true)
-                setSource(context, labelColor)
-                cairo_fill(context)
-            }
+        case .label(let label):
+            setFont(context, size: label.fontSize, bold: false)
+            cairo_move_to(context, label.x, label.y)
+            label.text.withCString { cairo_text_path(context, $0) }
+            stroke(StrokePaint(color: PinShape.halo, width: label.fontSize * PinShape.haloWidthPerFontSize,
+                               dash: [], cap: .round, join: .round), context, keepPath: true)
+            setSource(context, label.color)
+            cairo_fill(context)
+        case .cluster(let cluster):
+            cairo_arc(context, cluster.x, cluster.y, cluster.radius, 0, 2 * Double.pi)
+            cairo_close_path(context)
+            setSource(context, cluster.color)
+            cairo_fill_preserve(context)
+            stroke(StrokePaint(color: ClusterShape.outline, width: cluster.outlineWidth, dash: [], cap: .butt, join: .round), context)
+            setFont(context, size: cluster.fontSize, bold: true)
+            cairo_move_to(context, cluster.x - cluster.textWidth / 2, cluster.y + cluster.fontSize / 3)
+            cluster.text.withCString { cairo_text_path(context, $0) }
+            setSource(context, ClusterShape.text)
+            cairo_fill(context)
         }
         cairo_new_path(context)
     }
@@ -200,6 +216,112 @@ enum CairoCanvas {
             cairo_set_dash(context, nil, 0, 0)
         }
         if keepPath { cairo_stroke_preserve(context) } else { cairo_stroke(context) }
+    }
+
+    /// Pins are the marks drawn most often (a million points give tens of thousands of pins on a
+    /// world map), and a pin's curved outline costs cairo hundreds of thousands of instructions
+    /// to stroke. Each look (color, size) is drawn once per quarter-pixel offset into a small
+    /// sprite and then composited at whole-pixel positions, a plain copy. Compositing a sprite
+    /// drawn on transparency gives what drawing on the picture gives (Porter–Duff "over" is
+    /// associative), so only the tip's position moves, by at most an eighth of a pixel.
+    ///
+    /// Bounded: at most `maximumSprites` sprites, each of a pin at most `maximumSize` device
+    /// pixels per pin unit (a 78×130-pixel sprite); other pins are drawn as paths.
+    struct PinSprites {
+        static let maximumSprites = 512
+        static let maximumSize = 4.0
+
+        private struct Key: Hashable {
+            var color: RGBAColor
+            var size: Double
+            var quarterX: Int
+            var quarterY: Int
+        }
+
+        private var sprites: [Key: OpaquePointer] = [:]
+
+        /// Composites the pin whose tip is at x, y; false when it must be drawn as a path.
+        mutating func paint(x: Double, y: Double, color: RGBAColor, size: Double, on context: OpaquePointer) -> Bool {
+            guard size > 0, size <= PinSprites.maximumSize, x.isFinite, y.isFinite,
+                  abs(x) < 1e6, abs(y) < 1e6 else { return false }
+            let quarterX = (x * 4).rounded(.down), quarterY = (y * 4).rounded(.down)
+            let pixelX = (quarterX / 4).rounded(.down), pixelY = (quarterY / 4).rounded(.down)
+            let key = Key(color: color, size: size, quarterX: Int(quarterX - pixelX * 4), quarterY: Int(quarterY - pixelY * 4))
+            let (left, top) = PinSprites.tipOffset(size: size)
+            guard let sprite = sprites[key] ?? makeSprite(key, tip: (left, top)) else { return false }
+            cairo_set_source_surface(context, sprite, pixelX - left, pixelY - top)
+            cairo_paint(context)
+            return true
+        }
+
+        /// Whole pixels from a sprite's top-left corner to the pixel holding the tip.
+        private static func tipOffset(size: Double) -> (Double, Double) {
+            ((-PinShape.bounds.0 * size).rounded(.up) + 1, (-PinShape.bounds.1 * size).rounded(.up) + 1)
+        }
+
+        private mutating func makeSprite(_ key: Key, tip: (Double, Double)) -> OpaquePointer? {
+            guard sprites.count < PinSprites.maximumSprites else { return nil }
+            let width = Int32(tip.0 + (PinShape.bounds.2 * key.size).rounded(.up) + 2)
+            let height = Int32(tip.1 + (PinShape.bounds.3 * key.size).rounded(.up) + 2)
+            guard let sprite = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height) else { return nil }
+            guard cairo_surface_status(sprite) == CAIRO_STATUS_SUCCESS, let context = cairo_create(sprite) else {
+                cairo_surface_destroy(sprite)
+                return nil
+            }
+            cairo_set_miter_limit(context, 4)
+            CairoCanvas.draw(.pin(x: tip.0 + Double(key.quarterX) / 4, y: tip.1 + Double(key.quarterY) / 4,
+                                  color: key.color, size: key.size), context)
+            let status = cairo_status(context)
+            cairo_destroy(context)
+            cairo_surface_flush(sprite)
+            guard status == CAIRO_STATUS_SUCCESS else {
+                cairo_surface_destroy(sprite)
+                return nil
+            }
+            sprites[key] = sprite
+            return sprite
+        }
+
+        /// Releases the sprites.
+        mutating func destroy() {
+            for sprite in sprites.values { cairo_surface_destroy(sprite) }
+            sprites = [:]
+        }
+    }
+
+    /// The toy text API's sans-serif face (fontconfig picks the font: DejaVu Sans on Debian).
+    private static func setFont(_ context: OpaquePointer, size: Double, bold: Bool) {
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_set_font_size(context, size)
+    }
+
+    /// Measures text with the font the labels are drawn with, on a surface of its own (one
+    /// pixel), so SVG output places labels exactly as PNG output does.
+    final class TextMeasure: TextMeasuring {
+        private let surface: OpaquePointer?
+        private let context: OpaquePointer?
+
+        /// A measuring context; if cairo cannot make one, every advance is an estimate of 0.6 em
+        /// a character (the picture then fails on drawing, with cairo's error).
+        init() {
+            surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+            context = surface.flatMap { cairo_create($0) }
+        }
+
+        deinit {
+            if let context { cairo_destroy(context) }
+            if let surface { cairo_surface_destroy(surface) }
+        }
+
+        func advance(of text: String, fontSize: Double, bold: Bool) -> Double {
+            guard let context, cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+                return 0.6 * fontSize * Double(text.unicodeScalars.count)
+            }
+            CairoCanvas.setFont(context, size: fontSize, bold: bold)
+            var extents = cairo_text_extents_t()
+            text.withCString { cairo_text_extents(context, $0, &extents) }
+            return extents.x_advance.isFinite ? max(0, extents.x_advance) : 0
+        }
     }
 
     private static func setSource(_ context: OpaquePointer, _ color: RGBAColor) {

@@ -6,16 +6,31 @@ import OverlayModel
 struct FeatureMarker {
     /// One feature's marks, split by the layer they belong to.
     struct Marks {
-        /// 0 for `aboveRoads`, 1 for `aboveLabels`.
+        /// `RenderScene.aboveRoads` or `RenderScene.aboveLabels`.
         var overlayLayer: Int
         var overlays: [DrawPart]
-        var annotations: [DrawPart]
+        /// Its point annotations' positions and looks, for `AnnotationLayout`.
+        var points: [PointMark]
         var title: String
+    }
+
+    /// What became of one feature.
+    enum Outcome {
+        /// It shows: these are its marks.
+        case drawn(Marks)
+        /// No part of it is in the view.
+        case outside
+        /// It is in the view but smaller than the simplification tolerance (a quarter pixel).
+        case tooSmall
+        /// Its style paints nothing (no fill, no stroke).
+        case unpainted
     }
 
     let options: RenderOptions
     private(set) var paths: ScreenPathBuilder
     private let simplifier: ShapeSimplifier
+    /// Drops vertices within a simplification tolerance's cell before the simplifier sees them.
+    private let coalescing: SubpixelCoalescing
     /// Whether features are culled by their bounds before anything else (false only in tests
     /// that prove culling skips nothing that would show).
     var cullsByBounds = true
@@ -28,10 +43,11 @@ struct FeatureMarker {
         // A pitched camera magnifies the ground near the viewport's bottom edge.
         simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
             / transform.viewportMagnification)
+        coalescing = SubpixelCoalescing(cellSize: simplifier.tolerance)
     }
 
     /// The scene the marks go into, with no drawings yet: size, background, the sky of a steep
-    /// pitch, and the three layers bottom to top.
+    /// pitch, and the four layers bottom to top.
     func emptyScene() -> RenderScene {
         let transform = paths.transform
         let sky = transform.horizonY > 0 ? options.sky.map { RenderScene.Sky(color: $0, bottom: transform.horizonY) } : nil
@@ -39,27 +55,40 @@ struct FeatureMarker {
                            background: options.background, sky: sky,
                            layers: [.init(name: OverlayLevel.aboveRoads.rawValue),
                                     .init(name: OverlayLevel.aboveLabels.rawValue),
-                                    .init(name: "annotations")])
+                                    .init(name: "annotations"), .init(name: "labels")])
     }
 
-    /// The marks of feature number `number` (1-based, for its default title); nil when nothing
-    /// of it shows.
-    mutating func marks(of feature: Feature, number: Int) -> Marks? {
-        guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return nil }
+    /// The marks of feature number `number` (1-based, for its default title), or why it has none.
+    mutating func marks(of feature: Feature, number: Int) -> Outcome {
+        guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return .outside }
         // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
-        // pixel: invisible at this zoom, and a 100 MB file draws only what shows.
+        // pixel: invisible at this zoom, and a 100 MB file draws only what shows. Vertices in
+        // one quarter-pixel cell are coalesced first, in one pass, so the simplifier's cost
+        // follows the pixels a shape crosses, not its vertex count.
         var counts = ShapeSimplifier.Counts()
-        guard let shape = simplifier.simplify(original, counts: &counts) else { return nil }
+        guard let shape = simplifier.simplify(coalescing.coalesce(original), counts: &counts) else { return .tooSmall }
         let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
-        var overlays = [DrawPart](), annotations = [DrawPart]()
-        draw(shape, style: style, overlays: &overlays, annotations: &annotations)
-        guard !overlays.isEmpty || !annotations.isEmpty else { return nil }
+        guard FeatureMarker.paints(shape, style) else { return .unpainted }
+        var overlays = [DrawPart](), points = [PointMark]()
+        draw(shape, style: style, overlays: &overlays, points: &points)
+        guard !overlays.isEmpty || !points.isEmpty else { return .outside }
         let level = style.level ?? feature.level
-        return Marks(overlayLayer: level == .aboveRoads ? 0 : 1, overlays: overlays, annotations: annotations,
-                     title: FeatureTitle.of(feature, number: number))
+        return .drawn(Marks(overlayLayer: level == .aboveRoads ? RenderScene.aboveRoads : RenderScene.aboveLabels,
+                            overlays: overlays, points: points, title: FeatureTitle.of(feature, number: number)))
     }
 
-    private mutating func draw(_ shape: Shape, style: RenderStyle, overlays: inout [DrawPart], annotations: inout [DrawPart]) {
+    /// False when the style gives the shape neither fill nor stroke (pins are always drawn).
+    private static func paints(_ shape: Shape, _ style: RenderStyle) -> Bool {
+        let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
+        switch shape {
+        case .polygon, .multiPolygon, .circle: return style.fillColor.alpha > 0 || (style.outline && stroke)
+        case .polyline, .multiPolyline: return stroke
+        case .annotation: return true
+        case .collection(let collection): return collection.members.contains { paints($0, style) }
+        }
+    }
+
+    private mutating func draw(_ shape: Shape, style: RenderStyle, overlays: inout [DrawPart], points: inout [PointMark]) {
         let scale = options.scale
         let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
             ? StrokePaint(color: style.strokeColor, width: style.strokeWidth * scale,
@@ -118,12 +147,12 @@ struct FeatureMarker {
                                      maxX: Double(options.pixelWidth) + 48 * size, maxY: Double(options.pixelHeight) + 40 * size)
             for position in paths.devicePositions(of: annotation.point)
             where viewport.contains(minX: position.x, minY: position.y, maxX: position.x, maxY: position.y) {
-                annotations.append(.pin(x: position.x, y: position.y, color: style.markerColor, size: size,
+                points.append(PointMark(x: position.x, y: position.y, color: style.markerColor, size: size,
                                         label: annotation.title, labelColor: style.labelColor,
                                         fontSize: style.labelSize * scale))
             }
         case .collection(let collection):
-            for member in collection.members { draw(member, style: style, overlays: &overlays, annotations: &annotations) }
+            for member in collection.members { draw(member, style: style, overlays: &overlays, points: &points) }
         }
     }
 }

@@ -1,7 +1,8 @@
 import OverlayModel
 
 /// Writes a render scene as SVG 1.1, directly as bytes: one `<g id="…">` per layer
-/// (`aboveRoads`, `aboveLabels`, `annotations`) and one `<g>` with a `<title>` per feature,
+/// (`aboveRoads`, `aboveLabels`, `annotations`, `labels`) and one `<g>` with a `<title>` per
+/// feature (per pin or cluster among annotations),
 /// so hovering in a browser names it. Coordinates are device pixels with two decimals; the
 /// document is `pixelWidth` × `pixelHeight` so it lines up with the PNG. O(path vertices).
 enum SVGWriter {
@@ -41,10 +42,14 @@ enum SVGWriter {
         out.text("<g id=\"\(name)\">\n")
     }
 
-    /// One feature's group: its title, then its marks.
+    /// One feature's group: its title, then its marks (marks without a title go in no group).
     static func write(_ drawing: FeatureDrawing, to out: inout SVGBytes) {
+        guard let title = drawing.title else {
+            for part in drawing.parts { write(part, to: &out) }
+            return
+        }
         out.text("<g><title>")
-        out.escaped(drawing.title)
+        out.escaped(title)
         out.text("</title>\n")
         for part in drawing.parts { write(part, to: &out) }
         out.text("</g>\n")
@@ -90,7 +95,7 @@ enum SVGWriter {
             if let fill { out.paint("fill", fill) } else { out.text(" fill=\"none\"") }
             out.stroke(stroke)
             out.text("/>\n")
-        case .pin(let x, let y, let color, let size, let label, let labelColor, let fontSize):
+        case .pin(let x, let y, let color, let size):
             func point(_ p: (Double, Double)) {
                 out.number(x + p.0 * size)
                 out.byte(UInt8(ascii: " "))
@@ -119,23 +124,50 @@ enum SVGWriter {
             out.text("\" r=\"")
             out.number(PinShape.dotRadius * size)
             out.text("\" fill=\"#ffffff\"/>\n")
-            if let label, !label.isEmpty, fontSize > 0 {
-                out.text("<text x=\"")
-                out.number(x + PinShape.labelX * size)
-                out.text("\" y=\"")
-                out.number(y + PinShape.headY * size + fontSize / 3)
-                out.text("\" font-family=\"sans-serif\" font-size=\"")
-                out.number(fontSize)
-                out.text("\"")
-                out.paint("fill", labelColor)
-                out.paint("stroke", PinShape.halo)
-                out.text(" stroke-width=\"")
-                out.number(fontSize * PinShape.haloWidthPerFontSize)
-                out.text("\" stroke-linejoin=\"round\" paint-order=\"stroke\">")
-                out.escaped(label)
-                out.text("</text>\n")
-            }
+        case .label(let label):
+            // textLength holds every viewer to the box that was placed, whatever font it has.
+            text(label.text, x: label.x, y: label.y, width: label.width, fontSize: label.fontSize, bold: false,
+                 color: label.color, halo: PinShape.halo, to: &out)
+        case .cluster(let cluster):
+            out.text("<circle cx=\"")
+            out.number(cluster.x)
+            out.text("\" cy=\"")
+            out.number(cluster.y)
+            out.text("\" r=\"")
+            out.number(cluster.radius)
+            out.text("\"")
+            out.paint("fill", cluster.color)
+            out.stroke(StrokePaint(color: ClusterShape.outline, width: cluster.outlineWidth, dash: [], cap: .butt, join: .round))
+            out.text("/>\n")
+            text(cluster.text, x: cluster.x - cluster.textWidth / 2, y: cluster.y + cluster.fontSize / 3,
+                 width: cluster.textWidth, fontSize: cluster.fontSize, bold: true, color: ClusterShape.text, halo: nil, to: &out)
         }
+    }
+
+    /// A `<text>` of `width` device pixels (`textLength`) from `x` along the baseline `y`, with
+    /// a halo stroked under it when given.
+    private static func text(_ value: String, x: Double, y: Double, width: Double, fontSize: Double, bold: Bool,
+                             color: RGBAColor, halo: RGBAColor?, to out: inout SVGBytes) {
+        out.text("<text x=\"")
+        out.number(x)
+        out.text("\" y=\"")
+        out.number(y)
+        out.text("\" font-family=\"sans-serif\" font-size=\"")
+        out.number(fontSize)
+        out.text(bold ? "\" font-weight=\"bold\"" : "\"")
+        out.text(" textLength=\"")
+        out.number(width)
+        out.text("\" lengthAdjust=\"spacingAndGlyphs\"")
+        out.paint("fill", color)
+        if let halo {
+            out.paint("stroke", halo)
+            out.text(" stroke-width=\"")
+            out.number(fontSize * PinShape.haloWidthPerFontSize)
+            out.text("\" stroke-linejoin=\"round\" paint-order=\"stroke\"")
+        }
+        out.text(">")
+        out.escaped(value)
+        out.text("</text>\n")
     }
 }
 

@@ -5,11 +5,12 @@ import OverlayModel
 /// painted (PNG) or written (SVG) at once and dropped. Memory then stays flat whatever the
 /// input size: the cairo surface for PNG, a small buffer for SVG.
 ///
-/// Bottom to top, the picture is `aboveRoads`, `aboveLabels`, then annotations, each in file
-/// order, so only the bottom layer can be drawn on arrival; marks of `aboveLabels` overlays and
-/// of annotations are kept until `finish()` paints them over it, exactly as `SnapshotBuilder`
-/// and `MapSnapshot` would (the bytes are the same). Every feature is culled by its bounds
-/// before it is simplified or projected.
+/// Bottom to top, the picture is `aboveRoads`, `aboveLabels`, annotations, then labels, each in
+/// file order, so only the bottom layer can be drawn on arrival; marks of `aboveLabels` overlays
+/// are kept until `finish()` paints them over it, and points go to the `AnnotationLayout` (whose
+/// memory is bounded by the picture), which lays out pins, clusters and labels at the end,
+/// exactly as `SnapshotBuilder` and `MapSnapshot` would (the bytes are the same). Every feature
+/// is culled by its bounds before it is simplified or projected.
 public struct SnapshotStream {
     /// The picture's encoding.
     public enum Format: Sendable, Hashable {
@@ -26,12 +27,16 @@ public struct SnapshotStream {
     /// The output's encoding.
     public let format: Format
     /// Features seen, for default titles.
-    public private(set) var featureCount = 0
+    public var featureCount: Int { content.features.read }
     /// Features with at least one mark on screen.
-    public private(set) var drawnFeatureCount = 0
+    public var drawnFeatureCount: Int { content.features.drawn }
+    /// What became of the features.
+    public var featureCounts: RenderReport.FeatureCounts { content.features }
+    /// What became of the point annotations (complete after `finish()`).
+    public var annotationCounts: RenderReport.AnnotationCounts { content.annotations }
 
     private let output: ByteOutput
-    private var marker: FeatureMarker
+    private var content: SnapshotContent
     /// The upper layers' marks, kept for `finish()`; the bottom layer stays empty.
     private var scene: RenderScene
     private var canvas: CairoCanvas.Surface?
@@ -51,8 +56,8 @@ public struct SnapshotStream {
         self.options = options
         self.format = format
         self.output = output
-        marker = FeatureMarker(camera: camera, options: options)
-        scene = marker.emptyScene()
+        content = SnapshotContent(camera: camera, options: options)
+        scene = content.marker.emptyScene()
         switch format {
         case .png:
             canvas = try CairoCanvas.Surface(scene)
@@ -67,19 +72,11 @@ public struct SnapshotStream {
     /// - Throws: the output's write errors (SVG).
     public mutating func add(_ feature: Feature) throws {
         precondition(!finished, "SnapshotStream.add after finish")
-        featureCount += 1
-        guard let marks = marker.marks(of: feature, number: featureCount) else { return }
-        drawnFeatureCount += 1
-        if !marks.overlays.isEmpty {
-            let drawing = FeatureDrawing(title: marks.title, parts: marks.overlays)
-            if marks.overlayLayer == 0 {
-                try draw(drawing)
-            } else {
-                scene.layers[marks.overlayLayer].drawings.append(drawing)
-            }
-        }
-        if !marks.annotations.isEmpty {
-            scene.layers[2].drawings.append(FeatureDrawing(title: marks.title, parts: marks.annotations))
+        guard let (layer, drawing) = content.add(feature) else { return }
+        if layer == RenderScene.aboveRoads {
+            try draw(drawing)
+        } else {
+            scene.layers[layer].drawings.append(drawing)
         }
     }
 
@@ -89,6 +86,9 @@ public struct SnapshotStream {
     public mutating func finish() throws {
         precondition(!finished, "SnapshotStream.finish called twice")
         finished = true
+        let (annotations, labels) = content.finishAnnotations()
+        scene.layers[RenderScene.annotations].drawings = annotations
+        scene.layers[RenderScene.labels].drawings = labels
         switch format {
         case .png:
             guard let canvas else { return }
@@ -110,7 +110,7 @@ public struct SnapshotStream {
             SVGWriter.footer(to: &svg)
             try flushSVG(atLeast: 0)
         }
-        scene = marker.emptyScene()
+        scene = content.marker.emptyScene()
     }
 
     private mutating func draw(_ drawing: FeatureDrawing) throws {

@@ -58,7 +58,7 @@ public final class TileArchiveSink: @unchecked Sendable {
         self.budget = budget
         self.layer = layer
         self.encoding = encoding
-        mvt = LayeredMVTEncoder(names: [layer])
+        mvt = LayeredMVTEncoder(names: [layer], encoding: encoding)
         geoJSON = TileGeoJSONEncoder(precision: precision)
         self.onProgress = onProgress
     }
@@ -67,7 +67,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// collection). Called before the first tile.
     package func assignLayers(_ layers: TileLayers) {
         self.layers = layers
-        mvt = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names)
+        mvt = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding)
     }
 
     /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles
@@ -157,7 +157,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// The tile's bytes within ``budget``; only the final encoding's losses are counted.
     private func encode(_ tile: inout VectorTile) throws -> [UInt8] {
         switch encoding {
-        case .mvt:
+        case .mvt, .mlt:
             var losses = MVTEncoder.Losses()
             let encoded = try budget.fit(&tile) { tile in
                 let (encoded, tileLosses) = mvt.encode(tile)
@@ -177,6 +177,13 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// fields, tilestats (geometry type and attribute types), and the drop report.
     public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
                          name: String? = nil, description: String = "") throws -> TileSetMetadata {
+        metadata(for: source.facts, minZoom: minZoom, zooms: zooms, name: name, description: description)
+    }
+
+    /// The metadata of a tile set whose input `facts` describe (one run's `TileSource`, or the
+    /// plan of a run split over machines).
+    package func metadata(for source: TileSetFacts, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
+                          name: String? = nil, description: String = "") -> TileSetMetadata {
         let maxZoom = source.options.maxZoom
         var bounds: TileSetMetadata.Bounds?
         var center: TileSetMetadata.Center?
@@ -205,10 +212,10 @@ public final class TileArchiveSink: @unchecked Sendable {
         }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
-                                    notWritten: encoding == .mvt ? source.losses : MVTEncoder.Losses(),
+                                    notWritten: encoding == .geojson ? MVTEncoder.Losses() : source.losses,
                                     zooms: zooms)
         return TileSetMetadata(name: name ?? layerNames[0], description: description,
-                               format: encoding == .mvt ? "pbf" : "geojson", bounds: bounds, center: center,
+                               format: encoding.metadataFormat, bounds: bounds, center: center,
                                minZoom: minZoom, maxZoom: maxZoom,
                                vectorLayers: vectorLayers,
                                tileStats: .object(["layerCount": .integer(Int64(layerStats.count)), "layers": .array(layerStats)]),
@@ -217,8 +224,8 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// The layer names tiles carry: those of ``assignLayers(_:)`` when there are several,
     /// else the one layer.
-    private func names(of source: TileSource) -> [String] {
-        guard encoding == .mvt else { return [layer] }
+    private func names(of source: TileSetFacts) -> [String] {
+        guard encoding != .geojson else { return [layer] }
         return (layers ?? source.layers).encodedNames(default: layer)
     }
 

@@ -72,7 +72,8 @@ extension Tiler {
         let tileCounts = zoomRange.map { TileCoverage.count(source, zoom: $0) }
         let every = max(1, (source.inputCounts.features + planSampleFeatures - 1) / max(1, planSampleFeatures))
         let sample = every == 1 ? source : source.sample(every: every)
-        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
+        let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names,
+                                        encoding: encoding == .mlt ? .mlt : .mvt)
         let budget = options.budget
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [Int](repeating: 0, count: options.maxZoom + 1)

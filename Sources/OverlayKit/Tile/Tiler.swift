@@ -15,7 +15,7 @@ import OverlayModel
 ///
 /// Nothing appears at ``output`` until the whole set is written; a run that throws leaves the
 /// old output (or none).
-public struct Tiler: Sendable {
+public struct Tiler: Sendable, Codable {
     /// The output: a `.pmtiles` or `.mbtiles` file, or a directory.
     public var output: String
     /// The container; nil takes it from ``output``'s extension (anything else is a directory).
@@ -52,7 +52,7 @@ public struct Tiler: Sendable {
     public var temporaryDirectory: String?
 
     /// Where a run keeps its projected features.
-    public enum FeatureStore: String, Sendable, CaseIterable {
+    public enum FeatureStore: String, Sendable, CaseIterable, Codable {
         /// In memory: fastest, but memory grows with the input (about 1 KB per point).
         case memory
         /// In temporary files, read back zoom by zoom (as tippecanoe does): memory stays flat
@@ -88,9 +88,13 @@ public struct Tiler: Sendable {
             found.append(TileSettingProblem(setting: "precision", requirement: "must be 0…17", value: "\(precision)"))
         }
         if threads < 1 { found.append(TileSettingProblem(setting: "threads", requirement: "must be ≥ 1", value: "\(threads)")) }
-        if encoding != .mvt && resolvedArchiveFormat != .directory {
-            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt in a \(resolvedArchiveFormat.rawValue) archive "
+        if encoding == .geojson && resolvedArchiveFormat != .directory {
+            found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt or mlt in a \(resolvedArchiveFormat.rawValue) archive "
                 + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
+        }
+        if let contradiction = Self.nameContradicting(output, format: resolvedArchiveFormat) {
+            found.append(TileSettingProblem(setting: "output", requirement: "must not contradict the format (\(contradiction))",
+                                            value: output))
         }
         return found
     }
@@ -100,6 +104,22 @@ public struct Tiler: Sendable {
     /// - Throws: `Diagnostic` `tile.bad-option`.
     public func validate() throws {
         if let first = problems.first { throw first.diagnostic }
+    }
+
+    /// Why `output`'s name lies about `format`, or nil when it does not: a name ending
+    /// `.pmtiles` or `.mbtiles` holds that format, and a PMTiles or MBTiles file is not named as
+    /// a feature or picture file (`x.geojson`). A name without such an extension says nothing
+    /// (readers recognise tile sets by their bytes).
+    public static func nameContradicting(_ output: String, format: TileArchiveFormat) -> String? {
+        let named = TileArchiveFormat(path: output)
+        if named != .directory && named != format {
+            return "\(output) is named as \(named.rawValue) but the format asked for is \(format.rawValue): "
+                + "name it .\(format == .directory ? "something without either extension" : format.rawValue) or drop the format"
+        }
+        if format != .directory, named == .directory, let other = FileFormat(pathExtensionOf: output) {
+            return "\(output) is named as \(other.rawValue) but would hold \(format.rawValue): name it .\(format.rawValue)"
+        }
+        return nil
     }
 
     /// What a run wrote and left out.
@@ -151,6 +171,11 @@ public struct Tiler: Sendable {
                     message: "\(total.thinnedFeatures) point copies were thinned out below the base zoom, "
                         + "\(total.tinyStandIns) stand-ins drawn for tiny rings and lines, and \(total.clusteredPoints) "
                         + "points merged into \(total.clusters) clusters (per zoom in the metadata)"))
+            }
+            if total.overflowedSums > 0 {
+                notes.append(Diagnostic(.warning, code: .tileSumOverflow,
+                    message: "\(total.overflowedSums) cluster attributes were left out: the sum of their members' values "
+                        + "is beyond the largest double (±1.8e308); a mean stays finite (per zoom in the metadata)"))
             }
             if total.filteredAtZoom > 0 {
                 let perZoom = zooms.filter { $0.statistics.filteredAtZoom > 0 }.map { "z\($0.zoom): \($0.statistics.filteredAtZoom)" }
@@ -229,11 +254,8 @@ public struct Tiler: Sendable {
     public func run(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
                     onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
         try validate(inputs: inputs)
-        var createOptions = TileArchive.CreateOptions()
-        createOptions.replaceExisting = replaceExisting
-        createOptions.tileExtension = encoding.rawValue
         // Taken first: a locked or existing output fails before minutes of reading.
-        let writer = try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
+        let writer = try createWriter()
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let diskFolder = try temporaryFolder(for: inputs)
@@ -248,16 +270,15 @@ public struct Tiler: Sendable {
                 onWarning(Diagnostic(.note, code: .tileFiltered,
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
-            let sink = TileArchiveSink(writer: writer, layer: inputs[0].layer, encoding: encoding, precision: precision,
-                                       budget: options.budget, onProgress: onProgress)
-            sink.assignLayers(source.layers)
+            let sink = makeSink(writer: writer, layer: inputs[0].layer, layers: source.layers, onProgress: onProgress)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
-                let estimate = source.estimatedPolygonTiles(zooms: options.minZoom...source.options.maxZoom)
+                let estimate = source.estimatedTiles(zooms: options.minZoom...source.options.maxZoom)
                 let limit = Double(sink.maximumBlockTilesWrittenOneByOne)
                 guard estimate <= limit else {
                     throw Diagnostic(.error, code: .tileTooManyTiles,
-                        message: "the polygons cover about \(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
+                        message: "the features (polygons by area, lines by length, points) reach about "
+                            + "\(Int(saturating: estimate.rounded())) tiles from z\(options.minZoom) to "
                             + "z\(source.options.maxZoom), more than the \(Int(limit)) a \(resolvedArchiveFormat.rawValue) should hold "
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
@@ -278,6 +299,28 @@ public struct Tiler: Sendable {
         }
     }
 
+    /// The writer of ``output`` (taken under its lock; nothing appears there before `finish`).
+    /// - Throws: `io.output-exists`, `io.output-locked`, `io.create-failed`.
+    func createWriter() throws -> any TileArchiveWriter {
+        var createOptions = TileArchive.CreateOptions()
+        createOptions.replaceExisting = replaceExisting
+        createOptions.tileExtension = encoding.fileExtension
+        return try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
+    }
+
+    /// Whether the output stores a block of identical tiles once (PMTiles' run lengths).
+    func outputStoresBlocksOnce() -> Bool { resolvedArchiveFormat == .pmtiles }
+
+    /// The sink that encodes tiles as this run does (encoding, precision, budget) into `writer`,
+    /// features going to `layers` (or all to `layer` when they name none).
+    func makeSink(writer: any TileArchiveWriter, layer: String? = nil, layers: TileLayers,
+                  onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) -> TileArchiveSink {
+        let sink = TileArchiveSink(writer: writer, layer: layer ?? self.layer, encoding: encoding, precision: precision,
+                                   budget: options.budget, onProgress: onProgress)
+        sink.assignLayers(layers)
+        return sink
+    }
+
     /// Runs `body` with `reader` as the one input, of layer ``layer``, and hands the reader back.
     func withSingleInput<Reader: FeatureReader, Result>(_ reader: inout Reader,
                                                         _ body: (inout [TileInput]) throws -> Result) rethrows -> Result {
@@ -295,8 +338,8 @@ public struct Tiler: Sendable {
         guard !inputs.contains(where: { $0.layer.isEmpty }) else {
             throw Diagnostic(.error, code: .tileBadOption, message: "a layer name cannot be empty")
         }
-        guard encoding == .mvt || Set(inputs.map(\.layer)).count == 1 else {
-            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT tiles for several")
+        guard encoding != .geojson || Set(inputs.map(\.layer)).count == 1 else {
+            throw Diagnostic(.error, code: .tileBadOption, message: "GeoJSON tiles hold one layer; write MVT or MLT tiles for several")
         }
     }
 

@@ -37,7 +37,8 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
         }
         for feature in features {
             for member in SimpleStyle.properties(for: feature.style ?? Style()) where !fields.contains(where: { $0.name == member.key }) {
-                fields.append(.init(name: member.key, type: member.value.stringValue != nil ? "String" : "Number"))
+                let type = member.value.stringValue != nil ? "String" : member.value.boolValue != nil ? "Boolean" : "Number"
+                fields.append(.init(name: member.key, type: type))
             }
         }
         var bounds: TileSetMetadata.Bounds?

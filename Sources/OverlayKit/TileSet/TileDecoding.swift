@@ -1,23 +1,5 @@
 import OverlayModel
 
-/// One layer of a decoded vector tile: features in tile units (0…extent, plus the buffer).
-public struct DecodedTileLayer: Hashable, Sendable {
-    /// The layer's name.
-    public var name: String
-    /// Tile units across the tile.
-    public var extent: Int
-    /// The layer's features in tile order (geometry as `TileFeature` holds it: polygon rings
-    /// closed, exteriors clockwise with y down).
-    public var features: [TileFeature]
-
-    /// A layer from its parts.
-    public init(name: String, extent: Int, features: [TileFeature]) {
-        self.name = name
-        self.extent = extent
-        self.features = features
-    }
-}
-
 /// Turns one encoding's uncompressed tile bytes into layers of `TileFeature`s. Hostile bytes
 /// give a `Diagnostic`, never a trap.
 public protocol VectorTileDecoding: Sendable {
@@ -33,6 +15,7 @@ public enum TileDecoders {
     /// Each decodable content type with its decoder.
     public static let all: [(type: TileContentType, decoder: any VectorTileDecoding)] = [
         (.mvt, MVTTileDecoder()),
+        (.mlt, MLTTileDecoder()),
     ]
 
     /// The decoder for `type`, or nil when its tiles cannot be decoded here.
@@ -50,6 +33,14 @@ public enum TileDecoders {
         }
         return decoder
     }
+}
+
+/// MapLibre Tiles: `MLTDecoder`'s layers (`Tile/Encode/MLT`).
+public struct MLTTileDecoder: VectorTileDecoding {
+    /// Creates a decoder.
+    public init() {}
+
+    public func decodeLayers(_ bytes: [UInt8]) throws -> [DecodedTileLayer] { try MLTDecoder.decode(bytes) }
 }
 
 /// Mapbox Vector Tile 2.1: `MVTDecoder`'s layers with each feature's geometry commands

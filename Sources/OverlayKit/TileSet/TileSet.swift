@@ -53,13 +53,7 @@ public final class TileSet {
     /// The container `path` holds, told by its bytes: a directory, `PMTiles` followed by
     /// version byte, or `SQLite format 3` (MBTiles); nil for anything else or a missing path.
     public static func recognizedFormat(_ path: String) -> TileArchiveFormat? {
-        if ArchiveFiles.isDirectory(path) { return .directory }
-        guard case .success(let descriptor) = POSIX.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
-        defer { close(descriptor) }
-        guard let head = try? POSIX.read(descriptor, count: 16, at: 0, what: path) else { return nil }
-        if head.starts(with: Array("PMTiles".utf8)) { return .pmtiles }
-        if head.starts(with: Array("SQLite format 3".utf8) + [0]) { return .mbtiles }
-        return nil
+        TileArchive.recognizedFormat(path)
     }
 
     /// The decoded layers of tile `id`, or nil when the set has no such tile.

@@ -40,15 +40,39 @@ struct LinearRegex: Sendable {
         caseInsensitive = flags.contains("i")
     }
 
+    /// The most work one text may cost beyond two steps per character: threads alive summed
+    /// over its positions (each is one instruction stepped and at most a few followed). O(text × pattern) is linear but not
+    /// small: `(a{1000}){20}` compiles to 20,000 instructions, and on a 1 MB value of `a` runs
+    /// broken by `b` it kept ~1,000 threads alive per character, 10^9 steps (33 s). 2·10^7
+    /// steps take ~0.5 s in a release build on a 2-core machine (a debug build is ~20× slower;
+    /// docs/filter.md); past them the text is refused (`TooCostly`), never guessed.
+    static let maximumWork = 20_000_000
+
+    /// A text that would cost more than the work allowed, with what was counted so far.
+    struct TooCostly: Error {
+        /// The text's length in Unicode scalars.
+        let length: Int
+        /// The work allowed.
+        let budget: Int
+    }
+
     /// True when the pattern matches somewhere in `text`.
-    func matches(_ text: String) -> Bool {
+    /// - Throws: `TooCostly` when deciding would take more than `budget` steps (threads alive
+    ///   summed over positions): O(min(text × pattern, budget)) whatever the input.
+    func matches(_ text: String, budget: Int = LinearRegex.maximumWork) throws(TooCostly) -> Bool {
         let scalars = Array(text.unicodeScalars)
         var current = ThreadList(capacity: program.count), next = ThreadList(capacity: program.count)
         var stack: [Int] = []
+        // Two threads per character are every text's due (the one started there and one more),
+        // so only patterns that keep many states alive meet the bound.
+        let allowed = budget.addingReportingOverflow(2 * scalars.count).partialValue
+        var work = 0
         for position in 0...scalars.count {
             // Unanchored search: a new thread starts at every position.
             if add(0, at: position, of: scalars, to: &current, stack: &stack) { return true }
             guard position < scalars.count else { break }
+            work &+= current.members.count
+            if work > allowed { throw TooCostly(length: scalars.count, budget: allowed) }
             let scalar = scalars[position]
             next.removeAll()
             for pc in current.members where step(program[pc], on: scalar) {

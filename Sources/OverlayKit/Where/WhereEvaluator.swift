@@ -12,14 +12,18 @@ import OverlayModel
 /// - `~ /re/` holds when the value is a string the regex matches somewhere in.
 package enum WhereEvaluator {
     /// True when the properties satisfy the expression (`nil` properties: nothing exists).
-    package static func evaluate(_ expression: WhereExpression, _ properties: JSONObject?) -> Bool {
+    /// - Throws: `WhereEvaluationError` when a regex test would cost more than its bound on
+    ///   the value (`WhereRegex.maximumWork`): the value is refused, never guessed.
+    package static func evaluate(_ expression: WhereExpression, _ properties: JSONObject?) throws(WhereEvaluationError) -> Bool {
         switch expression {
         case .and(let a, let b):
-            return evaluate(a, properties) && evaluate(b, properties)
+            guard try evaluate(a, properties) else { return false }
+            return try evaluate(b, properties)
         case .or(let a, let b):
-            return evaluate(a, properties) || evaluate(b, properties)
+            if try evaluate(a, properties) { return true }
+            return try evaluate(b, properties)
         case .not(let inner):
-            return !evaluate(inner, properties)
+            return try !evaluate(inner, properties)
         case .exists(let path):
             return lookup(path, properties) != nil
         case .compare(let path, let comparison, let literal):
@@ -37,7 +41,13 @@ package enum WhereEvaluator {
             return literals.contains { equal(value, $0) }
         case .matches(let path, let regex):
             guard case .string(let text)? = lookup(path, properties) else { return false }
-            return regex.matches(text)
+            do {
+                return try regex.matches(text)
+            } catch {
+                var named = error
+                named.path = path
+                throw named
+            }
         }
     }
 

@@ -47,11 +47,15 @@ public indirect enum WhereExpression: Hashable, Sendable {
     /// The string property at the key path matches the regular expression (`~ /re/i`).
     case matches([String], WhereRegex)
 
-    /// Parses an expression.
+    /// Parses an expression in which the names starting with `$` are `variables` (`tile`
+    /// knows `$type`, `$id` and `$zoom`; `filter` none): any other unquoted `$name` is a typo
+    /// (`$zom`) that would read as a missing property and match nothing, so it is refused with
+    /// the names this command knows. A property whose name starts with `$` is read in
+    /// backquotes (the property `$ref` is written between two backquote characters).
     /// - Throws: `WhereSyntaxError` with the column where it went wrong.
-    public init(parsing source: String) throws(WhereSyntaxError) {
+    public init(parsing source: String, variables: Set<String> = []) throws(WhereSyntaxError) {
         var lexer = WhereLexer(source)
-        var parser = WhereParser(source: source, tokens: try lexer.tokens())
+        var parser = WhereParser(source: source, tokens: try lexer.tokens(), variables: variables)
         self = try parser.parseAll()
     }
 }
@@ -72,14 +76,54 @@ public final class WhereRegex: Hashable, Sendable {
     }
 
     /// True when the pattern matches somewhere in the text, in time linear in its length.
-    public func matches(_ text: String) -> Bool {
-        regex.matches(text)
+    /// - Throws: `WhereEvaluationError` when the text would cost more than
+    ///   ``maximumWork`` steps (its length times the threads the pattern keeps alive).
+    public func matches(_ text: String) throws(WhereEvaluationError) -> Bool {
+        do {
+            return try regex.matches(text)
+        } catch {
+            throw WhereEvaluationError(path: [], pattern: pattern, flags: flags, length: error.length, budget: error.budget)
+        }
     }
+
+    /// The most steps one value may cost a regex test (threads alive summed over its characters).
+    public static var maximumWork: Int { LinearRegex.maximumWork }
 
     public static func == (a: WhereRegex, b: WhereRegex) -> Bool { a.pattern == b.pattern && a.flags == b.flags }
     public func hash(into hasher: inout Hasher) {
         hasher.combine(pattern)
         hasher.combine(flags)
+    }
+}
+
+/// A `--where` test that would cost more than its bound on one value: a regular expression
+/// whose threads summed over the value's characters pass ``WhereRegex/maximumWork``.
+public struct WhereEvaluationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The property path tested.
+    public var path: [String]
+    /// The regular expression.
+    public var pattern: String
+    /// Its flags.
+    public var flags: String
+    /// The value's length in Unicode scalars.
+    public var length: Int
+    /// The steps allowed.
+    public var budget: Int
+
+    /// A test over budget.
+    public init(path: [String], pattern: String, flags: String, length: Int, budget: Int) {
+        self.path = path
+        self.pattern = pattern
+        self.flags = flags
+        self.length = length
+        self.budget = budget
+    }
+
+    /// What happened, naming the property and the bound.
+    public var description: String {
+        "/\(pattern)/\(flags) on '\(path.joined(separator: "."))' (\(length) characters) would take more than "
+            + "\(budget) steps (the characters times the states the pattern keeps alive); a shorter or simpler "
+            + "pattern decides it"
     }
 }
 
@@ -98,9 +142,23 @@ struct WhereParser {
     /// Levels entered on the current path (an upper bound on the tree height built so far).
     private var depth = 0
 
-    init(source: String, tokens: [WhereToken]) {
+    /// The `$` names this expression may use (see `WhereExpression.init(parsing:variables:)`).
+    let variables: Set<String>
+
+    init(source: String, tokens: [WhereToken], variables: Set<String> = []) {
         self.source = source
         self.tokens = tokens
+        self.variables = variables
+    }
+
+    /// Refuses an unquoted first name starting with `$` that is not one of `variables`.
+    private func checkVariable(_ path: [String], _ token: WhereToken) throws(WhereSyntaxError) {
+        guard let name = path.first, name.hasPrefix("$"), !token.text.hasPrefix("`"), !variables.contains(name) else { return }
+        let known = variables.isEmpty
+            ? "no names start with '$' here"
+            : "the names starting with '$' here are " + variables.sorted().joined(separator: ", ")
+        let zoomHint = name == "$zoom" ? "; only a tile has a zoom (tile --where): filter --visible-at ZOOM keeps what shows at a zoom" : ""
+        throw failure("unknown name '\(name)': \(known)\(zoomHint) (a property named so is written `\(name)`)", at: token)
     }
 
     private var current: WhereToken { tokens[index] }
@@ -174,6 +232,7 @@ struct WhereParser {
             index += 1
             return inner
         case .path(let path):
+            try checkVariable(path, current)
             index += 1
             return try parseTest(path)
         default:

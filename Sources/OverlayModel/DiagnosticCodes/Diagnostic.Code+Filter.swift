@@ -13,6 +13,8 @@ extension Diagnostic.Code {
     public static let filterSkipped = Diagnostic.Code("filter.skipped", kind: .finding)
     /// `filter.warnings-not-shown` (finding): More warnings of one code than are listed; the rest are counted.
     public static let filterWarningsNotShown = Diagnostic.Code("filter.warnings-not-shown", kind: .finding)
+    /// `filter.where-too-costly` (data): A `--where` regular expression would take more than its bound of steps on one value (`filter` and `tile`).
+    public static let filterWhereTooCostly = Diagnostic.Code("filter.where-too-costly", kind: .data)
 
     /// The codes above, in order, for ``allDeclared``.
     static let filterCodes: [Diagnostic.Code] = [
@@ -22,5 +24,6 @@ extension Diagnostic.Code {
         .filterInvalidRegion,
         .filterSkipped,
         .filterWarningsNotShown,
+        .filterWhereTooCostly,
     ]
 }

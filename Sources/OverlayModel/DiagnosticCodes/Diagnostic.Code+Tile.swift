@@ -3,6 +3,8 @@
 extension Diagnostic.Code {
     /// `mvt.bad-tile` (data): Bytes are not a valid Mapbox Vector Tile.
     public static let mvtBadTile = Diagnostic.Code("mvt.bad-tile", kind: .data)
+    /// `mlt.bad-tile` (data): Bytes are not a valid MapLibre Tile.
+    public static let mltBadTile = Diagnostic.Code("mlt.bad-tile", kind: .data)
     /// `mvt.id-not-integer` (finding): Feature ids that are not unsigned integers are not written (MVT ids are unsigned integers).
     public static let mvtIdNotInteger = Diagnostic.Code("mvt.id-not-integer", kind: .finding)
     /// `mvt.json-value` (finding): An array or object property is written as its JSON text (MVT values are scalars).
@@ -23,15 +25,19 @@ extension Diagnostic.Code {
     public static let tileArchiveTruncated = Diagnostic.Code("tile.archive-truncated", kind: .data)
     /// `tile.bad-option` (usage): A tiling option is out of range.
     public static let tileBadOption = Diagnostic.Code("tile.bad-option", kind: .usage)
+    /// `tile.bad-work-file` (data): A file of a distributed tile run (`TileJob`) is missing, incomplete or of another run.
+    public static let tileBadWorkFile = Diagnostic.Code("tile.bad-work-file", kind: .data)
     /// `tile.dropped` (finding): A tally of tiny and degenerate rings and lines the tiler dropped.
     public static let tileDropped = Diagnostic.Code("tile.dropped", kind: .finding)
     /// `tile.duplicate-tile` (data): The same tile would be written twice.
     public static let tileDuplicateTile = Diagnostic.Code("tile.duplicate-tile", kind: .data)
     /// `tile.no-geometry` (finding): Features without geometry or positions have nothing to tile.
     public static let tileNoGeometry = Diagnostic.Code("tile.no-geometry", kind: .finding)
-    /// `tile.not-a-tile-set` (data): A path is neither a directory of z/x/y tiles nor a .pmtiles or .mbtiles file.
+    /// `tile.not-a-tile-set` (data): A path is neither a directory of z/x/y tiles nor a PMTiles or MBTiles file (recognised by their first bytes).
     public static let tileNotATileSet = Diagnostic.Code("tile.not-a-tile-set", kind: .data)
-    /// `tile.too-many-tiles` (data): Polygons cover more tiles than a directory or MBTiles should hold one by one.
+    /// `tile.sum-overflow` (finding): A cluster's summed attribute is beyond the largest double; it is left out, not written as infinity.
+    public static let tileSumOverflow = Diagnostic.Code("tile.sum-overflow", kind: .finding)
+    /// `tile.too-many-tiles` (data): The features (polygons by area, lines by length, points) reach more tiles than a directory or MBTiles should hold one by one.
     public static let tileTooManyTiles = Diagnostic.Code("tile.too-many-tiles", kind: .data)
     /// `tilejoin.empty` (finding): Tiles left without layers by the filters were not written.
     public static let tilejoinEmpty = Diagnostic.Code("tilejoin.empty", kind: .finding)
@@ -39,7 +45,7 @@ extension Diagnostic.Code {
     public static let tilejoinEmptyInput = Diagnostic.Code("tilejoin.empty-input", kind: .finding)
     /// `tilejoin.extent-mismatch` (data): A layer has different extents in different inputs.
     public static let tilejoinExtentMismatch = Diagnostic.Code("tilejoin.extent-mismatch", kind: .data)
-    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not Mapbox Vector Tiles.
+    /// `tilejoin.format-mismatch` (data): An input holds tiles that are not vector tiles, or the inputs mix MVT and MLT without `--tile-format`.
     public static let tilejoinFormatMismatch = Diagnostic.Code("tilejoin.format-mismatch", kind: .data)
     /// `tilejoin.no-tiles` (data): No input holds any tile.
     public static let tilejoinNoTiles = Diagnostic.Code("tilejoin.no-tiles", kind: .data)
@@ -55,6 +61,7 @@ extension Diagnostic.Code {
         .tileFiltered,
         .tileTippecanoeLayerIgnored,
         .mvtBadTile,
+        .mltBadTile,
         .mvtIdNotInteger,
         .mvtJsonValue,
         .mvtNullValue,
@@ -65,10 +72,12 @@ extension Diagnostic.Code {
         .tileArchiveTooLarge,
         .tileArchiveTruncated,
         .tileBadOption,
+        .tileBadWorkFile,
         .tileDropped,
         .tileDuplicateTile,
         .tileNoGeometry,
         .tileNotATileSet,
+        .tileSumOverflow,
         .tileTooManyTiles,
         .tilejoinEmpty,
         .tilejoinEmptyInput,

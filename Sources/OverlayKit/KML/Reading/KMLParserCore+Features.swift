@@ -74,10 +74,11 @@ extension KMLParserCore {
                                   pending: inout PendingFeature) throws {
         switch name {
         case "name", "description", "address", "phoneNumber":
-            // An empty element says nothing (and togeojson leaves it out too). Markup in a
-            // description is kept as the XML written, as GDAL does.
+            // An empty element is kept as "" (togeojson leaves it out), so KML → GeoJSON → KML
+            // writes it back and GeoJSON's `"name": ""` survives GeoJSON → KML → GeoJSON.
+            // Markup in a description is kept as the XML written, as GDAL does.
             let text = name == "description" ? try xml.readInnerXML() : try xml.readText()
-            if !text.isEmpty { properties[name] = .string(text) }
+            properties[name] = .string(text)
         case "visibility":
             let valueLine = xml.line
             let text = try xml.readText()
@@ -109,9 +110,10 @@ extension KMLParserCore {
                 report(.kmlExtraGeometry, "<\(kind)> has more than one geometry; only the first is kept", line: xml.line)
                 try xml.skipElement()
             } else {
-                keepsGeometryCollection = properties[KMLConventions.geometryTypeKey] == .string("GeometryCollection")
+                let types = properties[KMLConventions.geometryTypeKey]?.stringValue.flatMap(KMLGeoJSONFidelity.multiGeometryTypes(in:))
+                multiGeometryTypes = types.map { $0[...] } ?? []
                 parts.shape = try parseGeometry(name, info: &parts.info)
-                keepsGeometryCollection = false
+                multiGeometryTypes = []
             }
         case "Icon", "LatLonBox", "LatLonQuad", "Link", "Url", "Region":
             try readOverlayChild(name, parts: &parts)
@@ -241,8 +243,9 @@ extension KMLParserCore {
     private func decorate(_ shape: Shape, properties: JSONObject) -> Shape {
         switch shape {
         case .annotation(var annotation):
-            annotation.title = properties["name"]?.stringValue
-            annotation.subtitle = properties["description"]?.stringValue
+            // An empty name or description titles nothing.
+            annotation.title = properties["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            annotation.subtitle = properties["description"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             return .annotation(annotation)
         case .collection(var collection):
             collection.members = collection.members.map { decorate($0, properties: properties) }

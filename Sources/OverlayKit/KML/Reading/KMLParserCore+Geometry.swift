@@ -95,9 +95,8 @@ extension KMLParserCore {
     /// `MultiGeometry`: its members combined (`KMLReaderShapes.combine`), or kept as a GeoJSON
     /// GeometryCollection when the writer marked it so.
     private func parseMultiGeometry(line: Int, info: inout GeometryInfo) throws -> Shape? {
-        // Only the feature's own MultiGeometry can be a GeometryCollection; nested ones combine.
-        let keepsCollection = keepsGeometryCollection
-        keepsGeometryCollection = false
+        // Without the writer's types every MultiGeometry combines; with them, each takes its own.
+        let keepsCollection = multiGeometryTypes.popFirst() == "GeometryCollection"
         var members: [Shape] = []
         try xml.forEachChild { part in
             switch part {

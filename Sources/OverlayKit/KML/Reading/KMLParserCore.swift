@@ -34,8 +34,9 @@ final class KMLParserCore {
     var documentName: String?
     /// FeatureCollection members carried in the outermost Document's ExtendedData.
     var documentMembers = JSONObject()
-    /// The next top-level MultiGeometry is a GeoJSON GeometryCollection (KMLGeoJSONFidelity).
-    var keepsGeometryCollection = false
+    /// The GeoJSON types of the feature's MultiGeometry elements in document order, from
+    /// `KMLConventions.geometryTypeKey` (KMLGeoJSONFidelity); each MultiGeometry takes the next.
+    var multiGeometryTypes: ArraySlice<Substring> = []
     /// Property names that collided in this document, reported once at its end.
     var propertyCollisions = KMLPropertyCollisions()
 

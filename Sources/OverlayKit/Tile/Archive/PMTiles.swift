@@ -10,7 +10,7 @@ enum PMTiles {
     /// Compression codes (header bytes 97 and 98).
     static let compressionNone: UInt8 = 1, compressionGzip: UInt8 = 2
     /// Tile type codes (header byte 99).
-    static let tileTypeUnknown: UInt8 = 0, tileTypeMVT: UInt8 = 1
+    static let tileTypeUnknown: UInt8 = 0, tileTypeMVT: UInt8 = 1, tileTypeMLT: UInt8 = 6
 
     /// The spec's Hilbert tile id: tiles of all lower zooms first, then along a Hilbert curve.
     static func tileID(_ id: TileID) -> UInt64 {

@@ -150,7 +150,8 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         header.addressedTiles = addressed
         header.tileEntries = UInt64(entries.count)
         header.tileContents = UInt64(order.count)
-        header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT : PMTiles.tileTypeUnknown
+        header.tileType = metadata.format == "pbf" ? PMTiles.tileTypeMVT
+            : metadata.format == "mlt" ? PMTiles.tileTypeMLT : PMTiles.tileTypeUnknown
         header.minZoom = UInt8(clamping: metadata.minZoom)
         header.maxZoom = UInt8(clamping: metadata.maxZoom)
         if let bounds = metadata.bounds {
@@ -260,8 +261,11 @@ final class PMTilesReader: TileArchiveReader {
                                             east: Double(header.maxLonE7) / 1e7, north: Double(header.maxLatE7) / 1e7)
         let center = TileSetMetadata.Center(longitude: Double(header.centerLonE7) / 1e7, latitude: Double(header.centerLatE7) / 1e7,
                                             zoom: Int(header.centerZoom))
-        metadata = try TileSetMetadata.fromPMTilesJSON(json, source: path, bounds: bounds, center: center,
-                                                       minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom))
+        var stored = try TileSetMetadata.fromPMTilesJSON(json, source: path, bounds: bounds, center: center,
+                                                         minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom))
+        // The header's tile type decides the encoding (other writers' JSON may not say it).
+        if header.tileType == PMTiles.tileTypeMLT { stored.format = "mlt" }
+        metadata = stored
     }
 
     private func slice(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {

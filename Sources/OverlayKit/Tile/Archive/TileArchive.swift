@@ -6,7 +6,7 @@ import Darwin
 import OverlayModel
 
 /// How a tile set is stored: loose files in a directory, or one archive file.
-public enum TileArchiveFormat: String, Sendable, CaseIterable {
+public enum TileArchiveFormat: String, Sendable, CaseIterable, Codable {
     /// `DIR/z/x/y.mvt` (or `.geojson`) plus `DIR/metadata.json` in the tippecanoe/GDAL layout.
     case directory
     /// One PMTiles v3 file (Hilbert-ordered, gzip tiles and directories).
@@ -125,25 +125,44 @@ public enum TileArchive {
         public init() {}
     }
 
-    /// Opens a tile set for reading; the format comes from the path (an existing directory is
-    /// read as a directory whatever its name).
+    /// Opens a tile set for reading, recognised by what it is, not by its name
+    /// (``recognizedFormat(_:)``): a PMTiles file written without an extension, or an MBTiles
+    /// file named `.pmtiles`, opens as what it holds.
     /// - Throws: `Diagnostic` `io.*` when it cannot be opened, `tile.not-a-tile-set` for an
-    ///   existing file named neither `.pmtiles` nor `.mbtiles`, `tile.archive-*` when it is damaged.
+    ///   existing file that is neither, `tile.archive-*` when it is damaged.
     public static func open(_ path: String) throws -> any TileArchiveReader {
-        if ArchiveFiles.isDirectory(path) { return try TileDirectoryReader(path: path) }
-        let format = TileArchiveFormat(path: path)
-        var info = stat()
-        if format == .directory, stat(path, &info) == 0 {
-            // A file named neither .pmtiles nor .mbtiles (a GeoJSON, say): bad input, not a missing directory.
-            throw Diagnostic(.error, code: .tileNotATileSet,
-                             message: "\(path) is not a tile set: give a directory of z/x/y tiles, a .pmtiles or an .mbtiles file",
-                             location: SourceLocation(file: path, line: 1, column: 1))
-        }
-        switch format {
+        switch recognizedFormat(path) {
+        case .directory: return try TileDirectoryReader(path: path)
         case .pmtiles: return try PMTilesReader(path: path)
         case .mbtiles: return try MBTilesReader(path: path)
-        case .directory: return try TileDirectoryReader(path: path)
+        case nil:
+            guard POSIX.status(path) != nil else {
+                // Nothing there: the reader the name suggests says so (io.*).
+                switch TileArchiveFormat(path: path) {
+                case .pmtiles: return try PMTilesReader(path: path)
+                case .mbtiles: return try MBTilesReader(path: path)
+                case .directory: return try TileDirectoryReader(path: path)
+                }
+            }
+            throw Diagnostic(.error, code: .tileNotATileSet,
+                             message: "\(path) is not a tile set: give a directory of z/x/y tiles, a PMTiles or an MBTiles file"
+                                + " (recognised by their first bytes, whatever their names)",
+                             location: SourceLocation(file: path, line: 1, column: 1))
         }
+    }
+
+    /// The container `path` holds, told by its bytes — the one test every reader of tile sets
+    /// uses (`tile-join`, `info`, `render`, `serve`): a directory, a file starting with `PMTiles`
+    /// (then its version byte), or with SQLite's header `SQLite format 3\0` (MBTiles); nil for
+    /// anything else, a missing path or one that cannot be read.
+    public static func recognizedFormat(_ path: String) -> TileArchiveFormat? {
+        if ArchiveFiles.isDirectory(path) { return .directory }
+        guard case .success(let descriptor) = POSIX.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
+        defer { _ = close(descriptor) }
+        guard let head = try? POSIX.read(descriptor, count: 16, at: 0, what: path) else { return nil }
+        if head.starts(with: Array("PMTiles".utf8)) { return .pmtiles }
+        if head.starts(with: Array("SQLite format 3".utf8) + [0]) { return .mbtiles }
+        return nil
     }
 
     /// Checks `path` against the output policy of ``create(_:format:options:)`` without

@@ -108,7 +108,7 @@ final class TileDirectoryReader: TileArchiveReader {
                 guard let x = Int(xName), x >= 0, x < 1 << z else { continue }
                 for yName in (try? manager.contentsOfDirectory(atPath: "\(path)/\(zName)/\(xName)")) ?? [] {
                     let parts = yName.split(separator: ".", maxSplits: 1)
-                    guard parts.count == 2, ["mvt", "pbf", "geojson"].contains(parts[1]),
+                    guard parts.count == 2, ["mvt", "pbf", "mlt", "geojson"].contains(parts[1]),
                           let y = Int(parts[0]), y >= 0, y < 1 << z else { continue }
                     files[TileID(z: z, x: x, y: y)] = "\(path)/\(zName)/\(xName)/\(yName)"
                 }

@@ -26,9 +26,9 @@ struct RecordTileCut {
             marks = files?.map(\.size) ?? []
         }
 
-        mutating func append(_ feature: ProjectedFeature, group: UInt8, part: Int, child: Int, tile: TileID,
+        mutating func append(_ feature: ProjectedFeature, group: UInt8, part: Int, anchor: UInt64, child: Int, tile: TileID,
                              attributes: UnsafeRawBufferPointer) throws {
-            FeatureRecord.append(feature, source: feature.source, tags: feature.tags, group: group, part: part,
+            FeatureRecord.append(feature, source: feature.source, tags: feature.tags, group: group, part: part, anchor: anchor,
                                  tile: (UInt32(tile.x), UInt32(tile.y)), attributes: attributes, to: &buffers[child])
             try flushIfFull(child)
         }
@@ -135,8 +135,8 @@ struct RecordTileCut {
                 for (child, parts) in TileSplit.split([feature], tile: id, bounds: FeatureBounds(feature), options: options)
                     .enumerated() {
                     for part in parts {
-                        try children.append(part, group: order.group, part: Int(order.part), child: child, tile: childIDs[child],
-                                            attributes: attributeBytes)
+                        try children.append(part, group: order.group, part: Int(order.part), anchor: FeatureRecord.anchor(bytes),
+                                            child: child, tile: childIDs[child], attributes: attributeBytes)
                     }
                 }
             }) != nil {}

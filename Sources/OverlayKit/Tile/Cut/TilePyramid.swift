@@ -9,7 +9,7 @@ import OverlayModel
 ///   soon as its children are built; subtrees below the first few zooms run in parallel.
 /// - On disk, a tile whose records are too many to hold is cut while its records are read, and
 ///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
-///   tile whose records fit (``loadBytes``) is read into memory and its subtree walked there,
+///   tile whose records fit (48 MB of records) is read into memory and its subtree walked there,
 ///   several side by side. Memory holds a few such subtrees, whatever the input's size.
 ///
 /// Each tile's content does not depend on the order, the store or the threads: the tiles are
@@ -46,14 +46,12 @@ public enum TilePyramid {
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
         let maxZoom = source.options.maxZoom
-        let walk = Walk(options: source.options, minZoom: minZoom, parallelism: max(1, parallelism), emit: emit,
-                        emitBlock: emitBlock)
+        let walk = Walk(options: source.options, minZoom: minZoom, lastZoom: maxZoom, parallelism: max(1, parallelism),
+                        emit: emit, emitBlock: emitBlock)
         var counts = ZoomCounts.zooms(through: maxZoom)
         if let disk = source.disk {
-            var pending = PendingSubtrees(walk: walk, loadBytes: loadBytes)
-            try walk.cutRecords(disk.firstLevel(), tile: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
-                                pending: &pending, counts: &counts)
-            try pending.flush(into: &counts)
+            try walk.cutSubtree(disk.firstLevel(), root: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
+                                loadBytes: loadBytes, counts: &counts)
         } else if !source.features.isEmpty {
             let attributes = source.attributes
             let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
@@ -62,10 +60,28 @@ public enum TilePyramid {
         return Array(counts[min(minZoom, maxZoom)...])
     }
 
+    /// Builds the tiles of `root`'s subtree from `minZoom` to `lastZoom` (at most the max zoom,
+    /// whose tiles keep full detail) from records clipped to `root`, in the run's order: one
+    /// partition of a run split over machines (`TileJob`), or the zooms above its partitions.
+    /// Arguments and result as `build`; the counts are indexed by zoom, 0 to the max zoom.
+    static func build(records runs: [RecordRun], root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
+                      parallelism: Int, folder: String, usage: RecordFileUsage,
+                      emit: @escaping @Sendable (inout VectorTile) throws -> Int,
+                      emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
+        let walk = Walk(options: options, minZoom: minZoom, lastZoom: min(lastZoom, options.maxZoom),
+                        parallelism: max(1, parallelism), emit: emit, emitBlock: emitBlock)
+        var counts = ZoomCounts.zooms(through: options.maxZoom)
+        guard root.z <= walk.lastZoom else { return counts }
+        try walk.cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
+        return counts
+    }
+
     /// What every tile of one build shares.
     struct Walk: @unchecked Sendable {
         let options: TileOptions
         let minZoom: Int
+        /// The deepest zoom cut: the max zoom, or the zoom above a distributed run's partitions.
+        let lastZoom: Int
         let parallelism: Int
         let emit: @Sendable (inout VectorTile) throws -> Int
         let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
@@ -75,7 +91,7 @@ public enum TilePyramid {
         func cutInMemory(_ roots: [([ProjectedFeature], TileID)], cutter: TileCutter, counts: inout [ZoomCounts]) throws {
             var frontier = roots
             while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism)
-                    && frontier[0].1.z < min(options.maxZoom, 6) {
+                    && frontier[0].1.z < min(lastZoom, 6) {
                 var next = [([ProjectedFeature], TileID)]()
                 for (features, id) in frontier { next += try visit(features, id, cutter: cutter, counts: &counts) }
                 frontier = next
@@ -98,7 +114,7 @@ public enum TilePyramid {
                            counts: inout [ZoomCounts]) throws -> [([ProjectedFeature], TileID)] {
             var (tile, bounds) = cutter.cut(features, id)
             if id.z >= minZoom { try emitCounted(&tile, counts: &counts) }
-            guard id.z < options.maxZoom else { return [] }
+            guard id.z < lastZoom else { return [] }
             if emitBlock != nil, SolidTile.isSolid(features, tile: id, options: options) {
                 try visitSolid(features, id, bounds: bounds, cutter: cutter, counts: &counts)
                 return []
@@ -130,7 +146,7 @@ public enum TilePyramid {
                         counts: inout [ZoomCounts]) throws {
             guard let emitBlock else { return }
             var features = features, bounds = bounds, id = root
-            while id.z < options.maxZoom {
+            while id.z < lastZoom {
                 features = TileSplit.split(features, tile: id, bounds: bounds, options: options)[0]
                 id = TileSplit.children(of: id)[0]
                 var (tile, tileBounds) = cutter.cut(features, id)
@@ -148,6 +164,14 @@ public enum TilePyramid {
             }
         }
 
+        /// Cuts the subtree of `root` from the records of `runs` (in order), side by side where they fit.
+        func cutSubtree(_ runs: [RecordRun], root: TileID, folder: String, usage: RecordFileUsage, loadBytes: Int,
+                        counts: inout [ZoomCounts]) throws {
+            var pending = PendingSubtrees(walk: self, loadBytes: loadBytes)
+            try cutRecords(runs, tile: root, folder: folder, usage: usage, pending: &pending, counts: &counts)
+            try pending.flush(into: &counts)
+        }
+
         /// Cuts tile `id` from the records of `runs` (in order) and its subtree: read into memory
         /// and queued in `pending` when they fit, else cut while read, its children's records
         /// written to new files in `folder` and each child cut the same way.
@@ -159,7 +183,7 @@ public enum TilePyramid {
                 try pending.add(runs, tile: id, bytes: bytes, into: &counts)
                 return
             }
-            let splitting = id.z < options.maxZoom
+            let splitting = id.z < lastZoom
             var children = try RecordTileCut.Children(files: splitting ? (0..<4).map { _ in try RecordFile(in: folder, usage: usage) } : nil)
             let cut = RecordTileCut(walk: self)
             try cut.cut(id, runs: runs, children: &children, counts: &counts)
@@ -206,8 +230,8 @@ public enum TilePyramid {
                 let (features, attributes) = try LoadedRecords.read(batch[index].runs)
                 var local = ZoomCounts.zooms(through: walk.options.maxZoom)
                 let cutter = TileCutter(options: walk.options, propertyTable: nil, attributes: attributes.attributes)
-                let serial = Walk(options: walk.options, minZoom: walk.minZoom, parallelism: 1, emit: walk.emit,
-                                  emitBlock: walk.emitBlock)
+                let serial = Walk(options: walk.options, minZoom: walk.minZoom, lastZoom: walk.lastZoom, parallelism: 1,
+                                  emit: walk.emit, emitBlock: walk.emitBlock)
                 try serial.cutInMemory([(features, batch[index].tile)], cutter: cutter, counts: &local)
                 return local
             }

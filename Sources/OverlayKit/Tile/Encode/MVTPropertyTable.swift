@@ -30,6 +30,17 @@ final class MVTPropertyTable: @unchecked Sendable {
 
     private let lock = NSLock()
     private var spareScratches = [Scratch]()
+    private var cells: MLTPropertyCells?
+
+    /// The keys and values as MLT columns take them, decoded on first use (MLT runs only).
+    var mltCells: MLTPropertyCells {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cells { return cells }
+        let built = MLTPropertyCells(keyFields: keyFields, valueFields: valueFields)
+        cells = built
+        return built
+    }
 
     init(_ attributes: [TileAttributes]) {
         var keyNumbers = [[UInt8]: UInt32](), valueNumbers = [[UInt8]: UInt32]()

@@ -7,7 +7,7 @@
 /// the parts, naming the input's layer and dropping layers no feature went to each give a remap
 /// (old index → new index) for the features already tagged: the features carry their index
 /// (`FeatureTags.layer`), so no table by input position is kept.
-package struct TileLayers: Sendable {
+package struct TileLayers: Sendable, Codable {
     /// The mark of a feature that goes to the layer of its input.
     package static let inputLayer = UInt16.max
     /// The most layers a run makes; a `tippecanoe` member naming one more sends its feature to

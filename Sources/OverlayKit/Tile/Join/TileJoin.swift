@@ -59,6 +59,27 @@ public struct TileJoin: Sendable {
         self.zooms = zooms
     }
 
+    /// The encoding of the joined tiles: `requested`, else the one every input shares.
+    /// - Throws: `tilejoin.format-mismatch` when inputs mix MVT and MLT and no encoding is
+    ///   requested, or an input holds tiles of no vector encoding.
+    public static func outputEncoding(_ inputs: [(name: String, format: String)], requested: TileEncoding?) throws -> TileEncoding {
+        var encodings = [TileEncoding]()
+        for input in inputs {
+            guard let encoding = TileEncoding(metadataFormat: input.format.lowercased()), encoding != .geojson else {
+                throw Diagnostic(.error, code: .tilejoinFormatMismatch,
+                                 message: "\(input.name) holds \(input.format) tiles; tile-join joins vector tiles (MVT or MLT)")
+            }
+            encodings.append(encoding)
+        }
+        if let requested { return requested }
+        guard let first = encodings.first, encodings.allSatisfy({ $0 == first }) else {
+            let named = zip(inputs, encodings).map { "\($0.0.name) (\($0.1.rawValue))" }.joined(separator: ", ")
+            throw Diagnostic(.error, code: .tilejoinFormatMismatch,
+                             message: "the inputs mix MVT and MLT tiles: \(named); give --tile-format mvt or mlt to convert them")
+        }
+        return first
+    }
+
     /// Warnings for inputs that hold no tiles.
     /// - Throws: `Diagnostic` `tilejoin.no-tiles` when no input holds any: there is nothing to
     ///   join, and an empty output would hide the mistake (a wrong or empty directory).

@@ -39,7 +39,8 @@ public struct TileDropReport: Hashable, Sendable {
         + "short lines written in place of tiny rings and lines (their sizes added up). clusteredPoints: points "
         + "merged into clusters; clusters: cluster features written. droppedForBudget / coalescedForBudget: "
         + "features dropped or merged into a neighbour to keep a tile within --max-tile-bytes / --max-tile-features. "
-        + "filteredAtZoom: features a --where naming $zoom leaves out at this zoom."
+        + "filteredAtZoom: features a --where naming $zoom leaves out at this zoom. overflowedSums: cluster "
+        + "attributes left out because their --accumulate-attribute sum is beyond the largest double."
 
     /// Adds another run's counts (zooms matched by number); options are kept from the left side.
     public static func += (a: inout TileDropReport, b: TileDropReport) {

@@ -1,6 +1,6 @@
 /// What a tile encoding could not hold (MVT: ids that are not unsigned integers, null values,
 /// objects and arrays), counted so the caller can say so.
-public struct TileEncodingLosses: Hashable, Sendable {
+public struct TileEncodingLosses: Hashable, Sendable, Codable {
     /// Feature ids that are not unsigned integers (MVT ids are uint64): not written.
     public var idsNotWritten = 0
     /// Properties whose value is null (MVT has no null): not written.

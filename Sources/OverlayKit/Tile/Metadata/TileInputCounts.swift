@@ -1,5 +1,5 @@
 /// What the input held that cannot be tiled, so nothing disappears unexplained.
-public struct TileInputCounts: Hashable, Sendable {
+public struct TileInputCounts: Hashable, Sendable, Codable {
     /// Features read.
     public var features = 0
     /// Features with a null geometry.

@@ -4,7 +4,7 @@ import OverlayModel
 /// read: its fields in order of first appearance with their types (`vector_layers`), and how
 /// many features of each geometry type it has (tilestats). Summaries of consecutive parts of
 /// the input, read apart, merge into what one pass over the whole would give.
-package struct TileLayerSummary: Sendable {
+package struct TileLayerSummary: Sendable, Codable {
     /// Each field's first appearance (input position, member index) and type.
     private var fields = [String: (position: Int, member: Int, type: String)]()
     /// Features by geometry type's raw value (1 point, 2 line, 3 polygon; 0 unused).
@@ -46,6 +46,33 @@ package struct TileLayerSummary: Sendable {
                 fields[name] = moved
             }
         }
+    }
+
+    private enum CodingKeys: String, CodingKey { case names, positions, members, types, typeCounts }
+
+    /// Saved as parallel lists (a distributed run's shards hand their summaries to its plan).
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        let names = fields.keys.sorted()
+        try container.encode(names, forKey: .names)
+        try container.encode(names.map { fields[$0]!.position }, forKey: .positions)
+        try container.encode(names.map { fields[$0]!.member }, forKey: .members)
+        try container.encode(names.map { fields[$0]!.type }, forKey: .types)
+        try container.encode(typeCounts, forKey: .typeCounts)
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let names = try container.decode([String].self, forKey: .names)
+        let positions = try container.decode([Int].self, forKey: .positions)
+        let members = try container.decode([Int].self, forKey: .members)
+        let types = try container.decode([String].self, forKey: .types)
+        typeCounts = try container.decode([Int].self, forKey: .typeCounts)
+        guard positions.count == names.count, members.count == names.count, types.count == names.count,
+              typeCounts.count == 4 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unequal field lists"))
+        }
+        for index in names.indices { fields[names[index]] = (positions[index], members[index], types[index]) }
     }
 
     /// The fields in the order first seen, each with its type ("Mixed" when it had several).

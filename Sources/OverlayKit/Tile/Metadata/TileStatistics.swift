@@ -1,7 +1,7 @@
 import OverlayModel
 
 /// What building one tile left out or changed, so every dropped ring can be explained.
-public struct TileStatistics: Hashable, Sendable {
+public struct TileStatistics: Hashable, Sendable, Codable {
     /// Features written.
     public var features = 0
     /// Features in the tile's input that lost every part to the rules below.
@@ -37,6 +37,9 @@ public struct TileStatistics: Hashable, Sendable {
     public var coalescedForBudget = 0
     /// Features a `--where` naming `$zoom` leaves out at this zoom.
     public var filteredAtZoom = 0
+    /// Cluster attributes left out because their `sum` is beyond the largest double
+    /// (``TileOptions/clusterAttributes``).
+    public var overflowedSums = 0
 
     /// Zero counts.
     public init() {}
@@ -50,6 +53,7 @@ public struct TileStatistics: Hashable, Sendable {
         ("outsideZoomRange", \.outsideZoomRange), ("tinyStandIns", \.tinyStandIns),
         ("clusteredPoints", \.clusteredPoints), ("clusters", \.clusters), ("droppedForBudget", \.droppedForBudget),
         ("coalescedForBudget", \.coalescedForBudget), ("filteredAtZoom", \.filteredAtZoom),
+        ("overflowedSums", \.overflowedSums),
     ]
 
     /// The counts of `copies` identical tiles (saturating: a solid block can hold 4^24 tiles).

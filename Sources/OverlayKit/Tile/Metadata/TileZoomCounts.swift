@@ -1,7 +1,7 @@
 import OverlayModel
 
 /// What one zoom produced and dropped.
-public struct TileZoomCounts: Hashable, Sendable {
+public struct TileZoomCounts: Hashable, Sendable, Codable {
     /// The zoom these counts are for.
     public var zoom: Int
     /// Tiles written.

@@ -31,32 +31,41 @@ struct FeatureProjection {
     var namesSeen = Set<String>()
     /// The extent of what went to disk (before wrapping); `projected`'s is measured at the end.
     var bounds = MapRect.null
-    /// The disk store the features go to instead of `projected` and `attributes`, if any, and
-    /// this projection's files in it.
+    /// The disk store the features go to instead of `projected` and `attributes`, if any.
     let disk: DiskFeatureStore?
-    private let part: DiskFeatureStore.Part?
-    /// The spacing of the lines' and polygons' vertices and the polygons' area, measured on
-    /// the way to disk (in memory they are measured on the wrapped features).
+    /// Where the features go instead of memory: this projection's files in the disk store, or
+    /// a distributed run's partitions (`TileJob`).
+    private let sink: (any ProjectedFeatureSink)?
+    /// The spacing of the lines' and polygons' vertices and what the features reach, measured
+    /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
-    var polygonArea = 0.0
-    /// With shared borders on disk: every polygon piece's vertices counted as it is written,
-    /// for `SharedBorderCandidates` (in memory they are counted on the wrapped features).
+    var reach = FeatureReach()
+    /// With shared borders off memory: every polygon piece's vertices counted as it is
+    /// written, for `SharedBorderCandidates` (in memory they are counted on the wrapped features).
     var sketch: SharedVertexSketch?
     private var scratch = [ProjectedFeature](), attributeBytes = [UInt8]()
 
+    /// An empty projection writing its features to `sink` (a distributed run's partitions).
+    init(options: TileOptions, sink: any ProjectedFeatureSink) {
+        self.init(options: options, disk: nil, sink: sink)
+    }
+
     /// An empty projection; with `diskFolder` the features go to a new disk store there.
     init(options: TileOptions, diskFolder: String? = nil) throws {
-        self.options = options
         if let diskFolder {
             let store = DiskFeatureStore(folder: diskFolder)
-            disk = store
-            part = try store.makePart()
+            self.init(options: options, disk: store, sink: try store.makePart())
         } else {
-            disk = nil
-            part = nil
+            self.init(options: options, disk: nil, sink: nil)
         }
+    }
+
+    private init(options: TileOptions, disk: DiskFeatureStore?, sink: (any ProjectedFeatureSink)?) {
+        self.disk = disk
+        self.sink = sink
+        self.options = options
         namedProperties = options.namedProperties
-        sketch = diskFolder != nil && options.sharedBorders ? SharedVertexSketch() : nil
+        sketch = sink != nil && options.sharedBorders ? SharedVertexSketch() : nil
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
         let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
@@ -84,8 +93,8 @@ struct FeatureProjection {
         var tags = FeatureTags()
         if let filter = options.featureFilter {
             // A filter naming $zoom keeps the feature at the zooms it holds at (none: left out).
-            let zooms = filter.usesZoom ? filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
-            if zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
+            let zooms = filter.usesZoom ? try filter.zooms(feature, id: id, maxZoom: options.maxZoom) : nil
+            if try zooms == 0 || (zooms == nil && !filter.matches(feature, id: id)) {
                 filteredOut += 1  // not counted in `counts`: indices and generated ids number the tiled features
                 return
             }
@@ -118,8 +127,8 @@ struct FeatureProjection {
         layerSummaries[summary].add(tileAttributes.properties, type: scratch.first?.type, position: index)
         if !scratch.isEmpty { losses.count(tileAttributes) }
         for part in scratch.indices { scratch[part].tags = tags }
-        if let part {
-            try write(tileAttributes, tags: tags, source: index, to: part)
+        if let sink {
+            try write(tileAttributes, tags: tags, source: index, to: sink)
             return
         }
         attributes.append(tileAttributes)
@@ -129,7 +138,7 @@ struct FeatureProjection {
     /// `add`'s work when the features go to disk: every piece with the attributes, or one
     /// record of attributes alone for a feature with nothing to tile, and the feature's anchor.
     private mutating func write(_ tileAttributes: TileAttributes, tags: FeatureTags, source: Int,
-                                to part: DiskFeatureStore.Part) throws {
+                                to sink: any ProjectedFeatureSink) throws {
         attributeBytes.removeAll(keepingCapacity: true)
         AttributeCodec.append(tileAttributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
         let buffer = Double(options.buffer) / Double(options.extent)
@@ -137,10 +146,8 @@ struct FeatureProjection {
         var polygonCounted = false
         for feature in scratch {
             bounds = bounds.union(feature.mapRect)
-            if feature.type == .polygon && !polygonCounted {
-                polygonCounted = true
-                for ring in feature.rings where ring.isOuter { polygonArea += ring.size }
-            }
+            reach.add(feature, countingArea: feature.type == .polygon && !polygonCounted)
+            if feature.type == .polygon { polygonCounted = true }
             let copies = AntimeridianWrap.copies(of: feature, buffer: buffer)
             pieces.west += copies.west
             pieces.center += copies.center
@@ -152,7 +159,7 @@ struct FeatureProjection {
                 for ring in piece.rings { sketch?.addRing(piece.coordinates, start: ring.start, count: ring.count, stride: 3) }
             }
         }
-        try part.write(pieces, source: source, tags: tags, attributes: attributeBytes, anchor: Self.anchor(of: pieces))
+        try sink.write(pieces, source: source, tags: tags, attributes: attributeBytes, anchor: Self.anchor(of: pieces))
     }
 
     /// A feature's anchor as `TileSource.anchors` picks it from the wrapped features: the first
@@ -171,7 +178,8 @@ struct FeatureProjection {
     /// Appends the projection of the input that follows this one's (a later part of the same
     /// input, or the next input): its input positions (and generated ids) move past this one's
     /// and its layers join this one's.
-    mutating func append(_ later: FeatureProjection) {
+    @discardableResult
+    mutating func append(_ later: FeatureProjection) -> [UInt16] {
         let offset = counts.features
         let remap = layers.append(later.layers)
         // Summaries: the later layers' into this one's, in order; the input layer's into the input layer's.
@@ -218,13 +226,15 @@ struct FeatureProjection {
         longitudeExtent.merge(later.longitudeExtent)
         losses += later.losses
         vertexSpacing.merge(later.vertexSpacing)
-        polygonArea += later.polygonArea
+        reach.merge(later.reach)
         if let laterSketch = later.sketch { sketch?.merge(laterSketch) }
+        return remap
     }
 
     /// Names the layer of the features read since the last call that go to their input's
     /// layer: `name` (the input's), registered before the input was read.
-    mutating func assignInputLayer(_ name: String) {
+    @discardableResult
+    mutating func assignInputLayer(_ name: String) -> UInt16 {
         let index = layers.assignInputLayer(name)
         if Int(index) >= layerSummaries.count - 1 {
             layerSummaries.insert(contentsOf: Array(repeating: TileLayerSummary(), count: Int(index) - layerSummaries.count + 2),
@@ -237,12 +247,14 @@ struct FeatureProjection {
             projected[position].tags.layer = index
         }
         for part in disk?.parts ?? [] where part.inputLayer == nil { part.inputLayer = index }
+        return index
     }
 
     /// Drops the layers no feature went to and numbers the rest anew (features and summaries).
-    mutating func removeUnusedLayers() {
+    @discardableResult
+    mutating func removeUnusedLayers() -> [UInt16]? {
         let layerCount = layers.names.count
-        guard let compaction = layers.removeUnused() else { return }
+        guard let compaction = layers.removeUnused() else { return nil }
         var summaries = [TileLayerSummary](repeating: TileLayerSummary(), count: layers.names.count + 1)
         for (old, new) in compaction.enumerated() where new != TileLayers.inputLayer { summaries[Int(new)] = layerSummaries[old] }
         layerSummaries = summaries
@@ -250,5 +262,47 @@ struct FeatureProjection {
             projected[position].tags.layer = compaction[Int(projected[position].tags.layer)]
         }
         for part in disk?.parts ?? [] { part.compactLayers(compaction, layerCount: layerCount) }
+        return compaction
+    }
+
+    /// What a projection found of its input, without the features: what a distributed run's
+    /// shards hand to its plan, which joins them as one projection of the whole input would.
+    struct Summary: Codable {
+        var counts: TileInputCounts
+        var longitudeExtent: LongitudeExtent
+        var layers: TileLayers
+        var layerSummaries: [TileLayerSummary]
+        var losses: TileEncodingLosses
+        var uncoercible: [String: Int]
+        var filteredOut: Int
+        var invalidZoomMembers: Int
+        var namesSeen: Set<String>
+        var bounds: MapRect
+        var vertexSpacing: MaxZoomGuess.VertexSpacing
+        var reach: FeatureReach
+    }
+
+    /// This projection's summary.
+    var summary: Summary {
+        Summary(counts: counts, longitudeExtent: longitudeExtent, layers: layers, layerSummaries: layerSummaries, losses: losses,
+                uncoercible: uncoercible, filteredOut: filteredOut, invalidZoomMembers: invalidZoomMembers, namesSeen: namesSeen,
+                bounds: bounds, vertexSpacing: vertexSpacing, reach: reach)
+    }
+
+    /// A projection holding `summary` and no features (to join shards' summaries).
+    init(options: TileOptions, summary: Summary) {
+        self.init(options: options, disk: nil, sink: nil)
+        counts = summary.counts
+        longitudeExtent = summary.longitudeExtent
+        layers = summary.layers
+        layerSummaries = summary.layerSummaries
+        losses = summary.losses
+        uncoercible = summary.uncoercible
+        filteredOut = summary.filteredOut
+        invalidZoomMembers = summary.invalidZoomMembers
+        namesSeen = summary.namesSeen
+        bounds = summary.bounds
+        vertexSpacing = summary.vertexSpacing
+        reach = summary.reach
     }
 }

@@ -13,7 +13,8 @@ import OverlayModel
 /// Longitudes are projected without wrapping (`x = (lon/360 + 0.5) · 2^28`), so a ring written
 /// across the antimeridian as 170° … 190° stays one piece; `AntimeridianWrap` then copies what
 /// lies beyond either edge onto the other side. Within ±180° the values equal `MapPoint`'s bit
-/// for bit. Ring orientation is left as given here: it is fixed after simplification, where
+/// for bit. A path or point reaching beyond ±540° (where geojson-vt drew nothing, or for ±1e308
+/// infinity across every tile) is placed by `FarLongitudes`, the rule every command shares. Ring orientation is left as given here: it is fixed after simplification, where
 /// it can still change (see `TileBuilder`).
 package struct FeatureProjector: Sendable {
     /// The squared Douglas-Peucker tolerance in map points² used for the importance pass.
@@ -78,8 +79,15 @@ package struct FeatureProjector: Sendable {
         return features.count - before
     }
 
+    /// A point's triple: a longitude beyond ±540° wrapped by whole turns (`FarLongitudes`;
+    /// within, the copies across the antimeridian draw it at its wrapped place, as geojson-vt).
     private func point(_ coordinate: Coordinate) -> [Double] {
-        [Self.x(longitude: coordinate.longitude), MapProjection.y(latitude: coordinate.latitude), 0]
+        [Self.x(longitude: Self.farWrapped(coordinate.longitude)), MapProjection.y(latitude: coordinate.latitude), 0]
+    }
+
+    /// `longitude` as written within ±540°, wrapped by whole turns beyond.
+    private static func farWrapped(_ longitude: Double) -> Double {
+        longitude.magnitude > FarLongitudes.drawnAsWritten ? MapProjection.wrappedLongitude(longitude) : longitude
     }
 
     private func appendLines(_ lines: [VertexBuffer], source: Int, into features: inout [ProjectedFeature]) {
@@ -116,10 +124,19 @@ package struct FeatureProjector: Sendable {
         features.append(ProjectedFeature(type: .polygon, coordinates: coordinates, rings: rings, source: source))
     }
 
-    /// x, y pairs of a vertex buffer, with unwrapped longitudes.
+    /// x, y pairs of a vertex buffer, with unwrapped longitudes: as written when all lie within
+    /// ±540° (geojson-vt's drawing); a path reaching beyond is placed by `FarLongitudes` (each
+    /// vertex beyond ±180° the short way from the vertex before).
     private func projected(_ vertices: VertexBuffer) -> [Double] {
         var pairs = [Double]()
         pairs.reserveCapacity(vertices.count * 2)
+        if FarLongitudes.anyBeyond(vertices.coordinates, limit: FarLongitudes.drawnAsWritten) {
+            for (longitude, point) in zip(FarLongitudes.placed(vertices.coordinates), vertices.points) {
+                pairs.append(Self.x(longitude: longitude))
+                pairs.append(point.y)
+            }
+            return pairs
+        }
         for (coordinate, point) in zip(vertices.coordinates, vertices.points) {
             pairs.append(Self.x(longitude: coordinate.longitude))
             pairs.append(point.y)
@@ -160,7 +177,7 @@ package struct FeatureProjector: Sendable {
     /// `CirclePolygon`'s closed ring around the circle in map space (MapKit draws `MKCircle` as a
     /// Mercator circle), within `circleTolerance` of it, around the unwrapped center x.
     func circleRing(_ circle: Circle) -> [Double] {
-        CirclePolygon.ring(centerX: Self.x(longitude: circle.center.longitude), centerY: MapProjection.y(latitude: circle.center.latitude),
+        CirclePolygon.ring(centerX: Self.x(longitude: Self.farWrapped(circle.center.longitude)), centerY: MapProjection.y(latitude: circle.center.latitude),
                            radius: circle.mapRadius, tolerance: circleTolerance)
     }
 }

@@ -6,8 +6,8 @@ import OverlayModel
 /// across the antimeridian, tagged with the zooms and layer each is drawn at, with ids and
 /// properties as the tiles carry them, and what the tile set's metadata says of the input.
 ///
-/// The features wait in one of two feature stores: in memory (``features`` and
-/// ``attributes``: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
+/// The features wait in one of two feature stores: in memory (`features` and
+/// `attributes`: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
 /// temporary files, a byte per feature in memory, whatever the input's size).
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.
@@ -46,8 +46,8 @@ public struct TileSource: Sendable {
     package let losses: TileEncodingLosses
     /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
     let vertexSpacing: MaxZoomGuess.VertexSpacing
-    /// The polygons' exterior area, each input feature once, for `estimatedPolygonTiles`.
-    let polygonArea: Double
+    /// What the features reach (polygon area, line length, points), for `estimatedTiles`.
+    let reach: FeatureReach
     /// The anchors sorted on disk (made once, for thinning and zoom guesses).
     private let sortedAnchors: SortedAnchorsBox
 
@@ -159,23 +159,21 @@ public struct TileSource: Sendable {
         invalidZoomMembers = projection.invalidZoomMembers
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
         sortedAnchors = SortedAnchorsBox()
-        if let disk {
+        if disk != nil {
             features = []
             vertexSpacing = projection.vertexSpacing
-            polygonArea = projection.polygonArea
+            reach = projection.reach
         } else {
             features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
             var spacing = MaxZoomGuess.VertexSpacing()
-            var area = 0.0
+            var reached = FeatureReach()
             var counted = Set<Int>()
             for feature in features {
                 spacing.add(feature)
-                if feature.type == .polygon && counted.insert(feature.source).inserted {
-                    for ring in feature.rings where ring.isOuter { area += ring.size }
-                }
+                reached.add(feature, countingArea: feature.type == .polygon && counted.insert(feature.source).inserted)
             }
             vertexSpacing = spacing
-            polygonArea = area
+            reach = reached
         }
         if options.guessesMaxZoom || options.guessesBaseZoom {
             try settleGuessedZooms()
@@ -285,6 +283,12 @@ public struct TileSource: Sendable {
         options.guessesMaxZoom = false
         options.guessesBaseZoom = false
         try thinPoints()
+    }
+
+    /// What the tile set's metadata says of the input.
+    package var facts: TileSetFacts {
+        TileSetFacts(options: options, boundingMapRect: boundingMapRect, layers: layers, layerSummaries: layerSummaries,
+                     losses: losses, inputCounts: inputCounts)
     }
 
     /// By input position, the first zoom point thinning shows each feature at (empty when

@@ -82,7 +82,7 @@ enum MaxZoomGuess {
     /// streamed past it): the gaps' mean logarithm, weighted by gaps. The sums are kept in fixed
     /// point (2^-32) in 128 bits, so adding features in any order, or adding up parts measured
     /// on separate threads or machines, gives the same bits.
-    struct VertexSpacing {
+    struct VertexSpacing: Codable {
         private var logFeetSum: Int128 = 0, count: Int128 = 0
         private var keys = [UInt64]()
         private static let scale = 4_294_967_296.0

@@ -64,7 +64,10 @@ enum PointClustering {
             let count = Double(members.count)
             var properties = seed.properties ?? JSONObject()
             for (name, rule) in rules.sorted(by: { $0.key < $1.key }) {
-                properties[name] = accumulate(indices.map { tile.features[$0].properties?[name] }, rule: rule)
+                let value = accumulate(indices.map { tile.features[$0].properties?[name] }, rule: rule)
+                // A sum beyond the largest double is left out and counted, never written as infinity.
+                if value == nil { tile.statistics.overflowedSums += 1 }
+                properties[name] = value
             }
             properties["point_count"] = .integer(Int64(members.count))
             properties["point_count_abbreviated"] = abbreviated(members.count)
@@ -100,8 +103,10 @@ enum PointClustering {
         return .integer(Int64(count))
     }
 
-    /// One attribute of a cluster from its members' values (nil where a member lacks it).
-    static func accumulate(_ values: [JSONValue?], rule: ClusterAttributeRule) -> JSONValue {
+    /// One attribute of a cluster from its members' values (nil where a member lacks it); nil
+    /// when their sum is beyond the largest double. Sums and means are scaled (`ScaledSum`), so a
+    /// mean is always finite and near values of 1e308 give their mean, not infinity.
+    static func accumulate(_ values: [JSONValue?], rule: ClusterAttributeRule) -> JSONValue? {
         let numbers = values.compactMap { $0?.doubleValue }
         func number(_ value: Double) -> JSONValue {
             if value == value.rounded(), abs(value) < 9e15 { return .integer(Int64(value)) }
@@ -109,8 +114,8 @@ enum PointClustering {
         }
         switch rule {
         case .count: return .integer(Int64(values.count))
-        case .sum: return number(numbers.reduce(0, +))
-        case .mean: return numbers.isEmpty ? .null : number(numbers.reduce(0, +) / Double(numbers.count))
+        case .sum: return ScaledSum(numbers).sum.map(number)
+        case .mean: return ScaledSum(numbers).mean.map(number) ?? .null
         case .min: return numbers.min().map(number) ?? .null
         case .max: return numbers.max().map(number) ?? .null
         case .concat, .comma:

@@ -38,6 +38,15 @@ enum PointThinning {
             sequence = [Double](repeating: 0, count: maxZoom + 1)
         }
 
+        /// A walk resumed from `state` (another walk's, after the points before).
+        init(rate: Double, baseZoom: Int, maxZoom: Int, state: [Double]) {
+            self.init(rate: rate, baseZoom: baseZoom, maxZoom: maxZoom)
+            if state.count == sequence.count { sequence = state }
+        }
+
+        /// Where the walk stands: what `init(rate:baseZoom:maxZoom:state:)` resumes from.
+        var state: [Double] { sequence }
+
         /// The first zoom the next point along the curve is shown at.
         mutating func next() -> UInt8 {
             for zoom in 0...maxZoom { sequence[zoom] += 1 }

@@ -1,7 +1,7 @@
 import OverlayModel
 
 /// The value types tippecanoe's `-T NAME:TYPE` coerces a property to.
-public enum AttributeType: String, CaseIterable, Hashable, Sendable {
+public enum AttributeType: String, CaseIterable, Hashable, Sendable, Codable {
     /// Text: numbers in their shortest round-tripping form, `true`/`false`, arrays and objects as JSON.
     case string
     /// A whole number: numbers rounded to the nearest (halves away from zero), numeric text read,
@@ -20,7 +20,7 @@ public enum AttributeType: String, CaseIterable, Hashable, Sendable {
 /// or a number beyond a 64-bit integer for `int` — is left out of that feature, and counted per
 /// property in ``TileSource/uncoercibleValues`` (tippecanoe writes 0 instead, which a
 /// map then draws as a real 0). Null stays null for `string`, `int` and `float`.
-public struct AttributeCoercion: Hashable, Sendable {
+public struct AttributeCoercion: Hashable, Sendable, Codable {
     /// The type each named property is coerced to; other properties are left as they are.
     public var types: [String: AttributeType]
 

@@ -7,7 +7,7 @@ import OverlayModel
 /// A property is kept when ``included`` is nil or names it, and ``excluded`` does not name it
 /// (tippecanoe ignores `-x` once `-y` is given; here both apply). Ids are taken before the
 /// selection, so `promoteID` may name a property that is then left out.
-public struct AttributeSelection: Hashable, Sendable {
+public struct AttributeSelection: Hashable, Sendable, Codable {
     /// The only properties kept (`-y`); nil keeps every property, empty keeps none (`-X`).
     public var included: Set<String>?
     /// Properties left out (`-x`).

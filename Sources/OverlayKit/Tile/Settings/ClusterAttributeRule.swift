@@ -1,5 +1,5 @@
 /// How a cluster combines one attribute of its members (tippecanoe's `--accumulate-attribute`).
-public enum ClusterAttributeRule: String, Hashable, Sendable, CaseIterable {
+public enum ClusterAttributeRule: String, Hashable, Sendable, CaseIterable, Codable {
     /// The sum of the members' numbers.
     case sum
     /// Their mean.

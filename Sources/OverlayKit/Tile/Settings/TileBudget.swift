@@ -3,9 +3,9 @@ import OverlayModel
 /// What a tile may hold, and what gives way when it holds more (tippecanoe's `-M`, `-O` and its
 /// `--*-as-needed` strategies). Every tile written fits, or the run stops with an error that
 /// names the tile: never a silently incomplete tile set.
-public struct TileBudget: Hashable, Sendable {
+public struct TileBudget: Hashable, Sendable, Codable {
     /// How a tile over budget is reduced.
-    public enum Strategy: String, Hashable, Sendable, CaseIterable {
+    public enum Strategy: String, Hashable, Sendable, CaseIterable, Codable {
         /// Drop the features closest to their neighbour along the spatial order, so sparse areas
         /// keep theirs (tippecanoe's `--drop-densest-as-needed`). The default.
         case dropDensest = "drop-densest"

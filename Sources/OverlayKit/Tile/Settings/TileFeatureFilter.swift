@@ -11,9 +11,11 @@ import OverlayModel
 /// (the zoom of the tile: an expression naming it is evaluated once per zoom, and the feature
 /// is drawn only at the zooms where it holds, as tippecanoe's `-j` with `$zoom`); they stand
 /// before properties of the same name.
-public struct TileFeatureFilter: Hashable, Sendable {
+public struct TileFeatureFilter: Hashable, Sendable, Codable {
     /// The expression features must satisfy.
     public let expression: WhereExpression
+    /// The text it was parsed from, when it was (what a saved run's settings keep).
+    public private(set) var source: String?
     /// Whether the expression names `$type` or `$id` (otherwise the properties are used as they are).
     private let usesFeatureKeys: Bool
     /// Whether the expression names `$zoom`: then it is evaluated per zoom (``zooms(_:id:maxZoom:)``).
@@ -27,33 +29,74 @@ public struct TileFeatureFilter: Hashable, Sendable {
         usesFeatureKeys = usesZoom || keys.contains("$type") || keys.contains("$id")
     }
 
-    /// Parses `source` as a `--where` expression.
+    /// The names starting with `$` a tile filter knows.
+    public static let variables: Set<String> = ["$id", "$type", "$zoom"]
+
+    /// Parses `source` as a `--where` expression naming ``variables`` (another `$name` is refused).
     /// - Throws: `WhereSyntaxError` with the column.
     public init(parsing source: String) throws {
-        self.init(try WhereExpression(parsing: source))
+        self.init(try WhereExpression(parsing: source, variables: Self.variables))
+        self.source = source
+    }
+
+    /// Saved as the text it was parsed from.
+    /// - Throws: `EncodingError` for a filter made from an expression rather than text.
+    public func encode(to encoder: any Encoder) throws {
+        guard let source else {
+            throw EncodingError.invalidValue(expression, .init(codingPath: encoder.codingPath,
+                                                               debugDescription: "a filter made from an expression has no text to save"))
+        }
+        var container = encoder.singleValueContainer()
+        try container.encode(source)
+    }
+
+    /// Parses the saved text.
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do {
+            try self.init(parsing: text)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(error)"))
+        }
     }
 
     /// Whether `feature`, whose tile id is `id`, is tiled (at zoom 0 when the expression names
     /// `$zoom`). O(size of the expression) plus, when it names `$type`, `$id` or `$zoom`, one copy
     /// of the properties.
-    public func matches(_ feature: Feature, id: JSONValue?) -> Bool {
-        guard usesFeatureKeys else { return WhereEvaluator.evaluate(expression, feature.properties) }
-        return WhereEvaluator.evaluate(expression, members(feature, id: id, zoom: 0))
+    /// - Throws: `Diagnostic` `filter.where-too-costly` at the feature when a regex test would
+    ///   cost more than its bound on one of its values (`WhereRegex.maximumWork`).
+    public func matches(_ feature: Feature, id: JSONValue?) throws -> Bool {
+        try located(feature) { () throws(WhereEvaluationError) -> Bool in
+            guard usesFeatureKeys else { return try WhereEvaluator.evaluate(expression, feature.properties) }
+            return try WhereEvaluator.evaluate(expression, members(feature, id: id, zoom: 0))
+        }
+    }
+
+    /// `body`'s answer, its over-budget regex test as a `Diagnostic` at the feature.
+    private func located<Result>(_ feature: Feature, _ body: () throws(WhereEvaluationError) -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch {
+            throw Diagnostic(.error, code: .filterWhereTooCostly, message: "--where: \(error)", location: feature.location)
+        }
     }
 
     /// The zooms 0…`maxZoom` (at most 31) at which `feature` is tiled, bit z for zoom z; 0 when
     /// at none. One evaluation per zoom when the expression names `$zoom`, else one in all.
-    public func zooms(_ feature: Feature, id: JSONValue?, maxZoom: Int) -> UInt32 {
+    /// - Throws: as ``matches(_:id:)``.
+    public func zooms(_ feature: Feature, id: JSONValue?, maxZoom: Int) throws -> UInt32 {
         let top = min(max(maxZoom, 0), 31)
         let every = top == 31 ? UInt32.max : (UInt32(1) << (top + 1)) - 1
-        guard usesZoom else { return matches(feature, id: id) ? every : 0 }
+        guard usesZoom else { return try matches(feature, id: id) ? every : 0 }
         var object = members(feature, id: id, zoom: 0)
-        var mask: UInt32 = 0
-        for zoom in 0...top {
-            object["$zoom"] = .integer(Int64(zoom))
-            if WhereEvaluator.evaluate(expression, object) { mask |= 1 << zoom }
+        return try located(feature) { () throws(WhereEvaluationError) -> UInt32 in
+            var mask: UInt32 = 0
+            for zoom in 0...top {
+                object["$zoom"] = .integer(Int64(zoom))
+                if try WhereEvaluator.evaluate(expression, object) { mask |= 1 << zoom }
+            }
+            return mask
         }
-        return mask
     }
 
     /// The properties with `$type`, `$id` and `$zoom` before them.

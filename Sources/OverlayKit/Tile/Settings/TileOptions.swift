@@ -4,7 +4,7 @@ import OverlayModel
 /// hold, in one place, checked once by ``validate()`` before any work starts (``Tiler`` holds
 /// only where they are read from and written to). The defaults are geojson-vt's, so results
 /// compare; `Tiler(output:layer:)` starts from tippecanoe's.
-public struct TileOptions: Hashable, Sendable {
+public struct TileOptions: Hashable, Sendable, Codable {
     /// The lowest zoom written (tiles above it are still cut, to reach the deeper ones); 0…``maxZoom``.
     public var minZoom: Int = 0
     /// The deepest zoom with full detail (no simplification); 0…24. With ``guessesMaxZoom`` the

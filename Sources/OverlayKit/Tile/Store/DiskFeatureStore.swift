@@ -77,7 +77,7 @@ final class DiskFeatureStore: @unchecked Sendable {
 
     /// One reading thread's files. Input positions in them count from the part's start and
     /// layers are the part's own until the whole input is read (`sourceOffset`, `layerMap`).
-    final class Part: @unchecked Sendable {
+    final class Part: ProjectedFeatureSink, @unchecked Sendable {
         /// West copies, features, east copies.
         let groups: [RecordFile]
         /// 16-byte anchors: the key (`SpatialOrder.key`), then the input position with the top
@@ -109,8 +109,8 @@ final class DiskFeatureStore: @unchecked Sendable {
             for (group, features) in [pieces.west, pieces.center, pieces.east].enumerated() {
                 for feature in features {
                     record.removeAll(keepingCapacity: true)
-                    FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part, tile: (0, 0),
-                                         attributes: attributes, to: &record)
+                    FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part,
+                                         anchor: anchor?.key ?? 0, tile: (0, 0), attributes: attributes, to: &record)
                     try groups[group].append(record)
                     part += 1
                 }
@@ -171,9 +171,19 @@ struct RecordRun: @unchecked Sendable {
         var sourceOffset: Int
         var layerMap: [UInt16]?
         var inputLayer: UInt16
+        /// By input position, the first zoom thinning shows a point at (empty: none thinned).
         var thinned: [UInt8]
         /// `FeatureTags.sharedBordersThrough` by input position (empty: none).
         var shared: [UInt8] = []
+        /// The same for a partition of a distributed run: only its points and its neighbours'.
+        var thinnedByPosition: [Int: UInt8]? = nil
+
+        /// This fixup with a partition's thinning.
+        func thinning(_ zooms: [Int: UInt8]) -> Fixup {
+            var copy = self
+            copy.thinnedByPosition = zooms
+            return copy
+        }
 
         /// The record's input position and tags as the run knows them.
         @inline(__always)
@@ -187,6 +197,7 @@ struct RecordRun: @unchecked Sendable {
                 tags.layer = mapped == TileLayers.inputLayer ? inputLayer : mapped
             }
             if position < thinned.count { tags.thinnedMinZoom = thinned[position] }
+            if let zoom = thinnedByPosition?[position] { tags.thinnedMinZoom = zoom }
             if position < shared.count { tags.sharedBordersThrough = shared[position] }
             return (position, tags)
         }

@@ -14,7 +14,9 @@ import OverlayModel
 /// 24  u16 layer, u8 type (0: no geometry), u8 flags (bit 0: line metrics; bits 1–7: the
 ///     shared-border zoom tag, `FeatureTags.sharedBordersThrough`)
 /// 28  u32 part                  the piece's place among its source's pieces
-/// 32  f64 minX, minY, maxX, maxY
+/// 32  u64 anchor                the feature's anchor (`SpatialOrder.key`; 0 without one): the
+///     partition that owns it, in a run split over machines (`TileJob`)
+/// 40  f64 minX, minY, maxX, maxY
 ///     f64 start, end, size      line metrics, when present
 ///     u32 rings, then each: u32 start, u32 count, f64 size, u8 outer
 ///     u32 doubles, then the x, y, importance triples
@@ -24,7 +26,7 @@ import OverlayModel
 /// of a tile in memory are (`AntimeridianWrap` puts west copies first and east copies last).
 enum FeatureRecord {
     private static let typeOffset = 26
-    private static let boundsOffset = 32
+    private static let boundsOffset = 40
 
     /// The tile a record is filed under, read without decoding the rest.
     @inline(__always)
@@ -42,6 +44,12 @@ enum FeatureRecord {
     @inline(__always)
     static func order(_ bytes: UnsafeRawBufferPointer) -> (group: UInt8, source: Int, part: UInt32) {
         (bytes[19], source(bytes), bytes.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+    }
+
+    /// The feature's anchor key (0 without one).
+    @inline(__always)
+    static func anchor(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self)
     }
 
     /// The record's tags, read without decoding the rest.
@@ -98,8 +106,8 @@ enum FeatureRecord {
 
     /// Appends one record for `feature` (nil: a feature without geometry, kept for its attributes).
     static func append<Bytes: Collection<UInt8>>(_ feature: ProjectedFeature?, source: Int, tags: FeatureTags, group: UInt8,
-                                                 part: Int, tile: (x: UInt32, y: UInt32), attributes: Bytes,
-                                                 to out: inout [UInt8]) {
+                                                 part: Int, anchor: UInt64 = 0, tile: (x: UInt32, y: UInt32),
+                                                 attributes: Bytes, to out: inout [UInt8]) {
         let lengthAt = out.count
         out.append(contentsOf: [0, 0, 0, 0])
         put(tile.x, &out)
@@ -114,6 +122,7 @@ enum FeatureRecord {
         out.append(UInt8(feature?.type.rawValue ?? 0))
         out.append((feature?.metrics == nil ? 0 : 1) | tags.sharedBordersThrough << 1)
         put(UInt32(truncatingIfNeeded: part), &out)
+        put(anchor, &out)
         if let feature {
             for value in [feature.minX, feature.minY, feature.maxX, feature.maxY] { put(value.bitPattern, &out) }
             if let metrics = feature.metrics {

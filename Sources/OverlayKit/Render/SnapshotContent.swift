@@ -1,0 +1,52 @@
+import OverlayModel
+
+/// What a picture takes in, feature by feature, shared by `SnapshotBuilder` (which keeps the
+/// overlay marks) and `SnapshotStream` (which draws them at once): each feature's outcome is
+/// counted, its overlay marks are handed back, and its points go to the `AnnotationLayout`,
+/// which decides at the end which pins, clusters and labels are drawn.
+struct SnapshotContent {
+    private(set) var marker: FeatureMarker
+    private var layout: AnnotationLayout
+    private let labelPriority: String?
+    private(set) var features = RenderReport.FeatureCounts()
+
+    init(camera: RenderCamera, options: RenderOptions) {
+        marker = FeatureMarker(camera: camera, options: options)
+        layout = AnnotationLayout(clusterDistance: options.clusterDistance, pixelWidth: options.pixelWidth,
+                                  pixelHeight: options.pixelHeight, scale: options.scale)
+        labelPriority = options.labelPriority
+    }
+
+    /// What became of the points so far (complete after `finishAnnotations`).
+    var annotations: RenderReport.AnnotationCounts { layout.counts }
+
+    /// Takes one feature: returns its overlay marks and the layer they go in, if it has any.
+    mutating func add(_ feature: Feature) -> (layer: Int, drawing: FeatureDrawing)? {
+        features.read += 1
+        switch marker.marks(of: feature, number: features.read) {
+        case .outside:
+            features.outsideView += 1
+            return nil
+        case .tooSmall:
+            features.tooSmall += 1
+            return nil
+        case .unpainted:
+            features.unpainted += 1
+            return nil
+        case .drawn(let marks):
+            features.drawn += 1
+            if !marks.points.isEmpty {
+                let priority = LabelPriority(of: feature, key: labelPriority)
+                for point in marks.points { layout.add(point, title: marks.title, priority: priority) }
+            }
+            guard !marks.overlays.isEmpty else { return nil }
+            return (marks.overlayLayer, FeatureDrawing(title: marks.title, parts: marks.overlays))
+        }
+    }
+
+    /// The annotation layer's drawings (pins, then clusters) and the labels placed over them.
+    mutating func finishAnnotations() -> (annotations: [FeatureDrawing], labels: [FeatureDrawing]) {
+        let (drawings, labels) = layout.finish(measuring: CairoCanvas.TextMeasure())
+        return (drawings, labels.isEmpty ? [] : [FeatureDrawing(title: nil, parts: labels)])
+    }
+}

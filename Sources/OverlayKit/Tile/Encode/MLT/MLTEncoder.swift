@@ -1,0 +1,131 @@
+import OverlayModel
+
+/// Encodes tiles as MapLibre Tiles (MLT 1, one feature table per layer, tag 0x01), from the
+/// same `VectorTile` the MVT encoder gets, so both hold the same clipped and simplified features.
+///
+/// A feature table is columnar: an id column (when a feature has an id MVT could hold), the
+/// geometry column (`MLTGeometryColumn`), then one typed column per property name in the tile's
+/// first-use order (`MLTPropertyColumn`). Every integer stream takes the smallest of the
+/// specification's encodings (`MLTIntegerStream`), strings plain, as a dictionary or an FSST
+/// dictionary (`MLTStringColumn`), booleans and presence bits ORC's RLE. Features keep their
+/// order. The specification: maplibre/maplibre-tile-spec, docs/specification.md.
+public struct MLTEncoder: Sendable {
+    /// The name of the layer (feature table) each tile holds.
+    public var layerName: String
+
+    /// An encoder writing one feature table named `layerName`.
+    public init(layerName: String) { self.layerName = layerName }
+
+    /// The tile's bytes and what could not be written as it was (ids that are not unsigned
+    /// integers, null values — MLT marks them absent —, arrays and objects written as JSON text;
+    /// values of a mixed-kind column written as text count in `valuesWrittenAsJSON`).
+    public func encode(_ tile: VectorTile) -> ([UInt8], MVTEncoder.Losses) {
+        var losses = MVTEncoder.Losses()
+        var shapes = [MLTGeometryColumn.Shape](), ids = [UInt64?]()
+        shapes.reserveCapacity(tile.features.count)
+        ids.reserveCapacity(tile.features.count)
+        var columns = [MLTPropertyColumn]()
+        var rows = [Int]()                                                 // each drawn feature's index in the tile
+        rows.reserveCapacity(tile.features.count)
+        for (index, feature) in tile.features.enumerated() {
+            guard let shape = MLTGeometryColumn.shape(of: feature) else { continue }
+            rows.append(index)
+            shapes.append(shape)
+            var id: UInt64?
+            if let featureID = feature.id {
+                id = MVTEncoder.unsignedID(featureID)
+                if id == nil { losses.idsNotWritten += 1 }
+            }
+            ids.append(id)
+        }
+        if let table = tile.propertyTable, tile.propertySources.count == tile.features.count, !tile.propertySources.contains(-1) {
+            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
+        } else {
+            columns = Self.columns(rows.map { tile.features[$0].properties }, losses: &losses)
+        }
+        guard !shapes.isEmpty else { return ([], losses) }
+
+        var metadata = [UInt8](), data = [UInt8]()
+        MLTWire.appendString(layerName, to: &metadata)
+        MLTWire.appendVarint(UInt64(tile.extent), to: &metadata)
+        let hasIDs = ids.contains { $0 != nil }
+        MLTWire.appendVarint(UInt64(columns.count + (hasIDs ? 2 : 1)), to: &metadata)
+        if hasIDs {
+            let nullable = ids.contains(nil)
+            let long = ids.contains { ($0 ?? 0) > UInt64(UInt32.max) }
+            MLTWire.appendVarint((long ? 2 : 0) | (nullable ? 1 : 0), to: &metadata)
+            if nullable { MLTWire.appendBooleanStream(ids.map { $0 != nil }, kind: .present, to: &data) }
+            MLTIntegerStream.append(ids.compactMap { $0 }, signed: false, kind: .data,
+                                    logicalStream: MLTWire.DictionaryKind.none.rawValue, to: &data)
+        }
+        MLTWire.appendVarint(4, to: &metadata)                            // geometry
+        MLTGeometryColumn.append(shapes, to: &data)
+        for column in columns {
+            let (type, converted) = column.scalarType()
+            losses.valuesWrittenAsJSON += converted
+            let nullable = column.values.contains(nil)
+            MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &metadata)
+            MLTWire.appendString(column.name, to: &metadata)
+            column.appendStreams(type: type, nullable: nullable, to: &data)
+        }
+        var layer = [UInt8]()
+        layer.reserveCapacity(metadata.count + data.count + 8)
+        MLTWire.appendVarint(UInt64(1 + metadata.count + data.count), to: &layer)
+        layer.append(1)                                                   // tag 0x01: an MLT 1 feature table
+        layer += metadata
+        layer += data
+        return (layer, losses)
+    }
+
+    /// The property columns of features' properties, in first-use order of their names.
+    private static func columns(_ rows: [JSONObject?], losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+        var columns = [MLTPropertyColumn](), columnOf = [String: Int]()
+        for (row, properties) in rows.enumerated() {
+            guard var properties else { continue }
+            properties.renameDuplicateKeys()
+            for member in properties {
+                guard let cell = MLTPropertyColumn.Cell(member.value) else {
+                    losses.nullValuesNotWritten += 1
+                    continue
+                }
+                if case .array = member.value { losses.valuesWrittenAsJSON += 1 }
+                if case .object = member.value { losses.valuesWrittenAsJSON += 1 }
+                let column: Int
+                if let known = columnOf[member.key] { column = known } else {
+                    column = columns.count
+                    columnOf[member.key] = column
+                    columns.append(MLTPropertyColumn(name: member.key, values: []))
+                }
+                columns[column].set(cell, at: row)
+            }
+        }
+        for index in columns.indices { columns[index].pad(to: rows.count) }
+        return columns
+    }
+
+    /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
+    /// values are looked up by number, with no hashing or copying of properties per tile.
+    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+        let cells = table.mltCells
+        var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
+        for (row, source) in sources.enumerated() {
+            let entry = table.entries[source]
+            losses.nullValuesNotWritten += entry.nullValues
+            losses.valuesWrittenAsJSON += entry.jsonValues
+            var index = 0
+            while index + 1 < entry.tags.count {
+                let key = Int(entry.tags[index]), value = Int(entry.tags[index + 1])
+                index += 2
+                var column = Int(columnOf[key])
+                if column < 0 {
+                    column = columns.count
+                    columnOf[key] = Int32(column)
+                    columns.append(MLTPropertyColumn(name: cells.keys[key], values: []))
+                }
+                columns[column].set(cells.values[value], at: row)
+            }
+        }
+        for index in columns.indices { columns[index].pad(to: sources.count) }
+        return columns
+    }
+}

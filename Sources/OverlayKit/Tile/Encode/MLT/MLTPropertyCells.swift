@@ -1,0 +1,31 @@
+/// The keys and values of an `MVTPropertyTable` as MLT columns take them: key names, and each
+/// value number's cell decoded once from its MVT value message, so every tile's columns are
+/// filled by array lookups.
+struct MLTPropertyCells: Sendable {
+    /// Key names by global key number.
+    let keys: [String]
+    /// Cells by global value number.
+    let values: [MLTPropertyColumn.Cell]
+
+    init(keyFields: [[UInt8]], valueFields: [[UInt8]]) {
+        // Each field is tag, length, payload; a value's payload is one field of MVT's Value message.
+        func payload(_ field: [UInt8]) -> ArraySlice<UInt8> {
+            var reader = ProtobufReader(field[...])
+            _ = try? reader.tag()
+            return (try? reader.lengthDelimited()) ?? []
+        }
+        keys = keyFields.map { String(decoding: payload($0), as: UTF8.self) }
+        values = valueFields.map { field in
+            var reader = ProtobufReader(payload(field))
+            guard let (number, wireType) = try? reader.tag() else { return .text([]) }
+            switch (number, wireType) {
+            case (1, 2): return .text(Array((try? reader.lengthDelimited()) ?? []))
+            case (3, 1): return .double(Double(bitPattern: (try? reader.fixed64()) ?? 0))
+            case (5, 0): return .integer(Int64(bitPattern: (try? reader.varint()) ?? 0))
+            case (6, 0): return .integer(MLTWire.unzigzag((try? reader.varint()) ?? 0))
+            case (7, 0): return .bool(((try? reader.varint()) ?? 0) != 0)
+            default: return .text([])
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import OverlayModel
+
+/// Files one shard's features by partition, for a run split over machines (`TileJob`): the
+/// tiles of the partition zoom are the partitions, and each feature's pieces go, clipped down
+/// the tile pyramid exactly as one run clips them, to every partition they reach. The partition
+/// whose tile holds the feature's anchor owns it and also gets its whole pieces (for the zooms
+/// above the partitions) and its anchor (for thinning).
+///
+/// Sections of the shard's file, by partition (its Z-order index at the partition zoom):
+/// `kind` 0–2 the clipped pieces by antimeridian group, 3–5 the owned features' whole pieces by
+/// group, 6 the owned features' anchors (16 bytes: key, input position with the top bit set when
+/// not every piece is a point).
+final class PartitionRouter: ProjectedFeatureSink {
+    let options: TileOptions
+    let partitionZoom: Int
+    private let writer: SectionedFileWriter
+    /// Per partition: its owned features and those whose pieces are all points.
+    private(set) var owned = [Int: (features: Int, points: Int)]()
+    private var record = [UInt8]()
+
+    /// The sections kinds, by group where they have groups.
+    enum Kind: Int {
+        case clipped = 0
+        case whole = 3
+        case anchors = 6
+    }
+
+    /// The section of partition `index` holding `kind` (plus `group`).
+    static func section(_ index: Int, _ kind: Kind, group: Int = 0) -> Int { index * 8 + kind.rawValue + group }
+
+    init(options: TileOptions, partitionZoom: Int, writer: SectionedFileWriter) {
+        self.options = options
+        self.partitionZoom = partitionZoom
+        self.writer = writer
+    }
+
+    /// The partition (Z-order index at the partition zoom) of an anchor key.
+    static func partition(ofAnchor key: UInt64, zoom: Int) -> Int {
+        zoom == 0 ? 0 : Int(key >> UInt64(64 - 2 * zoom))
+    }
+
+    /// The Z-order index of a tile at its zoom (x in the odd bits, as `SpatialOrder` keys).
+    static func index(of tile: TileID) -> Int {
+        Int(SpatialOrder.key(column: UInt32(tile.x), row: UInt32(tile.y)))
+    }
+
+    /// The tile of a partition index at `zoom`.
+    static func tile(ofIndex index: Int, zoom: Int) -> TileID {
+        var x = 0, y = 0
+        for bit in 0..<zoom {
+            y |= ((index >> (2 * bit)) & 1) << bit
+            x |= ((index >> (2 * bit + 1)) & 1) << bit
+        }
+        return TileID(z: zoom, x: x, y: y)
+    }
+
+    func write(_ pieces: AntimeridianWrap.Pieces, source: Int, tags: FeatureTags, attributes: [UInt8],
+               anchor: (key: UInt64, pointsOnly: Bool)?) throws {
+        // A feature with nothing to tile reaches no tile; the shard's summary counts it.
+        guard let anchor else { return }
+        let owner = Self.partition(ofAnchor: anchor.key, zoom: partitionZoom)
+        var part = 0
+        for (group, features) in [pieces.west, pieces.center, pieces.east].enumerated() {
+            for feature in features {
+                try descend(feature, tile: TileID(z: 0, x: 0, y: 0)) { piece, tile in
+                    record.removeAll(keepingCapacity: true)
+                    FeatureRecord.append(piece, source: source, tags: tags, group: UInt8(group), part: part,
+                                         anchor: anchor.key, tile: (UInt32(tile.x), UInt32(tile.y)),
+                                         attributes: attributes, to: &record)
+                    try writer.append(record, to: Self.section(Self.index(of: tile), .clipped, group: group))
+                }
+                record.removeAll(keepingCapacity: true)
+                FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part, anchor: anchor.key,
+                                     tile: (0, 0), attributes: attributes, to: &record)
+                try writer.append(record, to: Self.section(owner, .whole, group: group))
+                part += 1
+            }
+        }
+        var entry = [UInt8]()
+        withUnsafeBytes(of: anchor.key.littleEndian) { entry.append(contentsOf: $0) }
+        withUnsafeBytes(of: (UInt64(source) | (anchor.pointsOnly ? 0 : 1 << 63)).littleEndian) { entry.append(contentsOf: $0) }
+        try writer.append(entry, to: Self.section(owner, .anchors))
+        owned[owner, default: (0, 0)].features += 1
+        if anchor.pointsOnly { owned[owner, default: (0, 0)].points += 1 }
+    }
+
+    /// Clips `feature` down the pyramid from `tile` to the partition zoom, as one run's tiles
+    /// clip it (each zoom's split, the buffer included), and hands over each piece that reaches
+    /// a partition's tile.
+    private func descend(_ feature: ProjectedFeature, tile: TileID,
+                         _ body: (ProjectedFeature, TileID) throws -> Void) throws {
+        if tile.z == partitionZoom {
+            try body(feature, tile)
+            return
+        }
+        let parts = TileSplit.split([feature], tile: tile, bounds: FeatureBounds(feature), options: options)
+        for (pieces, child) in zip(parts, TileSplit.children(of: tile)) {
+            for piece in pieces { try descend(piece, tile: child, body) }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import XCTest
+@testable import OverlayKit
+
+/// MapLibre Tiles: what `MLTEncoder` writes, `MLTDecoder` reads back as the same features the
+/// MVT of the same tile holds (geometry, ids, properties), for every geometry kind and every
+/// column type, and for every tile of real inputs.
+final class MLTTests: XCTestCase {
+    private func feature(_ type: TileGeometryType, _ rings: [[(Int32, Int32)]], id: JSONValue? = nil,
+                         _ properties: JSONObject? = nil) -> TileFeature {
+        TileFeature(type: type, xy: rings.flatMap { $0.flatMap { [$0.0, $0.1] } }, ringLengths: rings.map(\.count),
+                    id: id, properties: properties)
+    }
+
+    private func tile(_ features: [TileFeature], extent: Int = 4096) -> VectorTile {
+        VectorTile(id: TileID(z: 3, x: 2, y: 1), extent: extent, features: features, statistics: TileStatistics(),
+                   sourcePointCount: 0, pointCount: 0)
+    }
+
+    /// The MLT of `tile` decoded, checked against the MVT of it decoded.
+    @discardableResult
+    private func assertSameAsMVT(_ tile: VectorTile, file: StaticString = #filePath, line: UInt = #line) throws -> [DecodedTileLayer] {
+        let (mlt, _) = MLTEncoder(layerName: "layer").encode(tile)
+        let (mvt, _) = MVTEncoder(layerName: "layer").encode(tile)
+        let fromMLT = try MLTDecoder.decode(mlt)
+        let fromMVT = try MVTTileDecoder().decodeLayers(mvt)
+        XCTAssertEqual(fromMLT, fromMVT, file: file, line: line)
+        return fromMLT
+    }
+
+    private let square: [(Int32, Int32)] = [(0, 0), (100, 0), (100, 100), (0, 100), (0, 0)]
+    private let hole: [(Int32, Int32)] = [(20, 20), (20, 80), (80, 80), (80, 20), (20, 20)]
+    private let farSquare: [(Int32, Int32)] = [(200, 200), (300, 200), (300, 300), (200, 300), (200, 200)]
+
+    func testEveryGeometryKindInOneLayer() throws {
+        let layers = try assertSameAsMVT(tile([
+            feature(.point, [[(5, 5)]], id: .integer(1)),
+            feature(.point, [[(5, 5), (-10, 4200), (7, 7)]], id: .integer(2)),
+            feature(.line, [[(0, 0), (10, 10), (20, 0)]], id: .integer(3)),
+            feature(.line, [[(0, 0), (10, 10)], [(50, 50), (60, 70), (80, 90)]]),
+            feature(.polygon, [square, hole], id: .integer(5)),
+            feature(.polygon, [square, hole, farSquare]),
+            feature(.polygon, [farSquare]),
+        ]))
+        XCTAssertEqual(layers.first?.features.count, 7)
+        XCTAssertEqual(layers.first?.features[5].ringLengths, [5, 5, 5])
+    }
+
+    /// Each kind alone (the length streams present differ with the kinds a column holds).
+    func testEachKindAloneAndInPairs() throws {
+        let kinds: [TileFeature] = [
+            feature(.point, [[(5, 5)]]), feature(.point, [[(1, 2), (3, 4)]]),
+            feature(.line, [[(0, 0), (10, 10)]]), feature(.line, [[(0, 0), (10, 10)], [(5, 5), (6, 6)]]),
+            feature(.polygon, [square]), feature(.polygon, [square, farSquare]),
+        ]
+        for first in kinds.indices {
+            for second in kinds.indices { try assertSameAsMVT(tile([kinds[first], kinds[second]])) }
+        }
+    }
+
+    func testUndrawablePartsAreLeftOutAsMVTLeavesThemOut() throws {
+        let layers = try assertSameAsMVT(tile([
+            feature(.line, [[(1, 1)]]),                                       // one point: nothing to draw
+            feature(.polygon, [[(0, 0), (5, 0), (0, 0)], square]),           // a two-point ring, then a square
+            feature(.point, [[(3, 3)]]),
+        ]))
+        XCTAssertEqual(layers.first?.features.map(\.type), [.polygon, .point])
+    }
+
+    func testIDsNullableAndSixtyFourBit() throws {
+        let layers = try assertSameAsMVT(tile([
+            feature(.point, [[(1, 1)]], id: .integer(7)),
+            feature(.point, [[(2, 2)]]),
+            feature(.point, [[(3, 3)]], id: .integer(Int64(UInt32.max) + 10)),
+            feature(.point, [[(4, 4)]], id: .string("0012")),                 // not an unsigned integer: not written
+        ]))
+        XCTAssertEqual(layers.first?.features.map(\.id), [.integer(7), nil, .integer(Int64(UInt32.max) + 10), nil])
+        var sequence = [TileFeature]()
+        for index in 0..<500 { sequence.append(feature(.point, [[(Int32(index), 0)]], id: .integer(Int64(1000 + index)))) }
+        let (bytes, _) = MLTEncoder(layerName: "layer").encode(tile(sequence))
+        let plainIDs = sequence.count * 2
+        XCTAssertLessThan(bytes.count, 500 * 2 + plainIDs / 4, "ascending ids take delta-RLE: a few bytes, not 2 a feature")
+        try assertSameAsMVT(tile(sequence))
+    }
+
+    func testEveryColumnType() throws {
+        var features = [TileFeature]()
+        let words = ["Rue de la République", "Rue de la Paix", "Avenue de la République", "Boulevard de la Paix"]
+        for index in 0..<300 {
+            var properties = JSONObject()
+            properties.append("flag", .bool(index % 3 == 0))
+            properties.append("count", .integer(Int64(index)))
+            properties.append("signed", .integer(Int64(index) - 150))
+            properties.append("big", .integer(Int64(index) << 40))
+            properties.append("half", .number(Double(index) + 0.5))                  // a float holds it
+            properties.append("fine", .number(Double(index) / 7))                    // a double
+            properties.append("class", .string(index % 2 == 0 ? "house" : "shed"))  // a dictionary
+            properties.append("street", .string("\(words[index % 4]) \(index)"))     // FSST
+            if index % 5 == 0 { properties.append("sparse", .string("yes")) }
+            properties.append("nothing", .null)
+            properties.append("list", .array([.integer(1), .integer(2)]))
+            features.append(feature(.point, [[(Int32(index), Int32(index))]], properties))
+        }
+        let layers = try assertSameAsMVT(tile(features))
+        let first = try XCTUnwrap(layers.first?.features.first?.properties)
+        XCTAssertEqual(first["list"], .string("[1,2]"))
+        XCTAssertNil(first["nothing"])
+        let (bytes, losses) = MLTEncoder(layerName: "layer").encode(tile(features))
+        XCTAssertEqual(losses.nullValuesNotWritten, 300)
+        XCTAssertEqual(losses.valuesWrittenAsJSON, 300)
+        let (mvt, _) = MVTEncoder(layerName: "layer").encode(tile(features))
+        XCTAssertLessThan(Double(bytes.count), 0.6 * Double(mvt.count), "columns, dictionaries and FSST beat MVT's tags")
+    }
+
+    func testFSSTRoundTripsAndShrinksRepeatedPieces() throws {
+        let strings = (0..<200).map { Array("Avenue des Champs-Élysées \($0 * 7) bis".utf8) }
+        let table = MLTFSST(training: strings)
+        var compressed = [UInt8]()
+        for string in strings { table.compress(string, into: &compressed) }
+        XCTAssertLessThan(compressed.count, strings.reduce(0) { $0 + $1.count } / 3)
+        let back = try MLTFSST.decompress(compressed[...], symbolBytes: table.symbolBytes[...],
+                                          symbolLengths: table.symbolLengths.map(UInt64.init), reader: MLTWire.Reader([]))
+        XCTAssertEqual(back, strings.flatMap { $0 })
+    }
+
+    /// A column mixing kinds that no MLT type holds exactly is written as text, and counted.
+    func testMixedKindsBecomeTextAndAreCounted() throws {
+        let features = [feature(.point, [[(1, 1)]], ["v": .integer(3)]), feature(.point, [[(2, 2)]], ["v": .string("three")]),
+                        feature(.point, [[(3, 3)]], ["v": .bool(true)]), feature(.point, [[(4, 4)]], ["w": .integer(-2), "x": .number(1.5)]),
+                        feature(.point, [[(5, 5)]], ["x": .integer(2)])]
+        let (bytes, losses) = MLTEncoder(layerName: "layer").encode(tile(features))
+        XCTAssertEqual(losses.valuesWrittenAsJSON, 2)
+        let decoded = try XCTUnwrap(MLTDecoder.decode(bytes).first).features.map { $0.properties ?? [:] }
+        XCTAssertEqual(decoded.map { $0["v"] }, [.string("3"), .string("three"), .string("true"), nil, nil])
+        XCTAssertEqual(decoded[3]["w"], .integer(-2))
+        XCTAssertEqual(decoded.map { $0["x"] }, [nil, nil, nil, .number(1.5), .number(2)], "integers join a float column as numbers")
+    }
+
+    func testTruncatedAndDamagedTilesAreBadTileErrors() throws {
+        let (bytes, _) = MLTEncoder(layerName: "layer").encode(tile([feature(.polygon, [square, hole], ["name": .string("a")])]))
+        for cut in [1, 5, bytes.count / 2, bytes.count - 1] {
+            XCTAssertThrowsError(try MLTDecoder.decode(Array(bytes.prefix(cut)))) { error in
+                XCTAssertEqual((error as? Diagnostic)?.code, .mltBadTile, "cut at \(cut)")
+            }
+        }
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            var damaged = bytes
+            damaged[Int.random(in: 1..<damaged.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            _ = try? MLTDecoder.decode(damaged)                                 // an error or a tile, never a crash
+        }
+    }
+
+    /// Every tile of real inputs: the MLT decodes to the MVT's features.
+    func testEveryTileOfTheExamplesMatchesItsMVT() throws {
+        let root = TestPaths.packageRoot.appendingPathComponent("Examples")
+        for (file, maxZoom) in [("countries.geojson", 5), ("parks.geojson", 8), ("roads.geojsonl", 8), ("render-holes.geojson", 6)] {
+            let tiles = try MLTTileComparison.compareEveryTile(of: root.appendingPathComponent(file).path, maxZoom: maxZoom)
+            XCTAssertGreaterThan(tiles, 0, file)
+        }
+    }
+
+    func testEveryTileOfTheGeoJSONVTFixturesMatchesItsMVT() throws {
+        let folder = try TestPaths.corpusFolder("geojson-vt/fixtures")
+        for name in ["us-states.json", "collection.json", "dateline.json", "feature.json", "ids.json", "single-geom.json"] {
+            _ = try MLTTileComparison.compareEveryTile(of: folder.appendingPathComponent(name).path, maxZoom: name == "us-states.json" ? 5 : 8)
+        }
+    }
+}

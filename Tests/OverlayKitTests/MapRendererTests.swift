@@ -1,0 +1,137 @@
+import XCTest
+@testable import OverlayKit
+import OverlayModel
+
+/// `MapRenderer`, the whole render as one call: options checked first, impossible views
+/// refused, sources read twice to fit, reports that account for every feature.
+final class MapRendererTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("MapRendererTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func code(of body: () throws -> Void) -> Diagnostic.Code? {
+        do {
+            try body()
+            return nil
+        } catch let diagnostic as Diagnostic {
+            return diagnostic.code
+        } catch {
+            return nil
+        }
+    }
+
+    func testOptionsOutsideTheirRangesAreRefusedBeforeReading() {
+        let center = Coordinate(latitude: 0, longitude: 0)
+        let refused: [RenderOptions] = [
+            RenderOptions(camera: .centered(center, zoom: -0.5)),
+            RenderOptions(camera: .centered(center, zoom: .nan)),
+            RenderOptions(camera: .centered(Coordinate(latitude: 91, longitude: 0), zoom: 3)),
+            RenderOptions(camera: .lookingAt(center, centerCoordinateDistance: 1)),
+            RenderOptions(width: 0),
+            RenderOptions(width: 20_000),
+            RenderOptions(scale: 9),
+            RenderOptions(pitch: 86),
+            RenderOptions(bearing: .infinity),
+            RenderOptions(labelPriority: ""),
+            RenderOptions(clusterDistance: 300),
+            RenderOptions(camera: .fit(padding: -1)),
+        ]
+        for options in refused {
+            XCTAssertEqual(code { try options.validate() }, .renderBadOption, "\(options)")
+        }
+        XCTAssertEqual(code { try RenderOptions(width: 100, height: 1).validate() }, .renderViewTooSmall)
+        XCTAssertNil(code { try RenderOptions(width: 100, height: 1, camera: .fit(padding: 0)).validate() })
+        XCTAssertNil(code { try RenderOptions().validate() })
+    }
+
+    func testAFitThatNeedsAZoomBelowMinusOneIsRefused() throws {
+        let world = try RenderFixtures.features(RenderFixtures.polygon([[(-170, -70), (170, -70), (170, 70), (-170, 70), (-170, -70)]]))
+        var source = FeatureArraySource(world)
+        let renderer = MapRenderer(options: RenderOptions(width: 200, height: 1, camera: .fit(padding: 0)))
+        XCTAssertEqual(code { _ = try renderer.render(&source, to: ByteOutput()) }, .renderViewTooSmall)
+        // A 100-point view shows the world at zoom −0.5 (a fit may go down to −1).
+        let small = MapRenderer(options: RenderOptions(width: 100, height: 100, camera: .fit(padding: 0)))
+        let report = try small.render(&source, to: ByteOutput())
+        XCTAssertGreaterThanOrEqual(report.camera.zoom, RenderOptions.minimumFitZoom)
+        XCTAssertLessThan(report.camera.zoom, 0)
+        XCTAssertEqual(report.features.drawn, 1)
+    }
+
+    func testTheReportAccountsForEveryFeature() throws {
+        let features = try RenderFixtures.features(RenderFixtures.collection([
+            RenderFixtures.polygon([[(0, 0), (2, 0), (2, 2), (0, 0)]]),
+            RenderFixtures.polygon([[(120, 0), (122, 0), (122, 2), (120, 0)]]),
+            RenderFixtures.polygon([[(1, 1), (1.0000001, 1), (1.0000001, 1.0000001), (1, 1)]]),
+            RenderFixtures.polygon([[(1, 1), (1.5, 1), (1.5, 1.5), (1, 1)]], properties: #"{"fill-opacity":0,"stroke-width":0}"#),
+            #"{"type":"Feature","properties":{"name":"here"},"geometry":{"type":"Point","coordinates":[1,1]}}"#,
+        ]))
+        var source = FeatureArraySource(features)
+        let output = ByteOutput()
+        let options = RenderOptions(width: 400, height: 300, camera: .centered(Coordinate(latitude: 1, longitude: 1), zoom: 5))
+        let report = try MapRenderer(options: options, format: .svg).render(&source, to: output)
+        XCTAssertEqual(report.features.read, 5)
+        XCTAssertEqual(report.features.drawn, 2)
+        XCTAssertEqual(report.features.outsideView, 1)
+        XCTAssertEqual(report.features.tooSmall, 1)
+        XCTAssertEqual(report.features.unpainted, 1)
+        XCTAssertEqual(report.annotations.points, 1)
+        XCTAssertEqual(report.annotations.labelsPlaced, 1)
+        XCTAssertTrue(report.diagnostics.isEmpty)
+        XCTAssertTrue(String(decoding: output.bytes, as: UTF8.self).hasSuffix("</svg>\n"))
+        var empty = FeatureArraySource([])
+        let blank = try MapRenderer(options: options).render(&empty, to: ByteOutput())
+        XCTAssertEqual(blank.diagnostics.map(\.code), [.renderEmpty])
+    }
+
+    func testAFileIsReadTwiceAndDrawsWhatTheFeaturesInMemoryDraw() throws {
+        let path = RenderFixtures.packageRoot.appendingPathComponent("Examples/places.kml").path
+        var file = FileRenderSource(path: path)
+        let fromFile = ByteOutput()
+        let renderer = MapRenderer(options: RenderOptions(width: 500, height: 400), format: .svg)
+        var warnings = [Diagnostic]()
+        let report = try renderer.render(&file, to: fromFile) { warnings.append($0) }
+        var memory = FeatureArraySource(try FeatureIO.readAll(path: path).features)
+        let fromMemory = ByteOutput()
+        _ = try renderer.render(&memory, to: fromMemory)
+        XCTAssertEqual(fromFile.bytes, fromMemory.bytes)
+        XCTAssertEqual(report.features.read, memory.features.count)
+        // Each warning once, though the file was read twice.
+        XCTAssertEqual(Set(warnings.map(\.description)).count, warnings.count)
+    }
+
+    func testASequenceMeasuredInPartsHasTheExtentOneReaderFinds() throws {
+        // Points around the antimeridian and a line far from them, one record a line.
+        var lines = [String]()
+        for index in 0..<3000 {
+            let longitude = index % 3 == 0 ? 170 + Double(index % 97) / 10 : -175 + Double(index % 89) / 20
+            lines.append("{\"type\":\"Feature\",\"properties\":{\"n\":\(index)},\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(longitude > 180 ? longitude - 360 : longitude),\(Double(index % 50) - 25)]}}")
+        }
+        lines.append(#"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[-160,10],[-150,40]]}}"#)
+        let url = directory.appendingPathComponent("points.geojsonseq")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        let file = try ByteInput(path: url.path)
+        let size = try XCTUnwrap(file.expectedSize)
+        let parallel = try XCTUnwrap(try ParallelExtent.measure(file, size: size, parts: 4, minimumPartBytes: 1024))
+        var one = GeoJSONReader(input: try ByteInput(path: url.path))
+        let sequential = try FitExtent.measuring(&one).mapRect
+        XCTAssertEqual(parallel, sequential)
+        XCTAssertGreaterThan(parallel.maxX, MapProjection.worldSize, "fitted across the antimeridian")
+
+        // A bad record: the parts give up, and one reader reports the error where it is.
+        lines[2500] = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1]}}"#
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        let bad = try ByteInput(path: url.path)
+        XCTAssertNil(try ParallelExtent.measure(bad, size: try XCTUnwrap(bad.expectedSize), parts: 4, minimumPartBytes: 1024))
+        var source = FileRenderSource(path: url.path)
+        XCTAssertThrowsError(try source.extent()) { error in
+            XCTAssertTrue(String(describing: error).contains("points.geojsonseq:2501:"), "\(error)")
+        }
+    }
+}

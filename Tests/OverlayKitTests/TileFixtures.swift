@@ -1,0 +1,56 @@
+import Foundation
+import OverlayModel
+@testable import OverlayKit
+
+/// Inputs and output readers the tile tests share.
+enum TileFixtures {
+    /// A GeoJSON text sequence of every kind of shape: clustered points with properties of each
+    /// JSON type, lines and polygons with holes, shapes across the antimeridian, a world polygon
+    /// (solid tiles), a geometry collection, a feature without geometry, tiny rectangles.
+    static func writeMixedInput(in folder: URL) throws -> String {
+        var lines = [String]()
+        var random = SeededGenerator(seed: 7)
+        for index in 0..<1_500 {
+            let x = 2.35 + Double.random(in: -0.4...0.4, using: &random), y = 48.85 + Double.random(in: -0.3...0.3, using: &random)
+            let value = index % 5 == 0 ? "null" : index % 5 == 1 ? "1.0" : index % 5 == 2 ? #"{"a":[1,"b",true]}"# : index % 5 == 3 ? "\(index)" : #""name \#(index)""#
+            lines.append(#"{"type":"Feature","id":\#(index),"properties":{"v":\#(value),"flag":\#(index % 2 == 0),"dup":1,"dup":2},"geometry":{"type":"Point","coordinates":[\#(x),\#(y)]}}"#)
+        }
+        for index in 0..<300 {
+            let x = -10 + Double(index % 30) * 0.7, y = 40 + Double(index / 30) * 0.5
+            lines.append(#"{"type":"Feature","id":"b\#(index)","properties":{"kind":"building"},"geometry":{"type":"Polygon","coordinates":[[[\#(x),\#(y)],[\#(x + 0.0004),\#(y)],[\#(x + 0.0004),\#(y + 0.0003)],[\#(x),\#(y + 0.0003)],[\#(x),\#(y)]]]}}"#)
+        }
+        lines.append(#"{"type":"Feature","properties":{"name":"ring with hole"},"geometry":{"type":"Polygon","coordinates":[[[0,0],[20,0],[20,20],[0,20],[0,0]],[[5,5],[5,15],[15,15],[15,5],[5,5]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"across the antimeridian"},"geometry":{"type":"LineString","coordinates":[[170,10],[190,12],[200,-5]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"west edge"},"geometry":{"type":"Polygon","coordinates":[[[-179.9,-20],[-170,-20],[-170,-10],[-179.9,-10],[-179.9,-20]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"world"},"geometry":{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"collection"},"geometry":{"type":"GeometryCollection","geometries":[{"type":"Point","coordinates":[30,30]},{"type":"LineString","coordinates":[[30,30],[31,31],[32,30]]}]}}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"nothing"},"geometry":null}"#)
+        lines.append(#"{"type":"Feature","properties":{"name":"long line"},"geometry":{"type":"LineString","coordinates":[[-60,-30],[-20,10],[40,-20],[100,40]]}}"#)
+        let url = folder.appendingPathComponent("mixed-\(UUID().uuidString).geojsons")
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
+        return url.path
+    }
+
+    /// Every file under `url` (a tile directory) by relative path; a PMTiles file by its name; an
+    /// MBTiles file by its tiles and metadata.
+    static func files(_ url: URL) throws -> [String: Data] {
+        var result = [String: Data]()
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            guard url.pathExtension == "mbtiles" else { return [url.lastPathComponent: try Data(contentsOf: url)] }
+            // SQLite's pages follow the order rows were added: compare what the archive holds.
+            let reader = try TileArchive.open(url.path)
+            for id in try reader.tileIDs() { result["\(id.z)/\(id.x)/\(id.y)"] = Data(try reader.tile(id) ?? []) }
+            result["metadata"] = Data(String(describing: reader.metadata).utf8)
+            return result
+        }
+        for case let path as String in FileManager.default.enumerator(atPath: url.path) ?? FileManager.DirectoryEnumerator() {
+            var directory: ObjCBool = false
+            let file = url.appendingPathComponent(path)
+            if FileManager.default.fileExists(atPath: file.path, isDirectory: &directory), !directory.boolValue {
+                result[path] = try Data(contentsOf: file)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import OverlayModel
+import XCTest
+@testable import OverlayKit
+
+/// A run split over workers (`TileJob`: split the shards, plan, cut the partitions, finish)
+/// writes what one `Tiler` run writes, file for file, with tippecanoe's defaults (thinning,
+/// tiny-polygon stand-ins, the budget) and the other density options, whatever the number of
+/// shards and the partition zoom.
+final class TileJobTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tile-job-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// `input`'s lines in `count` consecutive slices, as files.
+    private func shards(of input: String, count: Int) throws -> [String] {
+        let lines = try String(contentsOfFile: input, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.isEmpty }
+        return try (0..<count).map { index in
+            let slice = lines[index * lines.count / count..<(index + 1) * lines.count / count]
+            let path = folder.appendingPathComponent("shard-\(UUID().uuidString).geojsons").path
+            try Data((slice.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+    }
+
+    /// One run's output, and the job's with `shards` shards at `partitionZoom` (a directory
+    /// unless `suffix` names an archive).
+    private func outputs(_ input: String, shards count: Int, partitionZoom: Int, suffix: String = "",
+                         _ configure: (inout Tiler) -> Void) throws -> (one: [String: Data], job: [String: Data]) {
+        let name = UUID().uuidString
+        let one = folder.appendingPathComponent("one").appendingPathComponent(name + suffix)
+        try FileManager.default.createDirectory(at: one.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var tiler = Tiler(output: one.path, layer: "mixed")
+        tiler.threads = 2
+        configure(&tiler)
+        var reader = try FeatureIO.reader(for: ByteInput(path: input))
+        let single = try tiler.run(reading: &reader)
+        let distributed = folder.appendingPathComponent("job").appendingPathComponent(name + suffix)
+        try FileManager.default.createDirectory(at: distributed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        tiler.output = distributed.path
+        let report = try runJob(tiler, partitionZoom: partitionZoom, shards: try shards(of: input, count: count).map { ($0, nil) })
+        XCTAssertEqual(report.zooms, single.zooms, "per-zoom counts")
+        XCTAssertEqual(report.input, single.input)
+        return (try TileFixtures.files(one), try TileFixtures.files(distributed))
+    }
+
+    /// Runs `tiler` as a job over `shards` (files, each with its input's layer), every step as a
+    /// fresh worker would run it: from the work folder alone.
+    private func runJob(_ tiler: Tiler, partitionZoom: Int, shards: [(path: String, layer: String?)]) throws -> Tiler.Report {
+        let work = folder.appendingPathComponent("work-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        _ = try TileJob.create(work: work.path, tiler: tiler, partitionZoom: partitionZoom)
+        for (index, shard) in shards.enumerated() {
+            var reader = try FeatureIO.reader(for: ByteInput(path: shard.path))
+            try TileJob(work: work.path).split(shard: index, layer: shard.layer, reading: &reader)
+        }
+        for partition in try TileJob(work: work.path).plan() { try TileJob(work: work.path).cut(partition: partition) }
+        return try TileJob(work: work.path).finish()
+    }
+
+    private func assertSame(_ outputs: (one: [String: Data], job: [String: Data]), _ label: String,
+                            file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertFalse(outputs.one.isEmpty, label, file: file, line: line)
+        XCTAssertEqual(outputs.one.keys.sorted(), outputs.job.keys.sorted(), "\(label): the same tiles", file: file, line: line)
+        var differing = [String]()
+        for (path, bytes) in outputs.one where outputs.job[path] != bytes { differing.append(path) }
+        XCTAssertEqual(differing.sorted(), [], "\(label): files differ", file: file, line: line)
+    }
+
+    func testSplitRunEqualsOneRunWithTippecanoesDefaults() throws {
+        let input = try TileFixtures.writeMixedInput(in: folder)
+        // A directory: every tile and metadata.json, file for file.
+        assertSame(try outputs(input, shards: 3, partitionZoom: 2) { $0.options.maxZoom = 5 }, "3 shards, partition zoom 2")
+        // PMTiles archives, byte for byte.
+        for (shards, zoom) in [(1, 0), (2, 1), (4, 3), (8, 4)] {
+            assertSame(try outputs(input, shards: shards, partitionZoom: zoom, suffix: ".pmtiles") { $0.options.maxZoom = 8 },
+                       "\(shards) shards, partition zoom \(zoom)")
+        }
+    }
+
+    /// Clusters with accumulated attributes, generated ids and line metrics; a tight byte budget
+    /// (drop densest) with promoted ids; coalescing; GeoJSON tiles from z3; guessed zooms.
+    func testSplitRunEqualsOneRunWithEveryDensityOption() throws {
+        let input = try TileFixtures.writeMixedInput(in: folder)
+        assertSame(try outputs(input, shards: 3, partitionZoom: 2, suffix: ".pmtiles") { tiler in
+            tiler.options.maxZoom = 6
+            tiler.options.clusterDistance = 40
+            tiler.options.clusterAttributes = ["flag": .count]
+            tiler.options.generateID = true
+            tiler.options.lineMetrics = true
+        }, "clusters, generated ids, line metrics")
+        assertSame(try outputs(input, shards: 2, partitionZoom: 2, suffix: ".pmtiles") { tiler in
+            tiler.options.maxZoom = 6
+            tiler.options.budget.maxBytes = 2_000
+            tiler.options.promoteID = "v"
+        }, "a 2,000-byte budget, promoted ids")
+        assertSame(try outputs(input, shards: 2, partitionZoom: 1, suffix: ".mbtiles") { tiler in
+            tiler.options.maxZoom = 6
+            tiler.options.budget.maxFeatures = 40
+            tiler.options.budget.strategy = .coalesceDensest
+        }, "coalescing to 40 features")
+        assertSame(try outputs(input, shards: 3, partitionZoom: 2) { tiler in
+            tiler.options.maxZoom = 5
+            tiler.options.minZoom = 3
+            tiler.encoding = .geojson
+        }, "GeoJSON tiles from z3")
+        assertSame(try outputs(input, shards: 2, partitionZoom: 2, suffix: ".pmtiles") { tiler in
+            tiler.options.maxZoom = 8
+            tiler.options.guessesMaxZoom = true
+            tiler.options.guessesBaseZoom = true
+        }, "guessed max and base zoom")
+        assertSame(try outputs(input, shards: 3, partitionZoom: 2, suffix: ".pmtiles") { tiler in
+            tiler.options.maxZoom = 6
+            tiler.encoding = .mlt
+        }, "MapLibre Tiles")
+    }
+
+    /// Several inputs, each its own layer (and members naming others), as shards of their inputs.
+    func testSplitRunEqualsOneRunWithSeveralLayers() throws {
+        let first = try TileFixtures.writeMixedInput(in: folder)
+        let second = folder.appendingPathComponent("second.geojsons").path
+        try Data(("""
+            {"type":"Feature","properties":{"n":1},"geometry":{"type":"Point","coordinates":[2.3,48.8]}}
+            {"type":"Feature","properties":{"n":2},"tippecanoe":{"layer":"named"},"geometry":{"type":"Point","coordinates":[2.4,48.9]}}
+            {"type":"Feature","properties":{"n":3},"geometry":{"type":"LineString","coordinates":[[0,0],[10,10]]}}
+            """ + "\n").utf8).write(to: URL(fileURLWithPath: second))
+        let one = folder.appendingPathComponent("layers-one.pmtiles")
+        var tiler = Tiler(output: one.path, layer: "first")
+        tiler.options.maxZoom = 6
+        var inputs = [TileInput(layer: "first", reader: try FeatureIO.reader(for: ByteInput(path: first))),
+                      TileInput(layer: "second", reader: try FeatureIO.reader(for: ByteInput(path: second)))]
+        let single = try tiler.run(reading: &inputs)
+        let distributed = folder.appendingPathComponent("layers-job.pmtiles")
+        tiler.output = distributed.path
+        let shards = try shards(of: first, count: 2).map { ($0, "first") } + [(second, "second")]
+        let report = try runJob(tiler, partitionZoom: 2, shards: shards.map { (path: $0.0, layer: Optional($0.1)) })
+        XCTAssertEqual(report.zooms, single.zooms)
+        XCTAssertEqual(report.metadata.vectorLayers.map(\.id), ["first", "second", "named"])
+        XCTAssertEqual(try Data(contentsOf: distributed), try Data(contentsOf: one), "the same PMTiles archive, byte for byte")
+    }
+}
