@@ -10,3 +10,14 @@ func writePMTiles() throws {
     for note in report.diagnostics { print(note) }                       // what was dropped, and why
     print("wrote \(report.tiles) tiles, \(report.fileBytes ?? 0) bytes, to countries.pmtiles")
 }
+
+/// Joining: `overlaykit tile-join` as one call, the layer renamed and a property left out.
+func joinTileSets() throws {
+    var options = TileJoin.Options(inputs: ["countries.pmtiles"], output: "joined.mbtiles")
+    options.merging.renamedLayers = ["countries": "land"]                // as `-R countries:land`
+    options.merging.excludedProperties = ["POP_EST"]                      // as `-x POP_EST`
+    options.replaceExisting = true                                        // as `-f`
+    let report = try TileJoin.join(options)
+    for warning in report.diagnostics { print(warning) }
+    print("joined \(report.tiles) tiles, layers \(report.layers), left out \(report.dropped.properties)")
+}

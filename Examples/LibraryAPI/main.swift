@@ -2,7 +2,7 @@
 // the DocC articles, word for word (DocCommandTests checks that and runs this program), called
 // in the order a real use takes: read, look, clip and simplify, filter, validate, tile, write.
 // Run from the package root: swift run overlaykit-example [Examples/parks.geojson]
-// It writes europe.geojson, countries.pmtiles, places.png and parks.png into the current folder.
+// It writes europe.geojson, countries.pmtiles, joined.mbtiles, places.png and parks.png into the current folder.
 import Foundation
 import OverlayKit
 
@@ -17,6 +17,7 @@ do {
     validateAFile()                             // Validating
     try validateAgainstProfiles()               // Validating: profiles
     try writePMTiles()                          // Tiling
+    try joinTileSets()                          // Tiling: tile-join
     try renderPitched()                         // Rendering
     try drawAFile()                             // Rendering: "Draw a file", "Draw features in memory"
     try writeKML()                              // GettingStarted and Writing: "Write features"

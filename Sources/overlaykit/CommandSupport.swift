@@ -13,7 +13,6 @@ import OverlayModel
 /// `Diagnostic.Code.Kind.exitStatus` is the one place they are decided.
 enum ExitStatus {
     static let findings = Diagnostic.Code.Kind.finding.exitStatus
-    static let badInput = Diagnostic.Code.Kind.data.exitStatus
     static let ioError = Diagnostic.Code.Kind.io.exitStatus
 }
 

@@ -244,12 +244,14 @@ struct TileCommand: ParsableCommand {
         guard let output else { return }
         try runReportingErrors {
             var inputs = try inputOptions.open(layer: layer)
-            let meter = !tippecanoe.quiet && (progress ?? (isatty(STDERR_FILENO) == 1)) ? TileProgressMeter() : nil
-            var onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)?
-            if let meter { onProgress = { meter.update($0) } }
+            let meter = ProgressMeter(show: tippecanoe.quiet ? false : progress) { Report.standardError($0) }
+            var onProgress: (@Sendable (TileWriteCounts) -> Void)?
+            if meter.enabled { onProgress = { counts in meter.update { Self.progressLine(counts, seconds: meter.elapsedSeconds) } } }
             let tiler = try tiler
             let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
-            if let meter { meter.finish(report) }
+            if meter.finish(Self.progressLine(TileWriteCounts(report.zooms), seconds: meter.elapsedSeconds)) {
+                Report.standardError("tile: read and projected \(report.input.features) features in \((report.readingSeconds * 100).rounded() / 100) s\n")
+            }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
             let guessed = maxZoomArgument == .guess ? " (max zoom guessed from the features' spacing)" : ""
             if !tippecanoe.quiet {
@@ -267,6 +269,13 @@ struct TileCommand: ParsableCommand {
 }
 
 extension TileCommand {
+    /// The progress line: the deepest zoom reached, tiles written (and at that zoom), tiles a second.
+    static func progressLine(_ counts: TileWriteCounts, seconds: Double) -> String {
+        let zoom = counts.deepestZoom ?? 0
+        let atZoom = counts.zooms.indices.contains(zoom) ? counts.zooms[zoom].tiles : 0
+        return "tile: z\(zoom) \(counts.tiles) tiles (\(atZoom) at z\(zoom)), \(Int((Double(counts.tiles) / seconds).rounded())) tiles/s"
+    }
+
     /// `--plan`'s table.
     static func text(_ plan: TilePlan, format: TileArchiveFormat) -> String {
         func megabytes(_ bytes: Int) -> String { bytes < 10 << 20 ? "\(bytes / 1024) KiB" : "\(bytes >> 20) MiB" }
@@ -279,42 +288,6 @@ extension TileCommand {
         lines.append("total: \(plan.tiles) tiles, \(plan.bytes) encoded bytes; \(format.rawValue) output about \(megabytes(plan.outputBytes)), "
             + "disk beside it while built about \(megabytes(plan.temporaryDiskBytes)), peak memory about \(megabytes(plan.peakMemoryBytes))")
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// Prints zoom, tiles written and rate on standard error, at most about four times a second.
-final class TileProgressMeter: @unchecked Sendable {
-    private let start = Date()
-    private var lastPrint = Date.distantPast
-    /// On a terminal one line is rewritten in place; in a log each update is its own line.
-    private let lineEnd = isatty(STDERR_FILENO) == 1 ? "\r" : "\n"
-
-    /// Called under the sink's lock after every tile.
-    func update(_ progress: TileArchiveSink.Progress) {
-        let now = Date()
-        guard now.timeIntervalSince(lastPrint) >= (lineEnd == "\r" ? 0.25 : 2) else { return }
-        lastPrint = now
-        print(progress, now: now, end: lineEnd)
-    }
-
-    /// The last line, with the final counts.
-    func finish(_ report: Tiler.Report) {
-        var progress = TileArchiveSink.Progress()
-        for zoom in report.zooms where zoom.zoom < progress.tilesPerZoom.count {
-            progress.tilesPerZoom[zoom.zoom] = zoom.tiles
-            if zoom.tiles > 0 { progress.deepestZoom = zoom.zoom }
-        }
-        progress.tiles = report.tiles
-        progress.bytes = report.encodedBytes
-        print(progress, now: Date(), end: "\n")
-        let seconds = (report.readingSeconds * 100).rounded() / 100
-        Report.standardError("tile: read and projected \(report.input.features) features in \(seconds) s\n")
-    }
-
-    private func print(_ progress: TileArchiveSink.Progress, now: Date, end: String) {
-        let seconds = max(now.timeIntervalSince(start), 0.001)
-        let rate = Int((Double(progress.tiles) / seconds).rounded())
-        Report.standardError("tile: z\(progress.deepestZoom) \(progress.tiles) tiles (\(progress.tilesPerZoom[progress.deepestZoom]) at z\(progress.deepestZoom)), \(rate) tiles/s\(end)")
     }
 }
 

@@ -68,97 +68,50 @@ struct TileJoinCommand: ParsableCommand {
 
     func validate() throws {
         try validateTileSetOutput(output)
-        guard !inputs.isEmpty else { throw ValidationError("give at least one input tile set") }
-        for rename in renames where rename.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).count != 2
-            || rename.hasPrefix(":") || rename.hasSuffix(":") {
+        for rename in renames where rename.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).count != 2 {
             throw ValidationError("--rename-layer takes OLD:NEW, not '\(rename)'")
         }
-        if let maximumZoom, !(0...30).contains(maximumZoom) { throw ValidationError("--maximum-zoom must be 0…30") }
-        if let minimumZoom, !(0...30).contains(minimumZoom) { throw ValidationError("--minimum-zoom must be 0…30") }
-        if let maximumZoom, let minimumZoom, minimumZoom > maximumZoom {
-            throw ValidationError("--minimum-zoom must not exceed --maximum-zoom")
-        }
         if excludeAll && !includedProperties.isEmpty { throw ValidationError("--exclude-all cannot be combined with --include") }
-        if inputs.contains(output) { throw ValidationError("the output \(output) is also an input") }
+        // The ranges are checked once, by the library, and said with this command's option names.
+        if let problem = joinOptions.problems.first {
+            let names = ["inputs": "the input tile sets", "output": "-o", "minZoom": "--minimum-zoom", "maxZoom": "--maximum-zoom",
+                         "merging.renamedLayers": "--rename-layer", "tileEncoding": "--tile-format"]
+            let requirement = problem.requirement.replacingOccurrences(of: "maxZoom", with: "--maximum-zoom")
+            throw ValidationError("\(names[problem.setting] ?? problem.setting) \(requirement), not \(problem.value)")
+        }
     }
 
-    var mergerOptions: VectorTileMerger.Options {
-        var options = VectorTileMerger.Options()
+    /// The library's options, as this command's arguments set them.
+    var joinOptions: TileJoin.Options {
+        var options = TileJoin.Options(inputs: inputs, output: output)
+        options.replaceExisting = overwrite.force
         for rename in renames {
-            let parts = rename.split(separator: ":", maxSplits: 1)
-            options.renamedLayers[String(parts[0])] = String(parts[1])
+            let parts = rename.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            options.merging.renamedLayers[String(parts[0])] = String(parts.count > 1 ? parts[1] : "")
         }
-        if !layers.isEmpty { options.onlyLayers = Set(layers) }
-        options.excludedLayers = Set(excludedLayers)
-        options.excludedProperties = Set(excludedProperties)
-        if !includedProperties.isEmpty { options.includedProperties = Set(includedProperties) }
-        if excludeAll { options.includedProperties = [] }
-        options.rescaleExtents = !noRescale
+        if !layers.isEmpty { options.merging.onlyLayers = Set(layers) }
+        options.merging.excludedLayers = Set(excludedLayers)
+        options.merging.excludedProperties = Set(excludedProperties)
+        if !includedProperties.isEmpty { options.merging.includedProperties = Set(includedProperties) }
+        if excludeAll { options.merging.includedProperties = [] }
+        options.merging.rescaleExtents = !noRescale
+        options.minZoom = minimumZoom
+        options.maxZoom = maximumZoom
+        options.name = name
+        options.tileEncoding = tileFormat.map { $0 == .mlt ? .mlt : .mvt }
         return options
     }
 
     func run() throws {
         try runReportingErrors {
-            var sources = [TileJoin.Input](), metadata = [TileSetMetadata]()
-            var readers = [any TileArchiveReader]()
-            for path in inputs {
-                guard FileManager.default.fileExists(atPath: path) else {
-                    throw Diagnostic(.error, code: .ioNotFound, message: "no such tile set: \(path)",
-                                     location: SourceLocation(file: path, line: 1, column: 1))
-                }
-                readers.append(try TileArchive.open(path))
-            }
-            // MLT tiles are joined as MVT (converted on reading) and written in the output's encoding.
-            let outputEncoding = try TileJoin.outputEncoding(readers.map { ($0.path, $0.metadata.format) },
-                                                             requested: tileFormat.map { $0 == .mlt ? .mlt : .mvt })
-            for reader in readers {
-                let path = reader.path
-                let encoding = TileEncoding(metadataFormat: reader.metadata.format.lowercased()) ?? .mvt
-                // Readers are used from this thread only; the join reads one tile at a time.
-                nonisolated(unsafe) let source = reader
-                sources.append(TileJoin.Input(name: path, tileIDs: try reader.tileIDs()) { id in
-                    guard let bytes = try source.tile(id) else { return nil }
-                    if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
-                        throw Diagnostic(.error, code: .tilejoinFormatMismatch,
-                                         message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins vector tiles")
-                    }
-                    return try VectorTileTranscoder.transcode(bytes, from: encoding, to: .mvt)
-                })
-                metadata.append(reader.metadata)
-            }
-            try TileJoin.checkHoldTiles(sources).forEach(Report.diagnostic)
-            let options = mergerOptions
-            let zooms = (minimumZoom != nil || maximumZoom != nil) ? (minimumZoom ?? 0)...(maximumZoom ?? 30) : nil
-            let join = TileJoin(merger: VectorTileMerger(options: options), zooms: zooms)
-            let ids = join.tileIDs(sources)
-            var createOptions = TileArchive.CreateOptions()
-            createOptions.replaceExisting = overwrite.force
-            createOptions.tileExtension = outputEncoding.fileExtension
-            let writer = try TileArchive.create(output, options: createOptions)
-            let counts: TileJoin.Counts
-            do {
-                counts = try join.run(sources, ids: ids) { id, bytes in
-                    try writer.write(id, VectorTileTranscoder.transcode(bytes, from: .mvt, to: outputEncoding))
-                }
-                var merged = try join.metadata(merging: metadata, counts: counts)
-                merged.format = outputEncoding.metadataFormat
-                if let name { merged.name = name }
-                try writer.finish(metadata: merged)
-            } catch {
-                writer.abort()
-                throw error
-            }
-            let zoomText = counts.tilesByZoom.keys.min().map { "z\($0)–z\(counts.tilesByZoom.keys.max()!)" } ?? "no zooms"
+            let report = try TileJoin.join(joinOptions)
+            let counts = report.counts
+            let zoomText = counts.written.zoomRange.map { "z\($0.lowerBound)–z\($0.upperBound)" } ?? "no zooms"
             // The file's own size for an archive; a directory has none, so its tiles' (uncompressed) bytes.
-            let fileSize = (try? FileManager.default.attributesOfItem(atPath: output))
-                .flatMap { $0[.type] as? FileAttributeType == .typeRegular ? ($0[.size] as? NSNumber)?.intValue : nil }
-            let size = fileSize.map { "\($0) bytes" } ?? "\(counts.bytes) bytes of uncompressed tiles"
+            let size = report.fileBytes.map { "\($0) bytes" } ?? "\(counts.bytes) bytes of uncompressed tiles"
             Report.standardError("tile-join: \(counts.tiles) tiles (\(counts.mergedTiles) merged, \(counts.rewrittenTiles) rewritten, "
                 + "\(counts.copiedTiles) copied), \(zoomText), \(size) from \(inputs.count) input\(inputs.count == 1 ? "" : "s") in \(output)\n")
-            if counts.emptyTiles > 0 {
-                Report.diagnostic(Diagnostic(.note, code: .tilejoinEmpty,
-                                             message: "\(counts.emptyTiles) tiles left without layers by the filters were not written"))
-            }
+            report.diagnostics.forEach(Report.diagnostic)
         }
     }
 }

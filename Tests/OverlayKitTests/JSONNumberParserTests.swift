@@ -18,11 +18,6 @@ final class JSONNumberParserTests: XCTestCase {
         return bytes.withUnsafeBufferPointer { JSONNumberParser.parseInteger($0.baseAddress!, count: $0.count - 1) }
     }
 
-    private func isIntegerLiteral(_ text: String) -> Bool {
-        let bytes = Array(text.utf8) + [0]
-        return bytes.withUnsafeBufferPointer { JSONNumberParser.isIntegerLiteral($0.baseAddress!, count: $0.count - 1) }
-    }
-
     /// Returns a failure description, or nil when the parser matches `Double(String)` bit for bit.
     private func mismatch(_ text: String) -> String? {
         guard let expected = Double(text) else { return "Double(String) rejected \(text)" }
@@ -258,17 +253,6 @@ final class JSONNumberParserTests: XCTestCase {
         XCTAssertNil(parseInteger("-"))
         XCTAssertNil(parseInteger(""))
         XCTAssertNil(parseInteger("+1"))
-    }
-
-    func testIsIntegerLiteral() {
-        XCTAssertTrue(isIntegerLiteral("0"))
-        XCTAssertTrue(isIntegerLiteral("-0"))
-        XCTAssertTrue(isIntegerLiteral("123456789012345678901234567890"))
-        XCTAssertFalse(isIntegerLiteral("1.0"))
-        XCTAssertFalse(isIntegerLiteral("1e3"))
-        XCTAssertFalse(isIntegerLiteral("01"))
-        XCTAssertFalse(isIntegerLiteral("-"))
-        XCTAssertFalse(isIntegerLiteral(""))
     }
 
     // MARK: Generated table

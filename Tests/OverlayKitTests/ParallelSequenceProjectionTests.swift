@@ -22,7 +22,7 @@ final class ParallelSequenceProjectionTests: XCTestCase {
     private struct Result: Equatable {
         var attributes: [TileAttributes] = []
         var features: [ProjectedFeature] = []
-        var counts = TileSource.InputCounts()
+        var counts = TileInputCounts()
         var bounds = MapRect.null
         var westEast: [Double] = []
         /// The MVT property table: key and value fields, and per feature its tags and losses.

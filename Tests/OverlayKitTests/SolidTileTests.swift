@@ -10,7 +10,7 @@ import TestSupport
 /// to z14 must finish.
 final class SolidTileTests: XCTestCase {
     /// Every tile, by id, as MVT bytes; with `blocks`, solid blocks are expanded tile by tile.
-    func tiles(_ source: TileSource, minZoom: Int = 0, blocks: Bool) throws -> ([TileID: [UInt8]], [TilePyramid.ZoomCounts], Int) {
+    func tiles(_ source: TileSource, minZoom: Int = 0, blocks: Bool) throws -> ([TileID: [UInt8]], [TileZoomCounts], Int) {
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [TileID: [UInt8]]()
         nonisolated(unsafe) var blockCount = 0

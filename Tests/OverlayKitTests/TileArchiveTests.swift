@@ -19,12 +19,12 @@ final class TileArchiveTests: XCTestCase {
     }
 
     func sampleMetadata() -> TileSetMetadata {
-        var zoom = TilePyramid.ZoomCounts(zoom: 3)
+        var zoom = TileZoomCounts(zoom: 3)
         zoom.tiles = 7
         zoom.statistics.droppedTinyRings = 2
-        var input = TileSource.InputCounts()
+        var input = TileInputCounts()
         input.features = 9
-        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: input, notWritten: MVTEncoder.Losses(), zooms: [zoom])
+        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: input, notWritten: TileEncodingLosses(), zooms: [zoom])
         return TileSetMetadata(name: "parks", description: "test", format: "pbf",
                                bounds: .init(west: -10.5, south: 20.25, east: 30, north: 40.125),
                                center: .init(longitude: 9.75, latitude: 30.1875, zoom: 2), minZoom: 1, maxZoom: 5,

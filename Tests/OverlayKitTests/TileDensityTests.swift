@@ -9,7 +9,7 @@ import TestSupport
 /// `tippecanoe` member.
 final class TileDensityTests: XCTestCase {
     /// Every tile the pyramid emits, by id (after clustering; no budget).
-    func tiles(_ source: TileSource, parallelism: Int = 2) throws -> ([TileID: VectorTile], [TilePyramid.ZoomCounts]) {
+    func tiles(_ source: TileSource, parallelism: Int = 2) throws -> ([TileID: VectorTile], [TileZoomCounts]) {
         let lock = NSLock()
         nonisolated(unsafe) var tiles = [TileID: VectorTile]()
         let counts = try TilePyramid.build(source, minZoom: 0, parallelism: parallelism) { tile in
@@ -259,10 +259,11 @@ final class TileDensityTests: XCTestCase {
                                     source: 0)
         XCTAssertEqual(MaxZoomGuess.guess(SpatialOrder([(0, vertices[0].x, vertices[0].y)]), features: [line]), 5)
         // -Bg: the lowest zoom where no tile holds more than the limit.
-        let order = SpatialOrder(anchors)
-        XCTAssertEqual(PointThinning.guessBaseZoom(order, limit: 400, maxZoom: 14), 0)
-        XCTAssertEqual(order.densestTileCount(zoom: 14) <= 100, true)
-        XCTAssertGreaterThan(PointThinning.guessBaseZoom(order, limit: 100, maxZoom: 14), 0)
+        var densest = PointThinning.DensestTiles(maxZoom: 14)
+        for entry in SpatialOrder(anchors).entries { densest.add(entry.key) }
+        XCTAssertEqual(densest.baseZoom(limit: 400), 0)
+        XCTAssertLessThanOrEqual(densest.best[14], 100)
+        XCTAssertGreaterThan(densest.baseZoom(limit: 100), 0)
     }
 
     func testExplanationAccountsForEveryFeatureOfTheTile() throws {
@@ -333,11 +334,11 @@ final class TileDensityTests: XCTestCase {
     }
 
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
-        var zoom = TilePyramid.ZoomCounts(zoom: 3)
+        var zoom = TileZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5
         zoom.statistics.droppedForBudget = 2
-        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileSource.InputCounts(),
-                                    notWritten: MVTEncoder.Losses(), zooms: [zoom])
+        let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileInputCounts(),
+                                    notWritten: TileEncodingLosses(), zooms: [zoom])
         XCTAssertEqual(try TileDropReport(json: .object(report.json()), source: "x"), report)
         var old = report.json()
         guard case .array(var zooms) = old["zooms"], case .object(var first) = zooms[0] else { return XCTFail() }

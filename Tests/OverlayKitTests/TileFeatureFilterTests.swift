@@ -40,7 +40,7 @@ final class TileFeatureFilterTests: XCTestCase {
         options.featureFilter = try TileFeatureFilter(parsing: expression)
         options.generateID = generateID
         let path = try writeSequence()
-        var results = [([TileAttributes], [ProjectedFeature], TileSource.InputCounts, Int)]()
+        var results = [([TileAttributes], [ProjectedFeature], TileInputCounts, Int)]()
         for threads in [1, 2] {
             var reader = try FeatureIO.reader(for: ByteInput(path: path))
             let source = try TileSource(reading: &reader, options: options, readThreads: threads, minimumPartBytes: 1,

@@ -249,7 +249,7 @@ final class TileJoinTests: XCTestCase {
         XCTAssertEqual(counts.tiles, 3)
         XCTAssertEqual(counts.mergedTiles, 1)
         XCTAssertEqual(counts.copiedTiles, 2)
-        XCTAssertEqual(counts.featuresByZoom, [0: 2, 1: 1, 2: 1])
+        XCTAssertEqual(counts.written.zooms.prefix(4).map(\.statistics.features), [2, 1, 1, 0], "features per zoom")
         XCTAssertEqual(written[TileID(z: 1, x: 0, y: 0)], a, "a tile only one input holds is copied byte for byte")
         let merged = try MVTDecoder().decode(try XCTUnwrap(written[TileID(z: 0, x: 0, y: 0)]))
         XCTAssertEqual(merged.count, 1)
@@ -272,59 +272,290 @@ final class TileJoinTests: XCTestCase {
         }
     }
 
-    func testMetadataMergeUnitesBoundsZoomsFieldsAndSumsCounts() throws {
-        func object(_ text: String) throws -> JSONObject {
-            var reader = GeoJSONReader(input: ByteInput(string: "{\"type\":\"Feature\",\"geometry\":null,\"properties\":\(text)}"))
-            return try XCTUnwrap(reader.readAll().first?.properties)
-        }
-        let first = try object("""
+    /// A drop report as `metadata.json` holds it under "overlaykit": `counts` are
+    /// (zoom, droppedTinyRings, features).
+    private static func dropReport(input: (features: Int, withoutGeometry: Int), zooms: [(Int, Int, Int)]) -> String {
+        let entries = zooms.map { #"{"zoom":\#($0.0),"tiles":1,"emptyTilesNotWritten":0,"bytes":10,"droppedTinyRings":\#($0.1),"features":\#($0.2)}"# }
+        return #"{"extent":4096,"buffer":64,"tolerance":3,"input":{"features":\#(input.features),"withoutGeometry":\#(input.withoutGeometry),"withoutPositions":0},"#
+            + #""notWritten":{"idsNotUnsignedIntegers":0,"nullPropertyValues":0,"propertyValuesWrittenAsJSONText":0},"#
+            + #""zooms":[\#(entries.joined(separator: ","))]}"#
+    }
+
+    /// Two directories' metadata.json (tippecanoe's layout: strings, `json` holding the layers
+    /// and tilestats) with our drop report, as `TileSetMetadata` reads them.
+    private func twoInputs(extraFirst: String = "", extraSecond: String = "") throws -> [TileSetMetadata] {
+        let first = """
             {"name": "a", "format": "pbf", "bounds": "-10,-5,10,5", "center": "0,0,2", "minzoom": "2", "maxzoom": "6",
-             "json": "{\\"vector_layers\\":[{\\"id\\":\\"parks\\",\\"fields\\":{\\"name\\":\\"String\\",\\"secret\\":\\"Number\\"},\\"minzoom\\":2,\\"maxzoom\\":6}]}",
-             "zooms": [{"zoom": 2, "droppedTinyRings": 3, "features": 10}, {"zoom": 3, "droppedTinyRings": 1, "features": 4}],
-             "input": {"features": 10, "withoutGeometry": 1}, "extent": 4096,
-             "tilestats": {"layerCount": 1, "layers": [{"layer": "parks", "count": 10, "geometry": "Polygon", "attributeCount": 1,
-               "attributes": [{"attribute": "name", "count": 2, "type": "string", "values": ["x", "y"]},
-                                {"attribute": "kind", "count": 1, "type": "string", "values": ["a"]}]}]}}
-            """)
-        let second = try object("""
+             "json": "{\\"vector_layers\\":[{\\"id\\":\\"parks\\",\\"fields\\":{\\"name\\":\\"String\\",\\"secret\\":\\"Number\\"},\\"minzoom\\":2,\\"maxzoom\\":6}],\\"tilestats\\":{\\"layerCount\\":1,\\"layers\\":[{\\"layer\\":\\"parks\\",\\"count\\":10,\\"geometry\\":\\"Polygon\\",\\"attributeCount\\":1,\\"attributes\\":[{\\"attribute\\":\\"name\\",\\"count\\":2,\\"type\\":\\"string\\",\\"values\\":[\\"x\\",\\"y\\"]},{\\"attribute\\":\\"kind\\",\\"count\\":1,\\"type\\":\\"string\\",\\"values\\":[\\"a\\"]}]}]}}",
+             "overlaykit": \(Self.dropReport(input: (10, 1), zooms: [(2, 3, 10), (3, 1, 4)]))\(extraFirst)}
+            """
+        let second = """
             {"name": "b", "format": "pbf", "bounds": "0,-20,30,1", "center": "20,-10,4", "minzoom": "0", "maxzoom": "4",
-             "json": "{\\"vector_layers\\":[{\\"id\\":\\"gardens\\",\\"fields\\":{\\"name\\":\\"Number\\",\\"area\\":\\"Number\\"},\\"minzoom\\":0,\\"maxzoom\\":4}]}",
-             "zooms": [{"zoom": 0, "droppedTinyRings": 7, "features": 1}, {"zoom": 2, "droppedTinyRings": 2, "features": 5}],
-             "input": {"features": 5, "withoutGeometry": 0}, "extent": 4096,
-             "tilestats": {"layerCount": 1, "layers": [{"layer": "gardens", "count": 5, "geometry": "Point", "attributeCount": 1,
-               "attributes": [{"attribute": "name", "count": 1, "type": "number", "values": [3], "min": 3, "max": 3},
-                                {"attribute": "kind", "count": 1, "type": "string", "values": ["a"]}]}]}}
-            """)
+             "json": "{\\"vector_layers\\":[{\\"id\\":\\"gardens\\",\\"fields\\":{\\"name\\":\\"Number\\",\\"area\\":\\"Number\\"},\\"minzoom\\":0,\\"maxzoom\\":4}],\\"tilestats\\":{\\"layerCount\\":1,\\"layers\\":[{\\"layer\\":\\"gardens\\",\\"count\\":5,\\"geometry\\":\\"Point\\",\\"attributeCount\\":1,\\"attributes\\":[{\\"attribute\\":\\"name\\",\\"count\\":1,\\"type\\":\\"number\\",\\"values\\":[3],\\"min\\":3,\\"max\\":3},{\\"attribute\\":\\"kind\\",\\"count\\":1,\\"type\\":\\"string\\",\\"values\\":[\\"a\\"]}]}]}}",
+             "overlaykit": \(Self.dropReport(input: (5, 0), zooms: [(0, 7, 1), (2, 2, 5)]))\(extraSecond)}
+            """
+        return try [first, second].map { try TileSetMetadata.fromDirectoryJSON(Array($0.utf8), source: "metadata.json") }
+    }
+
+    func testMetadataMergeUnitesBoundsZoomsFieldsAndSumsCounts() throws {
         var options = VectorTileMerger.Options()
         options.renamedLayers = ["gardens": "parks"]
         options.excludedProperties = ["secret"]
-        let merged = TileMetadataMerger(options: options).merge([first, second])
-        XCTAssertEqual(merged["name"], .string("a"))
-        XCTAssertEqual(merged["bounds"], .string("-10,-20,30,5"))
-        XCTAssertEqual(merged["center"], .string("10,-7.5,2"))
-        XCTAssertEqual(merged["minzoom"], .string("0"))
-        XCTAssertEqual(merged["maxzoom"], .string("6"))
-        XCTAssertEqual(merged["extent"], .integer(4096), "settings are not summed")
-        XCTAssertEqual(merged["input"], .object(["features": .integer(15), "withoutGeometry": .integer(1)]))
-        XCTAssertEqual(merged["zooms"], .array([
-            .object(["zoom": .integer(0), "droppedTinyRings": .integer(7), "features": .integer(1)]),
-            .object(["zoom": .integer(2), "droppedTinyRings": .integer(5), "features": .integer(15)]),
-            .object(["zoom": .integer(3), "droppedTinyRings": .integer(1), "features": .integer(4)]),
-        ]), "per-zoom counts summed zoom by zoom")
-        let json = try XCTUnwrap(merged["json"]?.stringValue)
-        XCTAssertEqual(json, #"{"vector_layers":[{"id":"parks","fields":{"name":"Mixed","area":"Number"},"minzoom":0,"maxzoom":6}]}"#)
-        let stats = try XCTUnwrap(merged["tilestats"]?.objectValue)
-        XCTAssertEqual(stats["layerCount"], .integer(1))
-        let layer = try XCTUnwrap(stats["layers"].flatMap { if case .array(let items) = $0 { return items.first?.objectValue } else { return nil } })
-        XCTAssertEqual(layer["count"], .integer(15))
-        XCTAssertEqual(layer["geometry"], .string("Mixed"))
-        XCTAssertEqual(layer["attributes"], .array([
-            .object(["attribute": .string("name"), "count": .integer(3), "type": .string("mixed"),
-                     "values": .array([.string("x"), .string("y"), .integer(3)])]),
-            .object(["attribute": .string("kind"), "count": .integer(1), "type": .string("string"), "values": .array([.string("a")])]),
-        ]), "an attribute's count is its distinct values, united")
-        XCTAssertEqual(layer["attributeCount"], .integer(2))
+        let merged = try XCTUnwrap(TileMetadataMerger(options: options).merge(try twoInputs()))
+        XCTAssertEqual(merged.name, "a")
+        XCTAssertEqual(merged.bounds, TileSetMetadata.Bounds(west: -10, south: -20, east: 30, north: 5))
+        XCTAssertEqual(merged.center, TileSetMetadata.Center(longitude: 10, latitude: -7.5, zoom: 2))
+        XCTAssertEqual(merged.minZoom, 0)
+        XCTAssertEqual(merged.maxZoom, 6)
+        let report = try XCTUnwrap(merged.dropReport)
+        XCTAssertEqual(report.extent, 4096, "settings are not summed")
+        XCTAssertEqual(report.input.features, 15)
+        XCTAssertEqual(report.input.withoutGeometry, 1)
+        XCTAssertEqual(report.zooms.map(\.zoom), [0, 2, 3], "per-zoom counts summed zoom by zoom")
+        XCTAssertEqual(report.zooms.map(\.statistics.droppedTinyRings), [7, 5, 1])
+        XCTAssertEqual(report.zooms.map(\.statistics.features), [1, 15, 4])
+        XCTAssertEqual(merged.vectorLayers, [TileSetMetadata.VectorLayer(id: "parks", fields: [.init(name: "name", type: "Mixed"),
+                                                                                               .init(name: "area", type: "Number")],
+                                                                         minZoom: 0, maxZoom: 6)])
+        let stats = try XCTUnwrap(merged.tileStats.flatMap(TileStats.init(json:)))
+        XCTAssertEqual(stats.layers.count, 1)
+        let layer = stats.layers[0]
+        XCTAssertEqual(layer.name, "parks")
+        XCTAssertEqual(layer.count, 15)
+        XCTAssertEqual(layer.geometry, "Mixed")
+        XCTAssertEqual(layer.attributes, [
+            TileStats.Attribute(name: "name", count: 3, type: "mixed", values: [.string("x"), .string("y"), .integer(3)]),
+            TileStats.Attribute(name: "kind", count: 1, type: "string", values: [.string("a")]),
+        ], "an attribute's count is its distinct values, united")
+        let json = try XCTUnwrap(merged.tileStats?.objectValue)
+        XCTAssertEqual(json["layerCount"], .integer(1))
+        guard case .array(let jsonLayers)? = json["layers"] else { return XCTFail("tilestats without layers") }
+        XCTAssertEqual(jsonLayers.first?.objectValue?["attributeCount"], .integer(2))
     }
+
+    /// Members the type does not know survive a join: the first input's kept, those only a
+    /// later one has added; tippecanoe's antimeridian-adjusted bounds are united.
+    func testMembersTheTypeDoesNotKnowSurviveTheMerge() throws {
+        let inputs = try twoInputs(
+            extraFirst: #", "generator": "tippecanoe v2.72.0", "attribution": "A", "antimeridian_adjusted_bounds": "-10,-5,10,5""#,
+            extraSecond: #", "generator": "other", "strategies": "[{\"dropped_by_rate\":1}]", "antimeridian_adjusted_bounds": "0,-20,30,1""#)
+        XCTAssertEqual(inputs[1].other["strategies"], .string(#"[{"dropped_by_rate":1}]"#), "read as a member the type does not know")
+        let merged = try XCTUnwrap(TileMetadataMerger().merge(inputs))
+        XCTAssertEqual(merged.other["generator"], .string("tippecanoe v2.72.0"), "the first input's value")
+        XCTAssertEqual(merged.attribution, "A")
+        XCTAssertEqual(merged.other["strategies"], .string(#"[{"dropped_by_rate":1}]"#), "only the second has it: added")
+        XCTAssertEqual(merged.other["antimeridian_adjusted_bounds"], .string("-10,-20,30,5"), "united, as the bounds")
+        // Written as a directory's metadata.json and read back, every member is still there.
+        let back = try TileSetMetadata.fromDirectoryJSON(merged.directoryJSON(), source: "joined")
+        XCTAssertEqual(back, merged)
+        XCTAssertEqual(merged.vectorLayers.map(\.id), ["parks", "gardens"], "no rename: two layers")
+    }
+
+    /// Tilestats read and written back keep members the type does not know, in order; a union
+    /// lists at most 100 values and counts distinct values exactly only while both lists are
+    /// complete.
+    func testTileStatsKeepUnknownMembersAndCapTheirValues() throws {
+        let text = #"{"layerCount":1,"layers":[{"layer":"a","count":2,"geometry":"Point","attributeCount":1,"#
+            + #""attributes":[{"attribute":"n","count":2,"type":"number","values":[1,2.5],"min":1,"max":2.5,"unit":"m"}],"#
+            + #""source":"x"}],"version":3}"#
+        var reader = GeoJSONReader(input: ByteInput(string: #"{"type":"Feature","geometry":null,"properties":{"t":"# + text + "}}"))
+        let parsed = try XCTUnwrap(reader.readAll().first?.properties?["t"].flatMap(TileStats.init(json:)))
+        XCTAssertEqual(parsed.layers[0].other["source"], .string("x"))
+        XCTAssertEqual(parsed.layers[0].attributes[0].other["unit"], .string("m"))
+        XCTAssertEqual(String(decoding: parsed.json.jsonBytes, as: UTF8.self), text, "written back as read")
+        XCTAssertNil(TileStats(json: .array([])), "not an object")
+
+        func attribute(_ values: Range<Int>, count: Int? = nil) -> TileStats.Attribute {
+            TileStats.Attribute(name: "n", count: count ?? values.count, type: "number", values: values.map { .integer(Int64($0)) },
+                                min: .integer(Int64(values.lowerBound)), max: .integer(Int64(values.upperBound - 1)))
+        }
+        var overlapping = attribute(0..<40)
+        overlapping.formUnion(attribute(30..<70))
+        XCTAssertEqual(overlapping.count, 70, "complete lists: distinct values, exactly")
+        XCTAssertEqual(overlapping.values?.count, 70)
+        XCTAssertEqual(overlapping.min, .integer(0))
+        XCTAssertEqual(overlapping.max, .integer(69))
+        var many = attribute(0..<60)
+        many.formUnion(attribute(60..<120))
+        XCTAssertEqual(many.values?.count, TileStats.valueLimit, "at most 100 values listed")
+        XCTAssertEqual(many.count, 120, "beyond the limit: the sum")
+        var partial = attribute(0..<10, count: 500)
+        partial.formUnion(attribute(5..<15))
+        XCTAssertEqual(partial.count, 510, "an incomplete list: the sum, an upper bound")
+        var typed = attribute(0..<1)
+        typed.formUnion(TileStats.Attribute(name: "n", count: 1, type: "string", values: [.string("a")]))
+        XCTAssertEqual(typed.type, "mixed")
+    }
+
+    /// A rename that gives two layers of one input one name makes them one layer in the
+    /// metadata, as in the tiles; what the filters leave out is listed.
+    func testRenameIntoAnotherLayerOfTheSameInputUnitesThem() throws {
+        let text = #"{"name":"a","format":"pbf","minzoom":"0","maxzoom":"2","json":"{\"vector_layers\":["#
+            + #"{\"id\":\"parks\",\"fields\":{\"name\":\"String\"}},{\"id\":\"gardens\",\"fields\":{\"area\":\"Number\",\"name\":\"Number\"}},"#
+            + #"{\"id\":\"roads\",\"fields\":{\"ref\":\"String\"}}],"#
+            + #"\"tilestats\":{\"layerCount\":2,\"layers\":[{\"layer\":\"parks\",\"count\":3,\"geometry\":\"Polygon\",\"attributes\":[]},"#
+            + #"{\"layer\":\"gardens\",\"count\":4,\"geometry\":\"Polygon\",\"attributes\":[{\"attribute\":\"area\",\"type\":\"number\"}]}]}}"}"#
+        let input = try TileSetMetadata.fromDirectoryJSON(Array(text.utf8), source: "metadata.json")
+        var options = VectorTileMerger.Options()
+        options.renamedLayers = ["gardens": "parks"]
+        options.excludedLayers = ["roads"]
+        options.excludedProperties = ["area"]
+        let merger = TileMetadataMerger(options: options)
+        let merged = try XCTUnwrap(merger.merge([input]))
+        XCTAssertEqual(merged.vectorLayers.map(\.id), ["parks"])
+        XCTAssertEqual(merged.vectorLayers[0].fields, [.init(name: "name", type: "Mixed")])
+        let stats = try XCTUnwrap(merged.tileStats.flatMap(TileStats.init(json:)))
+        XCTAssertEqual(stats.layers.map(\.name), ["parks"])
+        XCTAssertEqual(stats.layers[0].count, 7)
+        XCTAssertEqual(stats.layers[0].attributes, [])
+        let dropped = merger.dropped(from: [input])
+        XCTAssertEqual(dropped.layers, ["roads"])
+        XCTAssertEqual(dropped.properties, ["area"])
+    }
+
+    /// The joined metadata takes the written counts per zoom (summed over inputs they would
+    /// count a merged tile twice) and the join's zoom range: zooms outside it leave the drop
+    /// report, and the set's, the layers' and the center's zooms are clamped into it.
+    func testJoinedMetadataTakesTheWrittenCountsAndTheZoomRange() throws {
+        var counts = TileJoin.Counts()
+        counts.written.add(tiles: 4, bytesEach: 100, features: 3, atZoom: 2)
+        counts.written.add(bytesEach: 7, features: 1, atZoom: 3)
+        var options = VectorTileMerger.Options()
+        options.renamedLayers = ["gardens": "parks"]
+        let join = TileJoin(merger: VectorTileMerger(options: options), zooms: 2...3)
+        let metadata = join.metadata(merging: try twoInputs(), counts: counts)
+        XCTAssertEqual(metadata.format, "pbf")
+        XCTAssertEqual(metadata.minZoom, 2)
+        XCTAssertEqual(metadata.maxZoom, 3)
+        XCTAssertEqual(metadata.center?.zoom, 2)
+        XCTAssertEqual(metadata.vectorLayers.map { $0.minZoom...$0.maxZoom }, [2...3])
+        let report = try XCTUnwrap(metadata.dropReport)
+        XCTAssertEqual(report.zooms.map(\.zoom), [2, 3], "z0 is outside the join's zooms")
+        XCTAssertEqual(report.zooms.map(\.tiles), [4, 1])
+        XCTAssertEqual(report.zooms.map(\.bytes), [400, 7])
+        XCTAssertEqual(report.zooms.map(\.statistics.features), [12, 1])
+        XCTAssertEqual(report.zooms.map(\.statistics.droppedTinyRings), [5, 1], "drop counts stay the inputs' sums")
+        XCTAssertEqual(TileJoin(encoding: .mlt).metadata(merging: try twoInputs(), counts: counts).format, "mlt")
+    }
+
+    func testWriteCountsAddTilesBlocksAndARunsZooms() {
+        var counts = TileWriteCounts()
+        XCTAssertNil(counts.deepestZoom)
+        XCTAssertNil(counts.zoomRange)
+        counts.add(bytesEach: 10, features: 2, atZoom: 1)
+        counts.add(tiles: 16, bytesEach: 5, features: 1, atZoom: 3)
+        counts.addEmptyTile(atZoom: 2)
+        counts.add(bytesEach: 1, features: 1, atZoom: 31)
+        XCTAssertEqual(counts.tiles, 18)
+        XCTAssertEqual(counts.bytes, 91)
+        XCTAssertEqual(counts.deepestZoom, 31, "a tile beyond the per-zoom counts still counts in all")
+        XCTAssertEqual(counts.zoomRange, 1...31)
+        XCTAssertEqual(counts.zooms.count, TileWriteCounts.maximumZoom + 1)
+        XCTAssertEqual(counts.zooms[3].tiles, 16)
+        XCTAssertEqual(counts.zooms[3].bytes, 80)
+        XCTAssertEqual(counts.zooms[3].statistics.features, 16)
+        XCTAssertEqual(counts.emptyTiles, 1)
+        var huge = TileWriteCounts()
+        huge.add(tiles: Int.max / 2, bytesEach: 1000, features: 1000, atZoom: 20)
+        XCTAssertEqual(huge.bytes, Int.max, "saturates")
+        var zoom = TileZoomCounts(zoom: 2)
+        zoom.tiles = 3
+        zoom.emptyTiles = 1
+        zoom.bytes = 30
+        zoom.statistics.features = 9
+        zoom.statistics.droppedTinyRings = 4
+        let run = TileWriteCounts([TileZoomCounts(zoom: 0), zoom])
+        XCTAssertEqual(run.tiles, 3)
+        XCTAssertEqual(run.bytes, 30)
+        XCTAssertEqual(run.deepestZoom, 2)
+        XCTAssertEqual(run.zooms[2].statistics.features, 9)
+        XCTAssertEqual(run.zooms[2].statistics.droppedTinyRings, 0, "only what was written")
+        XCTAssertEqual(run.emptyTiles, 1)
+    }
+
+    /// `TileJoin.join` is the whole of `tile-join` in one call: archives of any format in, the
+    /// joined archive out, and a report of what was written and left out.
+    func testJoinIsOneCallFromArchivesToAReport() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("join-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        let (_, parks) = try tile([square(1, 0, ["name": .string("a"), "secret": .integer(1)])], layer: "parks")
+        let (_, roads) = try tile([square(2, 20, ["ref": .string("r")])], layer: "roads")
+        func metadata(_ layer: String, fields: [String]) -> TileSetMetadata {
+            var zoom = TileZoomCounts(zoom: 0)
+            zoom.tiles = 1
+            zoom.statistics.droppedTinyRings = 2
+            let report = TileDropReport(extent: 4096, buffer: 64, tolerance: 3, input: TileInputCounts(),
+                                        notWritten: TileEncodingLosses(), zooms: [zoom])
+            return TileSetMetadata(name: layer, bounds: .init(west: 0, south: 10, east: 30, north: 20), center: nil, minZoom: 0,
+                                   maxZoom: 2, vectorLayers: [.init(id: layer, fields: fields.map { .init(name: $0, type: "String") },
+                                                                     minZoom: 0, maxZoom: 2)],
+                                   dropReport: report)
+        }
+        let first = try TileArchive.create(path("a.pmtiles"))
+        try first.write(TileID(z: 0, x: 0, y: 0), parks)
+        try first.write(TileID(z: 1, x: 1, y: 0), parks)
+        try first.finish(metadata: metadata("parks", fields: ["name", "secret"]))
+        let second = try TileArchive.create(path("b"))
+        try second.write(TileID(z: 0, x: 0, y: 0), roads)
+        try second.write(TileID(z: 2, x: 2, y: 1), roads)
+        try second.finish(metadata: metadata("roads", fields: ["ref"]))
+        try FileManager.default.createDirectory(atPath: path("empty"), withIntermediateDirectories: true)
+
+        var options = TileJoin.Options(inputs: [path("a.pmtiles"), path("b"), path("empty")], output: path("j.mbtiles"))
+        options.merging.excludedProperties = ["secret"]
+        options.maxZoom = 1
+        options.name = "joined"
+        let report = try TileJoin.join(options)
+        XCTAssertEqual(report.tiles, 2)
+        XCTAssertEqual(report.counts.mergedTiles, 1)
+        XCTAssertEqual(report.counts.rewrittenTiles, 1, "a filter rewrites a tile one input holds")
+        XCTAssertEqual(report.layers, ["parks", "roads"])
+        XCTAssertEqual(report.encoding, .mvt)
+        XCTAssertEqual(report.dropped.properties, ["secret"])
+        XCTAssertEqual(report.dropped.tilesOutsideZooms, 1)
+        XCTAssertEqual(report.diagnostics.map(\.code), [.tilejoinEmptyInput])
+        XCTAssertEqual(report.fileBytes, try FileManager.default.attributesOfItem(atPath: path("j.mbtiles"))[.size] as? Int)
+        let written = try TileArchive.open(path("j.mbtiles"))
+        XCTAssertEqual(written.metadata, report.metadata)
+        XCTAssertEqual(written.metadata.name, "joined")
+        XCTAssertEqual(written.metadata.maxZoom, 1)
+        XCTAssertEqual(written.metadata.dropReport?.zooms.map(\.statistics.droppedTinyRings), [4], "summed")
+        XCTAssertEqual(written.metadata.dropReport?.zooms.map(\.tiles), [1], "written, not summed")
+        XCTAssertEqual(try written.tileIDs(), [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 1, y: 0)])
+        let top = try XCTUnwrap(try written.tile(TileID(z: 0, x: 0, y: 0)))
+        XCTAssertEqual(try MVTDecoder().decode(top).map(\.name), ["parks", "roads"])
+
+        // Every layer left out: nothing written but the metadata, and a note says so.
+        var none = TileJoin.Options(inputs: [path("a.pmtiles"), path("b")], output: path("none"))
+        none.merging.excludedLayers = ["parks", "roads"]
+        let empty = try TileJoin.join(none)
+        XCTAssertEqual(empty.tiles, 0)
+        XCTAssertEqual(empty.dropped.layers, ["parks", "roads"])
+        XCTAssertEqual(empty.dropped.emptyTiles, 3, "one per z/x/y")
+        XCTAssertEqual(empty.diagnostics.map(\.code), [.tilejoinEmpty])
+        XCTAssertNil(empty.fileBytes, "a directory")
+
+        // Refusals: an option out of range, a missing input, an existing output.
+        var deep = options
+        deep.maxZoom = 31
+        XCTAssertEqual(deep.problems.map(\.setting), ["maxZoom"])
+        XCTAssertThrowsError(try TileJoin.join(deep)) { XCTAssertEqual(($0 as? Diagnostic)?.code, .tileBadOption) }
+        var missing = options
+        missing.inputs.append(path("nowhere"))
+        XCTAssertThrowsError(try TileJoin.join(missing)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .ioNotFound)
+            XCTAssertEqual((error as? Diagnostic)?.location?.file, self.path(folder, "nowhere"))
+        }
+        XCTAssertThrowsError(try TileJoin.join(options)) { XCTAssertEqual(($0 as? Diagnostic)?.code, .ioOutputExists) }
+        var both = TileJoin.Options(inputs: [path("b")], output: path("b"))
+        both.minZoom = 2
+        both.maxZoom = 1
+        XCTAssertEqual(both.problems.map(\.setting), ["output", "minZoom"])
+    }
+
+    private func path(_ folder: URL, _ name: String) -> String { folder.appendingPathComponent(name).path }
 
     private func runPython(_ script: String, arguments: [String] = []) throws -> Data {
         _ = try Prerequisite.python(modules: ["mapbox_vector_tile"], install: "pip install mapbox-vector-tile")

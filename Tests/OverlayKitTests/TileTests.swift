@@ -11,7 +11,7 @@ final class TileTests: XCTestCase {
     }
 
     /// Every tile of a pyramid, by id, as encoded MVT bytes.
-    func pyramid(_ source: TileSource, parallelism: Int) throws -> ([TileID: [UInt8]], [TilePyramid.ZoomCounts], [VectorTile]) {
+    func pyramid(_ source: TileSource, parallelism: Int) throws -> ([TileID: [UInt8]], [TileZoomCounts], [VectorTile]) {
         let lock = NSLock()
         nonisolated(unsafe) var bytes = [TileID: [UInt8]]()
         nonisolated(unsafe) var tiles = [VectorTile]()

@@ -5,67 +5,88 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import OverlayModel
 
-/// A progress line on standard error: bytes read, features seen and matched, rate. Shown when
-/// asked for, or when standard error is a terminal and the run has taken over two seconds.
-struct ProgressMeter {
-    let input: ByteInput
-    let enabled: Bool
+/// The status line a long run redraws on standard error as it goes (`filter`: bytes, features
+/// and matches; `tile`: zoom, tiles and rate), the one meter of every command.
+///
+/// Shown when asked for, or when standard error is a terminal and the run has taken over two
+/// seconds. On a terminal one line is rewritten in place, at most twice a second; in a log each
+/// update is a line of its own, every two seconds. The caller hands a text only when a line is
+/// due, so a hot loop pays a clock read. Safe to call from several threads.
+package final class ProgressMeter: @unchecked Sendable {
+    /// Whether a line may ever be drawn.
+    package let enabled: Bool
     private let forced: Bool
+    private let terminal: Bool
     private let status: (String) -> Void
     private let start = ProgressMeter.now()
-    private var lastDraw = 0.0
-    private var features = 0
+    private let lock = NSLock()
+    private var lastDraw = -Double.infinity
+    /// A line is on the screen without its end.
+    private var open = false
+    /// A line was drawn.
     private var drawn = false
 
-    /// - Parameter status: writes text to standard error (or wherever the caller's status goes).
-    init(input: ByteInput, forced: Bool, status: @escaping (String) -> Void) {
-        self.input = input
-        enabled = forced || isatty(STDERR_FILENO) == 1
-        self.forced = forced
+    /// A meter writing its lines to `status`.
+    /// - Parameter show: true always, false never, nil when standard error is a terminal (after
+    ///   two seconds).
+    package init(show: Bool?, status: @escaping (String) -> Void) {
+        terminal = isatty(STDERR_FILENO) == 1
+        forced = show == true
+        enabled = show ?? terminal
         self.status = status
     }
 
-    static func now() -> Double {
+    /// Seconds since the meter was made, for rates.
+    package var elapsedSeconds: Double { max(Self.now() - start, 1e-6) }
+
+    /// Draws the line `text` gives when one is due.
+    package func update(_ text: () -> String) {
+        guard enabled else { return }
+        let now = Self.now()
+        lock.lock()
+        defer { lock.unlock() }
+        guard now - lastDraw >= (terminal ? 0.5 : 2), forced || now - start >= 2 else { return }
+        lastDraw = now
+        draw(text(), final: false)
+    }
+
+    /// Ends the line on the screen before other text goes to standard error.
+    package func clearLine() {
+        lock.lock()
+        defer { lock.unlock() }
+        guard open else { return }
+        status("\n")
+        open = false
+    }
+
+    /// Draws `text` as the last line when the meter was asked for or has drawn before; returns
+    /// whether it did.
+    @discardableResult
+    package func finish(_ text: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard enabled, forced || drawn else { return false }
+        draw(text, final: true)
+        return true
+    }
+
+    private func draw(_ text: String, final: Bool) {
+        if terminal {
+            // Back to the line's start, the text, and the rest of the old line erased.
+            status("\r" + text + "\u{1B}[K" + (final ? "\n" : ""))
+            open = !final
+        } else {
+            status(text + "\n")
+        }
+        drawn = true
+    }
+
+    private static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    mutating func tick(matched: Int) {
-        features += 1
-        guard enabled, features & 255 == 0 else { return }
-        let now = ProgressMeter.now()
-        guard now - lastDraw >= 0.5, forced || now - start >= 2 else { return }
-        lastDraw = now
-        draw(matched: matched, now: now, final: false)
-    }
-
-    private mutating func draw(matched: Int, now: Double, final: Bool) {
-        let megabytes = Double(input.bytesRead) / 1_000_000
-        let rate = megabytes / max(now - start, 1e-6)
-        var text = "\r\(format(megabytes)) MB"
-        if let size = input.expectedSize, size > 0 { text += " (\(Int(Double(input.bytesRead) * 100 / Double(size)))%)" }
-        text += ", \(features) features, \(matched) matched, \(format(rate)) MB/s"
-        status(text + (final ? "\n" : "\u{1B}[K"))
-        drawn = !final
-    }
-
-    private func format(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
-    }
-
-    /// Ends the line before other text goes to standard error.
-    mutating func clearLine() {
-        guard drawn else { return }
-        status("\n")
-        drawn = false
-    }
-
-    mutating func finish(matched: Int) {
-        guard enabled, forced || drawn else { return }
-        draw(matched: matched, now: ProgressMeter.now(), final: true)
     }
 }

@@ -84,7 +84,14 @@ public struct StreamingFilter {
         var geoJSONWriter = writer as? GeoJSONWriter
         if geoJSONWriter != nil { writer = nil }
         var warnings = WarningLimiter()
-        var meter = ProgressMeter(input: input, forced: showsProgress, status: status)
+        let meter = ProgressMeter(show: showsProgress ? true : nil, status: status)
+        var seen = 0
+        func progressLine(matched: Int) -> String {
+            let megabytes = Double(input.bytesRead) / 1_000_000
+            var text = "\(Self.tenths(megabytes)) MB"
+            if let size = input.expectedSize, size > 0 { text += " (\(Int(Double(input.bytesRead) * 100 / Double(size)))%)" }
+            return text + ", \(seen) features, \(matched) matched, \(Self.tenths(megabytes / meter.elapsedSeconds)) MB/s"
+        }
         func report(_ diagnostic: Diagnostic) {
             guard warnings.admits(diagnostic) else { return }
             meter.clearLine()
@@ -109,7 +116,8 @@ public struct StreamingFilter {
                 guard let feature = next else { break }
                 source.takeWarnings().forEach(report)
                 if filter.needsGeometry, let warning = PolarLatitudes.warning(for: feature) { report(warning) }
-                meter.tick(matched: matched)
+                seen += 1
+                if seen & 255 == 0 { meter.update { progressLine(matched: matched) } }
                 let passes: Bool
                 do {
                     passes = try filter.matches(feature)
@@ -145,7 +153,7 @@ public struct StreamingFilter {
             throw diagnostic
         }
         source.takeWarnings().forEach(report)
-        meter.finish(matched: matched)
+        meter.finish(progressLine(matched: matched))
         if countsOnly {
             try output.write("\(matched)\n")
         } else if geoJSONWriter != nil {
@@ -182,5 +190,13 @@ public struct StreamingFilter {
         scratch.removeAll(keepingCapacity: true)
         for byte in bytes where byte != 0x0A && byte != 0x0D { scratch.append(byte) }
         try scratch.withUnsafeBytes { try writer.writeEncoded($0) }
+    }
+}
+
+extension StreamingFilter {
+    /// `value` with one decimal ("12.3"), for the progress line.
+    static func tenths(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 }

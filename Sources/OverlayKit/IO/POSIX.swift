@@ -128,6 +128,13 @@ enum POSIX {
 
     /// The file type bits of a status (`S_IFREG`, `S_IFDIR`, …).
     static func type(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
+
+    /// The size of the regular file at `path` (following symbolic links); nil for a directory
+    /// or when nothing is there.
+    static func regularFileSize(_ path: String) -> Int? {
+        guard let info = status(path), type(info) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
 }
 
 @inline(__always)

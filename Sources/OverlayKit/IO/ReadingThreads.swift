@@ -3,8 +3,8 @@ import OverlayModel
 
 /// Starts the threads readers run on, with a main-thread-sized stack: the readers' nesting
 /// limits (512 GeoJSON, 1,000 KML levels) assume 8 MiB, and a secondary thread gets less.
-/// `ReadAheadFeatureReader` and the parallel extent of `FileRenderSource` start theirs here
-/// (`ParallelSequenceProjection` in Tile/ still has a copy of `runJoined`).
+/// `ReadAheadFeatureReader`, the parallel extent of `FileRenderSource` and the parallel
+/// projection of a GeoJSON text sequence (`ParallelSequenceProjection`) start theirs here.
 package enum ReadingThreads {
     /// The stack every reading thread gets.
     static let stackBytes = 16 << 20

@@ -276,24 +276,6 @@ package enum JSONNumberParser {
         return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
     }
 
-    /// True when the bytes hold a valid JSON integer literal (`-?(0|[1-9][0-9]*)`, any
-    /// length): no fraction and no exponent. Use it to keep integers exact; pair it with
-    /// `parseInteger` for the `Int64` value when it fits.
-    package static func isIntegerLiteral(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
-        let end = start + count
-        var p = start
-        if p < end && p.pointee == UInt8(ascii: "-") { p += 1 }
-        guard p < end else { return false }
-        let first = p.pointee &- 48
-        guard first < 10 else { return false }
-        if first == 0 { return p + 1 == end }
-        while p < end {
-            guard p.pointee &- 48 < 10 else { return false }
-            p += 1
-        }
-        return true
-    }
-
     // MARK: Digit helpers
 
     /// Eight bytes from `p`, first byte lowest.

@@ -99,17 +99,6 @@ struct LocatedJSON {
         nodes[index].kind == .number ? nodes[index].number : nil
     }
 
-    /// JavaScript's `typeof` name for the value (`object` for arrays and null), which the
-    /// geojsonhint messages use.
-    func typeofName(_ index: Int) -> String {
-        switch nodes[index].kind {
-        case .object, .array, .null: "object"
-        case .string: "string"
-        case .number: "number"
-        case .bool: "boolean"
-        }
-    }
-
     /// A readable type name: object, array, string, number, boolean, null.
     func typeName(_ index: Int) -> String {
         switch nodes[index].kind {

@@ -41,9 +41,6 @@ protocol TextMeasuring {
 /// by priority of each device pixel competes (the others would collide with it wherever it is
 /// placed), and clusters are bounded by the picture's area over the distance squared.
 struct AnnotationLayout {
-    /// What became of the points.
-    typealias Counts = RenderReport.AnnotationCounts
-
     private struct Entry {
         var mark: PointMark
         var title: String
@@ -64,7 +61,8 @@ struct AnnotationLayout {
     /// Device pixels per screen point.
     private let scale: Double
     private var sequence = 0
-    private(set) var counts = Counts()
+    /// What became of the points.
+    private(set) var counts = RenderReport.AnnotationCounts()
     /// Without clustering: the pin drawn for each pixel and look, and the label candidate of
     /// each pixel.
     private var pins: [Entry] = []

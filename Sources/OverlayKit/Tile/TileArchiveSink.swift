@@ -11,20 +11,9 @@ import OverlayModel
 /// try writer.finish(metadata: sink.metadata(for: source, minZoom: 0, zooms: zooms))
 /// ```
 public final class TileArchiveSink: @unchecked Sendable {
-    /// Tiles written so far, and when the latest was.
-    public struct Progress: Sendable {
-        /// Tiles written per zoom (index = zoom).
-        public var tilesPerZoom = [Int](repeating: 0, count: 31)
-        /// All tiles written.
-        public var tiles = 0
-        /// Encoded bytes written (before archive compression).
-        public var bytes = 0
-        /// The deepest zoom written so far.
-        public var deepestZoom = 0
-
-        /// No tiles yet.
-        public init() {}
-    }
+    /// The running counts handed to `onProgress`: tiles written, in all and per zoom (the
+    /// name before ``TileWriteCounts``, which `TileJoin` reports too).
+    public typealias Progress = TileWriteCounts
 
     /// Where tiles go.
     public let writer: any TileArchiveWriter
@@ -39,10 +28,10 @@ public final class TileArchiveSink: @unchecked Sendable {
     private var layers: TileLayers?
     private let geoJSON: TileGeoJSONEncoder
     private let lock = NSLock()
-    private var lossTotal = MVTEncoder.Losses()
-    private var counts = Progress()
+    private var lossTotal = TileEncodingLosses()
+    private var counts = TileWriteCounts()
     private var blockTilesOneByOne = 0
-    private let onProgress: (@Sendable (Progress) -> Void)?
+    private let onProgress: (@Sendable (TileWriteCounts) -> Void)?
 
     /// A sink that encodes each tile and hands it to `writer`.
     /// - Parameters:
@@ -53,7 +42,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
     ///   - budget: the bytes and features a tile may hold (unlimited unless given).
     public init(writer: any TileArchiveWriter, layer: String, encoding: TileEncoding = .mvt, precision: Int = 7,
-                budget: TileBudget = .unlimited, onProgress: (@Sendable (Progress) -> Void)? = nil) {
+                budget: TileBudget = .unlimited, onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) {
         self.writer = writer
         self.budget = budget
         self.layer = layer
@@ -71,15 +60,15 @@ public final class TileArchiveSink: @unchecked Sendable {
     }
 
     /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles
-    /// counts 4; `MVTEncoder.Losses(source:)` counts each feature once).
-    public var losses: MVTEncoder.Losses {
+    /// counts 4; the metadata's drop report counts each feature once).
+    public var losses: TileEncodingLosses {
         lock.lock()
         defer { lock.unlock() }
         return lossTotal
     }
 
     /// The running counts.
-    public var progress: Progress {
+    public var progress: TileWriteCounts {
         lock.lock()
         defer { lock.unlock() }
         return counts
@@ -92,12 +81,8 @@ public final class TileArchiveSink: @unchecked Sendable {
         let bytes = try encode(&tile)
         try writer.write(tile.id, bytes)
         lock.lock()
-        counts.tiles += 1
-        counts.bytes += bytes.count
-        if tile.id.z < counts.tilesPerZoom.count { counts.tilesPerZoom[tile.id.z] += 1 }
-        counts.deepestZoom = max(counts.deepestZoom, tile.id.z)
-        let snapshot = counts
-        onProgress?(snapshot)
+        counts.add(bytesEach: bytes.count, features: tile.statistics.features, atZoom: tile.id.z)
+        onProgress?(counts)
         lock.unlock()
         return bytes.count
     }
@@ -142,14 +127,8 @@ public final class TileArchiveSink: @unchecked Sendable {
         let bytes = try encode(&tile)
         try writer.writeBlock(block, bytes)
         lock.lock()
-        counts.tiles = counts.tiles.addingSaturating(copies)
-        counts.bytes = counts.bytes.addingSaturating(bytes.count.multipliedSaturating(by: copies))
-        if block.zoom < counts.tilesPerZoom.count {
-            counts.tilesPerZoom[block.zoom] = counts.tilesPerZoom[block.zoom].addingSaturating(copies)
-        }
-        counts.deepestZoom = max(counts.deepestZoom, block.zoom)
-        let snapshot = counts
-        onProgress?(snapshot)
+        counts.add(tiles: copies, bytesEach: bytes.count, features: tile.statistics.features, atZoom: block.zoom)
+        onProgress?(counts)
         lock.unlock()
         return bytes.count
     }
@@ -158,7 +137,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     private func encode(_ tile: inout VectorTile) throws -> [UInt8] {
         switch encoding {
         case .mvt, .mlt:
-            var losses = MVTEncoder.Losses()
+            var losses = TileEncodingLosses()
             let encoded = try budget.fit(&tile) { tile in
                 let (encoded, tileLosses) = mvt.encode(tile)
                 losses = tileLosses
@@ -175,14 +154,14 @@ public final class TileArchiveSink: @unchecked Sendable {
 
     /// The tile set's metadata: bounds and center from the source, one vector layer with its
     /// fields, tilestats (geometry type and attribute types), and the drop report.
-    public func metadata(for source: TileSource, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
+    public func metadata(for source: TileSource, minZoom: Int, zooms: [TileZoomCounts],
                          name: String? = nil, description: String = "") throws -> TileSetMetadata {
         metadata(for: source.facts, minZoom: minZoom, zooms: zooms, name: name, description: description)
     }
 
     /// The metadata of a tile set whose input `facts` describe (one run's `TileSource`, or the
     /// plan of a run split over machines).
-    package func metadata(for source: TileSetFacts, minZoom: Int, zooms: [TilePyramid.ZoomCounts],
+    package func metadata(for source: TileSetFacts, minZoom: Int, zooms: [TileZoomCounts],
                           name: String? = nil, description: String = "") -> TileSetMetadata {
         let maxZoom = source.options.maxZoom
         var bounds: TileSetMetadata.Bounds?
@@ -212,7 +191,7 @@ public final class TileArchiveSink: @unchecked Sendable {
         }
         let report = TileDropReport(extent: source.options.extent, buffer: source.options.buffer,
                                     tolerance: source.options.tolerance, input: source.inputCounts,
-                                    notWritten: encoding == .geojson ? MVTEncoder.Losses() : source.losses,
+                                    notWritten: encoding == .geojson ? TileEncodingLosses() : source.losses,
                                     zooms: zooms)
         return TileSetMetadata(name: name ?? layerNames[0], description: description,
                                format: encoding.metadataFormat, bounds: bounds, center: center,

@@ -127,11 +127,11 @@ public struct Tiler: Sendable, Codable {
         /// The metadata stored with the tiles.
         public var metadata: TileSetMetadata
         /// Per zoom from ``TileOptions/minZoom``: tiles, bytes, features and what was dropped.
-        public var zooms: [TilePyramid.ZoomCounts]
+        public var zooms: [TileZoomCounts]
         /// What was read, and what had nothing to tile.
-        public var input: TileSource.InputCounts
+        public var input: TileInputCounts
         /// What the tile encoding could not hold, counted once per input feature or value.
-        public var losses: MVTEncoder.Losses
+        public var losses: TileEncodingLosses
         /// The size of the output file (PMTiles, MBTiles); nil for a directory.
         public var fileBytes: Int?
         /// Wall seconds spent reading and projecting the input, before the first tile was cut
@@ -242,7 +242,7 @@ public struct Tiler: Sendable, Codable {
     /// - Throws: `Diagnostic` `tile.bad-option` before any work; the reader's errors; `io.*` when the
     ///   archive cannot be written. The old output is then untouched.
     public func run(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in },
-                    onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
+                    onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) throws -> Report {
         try withSingleInput(&reader) { try run(reading: &$0, onWarning: onWarning, onProgress: onProgress) }
     }
 
@@ -252,7 +252,7 @@ public struct Tiler: Sendable, Codable {
     /// run on, and thinning and clustering see all of them. Otherwise as
     /// `run(reading:onWarning:onProgress:)` with one reader.
     public func run(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
-                    onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Report {
+                    onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) throws -> Report {
         try validate(inputs: inputs)
         // Taken first: a locked or existing output fails before minutes of reading.
         let writer = try createWriter()
@@ -289,8 +289,8 @@ public struct Tiler: Sendable, Codable {
             metadata.attribution = attribution
             try writer.finish(metadata: metadata)
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
-                          losses: metadata.dropReport?.notWritten ?? MVTEncoder.Losses(),
-                          fileBytes: resolvedArchiveFormat == .directory ? nil : Self.fileSize(output),
+                          losses: metadata.dropReport?.notWritten ?? TileEncodingLosses(),
+                          fileBytes: resolvedArchiveFormat == .directory ? nil : POSIX.regularFileSize(output),
                           readingSeconds: readingSeconds, temporaryBytes: source.disk?.usage.peak,
                           tippecanoeMembersIgnored: (layersIgnored(source.layers), source.invalidZoomMembers))
         } catch {
@@ -314,7 +314,7 @@ public struct Tiler: Sendable, Codable {
     /// The sink that encodes tiles as this run does (encoding, precision, budget) into `writer`,
     /// features going to `layers` (or all to `layer` when they name none).
     func makeSink(writer: any TileArchiveWriter, layer: String? = nil, layers: TileLayers,
-                  onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) -> TileArchiveSink {
+                  onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) -> TileArchiveSink {
         let sink = TileArchiveSink(writer: writer, layer: layer ?? self.layer, encoding: encoding, precision: precision,
                                    budget: options.budget, onProgress: onProgress)
         sink.assignLayers(layers)
@@ -397,11 +397,5 @@ public struct Tiler: Sendable, Codable {
                                  + "\(megabytes(free)) MB free; point --tmpdir at a larger disk or keep features in memory "
                                  + "(--feature-store memory)")
         }
-    }
-
-    private static func fileSize(_ path: String) -> Int? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return Int(info.st_size)
     }
 }

@@ -3,7 +3,7 @@ import OverlayModel
 extension TileSetReport {
     /// The drop counts a zoom's metadata entry holds: every non-zero count but `features`
     /// (what was written), in the drop report's order.
-    public static func drops(_ zoom: TilePyramid.ZoomCounts) -> [(name: String, count: Int)] {
+    public static func drops(_ zoom: TileZoomCounts) -> [(name: String, count: Int)] {
         TileStatistics.counters.compactMap { counter in
             let count = zoom.statistics[keyPath: counter.keyPath]
             return counter.name == "features" || count == 0 ? nil : (counter.name, count)

@@ -215,8 +215,6 @@ private indirect enum Node {
     case repeated(Node, min: Int, max: Int?)
 }
 
-private enum Anchor { case start, end }
-
 private struct Parser {
     let scalars: [Unicode.Scalar]
     let extended: Bool

@@ -172,8 +172,6 @@ public struct KMLWriter: FeatureWriter {
 
     // MARK: Placemarks
 
-    private static let elementKeys: Set<String> = ["name", "description", "visibility", "address", "phoneNumber"]
-
     /// The feature's shape as the format allows it (``ShapeRepair/writable(_:)``), warning
     /// at the feature for each change.
     mutating func writableShape(_ feature: Feature) -> Shape? {

@@ -332,10 +332,6 @@ private extension String {
     }
 }
 
-private extension Int32 {
-    var asInt: Int { Int(self) }
-}
-
 /// The reader behind a parser context's SAX callbacks, for the document's own parser only.
 func saxSource(_ context: UnsafeMutableRawPointer?) -> XMLStreamReader.Source? {
     guard let context else { return nil }

@@ -36,15 +36,6 @@ public struct StoredTile: Hashable, Sendable {
         case .gzip: return try Gzip.decompress(bytes, limit: Gzip.maximumTileSize, source: source)
         }
     }
-
-    /// The tile gzip-compressed (the stored bytes when they already are).
-    /// - Throws: `Diagnostic` when zlib fails.
-    public func gzipped() throws -> [UInt8] {
-        switch compression {
-        case .gzip: return bytes
-        case .none: return try Gzip.compress(bytes)
-        }
-    }
 }
 
 extension TileArchiveReader {

@@ -165,14 +165,6 @@ public enum TileArchive {
         return nil
     }
 
-    /// Checks `path` against the output policy of ``create(_:format:options:)`` without
-    /// creating anything, so a command can refuse an existing output or a missing folder before
-    /// a long read. `create` checks again.
-    /// - Throws: `Diagnostic` `io.output-exists`, `io.create-failed`.
-    public static func checkOutput(_ path: String, replaceExisting: Bool) throws {
-        _ = try AtomicOutput.check(path: path, kind: .archive, replaceExisting: replaceExisting)
-    }
-
     /// Starts a tile set at `path` in `format` (nil: from the extension).
     ///
     /// Follows `AtomicOutput`'s policy, the one every OverlayKit output follows: an existing

@@ -4,7 +4,8 @@ import OverlayModel
 /// MoveTo/LineTo/ClosePath commands with zigzag deltas, properties as shared keys and values,
 /// ids kept where MVT can hold them.
 public struct MVTEncoder: Sendable {
-    /// What MVT could not hold, counted so the caller can say so.
+    /// What MVT could not hold: the name before ``TileEncodingLosses``.
+    @available(*, deprecated, renamed: "TileEncodingLosses")
     public typealias Losses = TileEncodingLosses
 
     /// The name of the one layer each tile holds.
@@ -18,12 +19,12 @@ public struct MVTEncoder: Sendable {
     }
 
     /// The tile's bytes (uncompressed protobuf) and what could not be written.
-    public func encode(_ tile: VectorTile) -> ([UInt8], Losses) {
+    public func encode(_ tile: VectorTile) -> ([UInt8], TileEncodingLosses) {
         if let table = tile.propertyTable, tile.propertySources.count == tile.features.count,
            !tile.propertySources.contains(-1) {
             return encode(tile, table: table)
         }
-        var losses = Losses()
+        var losses = TileEncodingLosses()
         var keys = [String](), keyIndex = [String: UInt32]()
         var values = [Value](), valueIndex = [Value: UInt32]()
         var layer = ProtobufWriter()
@@ -86,8 +87,8 @@ public struct MVTEncoder: Sendable {
 
     /// The same encoding from properties encoded once per input feature: tags are renumbered
     /// to the tile's first-use order through arrays, and keys and values copied as bytes.
-    private func encode(_ tile: VectorTile, table: MVTPropertyTable) -> ([UInt8], Losses) {
-        var losses = Losses()
+    private func encode(_ tile: VectorTile, table: MVTPropertyTable) -> ([UInt8], TileEncodingLosses) {
+        var losses = TileEncodingLosses()
         var scratch = table.takeScratch()
         var layer = ProtobufWriter()
         layer.varintField(15, 2)                                   // version
@@ -117,7 +118,7 @@ public struct MVTEncoder: Sendable {
 
     /// Layer field 2: one feature's id (when MVT can hold it), tags, type and geometry.
     private static func appendFeature(_ feature: TileFeature, geometry: [UInt32], tags: [UInt32],
-                                      to layer: inout ProtobufWriter, losses: inout Losses) {
+                                      to layer: inout ProtobufWriter, losses: inout TileEncodingLosses) {
         var message = ProtobufWriter()
         if let id = feature.id {
             if let unsigned = unsignedID(id) { message.varintField(1, unsigned) } else { losses.idsNotWritten += 1 }

@@ -29,9 +29,6 @@ package struct TileLayers: Sendable, Codable {
     /// No features yet.
     init() {}
 
-    /// Whether every feature goes to one layer.
-    package var isSingleLayer: Bool { names.count <= 1 }
-
     /// The names a tile of these layers is encoded with: the layers', or `layer` when there is none.
     package func encodedNames(default layer: String) -> [String] { names.isEmpty ? [layer] : names }
 
@@ -118,14 +115,5 @@ package struct TileLayers: Sendable, Codable {
         counts = keptCounts
         indexByName = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, UInt16($0)) })
         return remap
-    }
-
-    /// `layer` through the remaps of joining, naming and compaction, in that order.
-    static func remapped(_ layer: UInt16, join: [UInt16]?, input: UInt16, compaction: [UInt16]?) -> UInt16 {
-        var value = layer
-        if value != inputLayer, let join { value = join[Int(value)] }
-        if value == inputLayer { value = input }
-        if let compaction, Int(value) < compaction.count { value = compaction[Int(value)] }
-        return value
     }
 }

@@ -22,10 +22,11 @@ public struct TileJoin: Sendable {
         }
     }
 
-    /// What the join wrote.
+    /// What the join wrote and how each tile was made.
     public struct Counts: Hashable, Sendable {
-        /// Tiles written.
-        public var tiles = 0
+        /// Tiles written, their bytes (in the output's encoding) and features, per zoom and in
+        /// all, and the tiles the filters left empty.
+        public var written = TileWriteCounts()
         /// Tiles held by more than one input, merged.
         public var mergedTiles = 0
         /// Tiles held by one input and copied byte for byte (no renaming or filtering asked).
@@ -33,30 +34,30 @@ public struct TileJoin: Sendable {
         /// Tiles held by one input and rewritten because layers or properties were filtered or
         /// renamed. Merged, copied and rewritten tiles add up to ``tiles``.
         public var rewrittenTiles = 0
-        /// Tiles left empty by layer or zoom filters: not written.
-        public var emptyTiles = 0
-        /// Uncompressed bytes written.
-        public var bytes = 0
-        /// Features written, per zoom.
-        public var featuresByZoom: [Int: Int] = [:]
-        /// Tiles written, per zoom.
-        public var tilesByZoom: [Int: Int] = [:]
-        /// Uncompressed bytes written, per zoom.
-        public var bytesByZoom: [Int: Int] = [:]
 
         /// No tiles yet.
         public init() {}
+
+        /// Tiles written.
+        public var tiles: Int { written.tiles }
+        /// Tiles left without layers by the layer filters: not written.
+        public var emptyTiles: Int { written.emptyTiles }
+        /// Uncompressed bytes written.
+        public var bytes: Int { written.bytes }
     }
 
     /// How layers and properties are merged, renamed and filtered.
     public var merger: VectorTileMerger
     /// Only tiles at these zooms are written (tile-join's `-z`/`-Z`); nil keeps every zoom.
     public var zooms: ClosedRange<Int>?
+    /// The encoding tiles are written in: MVT as merged, or converted to MLT.
+    public var encoding: TileEncoding
 
     /// Creates a join.
-    public init(merger: VectorTileMerger = VectorTileMerger(), zooms: ClosedRange<Int>? = nil) {
+    public init(merger: VectorTileMerger = VectorTileMerger(), zooms: ClosedRange<Int>? = nil, encoding: TileEncoding = .mvt) {
         self.merger = merger
         self.zooms = zooms
+        self.encoding = encoding
     }
 
     /// The encoding of the joined tiles: `requested`, else the one every input shares.
@@ -94,15 +95,22 @@ public struct TileJoin: Sendable {
         }
     }
 
-    /// Every tile id of the inputs, once, in `order` (default: zoom, then x, then y).
+    /// Every tile id of the inputs within ``zooms``, once, in `order` (default: zoom, then x,
+    /// then y).
     public func tileIDs(_ inputs: [Input], order: (TileID, TileID) -> Bool = TileJoin.zxyOrder) -> [TileID] {
+        tileIDsAndOutsideZooms(inputs, order: order).ids
+    }
+
+    /// ``tileIDs(_:order:)`` and how many distinct ids ``zooms`` leaves out.
+    func tileIDsAndOutsideZooms(_ inputs: [Input], order: (TileID, TileID) -> Bool = TileJoin.zxyOrder) -> (ids: [TileID], outside: Int) {
         var ids = inputs.flatMap(\.tileIDs)
-        if let zooms { ids.removeAll { !zooms.contains($0.z) } }
         ids.sort(by: order)
-        var unique = [TileID]()
+        var unique = [TileID](), outside = 0
         unique.reserveCapacity(ids.count)
-        for id in ids where unique.last != id { unique.append(id) }
-        return unique
+        for (index, id) in ids.enumerated() where index == 0 || ids[index - 1] != id {
+            if let zooms, !zooms.contains(id.z) { outside += 1 } else { unique.append(id) }
+        }
+        return (unique, outside)
     }
 
     /// Zoom, then x, then y.
@@ -110,8 +118,8 @@ public struct TileJoin: Sendable {
         (a.z, a.x, a.y) < (b.z, b.x, b.y)
     }
 
-    /// Merges each tile id's tiles from every input and hands the result to `write`, in `ids`
-    /// order.
+    /// Merges each tile id's tiles from every input and hands the result, in ``encoding``, to
+    /// `write`, in `ids` order.
     /// - Throws: `Diagnostic` `mvt.bad-tile` naming the input and tile when one does not decode,
     ///   or what `read`/`write` throw.
     public func run(_ inputs: [Input], ids: [TileID], write: (TileID, [UInt8]) throws -> Void) throws -> Counts {
@@ -133,7 +141,7 @@ public struct TileJoin: Sendable {
                                      message: "\(inputs[index].name) tile \(id.z)/\(id.x)/\(id.y): \(diagnostic.message)")
                 }
             }
-            let output: [UInt8]
+            var output: [UInt8]
             let merged: [MVTLayer]
             if found.count == 1 && copyUnchanged {
                 // Decoded above only to check it and count features; the bytes go out as they came.
@@ -143,96 +151,51 @@ public struct TileJoin: Sendable {
             } else {
                 merged = try merger.merge(layers)
                 guard !merged.isEmpty else {
-                    counts.emptyTiles += 1
+                    counts.written.addEmptyTile(atZoom: id.z)
                     continue
                 }
                 output = VectorTileMerger.encode(merged)
                 if found.count > 1 { counts.mergedTiles += 1 } else { counts.rewrittenTiles += 1 }
             }
+            if encoding != .mvt { output = try VectorTileTranscoder.transcode(output, from: .mvt, to: encoding) }
             try write(id, output)
-            counts.tiles += 1
-            counts.bytes += output.count
-            counts.featuresByZoom[id.z, default: 0] += merged.reduce(0) { $0 + $1.features.count }
-            counts.tilesByZoom[id.z, default: 0] += 1
-            counts.bytesByZoom[id.z, default: 0] += output.count
+            counts.written.add(bytesEach: output.count, features: merged.reduce(0) { $0 + $1.features.count }, atZoom: id.z)
         }
         return counts
     }
 
-    /// Merged metadata corrected by what the join wrote: per-zoom `tiles`, `bytes` and
-    /// `features` (summed over inputs they would count a merged tile twice) are the written
-    /// ones, and zooms the join's zoom range left out are removed.
-    public func metadata(_ merged: JSONObject, counts: Counts) -> JSONObject {
-        var result = merged
-        // The per-zoom counts sit at the top (overlaykit 0.1 directories) or in the drop report.
-        for member in merged.members {
-            if case .object(let inner) = member.value, inner["zooms"] != nil, member.key != "zooms" {
-                result[member.key] = .object(correctedZooms(inner, counts: counts))
-            }
-        }
-        result = correctedZooms(result, counts: counts)
+    /// The joined set's metadata: the inputs' united with this join's filters
+    /// (`TileMetadataMerger`), in ``encoding``, then corrected by what was written: zooms outside
+    /// ``zooms`` leave the zoom range, the layers' and the center's, and the drop report; the
+    /// report's per-zoom `tiles`, `bytes` and `features` (summed over inputs they would count a
+    /// merged tile twice) are the written ones.
+    public func metadata(merging inputs: [TileSetMetadata], counts: Counts) -> TileSetMetadata {
+        var merged = TileMetadataMerger(options: merger.options).merge(inputs)
+            ?? TileSetMetadata(name: "", bounds: nil, center: nil, minZoom: 0, maxZoom: 0, vectorLayers: [])
+        merged.format = encoding.metadataFormat
         if let zooms {
-            for key in ["minzoom", "maxzoom"] {
-                guard let value = result[key] else { continue }
-                guard let number = value.doubleValue ?? value.stringValue.flatMap(Double.init), number.isFinite else { continue }
-                let clamped = Int64(min(max(number, Double(zooms.lowerBound)), Double(zooms.upperBound)).rounded())
-                result[key] = value.stringValue != nil ? .string(String(clamped)) : .integer(clamped)
+            func clamped(_ zoom: Int) -> Int { min(max(zoom, zooms.lowerBound), zooms.upperBound) }
+            merged.minZoom = clamped(merged.minZoom)
+            merged.maxZoom = clamped(merged.maxZoom)
+            if let zoom = merged.center?.zoom { merged.center?.zoom = clamped(zoom) }
+            for index in merged.vectorLayers.indices {
+                merged.vectorLayers[index].minZoom = clamped(merged.vectorLayers[index].minZoom)
+                merged.vectorLayers[index].maxZoom = clamped(merged.vectorLayers[index].maxZoom)
             }
         }
-        return result
-    }
-
-    private func correctedZooms(_ object: JSONObject, counts: Counts) -> JSONObject {
-        var result = object
-        if case .array(let items)? = object["zooms"] {
-            result["zooms"] = .array(items.compactMap { item in
-                guard var zoom = item.objectValue, case .integer(let z)? = zoom["zoom"], let level = Int(exactly: z) else { return item }
-                if let zooms, !zooms.contains(level) { return nil }
-                if zoom["tiles"] != nil { zoom["tiles"] = .integer(Int64(counts.tilesByZoom[level] ?? 0)) }
-                if zoom["bytes"] != nil { zoom["bytes"] = .integer(Int64(counts.bytesByZoom[level] ?? 0)) }
-                if zoom["features"] != nil { zoom["features"] = .integer(Int64(counts.featuresByZoom[level] ?? 0)) }
-                return .object(zoom)
-            })
-        }
-        return result
-    }
-
-    /// The joined set's metadata from the inputs' (`TileMetadataMerger` on their JSON form,
-    /// corrected by what was written).
-    /// - Throws: `Diagnostic` `tile.archive-metadata` when the merged JSON is not metadata.
-    public func metadata(merging inputs: [TileSetMetadata], counts: Counts) throws -> TileSetMetadata {
-        var objects = [JSONObject]()
-        for input in inputs {
-            guard case .object(var object) = try JSONScanner(input: ByteInput(bytes: input.pmtilesJSON())).readValue() else { continue }
-            if let bounds = input.bounds {
-                object["bounds"] = .array([bounds.west, bounds.south, bounds.east, bounds.north].map(JSONValue.number))
+        if var report = merged.dropReport {
+            report.zooms = report.zooms.compactMap { entry in
+                if let zooms, !zooms.contains(entry.zoom) { return nil }
+                let written = counts.written.zooms.indices.contains(entry.zoom)
+                    ? counts.written.zooms[entry.zoom] : TileZoomCounts(zoom: entry.zoom)
+                var corrected = entry
+                corrected.tiles = written.tiles
+                corrected.bytes = written.bytes
+                corrected.statistics.features = written.statistics.features
+                return corrected
             }
-            if let center = input.center {
-                object["center"] = .array([.number(center.longitude), .number(center.latitude), .integer(Int64(center.zoom))])
-            }
-            object["minzoom"] = .integer(Int64(input.minZoom))
-            object["maxzoom"] = .integer(Int64(input.maxZoom))
-            objects.append(object)
+            merged.dropReport = report
         }
-        var merged = metadata(TileMetadataMerger(options: merger.options).merge(objects), counts: counts)
-        var bounds: TileSetMetadata.Bounds?
-        if let numbers = TileMetadataMerger.bounds(merged["bounds"]) {
-            bounds = TileSetMetadata.Bounds(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
-        }
-        var center: TileSetMetadata.Center?
-        if case .array(let items)? = merged["center"], items.count == 3, let longitude = items[0].doubleValue,
-           let latitude = items[1].doubleValue, let zoom = items[2].doubleValue, zoom.isFinite, (0...30).contains(zoom) {
-            center = TileSetMetadata.Center(longitude: longitude, latitude: latitude, zoom: Int(zoom))
-        }
-        func zoom(_ key: String, _ fallback: Int) -> Int {
-            guard let value = merged[key]?.doubleValue, value.isFinite, (0...30).contains(value) else { return fallback }
-            return Int(value)
-        }
-        let minZoom = zoom("minzoom", 0), maxZoom = zoom("maxzoom", 0)
-        for key in ["bounds", "center", "minzoom", "maxzoom"] { merged[key] = nil }
-        var json = JSONBytes()
-        json.appendValue(.object(merged))
-        return try TileSetMetadata.fromPMTilesJSON(json.bytes, source: "tile-join", bounds: bounds, center: center,
-                                                   minZoom: minZoom, maxZoom: max(minZoom, maxZoom))
+        return merged
     }
 }

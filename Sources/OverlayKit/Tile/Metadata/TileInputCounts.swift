@@ -6,4 +6,7 @@ public struct TileInputCounts: Hashable, Sendable, Codable {
     public var withoutGeometry = 0
     /// Features whose geometry has no positions.
     public var withoutPositions = 0
+
+    /// Nothing read yet.
+    public init() {}
 }

@@ -26,7 +26,7 @@ enum ParallelSequenceProjection {
     static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions, diskFolder: String? = nil,
                         onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable) {
         let jobs = parts.map { Job(file: file, part: $0, options: options, diskFolder: diskFolder) }
-        try runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
+        try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var tables = [MVTPropertyTable]()
         var newlinesBefore = 0, recordsBefore = 0
@@ -142,55 +142,5 @@ enum ParallelSequenceProjection {
             outcome = Outcome(projection: projection, propertyTable: table, warnings: warnings, error: failure,
                               newlines: reader.newlinesRead, records: reader.recordsRead)
         }
-    }
-
-    /// Runs `jobs` on threads of their own and `onCallingThread` here, and returns when all are
-    /// done. Threads get a main-thread-sized stack: the readers' nesting limit (512 levels)
-    /// assumes 8 MiB.
-    /// - Throws: `Diagnostic` `io.thread-failed` when a thread cannot be started (those started
-    ///   are still joined first).
-    private static func runJoined(_ jobs: [@Sendable () -> Void], onCallingThread: () -> Void) throws {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 16 << 20)
-        #if canImport(Glibc)
-        var threads = [pthread_t]()
-        #else
-        var threads = [pthread_t?]()
-        #endif
-        var failure: Int32 = 0
-        for job in jobs {
-            let context = Unmanaged.passRetained(JobBox(job)).toOpaque()
-            #if canImport(Glibc)
-            var thread = pthread_t()
-            #else
-            var thread: pthread_t?
-            #endif
-            let status = pthread_create(&thread, &attributes, { context in
-                Unmanaged<JobBox>.fromOpaque(context!).takeRetainedValue().body()
-                return nil
-            }, context)
-            guard status == 0 else {
-                Unmanaged<JobBox>.fromOpaque(context).release()
-                failure = status
-                break
-            }
-            threads.append(thread)
-        }
-        if failure == 0 { onCallingThread() }
-        #if canImport(Glibc)
-        for thread in threads { pthread_join(thread, nil) }
-        #else
-        for thread in threads { if let thread { pthread_join(thread, nil) } }
-        #endif
-        guard failure == 0 else {
-            throw Diagnostic(.error, code: .ioThreadFailed, message: "cannot start a reading thread (error \(failure))")
-        }
-    }
-
-    private final class JobBox {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }

@@ -62,14 +62,6 @@ enum PointThinning {
         }
     }
 
-    /// tippecanoe's `-Bg`: the lowest zoom at which no tile holds more than `limit` points, so
-    /// every point can be kept from there down (the max zoom when none is that sparse).
-    static func guessBaseZoom(_ order: SpatialOrder, limit: Int, maxZoom: Int) -> Int {
-        var densest = DensestTiles(maxZoom: maxZoom)
-        for entry in order.entries { densest.add(entry.key) }
-        return densest.baseZoom(limit: limit)
-    }
-
     /// The most points in one tile at each zoom, from the points' keys in ascending order (a
     /// tile is a run of equal key prefix).
     struct DensestTiles {

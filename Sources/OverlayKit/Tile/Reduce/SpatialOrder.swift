@@ -56,17 +56,4 @@ struct SpatialOrder {
         bits = (bits | (bits << 1)) & 0x5555_5555_5555_5555
         return bits
     }
-
-    /// The most entries that fall in one tile of `zoom` (a tile is a run of equal key prefix).
-    func densestTileCount(zoom: Int) -> Int {
-        let shift = UInt64(64 - 2 * zoom)
-        var best = 0, run = 0
-        var previous: UInt64?
-        for entry in entries {
-            let tile = zoom == 0 ? 0 : entry.key >> shift
-            if tile == previous { run += 1 } else { run = 1; previous = tile }
-            best = max(best, run)
-        }
-        return best
-    }
 }

@@ -639,9 +639,6 @@ struct KMLValidator {
         }
     }
 
-    /// The SimpleField types whose values are checked.
-    static let checkedTypes = ["int", "short", "uint", "ushort", "float", "double", "bool"]
-
     /// The checked types a value does not fit, from one parse of the value (the same verdicts
     /// as `value(_:fits:)` for each type, which the tests compare).
     static func typesMissed(by value: String) -> [String] {

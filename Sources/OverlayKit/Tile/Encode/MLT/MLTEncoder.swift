@@ -19,8 +19,8 @@ public struct MLTEncoder: Sendable {
     /// The tile's bytes and what could not be written as it was (ids that are not unsigned
     /// integers, null values — MLT marks them absent —, arrays and objects written as JSON text;
     /// values of a mixed-kind column written as text count in `valuesWrittenAsJSON`).
-    public func encode(_ tile: VectorTile) -> ([UInt8], MVTEncoder.Losses) {
-        var losses = MVTEncoder.Losses()
+    public func encode(_ tile: VectorTile) -> ([UInt8], TileEncodingLosses) {
+        var losses = TileEncodingLosses()
         var shapes = [MLTGeometryColumn.Shape](), ids = [UInt64?]()
         shapes.reserveCapacity(tile.features.count)
         ids.reserveCapacity(tile.features.count)
@@ -78,7 +78,7 @@ public struct MLTEncoder: Sendable {
     }
 
     /// The property columns of features' properties, in first-use order of their names.
-    private static func columns(_ rows: [JSONObject?], losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+    private static func columns(_ rows: [JSONObject?], losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
         var columns = [MLTPropertyColumn](), columnOf = [String: Int]()
         for (row, properties) in rows.enumerated() {
             guard var properties else { continue }
@@ -105,7 +105,7 @@ public struct MLTEncoder: Sendable {
 
     /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
     /// values are looked up by number, with no hashing or copying of properties per tile.
-    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout MVTEncoder.Losses) -> [MLTPropertyColumn] {
+    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
         let cells = table.mltCells
         var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
         for (row, source) in sources.enumerated() {

@@ -1,6 +1,6 @@
 import OverlayModel
 
-extension MVTEncoder.Losses {
+extension TileEncodingLosses {
     /// Counts what MVT cannot hold of one tiled feature's id and properties.
     mutating func count(_ attributes: TileAttributes) {
         if let id = attributes.id, MVTEncoder.unsignedID(id) == nil { idsNotWritten += 1 }

@@ -1,0 +1,76 @@
+import OverlayModel
+
+extension TileJoin {
+    /// Joins the tile sets `options.inputs` into `options.output`, as tippecanoe's `tile-join`
+    /// does (and go-pmtiles' `Convert`, one call): opens each input by its bytes, checks they
+    /// hold vector tiles of one encoding (or converts them to ``Options/tileEncoding``),
+    /// merges every z/x/y (``run(_:ids:write:)``), writes the archive and its metadata, united
+    /// from the inputs' and corrected by what was written (``metadata(merging:counts:)``).
+    ///
+    /// The output appears only when complete; on any error nothing is left there and an
+    /// existing output is untouched.
+    /// - Returns: what was written and left out, with the warnings.
+    /// - Throws: `tile.bad-option` for options out of range; `io.not-found` naming an input
+    ///   that does not exist, `tile.not-a-tile-set` for one that is no tile set;
+    ///   `tilejoin.format-mismatch` for GeoJSON tiles or mixed encodings; `tilejoin.no-tiles`
+    ///   when no input holds a tile; `mvt.bad-tile` naming the input and z/x/y of a tile that
+    ///   does not decode; `io.*` when the output cannot be written.
+    public static func join(_ options: Options) throws -> Report {
+        try options.validate()
+        var readers = [any TileArchiveReader]()
+        for path in options.inputs {
+            guard POSIX.status(path) != nil else {
+                throw Diagnostic(.error, code: .ioNotFound, message: "no such tile set: \(path)",
+                                 location: SourceLocation(file: path, line: 1, column: 1))
+            }
+            readers.append(try TileArchive.open(path))
+        }
+        let encoding = try outputEncoding(readers.map { ($0.path, $0.metadata.format) }, requested: options.tileEncoding)
+        let inputs = try readers.map(input)
+        var diagnostics = try checkHoldTiles(inputs)
+        let join = TileJoin(merger: VectorTileMerger(options: options.merging), zooms: options.zooms, encoding: encoding)
+        let (ids, outside) = join.tileIDsAndOutsideZooms(inputs)
+        var createOptions = TileArchive.CreateOptions()
+        createOptions.replaceExisting = options.replaceExisting
+        createOptions.tileExtension = encoding.fileExtension
+        let writer = try TileArchive.create(options.output, options: createOptions)
+        let counts: Counts, metadata: TileSetMetadata
+        do {
+            counts = try join.run(inputs, ids: ids, write: writer.write)
+            var merged = join.metadata(merging: readers.map(\.metadata), counts: counts)
+            if let name = options.name { merged.name = name }
+            try writer.finish(metadata: merged)
+            metadata = merged
+        } catch {
+            writer.abort()
+            throw error
+        }
+        if counts.emptyTiles > 0 {
+            diagnostics.append(Diagnostic(.note, code: .tilejoinEmpty,
+                                          message: "\(counts.emptyTiles) tiles left without layers by the filters were not written"))
+        }
+        var dropped = Dropped()
+        (dropped.layers, dropped.properties) = TileMetadataMerger(options: options.merging).dropped(from: readers.map(\.metadata))
+        dropped.tilesOutsideZooms = outside
+        dropped.emptyTiles = counts.emptyTiles
+        return Report(counts: counts, metadata: metadata, encoding: encoding, fileBytes: POSIX.regularFileSize(options.output),
+                      dropped: dropped, diagnostics: diagnostics)
+    }
+
+    /// An archive as the join reads it: each tile as MVT bytes (MLT converted), a GeoJSON tile
+    /// refused.
+    private static func input(_ reader: any TileArchiveReader) throws -> Input {
+        let path = reader.path
+        let encoding = TileEncoding(metadataFormat: reader.metadata.format.lowercased()) ?? .mvt
+        // Read from the joining thread only, one tile at a time.
+        nonisolated(unsafe) let source = reader
+        return Input(name: path, tileIDs: try reader.tileIDs()) { id in
+            guard let bytes = try source.tile(id) else { return nil }
+            if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
+                throw Diagnostic(.error, code: .tilejoinFormatMismatch,
+                                 message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins vector tiles")
+            }
+            return try VectorTileTranscoder.transcode(bytes, from: encoding, to: .mvt)
+        }
+    }
+}
