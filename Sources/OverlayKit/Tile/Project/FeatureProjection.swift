@@ -40,8 +40,9 @@ struct FeatureProjection {
     /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
     var reach = FeatureReach()
-    /// With shared borders off memory: every polygon piece's vertices counted as it is
-    /// written, for `SharedBorderCandidates` (in memory they are counted on the wrapped features).
+    /// With shared borders on disk: every polygon piece's vertices counted as it is written,
+    /// for `SharedBorderCandidates` (in memory they are counted on the wrapped features; a
+    /// distributed run's plan counts them from the shards' files).
     var sketch: SharedVertexSketch?
     private var scratch = [ProjectedFeature](), attributeBytes = [UInt8]()
 
@@ -65,7 +66,7 @@ struct FeatureProjection {
         self.sink = sink
         self.options = options
         namedProperties = options.namedProperties
-        sketch = sink != nil && options.sharedBorders ? SharedVertexSketch() : nil
+        sketch = disk != nil && options.sharedBorders ? SharedVertexSketch() : nil
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
         let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
