@@ -180,6 +180,29 @@ public struct TileSource: Sendable {
         } else {
             try thinPoints()
         }
+        if options.sharedBorders { try tagSharedBorders(sketch: projection.sketch) }
+    }
+
+    /// With shared borders: which features' polygons tiles hold back, down to which zoom
+    /// (`SharedBorderCandidates`), into the features' tags (in memory) or kept for the records
+    /// as zoom 0 is read (on disk: the pieces are read back once).
+    private mutating func tagSharedBorders(sketch: SharedVertexSketch?) throws {
+        var candidates = SharedBorderCandidates(featureCount: inputCounts.features, options: options)
+        if let disk {
+            guard let sketch else { return }
+            try disk.forEachPiece { candidates.add($0, sketch: sketch) }
+            candidates.finish()
+            disk.sharedBordersThrough = candidates.tags
+            return
+        }
+        var sketch = SharedVertexSketch()
+        for feature in features where feature.type == .polygon {
+            for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
+        }
+        for feature in features { candidates.add(feature, sketch: sketch) }
+        candidates.finish()
+        let tags = candidates.tags
+        for index in features.indices { features[index].tags.sharedBordersThrough = tags[features[index].source] }
     }
 
     /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
