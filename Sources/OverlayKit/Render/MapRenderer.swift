@@ -47,14 +47,19 @@ public struct MapRenderer {
         let camera = try self.camera(for: &source)
         let heldOutput = format == .svg && output.path == nil ? ByteOutput() : nil
         var stream = try SnapshotStream(camera: camera, options: options, format: format, output: heldOutput ?? output)
-        // Parsing (most of the time) runs on a second core while this one draws.
-        var reader = try ReadAheadFeatureReader.whenUseful(try source.features(for: RenderView(camera: camera, options: options)))
-        while let feature = try reader.next() {
+        if stream.canDrawInParts, var file = source as? FileRenderSource, let (input, parts) = try file.sequenceParts() {
+            // A sequence file: its parts are read and marked on every core, no feature handed over.
+            try ParallelDrawing.draw(input, parts: parts, into: &stream, onWarning: onWarning)
+        } else {
+            // Parsing (most of the time) runs on a second core while this one draws.
+            var reader = try ReadAheadFeatureReader.whenUseful(try source.features(for: RenderView(camera: camera, options: options)))
+            while let feature = try reader.next() {
+                reader.takeWarnings().forEach(onWarning)
+                if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
+                try stream.add(feature)
+            }
             reader.takeWarnings().forEach(onWarning)
-            if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
-            try stream.add(feature)
         }
-        reader.takeWarnings().forEach(onWarning)
         try stream.finish()
         if let heldOutput { try output.write(heldOutput.bytes) }
         try output.commit()
