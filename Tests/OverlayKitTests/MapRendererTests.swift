@@ -172,10 +172,10 @@ final class MapRendererTests: XCTestCase {
     func testASequenceDrawnInPartsIsTheOneReadersPicture() throws {
         let url = directory.appendingPathComponent("mixed.geojsonseq")
         try (mixedSequence(records: 1200).joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
-        let sheet = try RenderFixtures.sheet(#"{"rules":[{"where":{"top":true},"style":{"level":"aboveLabels","fill":"#cc3300"}}]}"#)
+        let sheet = try RenderFixtures.sheet(##"{"rules":[{"where":{"top":true},"style":{"level":"aboveLabels","fill":"#cc3300"}}]}"##)
         for options in [RenderOptions(width: 500, height: 400, styleSheet: sheet),
                         RenderOptions(width: 500, height: 400, labelPriority: "rank"),
-                        RenderOptions(camera: .centered(Coordinate(latitude: 0, longitude: -3), zoom: 6), width: 300, height: 200)] {
+                        RenderOptions(width: 300, height: 200, camera: .centered(Coordinate(latitude: 0, longitude: -3), zoom: 6))] {
             for format in [SnapshotStream.Format.svg, .png] {
                 let one = try render(url.path, parts: 1, format: format, options: options)
                 let four = try render(url.path, parts: 4, format: format, options: options)

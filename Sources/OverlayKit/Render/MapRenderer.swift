@@ -14,7 +14,10 @@ import OverlayModel
 /// zoom below −1 (`RenderOptions.minimumFitZoom`; `render.view-too-small`); then the source is read again and every feature is
 /// drawn as it arrives (`SnapshotStream`), so memory follows the picture, not the input — one
 /// feature at a time, the kept `aboveLabels` marks and the annotation layout (bounded by the
-/// picture). Time follows what is drawn: features outside the view are culled by their bounds
+/// picture). A GeoJSON text sequence file is read in parts on every core in both passes: the
+/// extent pass reads shapes only, and the drawing pass marks each part on its own thread with
+/// no feature handed between threads (`ParallelDrawing`; not when points are clustered).
+/// Time follows what is drawn: features outside the view are culled by their bounds
 /// before anything else, geometry is simplified for the zoom and decimated to the pixel, pins
 /// of one look in one pixel are drawn once, and a label is shaped only when it may fit.
 public struct MapRenderer {

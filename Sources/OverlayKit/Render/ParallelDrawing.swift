@@ -69,7 +69,7 @@ enum ParallelDrawing {
         var newlinesBefore = reader.newlinesRead, recordsBefore = reader.recordsRead
         for job in jobs {
             func located(_ diagnostic: Diagnostic) -> Diagnostic {
-                ParallelSequenceProjection.renumbered(diagnostic, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore)
+                SequenceRecordBoundaries.renumbered(diagnostic, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore)
             }
             while true {
                 let (events, ending) = job.queue.take()
@@ -112,7 +112,7 @@ enum ParallelDrawing {
                                  recordsBefore: Int, onWarning: (Diagnostic) -> Void,
                                  take: (Feature) throws -> Void) throws {
         func located(_ diagnostic: Diagnostic) -> Diagnostic {
-            ParallelSequenceProjection.renumbered(diagnostic, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore)
+            SequenceRecordBoundaries.renumbered(diagnostic, newlinesBefore: newlinesBefore, recordsBefore: recordsBefore)
         }
         var reader = try reader(file, range)
         func next() throws -> Feature? {
