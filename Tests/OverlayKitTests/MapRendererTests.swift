@@ -212,4 +212,36 @@ final class MapRendererTests: XCTestCase {
             XCTAssertEqual(warnings.count, 111, "\(parts) parts: the warnings before the error, once each")
         }
     }
+
+    func testTheExtentPassReadsShapesOnly() throws {
+        let text = """
+        {"type":"FeatureCollection","name":"x","features":[
+        {"type":"Feature","id":{"odd":true},"properties":{"name":"c","radius":250000,"big":[1,2,{"a":"b"}]},"geometry":{"type":"Point","coordinates":[170,10]}},
+        {"type":"Feature","extra":[1,2],"properties":null,"geometry":{"type":"Polygon","coordinates":[[[-175,0],[-170,0],[-170,5],[-175,0]]]}},
+        {"type":"Feature","properties":{"name":"p"},"geometry":{"type":"MultiPoint","coordinates":[[0,60],[1,61]]},"bbox":[0,60,1,61]}
+        ]}
+        """
+        var full = GeoJSONReader(input: ByteInput(string: text, name: "x.geojson"))
+        var shapesOnly = GeoJSONReader(input: ByteInput(string: text, name: "x.geojson"))
+        shapesOnly.readsShapesOnly = true
+        var fullFeatures = [Feature](), shapeFeatures = [Feature]()
+        while let feature = try full.next() { fullFeatures.append(feature) }
+        while let feature = try shapesOnly.next() { shapeFeatures.append(feature) }
+        XCTAssertEqual(shapeFeatures.count, 3)
+        XCTAssertFalse(full.takeWarnings().isEmpty, "the full read warns about the id")
+        XCTAssertTrue(shapesOnly.takeWarnings().isEmpty, "the id is skipped")
+        var fullExtent = FitExtent(), shapesExtent = FitExtent()
+        for feature in fullFeatures { if let shape = feature.shape { fullExtent.add(shape) } }
+        for feature in shapeFeatures { if let shape = feature.shape { shapesExtent.add(shape) } }
+        XCTAssertEqual(shapesExtent.mapRect, fullExtent.mapRect)
+        guard case .circle = shapeFeatures[0].shape else { return XCTFail("a Point with a radius is a circle") }
+        XCTAssertNil(shapeFeatures[0].id)
+        XCTAssertNil(shapeFeatures[0].location)
+        XCTAssertTrue(shapeFeatures[1].foreignMembers.members.isEmpty)
+
+        // JSON syntax in a skipped value is still checked.
+        var broken = GeoJSONReader(input: ByteInput(string: #"{"type":"Feature","properties":{"a":[1,}],"geometry":null}"#, name: "b.geojson"))
+        broken.readsShapesOnly = true
+        XCTAssertThrowsError(try broken.next())
+    }
 }
