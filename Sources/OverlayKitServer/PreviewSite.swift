@@ -30,7 +30,7 @@ public struct PreviewSite: Sendable {
     }
 
     /// The MapLibre GL JS release the page loads from the CDN: the last 5.x release (5.x is the
-    /// line the page is tested with; 6.0 dropped WebGL 1 and changed the URL hash), which reads
+    /// line the page is built for; 6.0 dropped WebGL 1 and reworked the URL hash the page reads), which reads
     /// MapLibre Tiles (5.12.0 and later) and queries their features for the inspector (5.21.0
     /// fixed `queryRenderedFeatures` on MLT).
     public static let mapLibreVersion = "5.24.0"
