@@ -180,6 +180,29 @@ public struct TileSource: Sendable {
         } else {
             try thinPoints()
         }
+        if options.sharedBorders { try tagSharedBorders(sketch: projection.sketch) }
+    }
+
+    /// With shared borders: which features' polygons tiles hold back, down to which zoom
+    /// (`SharedBorderCandidates`), into the features' tags (in memory) or kept for the records
+    /// as zoom 0 is read (on disk: the pieces are read back once).
+    private mutating func tagSharedBorders(sketch: SharedVertexSketch?) throws {
+        var candidates = SharedBorderCandidates(featureCount: inputCounts.features, options: options)
+        if let disk {
+            guard let sketch else { return }
+            try disk.forEachPiece { candidates.add($0, sketch: sketch) }
+            candidates.finish()
+            disk.sharedBordersThrough = candidates.tags
+            return
+        }
+        var sketch = SharedVertexSketch()
+        for feature in features where feature.type == .polygon {
+            for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
+        }
+        for feature in features { candidates.add(feature, sketch: sketch) }
+        candidates.finish()
+        let tags = candidates.tags
+        for index in features.indices { features[index].tags.sharedBordersThrough = tags[features[index].source] }
     }
 
     /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
@@ -235,27 +258,14 @@ public struct TileSource: Sendable {
         }
     }
 
-    /// Settles a guessed max zoom (tippecanoe's `-zg`: from the features' spacing, at most the
-    /// zoom projected for and at least `minZoom`) and base zoom (`-Bg`: the lowest zoom whose
-    /// densest tile holds at most `baseZoomGuessLimit` points), then thins the points again.
+    /// Settles a guessed max zoom and base zoom (tippecanoe's `-zg` and `-Bg`: `GuessedZooms`),
+    /// then thins the points again.
     private mutating func settleGuessedZooms() throws {
-        var spacing = MaxZoomGuess.FeatureSpacing()
-        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
-        try forEachAnchor { entry in
-            spacing.add(entry.key)
-            if entry.pointsOnly { densest.add(entry.key) }
+        var settled = options
+        try GuessedZooms.settle(&settled, vertexSpacing: vertexSpacing) { add in
+            try forEachAnchor { add($0.key, $0.pointsOnly) }
         }
-        var maxZoom = options.maxZoom
-        if options.guessesMaxZoom {
-            let features = spacing.zoom(extent: options.extent)
-            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
-            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
-        }
-        let baseZoom = options.guessesBaseZoom
-            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-            : options.baseZoom
-        options.maxZoom = maxZoom
-        options.baseZoom = baseZoom.map { min($0, maxZoom) }
+        options = settled
         // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
         options.guessesMaxZoom = false
         options.guessesBaseZoom = false
