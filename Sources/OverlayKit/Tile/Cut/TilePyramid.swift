@@ -49,13 +49,14 @@ public enum TilePyramid {
         let walk = Walk(options: source.options, minZoom: minZoom, lastZoom: maxZoom, parallelism: max(1, parallelism),
                         emit: emit, emitBlock: emitBlock)
         var counts = ZoomCounts.zooms(through: maxZoom)
-        if let disk = source.disk {
-            try walk.cutSubtree(disk.firstLevel(), root: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
-                                loadBytes: loadBytes, counts: &counts)
-        } else if !source.features.isEmpty {
-            let attributes = source.attributes
-            let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
-            try walk.cutInMemory([(source.features, TileID(z: 0, x: 0, y: 0))], cutter: cutter, counts: &counts)
+        switch source.store.zoomZero {
+        case .records(let runs, let folder, let usage):
+            try walk.cutSubtree(runs, root: TileID(z: 0, x: 0, y: 0), folder: folder, usage: usage, loadBytes: loadBytes,
+                                counts: &counts)
+        case .features(let features, let attributes, let propertyTable):
+            guard !features.isEmpty else { break }
+            let cutter = TileCutter(options: source.options, propertyTable: propertyTable, attributes: { attributes[$0] })
+            try walk.cutInMemory([(features, TileID(z: 0, x: 0, y: 0))], cutter: cutter, counts: &counts)
         }
         return Array(counts[min(minZoom, maxZoom)...])
     }

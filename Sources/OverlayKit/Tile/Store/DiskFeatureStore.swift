@@ -21,6 +21,8 @@ final class DiskFeatureStore: @unchecked Sendable {
     var thinnedMinZooms = [UInt8]()
     /// By input position, `FeatureTags.sharedBordersThrough` (empty: 0, shared borders off).
     var sharedBordersThrough = [UInt8]()
+    /// The anchors sorted on disk, made the first time they are asked for.
+    private var sortedAnchors: SortedAnchors?
 
     /// An empty store writing into `folder`.
     init(folder: String) {
@@ -202,4 +204,22 @@ struct RecordRun: @unchecked Sendable {
             return (position, tags)
         }
     }
+}
+
+extension DiskFeatureStore: ProjectedFeatureStore {
+    /// Merged from sorted runs on disk (`SortedAnchors`, made once): memory bounded whatever the
+    /// input's size.
+    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+        let sorted = try sortedAnchors ?? SortedAnchors(anchorFiles, folder: folder, usage: usage)
+        sortedAnchors = sorted
+        try sorted.forEach(body)
+    }
+
+    func setThinnedMinZooms(_ zooms: [UInt8]) { thinnedMinZooms = zooms }
+
+    func setSharedBordersThrough(_ tags: [UInt8]) { sharedBordersThrough = tags }
+
+    var zoomZero: ZoomZeroFeatures { .records(firstLevel(), folder: folder, usage: usage) }
+
+    var temporaryFiles: (folder: String, bytes: Int, usage: RecordFileUsage)? { (folder, bytes, usage) }
 }
