@@ -4,12 +4,16 @@ same run (issue 34 item 7): seconds and peak RSS (GNU time) of
 
   overlaykit render FILE -o x.png --size WxH          (fitted: the file is read twice)
   overlaykit render FILE -o x.svg --size WxH
+  overlaykit render FILE -o x.png --size WxH --center 48.8566,2.3522 --zoom Z
+                                                      (points only: a view of Paris showing about
+                                                      1.6% of them, so the time of a render is seen
+                                                      to follow what it draws, not the file's size)
   overlaykit convert FILE -o x.geojsonseq             (the cost of reading the file once and writing it)
   gdal_rasterize -burn 255 -ts W H FILE x.tif         (GeoTIFF, the issue's peer)
 
 with wall seconds, CPU seconds (user + system: overlaykit reads on two threads, gdal_rasterize
 on one, so on a busy machine CPU time says more than wall time)
-on two inputs:
+on two inputs (the summary line's "N points in view" is kept for each render of points):
 
   points   N named points in clusters around cities, GeoJSONSeq (Benchmarks/make_tile_scale_data.py;
            1,000,000 points are the issue's 165 MB file)
@@ -29,6 +33,7 @@ import datetime
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -41,19 +46,25 @@ from bench_tile import load  # noqa: E402
 from bench_tile_scale import overlaykit_binary, run_and_report  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
+# The view of Paris for the "time follows what is drawn" row: the generator's heaviest city.
+PARIS = "48.8566,2.3522"
+PARIS_ZOOM = "12"
 
 
 def run_timed(command):
-    """Seconds, CPU seconds (user + system) and peak RSS in MB of one run, from GNU time (the
-    tool forked from a small process, so its peak is its own); exits on failure."""
+    """Seconds, CPU seconds (user + system), peak RSS in MB and the points in view (from
+    render's summary line; None for other commands) of one run, from GNU time (the tool forked
+    from a small process, so its peak is its own); exits on failure."""
     with tempfile.NamedTemporaryFile(prefix="bench_render_cost_time_") as report, tempfile.TemporaryFile() as errors:
         status = subprocess.run([GNU_TIME, "-f", "%e %U %S %M", "-o", report.name] + command,
                                 stdout=subprocess.DEVNULL, stderr=errors).returncode
+        errors.seek(0)
+        said = errors.read()[-4000:].decode("utf-8", "replace")
         if status != 0:
-            errors.seek(0)
-            sys.exit("%s failed (%d): %s" % (" ".join(command), status, errors.read()[-1500:].decode("utf-8", "replace")))
+            sys.exit("%s failed (%d): %s" % (" ".join(command), status, said[-1500:]))
         wall, user, system, peak_kib = open(report.name).read().split()[-4:]
-    return float(wall), float(user) + float(system), int(peak_kib) / 1024.0
+    in_view = re.search(r"(\d+) points in view", said)
+    return float(wall), float(user) + float(system), int(peak_kib) / 1024.0, int(in_view.group(1)) if in_view else None
 
 
 def write_track(path, vertices, seed=1):
@@ -79,12 +90,16 @@ def write_track(path, vertices, seed=1):
     return path
 
 
-def commands(binary, baseline, path, size, work):
+def commands(binary, baseline, path, size, work, points):
     width, height = size.split("x")
     rows = [
         ("overlaykit render → PNG (fit)", [binary, "render", path, "-f", "-o", os.path.join(work, "out.png"), "--size", size]),
         ("overlaykit render → SVG (fit)", [binary, "render", path, "-f", "-o", os.path.join(work, "out.svg"), "--size", size]),
     ]
+    if points:
+        rows.append(("overlaykit render → PNG (Paris, z%s)" % PARIS_ZOOM,
+                     [binary, "render", path, "-f", "-o", os.path.join(work, "paris.png"), "--size", size,
+                      "--center", PARIS, "--zoom", PARIS_ZOOM]))
     if baseline:
         rows.append(("baseline render → PNG (fit)", [baseline, "render", path, "-f", "-o", os.path.join(work, "base.png"), "--size", size]))
     rows += [
@@ -115,11 +130,11 @@ def measure(args):
     try:
         for name, path in inputs:
             entry = {"name": name, "megabytes": os.path.getsize(path) / 1e6, "rows": []}
-            for label, command in commands(binary, args.baseline, path, args.size, work):
+            for label, command in commands(binary, args.baseline, path, args.size, work, name.endswith("points (GeoJSONSeq)")):
                 runs = [run_timed(command) for _ in range(args.runs)]
                 entry["rows"].append({"label": label, "seconds": statistics.median(r[0] for r in runs),
                                       "cpu_seconds": statistics.median(r[1] for r in runs),
-                                      "peak_mb": max(r[2] for r in runs)})
+                                      "peak_mb": max(r[2] for r in runs), "points_in_view": runs[0][3]})
                 print("  %-34s %s" % (label, name), file=sys.stderr, flush=True)
             results["inputs"].append(entry)
     finally:
@@ -136,11 +151,12 @@ def report(results):
     for entry in results["inputs"]:
         peer = next(row for row in entry["rows"] if row["label"].startswith("gdal_rasterize"))
         lines.append("%s, %.0f MB" % (entry["name"], entry["megabytes"]))
-        lines.append("| command | seconds | CPU seconds | peak MB | time vs gdal_rasterize | CPU vs gdal_rasterize | memory vs gdal_rasterize |")
-        lines.append("|---|---:|---:|---:|---:|---:|---:|")
+        lines.append("| command | points in view | seconds | CPU seconds | peak MB | time vs gdal_rasterize | CPU vs gdal_rasterize | memory vs gdal_rasterize |")
+        lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
         for row in entry["rows"]:
-            lines.append("| %s | %.2f | %.2f | %.0f | %.2f× | %.2f× | %.2f× |" % (
-                row["label"], row["seconds"], row["cpu_seconds"], row["peak_mb"],
+            in_view = row.get("points_in_view")
+            lines.append("| %s | %s | %.2f | %.2f | %.0f | %.2f× | %.2f× | %.2f× |" % (
+                row["label"], "" if in_view is None else "{:,}".format(in_view), row["seconds"], row["cpu_seconds"], row["peak_mb"],
                 row["seconds"] / max(peer["seconds"], 1e-9), row["cpu_seconds"] / max(peer["cpu_seconds"], 1e-9),
                 row["peak_mb"] / max(peer["peak_mb"], 1e-9)))
         lines.append("")

@@ -29,8 +29,11 @@ public struct PreviewSite: Sendable {
         }
     }
 
-    /// The MapLibre GL JS release the page loads from the CDN.
-    public static let mapLibreVersion = "5.3.0"
+    /// The MapLibre GL JS release the page loads from the CDN: the last 5.x release (5.x is the
+    /// line the page is built for; 6.0 dropped WebGL 1 and reworked the URL hash the page reads), which reads
+    /// MapLibre Tiles (5.12.0 and later) and queries their features for the inspector (5.21.0
+    /// fixed `queryRenderedFeatures` on MLT).
+    public static let mapLibreVersion = "5.24.0"
 
     /// An answer.
     public struct Response: Sendable {
@@ -55,10 +58,20 @@ public struct PreviewSite: Sendable {
         public var message: String
     }
 
-    /// The tile sets, each under its id.
+    /// The tile sets, each under its id; an MLT set is a ``TranscodedTileProvider`` giving MVT
+    /// when the page's MapLibre reads no MLT (``mapLibreReadsMLT``).
     public let tileSets: [ServedTileSet]
     /// The options.
     public let options: Options
+    /// The release of the MapLibre GL JS the page loads: ``mapLibreVersion`` from the CDN, or
+    /// the one ``Options/mapLibreScript``'s header names (nil when it names none).
+    public let mapLibreScriptVersion: MapLibreScriptVersion?
+    /// True when the page's MapLibre decodes MapLibre Tiles (5.12.0 and later); otherwise MLT
+    /// sets are served as MVT, transcoded tile by tile.
+    public var mapLibreReadsMLT: Bool { mapLibreScriptVersion?.readsMLT ?? false }
+    /// What the site changed to show the sets, one sentence each (MLT served as MVT), for the
+    /// person who started it.
+    public let notes: [String]
     private let scriptBytes: [UInt8]?
     private let stylesheetBytes: [UInt8]?
     /// The font `/fonts/` serves; nil when the glyphs come from another host.
@@ -68,7 +81,6 @@ public struct PreviewSite: Sendable {
     /// - Throws: `Diagnostic` `io.*` when the MapLibre script cannot be read, `render.cairo-failed`
     ///   when the label font cannot be made.
     public init(tileSets: [ServedTileSet], options: Options = Options()) throws {
-        self.tileSets = tileSets
         self.options = options
         glyphFont = options.glyphs == nil ? try SDFGlyphFont() : nil
         if let script = options.mapLibreScript {
@@ -76,6 +88,7 @@ public struct PreviewSite: Sendable {
                 throw Diagnostic(.error, code: .ioNotFound, message: "cannot read MapLibre GL JS at \(script)")
             }
             scriptBytes = Array(bytes)
+            mapLibreScriptVersion = MapLibreScriptVersion(script: scriptBytes!)
             // maplibre-gl.css beside maplibre-gl.js.
             let name = PathName(script)
             let css = PathName(name.directory).appending(name.stem + ".css")
@@ -83,7 +96,22 @@ public struct PreviewSite: Sendable {
         } else {
             scriptBytes = nil
             stylesheetBytes = nil
+            mapLibreScriptVersion = MapLibreScriptVersion(Substring(Self.mapLibreVersion))
         }
+        var served = tileSets
+        var notes = [String]()
+        if !(mapLibreScriptVersion?.readsMLT ?? false) {
+            let script = options.mapLibreScript ?? "the CDN"
+            let release = mapLibreScriptVersion.map { "MapLibre GL JS \($0) (\(script)) reads no MapLibre Tiles" }
+                ?? "\(script) names no MapLibre GL JS release in its header"
+            for index in served.indices where served[index].provider.contentType == .mlt {
+                served[index].provider = try TranscodedTileProvider(served[index].provider, as: .mvt)
+                notes.append("\(release) (\(MapLibreScriptVersion.firstReadingMLT) and later do): "
+                             + "\(served[index].title) is served as MVT, each tile transcoded from MLT")
+            }
+        }
+        self.tileSets = served
+        self.notes = notes
     }
 
     /// The answer to `method path` with request `headers` (names any case). `origin` is how

@@ -42,6 +42,19 @@ struct ConvertCommand: ParsableCommand {
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
             var transform = try geometry.makeTransform()
+            if transform.sharedBorders != nil {
+                // Shared borders are found among all polygons: read everything, then write.
+                var features = [Feature]()
+                while let read = try reader.next() {
+                    reader.takeWarnings().forEach(Report.diagnostic)
+                    features.append(read)
+                }
+                reader.takeWarnings().forEach(Report.diagnostic)
+                for feature in transform.apply(all: features) {
+                    try writer.write(feature)
+                    writer.takeWarnings().forEach(Report.diagnostic)
+                }
+            }
             while let read = try reader.next() {
                 reader.takeWarnings().forEach(Report.diagnostic)
                 guard let feature = transform.apply(read) else { continue }

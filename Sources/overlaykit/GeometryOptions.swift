@@ -17,12 +17,19 @@ struct GeometryOptions: ParsableArguments {
     var tolerance: Double?
 
     @Option(help: "Simplification algorithm: dp (Douglas-Peucker) or vw (Visvalingam-Whyatt).")
-    var algorithm: ShapeSimplifier.Algorithm = .douglasPeucker
+    var algorithm: ShapeSimplifier.Algorithm?
+
+    @Flag(help: "With --zoom: simplify every polygon together so borders they share stay shared (reads the whole input first; dp only).")
+    var detectSharedBorders = false
 
     func validate() throws {
         if let zoom, !(0...30).contains(zoom) { throw ValidationError("--zoom must be 0…30") }
         if let tolerance, !(tolerance >= 0 && tolerance.isFinite) { throw ValidationError("--tolerance must be ≥ 0") }
         if tolerance != nil && zoom == nil { throw ValidationError("--tolerance needs --zoom") }
+        if detectSharedBorders && zoom == nil { throw ValidationError("--detect-shared-borders needs --zoom") }
+        if detectSharedBorders && algorithm == .visvalingamWhyatt {
+            throw ValidationError("--detect-shared-borders simplifies with dp (Douglas-Peucker), not vw")
+        }
         if clip != nil { _ = try clipRect() }
     }
 
@@ -46,7 +53,12 @@ struct GeometryOptions: ParsableArguments {
 
     /// The transform these options ask for (possibly doing nothing).
     func makeTransform() throws -> GeometryTransform {
-        let simplifier = zoom.map { ShapeSimplifier(screenPoints: tolerance ?? 1, zoom: $0, algorithm: algorithm) }
-        return GeometryTransform(clip: try clipRect().map { RectClip(rect: $0) }, simplifier: simplifier)
+        let simplifier = zoom.map { ShapeSimplifier(screenPoints: tolerance ?? 1, zoom: $0, algorithm: algorithm ?? .douglasPeucker) }
+        var transform = GeometryTransform(clip: try clipRect().map { RectClip(rect: $0) }, simplifier: simplifier)
+        if detectSharedBorders, let zoom {
+            transform.simplifier = nil
+            transform.sharedBorders = SharedBorderSimplifier(screenPoints: tolerance ?? 1, zoom: zoom)
+        }
+        return transform
     }
 }

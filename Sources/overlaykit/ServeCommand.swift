@@ -34,7 +34,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Address to listen on: 127.0.0.1 (this machine only), ::1, or 0.0.0.0 to let other machines in.")
     var host = "127.0.0.1"
 
-    @Option(name: .customLong("maplibre-js"), help: ArgumentHelp("MapLibre GL JS script to serve (maplibre-gl.css beside it is served too); without it the page loads MapLibre \(PreviewSite.mapLibreVersion) from the unpkg CDN.", valueName: "path"))
+    @Option(name: .customLong("maplibre-js"), help: ArgumentHelp("MapLibre GL JS script to serve (maplibre-gl.css beside it is served too); without it the page loads MapLibre \(PreviewSite.mapLibreVersion) from the unpkg CDN. A release before 5.12 reads no MLT: MLT tile sets are then served as MVT.", valueName: "path"))
     var mapLibreJS: String?
 
     @Option(help: ArgumentHelp("Glyphs URL template ({fontstack}, {range}) on another host for the point labels; without it serve makes them from DejaVu Sans at /fonts/{fontstack}/{range}.pbf.", valueName: "url"))
@@ -73,6 +73,7 @@ struct ServeCommand: ParsableCommand {
             }
             let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
                                                                                        fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily]))
+            for note in site.notes { Report.standardError("serve: note: \(note)\n") }
             let server = try PreviewServer(site: site, host: host, port: UInt16(port)) { event in
                 Report.standardError("serve: browser \(event.type)" + (event.message.isEmpty ? "" : ": \(event.message)") + "\n")
             }

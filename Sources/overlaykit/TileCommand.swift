@@ -81,6 +81,10 @@ struct TileCommand: ParsableCommand {
     @Option(help: "Simplification tolerance in tile units.")
     var tolerance = 3.0
 
+    @Flag(inversion: .prefixedNo,
+          help: "Keep borders that polygons of a layer share shared at every zoom: each simplified once, snapped to the same tile units on both sides (tippecanoe's -ab).")
+    var detectSharedBorders: Bool?
+
     @Option(help: "Output format: pmtiles, mbtiles, or a directory of mvt or geojson tiles (default: from the output's extension, else mvt).")
     var format: TileFormat?
 
@@ -135,6 +139,7 @@ struct TileCommand: ParsableCommand {
         tiler.options.extent = extent
         tiler.options.buffer = buffer ?? 64
         tiler.options.tolerance = tolerance
+        tiler.options.sharedBorders = detectSharedBorders ?? false
         tiler.precision = precision
         tiler.threads = threads
         tiler.replaceExisting = overwrite.force

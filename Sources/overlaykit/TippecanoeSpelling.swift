@@ -10,6 +10,9 @@ enum TippecanoeSpelling {
         "tile-join": ["o", "z", "Z", "l", "L", "R", "x", "y", "n"],
     ]
 
+    /// tippecanoe's two-letter `-a` options that `tile` has, by their long name.
+    static let twoLetterOptions: [String: String] = ["-ab": "--detect-shared-borders"]
+
     /// `arguments` (without the program name) with attached short-option values split off.
     static func expanded(_ arguments: [String]) -> [String] {
         guard let command = arguments.first, let options = valueOptions[command] else { return arguments }
@@ -20,6 +23,10 @@ enum TippecanoeSpelling {
                 result.append(argument)
                 result += rest
                 break
+            }
+            if let long = twoLetterOptions[argument] {
+                result.append(long)
+                continue
             }
             let characters = Array(argument)
             if characters.count > 2, characters[0] == "-", options.contains(characters[1]),

@@ -44,8 +44,18 @@ struct ValidateCommand: ParsableCommand {
             help: "Also check a target's limits (repeatable): \(ValidationProfile.builtInNames.joined(separator: ", ")), or a profile file (JSON or YAML).")
     var profiles: [String] = []
 
+    @Flag(help: "Also check that each file's polygons form a coverage: no two features overlap, shared borders have the same vertices on both sides.")
+    var coverage = false
+
+    @Option(help: ArgumentHelp("With --coverage: also report gaps between features narrower than W metres.", valueName: "W"))
+    var gapWidth: Double?
+
     func validate() throws {
         guard (1...3).contains(atsLevel) else { throw ValidationError("--ats-level must be 1, 2 or 3") }
+        if let gapWidth {
+            guard coverage else { throw ValidationError("--gap-width needs --coverage") }
+            guard gapWidth >= 0 && gapWidth.isFinite else { throw ValidationError("--gap-width must be a number of metres ≥ 0") }
+        }
     }
 
     func run() throws {
@@ -60,6 +70,7 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitCode(diagnostic.exitStatus)
             }
         }
+        if coverage { checks.append(CoverageCheck(gapWidth: gapWidth ?? 0)) }
         let run = Validator.run(paths: paths, format: from, options: options, checks: checks)
         let output = try ByteOutput(path: nil)
         do {

@@ -18,12 +18,12 @@ struct RawHTTPClient {
 
     let port: Int
 
-    /// Sends `method target` with `headers` and `Connection: close`, reads the whole answer.
-    func send(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
+    /// A socket connected to the server on loopback, reads timing out after `timeoutSeconds`;
+    /// the caller closes it.
+    private func connectedSocket(timeoutSeconds: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw Failure.socket("socket: \(errno)") }
-        defer { close(descriptor) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -32,7 +32,17 @@ struct RawHTTPClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw Failure.socket("connect: \(errno)") }
+        guard connected == 0 else {
+            close(descriptor)
+            throw Failure.socket("connect: \(errno)")
+        }
+        return descriptor
+    }
+
+    /// Sends `method target` with `headers` and `Connection: close`, reads the whole answer.
+    func send(_ target: String, method: String = "GET", headers: [String: String] = [:]) throws -> Response {
+        let descriptor = try connectedSocket(timeoutSeconds: 30)
+        defer { close(descriptor) }
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         request += "\r\n"
@@ -82,19 +92,8 @@ extension RawHTTPClient {
         var descriptors = [Int32]()
         defer { descriptors.forEach { close($0) } }
         for target in targets {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard descriptor >= 0 else { throw Failure.socket("socket: \(errno)") }
+            let descriptor = try connectedSocket(timeoutSeconds: 60)
             descriptors.append(descriptor)
-            var timeout = timeval(tv_sec: 60, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw Failure.socket("connect: \(errno)") }
             let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
             guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
                 throw Failure.socket("write: \(errno)")

@@ -7,8 +7,8 @@ import XCTest
 /// wheel, the map reaches idle (the page's own idle promise, no fixed wait) with no console
 /// error, and its screenshot fills the pixels `overlaykit render` fills for the same view
 /// (IoU ≥ 0.9): a GeoJSON file tiled on the fly, a styled KML (each of its colors on its own;
-/// a polygon with `<outline>0</outline>` draws no outline) and a PMTiles archive (which `render`
-/// draws from the same tiles). Labels draw with the glyphs `serve` makes. MapLibre's zoom counts
+/// a polygon with `<outline>0</outline>` draws no outline), a PMTiles archive (which `render`
+/// draws from the same tiles) and an MLT archive (served as MVT to the wheel's 5.3.0). Labels draw with the glyphs `serve` makes. MapLibre's zoom counts
 /// 512-pixel tiles, `render --zoom` 256-point ones: MapLibre zoom z is render zoom z + 1.
 final class ServeBrowserTests: XCTestCase {
     static let script = CLI.packageRoot.appendingPathComponent("Tests/Scripts/serve_browser.py")
@@ -92,10 +92,12 @@ final class ServeBrowserTests: XCTestCase {
 
     /// Serves `input`, screenshots `view` with the panel hidden, renders the same view, and
     /// returns the IoU (per color with `colors`).
-    private func compare(_ input: URL, view: View, colors: [String] = [], absent: String? = nil, folder: URL) throws -> Double {
+    private func compare(_ input: URL, view: View, colors: [String] = [], absent: String? = nil, folder: URL,
+                         served: (RunningServe) -> Void = { _ in }) throws -> Double {
         let (python, mapLibre) = try prerequisites()
         let serve = try RunningServe([input.path, "--maplibre-js", mapLibre])
         defer { serve.stop() }
+        served(serve)
         let reference = folder.appendingPathComponent("render.png")
         let render = try CLI.run(["render", input.path, "-o", reference.path, "--center", "\(view.latitude),\(view.longitude)",
                                   "--zoom", "\(view.zoom)", "--size", "\(view.width)x\(view.height)"])
@@ -150,6 +152,21 @@ final class ServeBrowserTests: XCTestCase {
         let tile = try CLI.run(["tile", CLI.packageRoot.appendingPathComponent("Examples/countries.geojson").path, "-o", tiles.path, "-z6"])
         XCTAssertEqual(tile.status, 0, tile.stderr)
         let iou = try compare(tiles, view: View(latitude: 48, longitude: 10, zoom: 5), folder: folder)
+        XCTAssertGreaterThanOrEqual(iou, 0.9)
+    }
+
+    /// The wheel's MapLibre (5.3.0) reads no MLT: `serve` says so and serves the MLT archive as
+    /// MVT, which draws as `render` draws the MLT tiles.
+    func testMLTArchivePageWithAMapLibreBeforeMLT() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let tiles = folder.appendingPathComponent("countries-mlt.pmtiles")
+        let tile = try CLI.run(["tile", CLI.packageRoot.appendingPathComponent("Examples/countries.geojson").path, "-o", tiles.path, "-z6",
+                                "--tile-format", "mlt"])
+        XCTAssertEqual(tile.status, 0, tile.stderr)
+        var printed = ""
+        let iou = try compare(tiles, view: View(latitude: 48, longitude: 10, zoom: 5), folder: folder) { printed = $0.stderr }
+        XCTAssertTrue(printed.contains("serve: note: MapLibre GL JS 5.3.0") && printed.contains("countries-mlt.pmtiles is served as MVT"), printed)
+        print("MLT archive through MapLibre GL JS 5.3.0: IoU \(iou)")
         XCTAssertGreaterThanOrEqual(iou, 0.9)
     }
 

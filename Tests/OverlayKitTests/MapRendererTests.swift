@@ -118,7 +118,9 @@ final class MapRendererTests: XCTestCase {
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
         let file = try ByteInput(path: url.path)
         let size = try XCTUnwrap(file.expectedSize)
-        let parallel = try XCTUnwrap(try ParallelExtent.measure(file, size: size, parts: 4, minimumPartBytes: 1024))
+        let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: 4, minimumBytes: 1024)
+        XCTAssertEqual(parts.count, 4)
+        let parallel = try XCTUnwrap(try ParallelExtent.measure(file, parts: parts))
         var one = GeoJSONReader(input: try ByteInput(path: url.path))
         let sequential = try FitExtent.measuring(&one).mapRect
         XCTAssertEqual(parallel, sequential)
@@ -128,10 +130,118 @@ final class MapRendererTests: XCTestCase {
         lines[2500] = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1]}}"#
         try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
         let bad = try ByteInput(path: url.path)
-        XCTAssertNil(try ParallelExtent.measure(bad, size: try XCTUnwrap(bad.expectedSize), parts: 4, minimumPartBytes: 1024))
+        let badParts = try SequenceRecordBoundaries.ranges(of: bad, size: try XCTUnwrap(bad.expectedSize), parts: 4, minimumBytes: 1024)
+        XCTAssertNil(try ParallelExtent.measure(bad, parts: badParts))
         var source = FileRenderSource(path: url.path)
         XCTAssertThrowsError(try source.extent()) { error in
             XCTAssertTrue(String(describing: error).contains("points.geojsonseq:2501:"), "\(error)")
         }
+    }
+
+    /// A sequence of named and unnamed points (some sharing pixels across the parts), squares
+    /// on both levels, lines, and records that warn, one a line.
+    private func mixedSequence(records: Int) -> [String] {
+        (0..<records).map { index in
+            let lon = Double(index % 37) * 0.7 - 12, lat = Double(index % 23) * 0.6 - 6
+            switch index % 9 {
+            case 0:
+                return #"{"type":"Feature","properties":{"top":\#(index % 2 == 0)},"geometry":{"type":"Polygon","coordinates":[[[\#(lon),\#(lat)],[\#(lon + 0.4),\#(lat)],[\#(lon + 0.4),\#(lat + 0.4)],[\#(lon),\#(lat)]]]}}"#
+            case 1:
+                return #"{"type":"Feature","properties":{"name":"line \#(index)"},"geometry":{"type":"LineString","coordinates":[[\#(lon),\#(lat)],[\#(lon + 1),\#(lat + 0.5)]]}}"#
+            case 2:
+                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#  // warns: no properties
+            case 3:
+                return #"{"type":"Feature","properties":{"rank":\#(index % 5)},"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#
+            default:
+                return #"{"type":"Feature","properties":{"name":"P\#(index % 41)","rank":\#(index % 7)},"geometry":{"type":"Point","coordinates":[\#(Double(index % 11) * 1.1 - 6),\#(Double(index % 13) * 0.9 - 5)]}}"#
+            }
+        }
+    }
+
+    private func render(_ path: String, parts: Int, format: SnapshotStream.Format, options: RenderOptions)
+        throws -> (bytes: [UInt8], report: RenderReport, warnings: [String]) {
+        var source = FileRenderSource(path: path)
+        source.minimumPartBytes = 1024
+        source.partCount = parts
+        let output = ByteOutput()
+        var warnings = [String]()
+        let report = try MapRenderer(options: options, format: format).render(&source, to: output) { warnings.append($0.description) }
+        return (output.bytes, report, warnings)
+    }
+
+    func testASequenceDrawnInPartsIsTheOneReadersPicture() throws {
+        let url = directory.appendingPathComponent("mixed.geojsonseq")
+        try (mixedSequence(records: 1200).joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        let sheet = try RenderFixtures.sheet(##"{"rules":[{"where":{"top":true},"style":{"level":"aboveLabels","fill":"#cc3300"}}]}"##)
+        for options in [RenderOptions(width: 500, height: 400, styleSheet: sheet),
+                        RenderOptions(width: 500, height: 400, labelPriority: "rank"),
+                        RenderOptions(width: 300, height: 200, camera: .centered(Coordinate(latitude: 0, longitude: -3), zoom: 6))] {
+            for format in [SnapshotStream.Format.svg, .png] {
+                let one = try render(url.path, parts: 1, format: format, options: options)
+                let four = try render(url.path, parts: 4, format: format, options: options)
+                XCTAssertEqual(four.bytes, one.bytes, "\(format)")
+                XCTAssertEqual(four.report.features, one.report.features)
+                XCTAssertEqual(four.report.annotations, one.report.annotations)
+                XCTAssertEqual(four.warnings, one.warnings)
+                XCTAssertEqual(one.warnings.count, 1200 / 9 + 1, "one warning per record without properties")
+            }
+        }
+        // The titles of unnamed features count from the file's start, not the part's.
+        let svg = String(decoding: try render(url.path, parts: 4, format: .svg, options: RenderOptions(width: 500, height: 400)).bytes,
+                         as: UTF8.self)
+        XCTAssertTrue(svg.contains("<title>feature 1200</title>"), "the last unnamed point keeps its number")
+    }
+
+    func testASequenceDrawnInPartsStopsAtTheFirstErrorWhereOneReaderDoes() throws {
+        var lines = mixedSequence(records: 1200)
+        lines[1000] = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[1]}}"#
+        let url = directory.appendingPathComponent("bad.geojsonseq")
+        try (lines.joined(separator: "\n") + "\n").write(to: url, atomically: true, encoding: .utf8)
+        for parts in [1, 2, 4] {
+            var warnings = [String]()
+            XCTAssertThrowsError(try {
+                var source = FileRenderSource(path: url.path)
+                source.minimumPartBytes = 1024
+                source.partCount = parts
+                _ = try MapRenderer(options: RenderOptions(camera: .centered(Coordinate(latitude: 0, longitude: 0), zoom: 3)),
+                                    format: .svg).render(&source, to: ByteOutput()) { warnings.append($0.description) }
+            }()) { error in
+                XCTAssertTrue(String(describing: error).contains("bad.geojsonseq:1001:"), "\(parts) parts: \(error)")
+                XCTAssertTrue(String(describing: error).contains("/1000/"), "\(parts) parts: \(error)")
+            }
+            XCTAssertEqual(warnings.count, 111, "\(parts) parts: the warnings before the error, once each")
+        }
+    }
+
+    func testTheExtentPassReadsShapesOnly() throws {
+        let text = """
+        {"type":"FeatureCollection","name":"x","features":[
+        {"type":"Feature","id":{"odd":true},"properties":{"name":"c","radius":250000,"big":[1,2,{"a":"b"}]},"geometry":{"type":"Point","coordinates":[170,10]}},
+        {"type":"Feature","extra":[1,2],"properties":null,"geometry":{"type":"Polygon","coordinates":[[[-175,0],[-170,0],[-170,5],[-175,0]]]}},
+        {"type":"Feature","properties":{"name":"p"},"geometry":{"type":"MultiPoint","coordinates":[[0,60],[1,61]]},"bbox":[0,60,1,61]}
+        ]}
+        """
+        var full = GeoJSONReader(input: ByteInput(string: text, name: "x.geojson"))
+        var shapesOnly = GeoJSONReader(input: ByteInput(string: text, name: "x.geojson"))
+        shapesOnly.readsShapesOnly = true
+        var fullFeatures = [Feature](), shapeFeatures = [Feature]()
+        while let feature = try full.next() { fullFeatures.append(feature) }
+        while let feature = try shapesOnly.next() { shapeFeatures.append(feature) }
+        XCTAssertEqual(shapeFeatures.count, 3)
+        XCTAssertFalse(full.takeWarnings().isEmpty, "the full read warns about the id")
+        XCTAssertTrue(shapesOnly.takeWarnings().isEmpty, "the id is skipped")
+        var fullExtent = FitExtent(), shapesExtent = FitExtent()
+        for feature in fullFeatures { if let shape = feature.shape { fullExtent.add(shape) } }
+        for feature in shapeFeatures { if let shape = feature.shape { shapesExtent.add(shape) } }
+        XCTAssertEqual(shapesExtent.mapRect, fullExtent.mapRect)
+        guard case .circle = shapeFeatures[0].shape else { return XCTFail("a Point with a radius is a circle") }
+        XCTAssertNil(shapeFeatures[0].id)
+        XCTAssertNil(shapeFeatures[0].location)
+        XCTAssertTrue(shapeFeatures[1].foreignMembers.members.isEmpty)
+
+        // JSON syntax in a skipped value is still checked.
+        var broken = GeoJSONReader(input: ByteInput(string: #"{"type":"Feature","properties":{"a":[1,}],"geometry":null}"#, name: "b.geojson"))
+        broken.readsShapesOnly = true
+        XCTAssertThrowsError(try broken.next())
     }
 }

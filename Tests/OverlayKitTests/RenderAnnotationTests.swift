@@ -212,7 +212,7 @@ final class RenderAnnotationTests: XCTestCase {
         for index in 0..<200 {
             layout.add(PointMark(x: 50 + Double(index), y: 150, color: RGBAColor(red: 255, green: 0, blue: 0), size: 1,
                                  label: "a long label 000", labelColor: RGBAColor(red: 0, green: 0, blue: 0), fontSize: 12),
-                       title: "p\(index)", priority: .inputOrder)
+                       name: "p\(index)", number: index + 1, priority: .inputOrder)
         }
         let measure = CountingMeasure()
         let (_, labels) = layout.finish(measuring: measure)

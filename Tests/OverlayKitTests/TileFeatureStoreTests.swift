@@ -3,7 +3,7 @@ import OverlayModel
 import XCTest
 @testable import OverlayKit
 
-/// The disk feature store (`Tiler.FeatureStore.disk`, `ExternalPyramid`) against the memory
+/// The disk feature store (`Tiler.FeatureStore.disk`, `TilePyramid` over records) against the memory
 /// one: the same tiles and metadata byte for byte, with every option that changes what a tile
 /// holds, and no temporary file left in the folder on any exit.
 final class TileFeatureStoreTests: XCTestCase {

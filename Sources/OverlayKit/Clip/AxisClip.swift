@@ -77,6 +77,12 @@ package enum AxisClip {
             sliceStart = out.count
         }
         func intersect(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ k: Double) {
+            // From the segment's lower end whichever way it is walked: a border two rings share
+            // (one walks it a→b, the other b→a) meets the line at the same point in both.
+            if ax > bx || (ax == bx && ay > by) {
+                intersect(bx, by, ax, ay, k)
+                return
+            }
             if axis == 0 {
                 let t = (k - ax) / (bx - ax)
                 out.append(k)

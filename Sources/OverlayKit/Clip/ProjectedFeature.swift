@@ -61,6 +61,10 @@ package struct FeatureTags: Hashable, Sendable {
     package var whereZooms: UInt32 = .max
     /// Its vector layer: an index into the run's layer names.
     package var layer: UInt16 = 0
+    /// With shared borders (`TileOptions.sharedBorders`): 0 when tiles build its polygons as
+    /// they arrive, z + 1 when tiles up to zoom z hold them back to build them with the borders
+    /// they share (`SharedBorderCandidates`).
+    package var sharedBordersThrough: UInt8 = 0
 
     /// Every zoom, the first layer.
     package init() {}

@@ -36,6 +36,12 @@ public struct GeoJSONReader: FeatureReader {
     public var skipsGeometry = false
     /// Keep each feature's start so `resumeAfterError()` can skip a bad one.
     public var resumable = false
+    /// Read only what gives a feature its shape, for a pass that measures extents: of the
+    /// properties only `radius` (which makes a Point a circle), no id, no foreign members, no
+    /// style, no location. Other values are skipped with their JSON syntax checked, so the JSON
+    /// errors are the same; what a full read would find wrong in a skipped value (an `id` of the
+    /// wrong type, a number out of range) is left to the pass that reads features in full.
+    package var readsShapesOnly = false
     /// Absolute byte range of the last feature `next()` returned, when it was a Feature object.
     private var lastFeatureRange: Range<Int>?
     /// The feature being read had its geometry repaired (``ShapeRepair``): its source bytes
@@ -337,9 +343,24 @@ public struct GeoJSONReader: FeatureReader {
         /// linearly beats hashing; past 16 (hostile input) a set keeps it O(1).
         var keysSeen: [String] = []
         var manyKeysSeen: Set<String> = []
+        /// The members every feature and geometry has, as bits: no array allocated for them.
+        var commonKeysSeen: UInt8 = 0
 
         /// Notes a member name; false when the object already had it.
         mutating func firstSighting(of key: String) -> Bool {
+            let bit: UInt8
+            switch key {
+            case "type": bit = 1
+            case "properties": bit = 2
+            case "geometry": bit = 4
+            case "coordinates": bit = 8
+            case "id": bit = 16
+            default: bit = 0
+            }
+            if bit != 0 {
+                defer { commonKeysSeen |= bit }
+                return commonKeysSeen & bit == 0
+            }
             if keysSeen.count < 16 {
                 if keysSeen.contains(key) { return false }
                 keysSeen.append(key)
@@ -413,6 +434,10 @@ public struct GeoJSONReader: FeatureReader {
             case "geometry" where context != .geometry:
                 parts.hasGeometry = true
                 parts.geometry = try readGeometryValue()
+            case "properties" where context != .geometry && readsShapesOnly:
+                parts.properties = try readRadiusOnly()
+            case "id" where context != .geometry && readsShapesOnly:
+                try scanner.skipValue()
             case "properties" where context != .geometry:
                 let offset = scanner.absolutePosition
                 let value = try scanner.readValue()
@@ -424,10 +449,41 @@ public struct GeoJSONReader: FeatureReader {
                 parts.idOffset = scanner.here()
                 parts.id = try scanner.readValue()
             default:
-                parts.foreign.append(key, try scanner.readValue())
+                if readsShapesOnly && context == .feature {
+                    try scanner.skipValue()
+                } else {
+                    parts.foreign.append(key, try scanner.readValue())
+                }
             }
         } while try scanner.commaOrClose(UInt8(ascii: "}"))
         return false
+    }
+
+    /// A Feature's `properties` for `readsShapesOnly`: an object holding only its `radius`, if
+    /// any (the rest skipped), or null.
+    private mutating func readRadiusOnly() throws -> JSONValue {
+        let offset = scanner.absolutePosition
+        guard try scanner.peekSignificant() == UInt8(ascii: "{") else {
+            let value = try scanner.readValue()
+            guard value == .null else {
+                throw scanner.error(GeoJSONDiagnosticCode.propertiesNotObject.code, "\"properties\" must be an object or null", at: offset)
+            }
+            return value
+        }
+        scanner.position += 1
+        var kept = JSONObject()
+        if try scanner.peekSignificant() == UInt8(ascii: "}") {
+            scanner.position += 1
+            return .object(kept)
+        }
+        repeat {
+            if try scanner.readKey() == "radius" {
+                kept["radius"] = try scanner.readValue()
+            } else {
+                try scanner.skipValue()
+            }
+        } while try scanner.commaOrClose(UInt8(ascii: "}"))
+        return .object(kept)
     }
 
     /// What a skim must make sure of for a geometry of `type` (nil: not read yet, so the
@@ -487,8 +543,11 @@ public struct GeoJSONReader: FeatureReader {
     // MARK: Building the model
 
     private mutating func makeFeature(_ parts: ObjectParts) throws -> Feature {
+        if readsShapesOnly {
+            let properties = parts.properties.map { $0.objectValue } ?? nil
+            return Feature(shape: parts.geometry?.shape.map { decorate($0, properties: properties) }, location: nil)
+        }
         var feature = Feature(shape: nil, location: parts.location(in: scanner))
-        feature.location?.jsonPointer = scanner.pointer()
         switch parts.id {
         case nil: break
         case .string(let text)?: feature.id = .string(text)

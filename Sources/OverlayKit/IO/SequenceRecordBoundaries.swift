@@ -57,4 +57,24 @@ enum SequenceRecordBoundaries {
             offset += count
         }
     }
+
+    /// A part's diagnostic placed in the whole file: its line moves down by the newlines before
+    /// the part, and a JSON Pointer's leading record index (a continuing reader writes one for
+    /// every record) moves past the records before it. The first part is the file's start and
+    /// keeps its locations.
+    static func renumbered(_ diagnostic: Diagnostic, newlinesBefore: Int, recordsBefore: Int) -> Diagnostic {
+        guard newlinesBefore > 0 || recordsBefore > 0, var location = diagnostic.location else { return diagnostic }
+        location.line += newlinesBefore
+        if let pointer = location.jsonPointer, recordsBefore > 0 {
+            let digits = pointer.utf8.dropFirst().prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            if pointer.utf8.first == UInt8(ascii: "/"), !digits.isEmpty, digits.count <= 18,
+               let index = Int(String(decoding: digits, as: UTF8.self)) {
+                let rest = pointer.utf8.dropFirst(1 + digits.count)
+                location.jsonPointer = "/\(index + recordsBefore)" + String(decoding: rest, as: UTF8.self)
+            }
+        }
+        var moved = diagnostic
+        moved.location = location
+        return moved
+    }
 }

@@ -43,10 +43,15 @@ protocol TextMeasuring {
 struct AnnotationLayout {
     private struct Entry {
         var mark: PointMark
-        var title: String
+        /// The feature's own title, nil when its number names it (`FeatureTitle`).
+        var name: String?
+        /// The feature's number, 1-based.
+        var number: Int
         var priority: LabelPriority
         /// Input order of the point (features, then points within a feature).
         var sequence: Int
+
+        var title: String { name ?? FeatureTitle.numbered(number) }
     }
 
     private struct PinKey: Hashable {
@@ -85,11 +90,12 @@ struct AnnotationLayout {
 
     private var isClustering: Bool { clusterDistance > 0 }
 
-    /// Takes one point of the feature titled `title`.
-    mutating func add(_ mark: PointMark, title: String, priority: LabelPriority) {
+    /// Takes one point of the feature numbered `number` (1-based) whose own title is `name`
+    /// (`FeatureTitle.named`).
+    mutating func add(_ mark: PointMark, name: String?, number: Int, priority: LabelPriority) {
         sequence += 1
         counts.points += 1
-        let entry = Entry(mark: mark, title: title, priority: priority, sequence: sequence)
+        let entry = Entry(mark: mark, name: name, number: number, priority: priority, sequence: sequence)
         if isClustering {
             let (_, isNew) = clusters.add(x: mark.x, y: mark.y)
             if isNew { firstPoints.append(entry) }
@@ -113,6 +119,49 @@ struct AnnotationLayout {
             candidates.append(entry)
         }
     }
+
+    /// Takes the points of `later`, a layout of the input that follows this one's (a later part
+    /// of a file, whose feature numbers start after `featuresBefore` features): the layout is
+    /// then the one that would have taken both parts' points in order. Pins of one pixel and look
+    /// keep the later; a pixel's label candidate stays the earlier unless the later's priority
+    /// places it first, exactly as `add` decides. Without clustering only: greedy clusters
+    /// depend on the order in which every point arrives (`canAppend`).
+    mutating func append(_ later: AnnotationLayout, featuresBefore: Int) {
+        precondition(!isClustering && !later.isClustering, "AnnotationLayout.append with clustering")
+        func moved(_ entry: Entry) -> Entry {
+            var entry = entry
+            entry.sequence += sequence
+            entry.number += featuresBefore
+            return entry
+        }
+        for pin in later.pins.map(moved) {
+            let key = PinKey(pixel: AnnotationLayout.pixelKey(pin.mark.x, pin.mark.y), color: pin.mark.color, size: pin.mark.size)
+            if let slot = pinSlots[key] {
+                pins[slot] = pin
+                counts.coalescedPins += 1
+            } else {
+                pinSlots[key] = pins.count
+                pins.append(pin)
+            }
+        }
+        for candidate in later.candidates.map(moved) {
+            let pixel = AnnotationLayout.pixelKey(candidate.mark.x, candidate.mark.y)
+            if let slot = candidateSlots[pixel] {
+                counts.labelsLeftOut += 1
+                if candidate.priority.placedBefore(candidates[slot].priority) { candidates[slot] = candidate }
+            } else {
+                candidateSlots[pixel] = candidates.count
+                candidates.append(candidate)
+            }
+        }
+        sequence += later.sequence
+        counts.points += later.counts.points
+        counts.coalescedPins += later.counts.coalescedPins
+        counts.labelsLeftOut += later.counts.labelsLeftOut
+    }
+
+    /// False when points are clustered: then a layout cannot be joined from parts (`append`).
+    var canAppend: Bool { !isClustering }
 
     /// The pins and clusters (bottom to top, one drawing each) and the labels placed over them.
     /// Call once, after the last point.

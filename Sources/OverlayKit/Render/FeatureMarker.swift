@@ -11,7 +11,12 @@ struct FeatureMarker {
         var overlays: [DrawPart]
         /// Its point annotations' positions and looks, for `AnnotationLayout`.
         var points: [PointMark]
-        var title: String
+        /// The feature's own title (`FeatureTitle.named`), nil when only its number names it.
+        var name: String?
+        /// The feature's number (1-based, within the part of the input being read).
+        var number: Int
+        /// The title shown for it.
+        var title: String { name ?? FeatureTitle.numbered(number) }
     }
 
     /// What became of one feature.
@@ -74,7 +79,7 @@ struct FeatureMarker {
         guard !overlays.isEmpty || !points.isEmpty else { return .outside }
         let level = style.level ?? feature.level
         return .drawn(Marks(overlayLayer: level == .aboveRoads ? RenderScene.aboveRoads : RenderScene.aboveLabels,
-                            overlays: overlays, points: points, title: FeatureTitle.of(feature, number: number)))
+                            overlays: overlays, points: points, name: FeatureTitle.named(feature), number: number))
     }
 
     /// False when the style gives the shape neither fill nor stroke (pins are always drawn).

@@ -14,7 +14,10 @@ import OverlayModel
 /// zoom below −1 (`RenderOptions.minimumFitZoom`; `render.view-too-small`); then the source is read again and every feature is
 /// drawn as it arrives (`SnapshotStream`), so memory follows the picture, not the input — one
 /// feature at a time, the kept `aboveLabels` marks and the annotation layout (bounded by the
-/// picture). Time follows what is drawn: features outside the view are culled by their bounds
+/// picture). A GeoJSON text sequence file is read in parts on every core in both passes: the
+/// extent pass reads shapes only, and the drawing pass marks each part on its own thread with
+/// no feature handed between threads (`ParallelDrawing`; not when points are clustered).
+/// Time follows what is drawn: features outside the view are culled by their bounds
 /// before anything else, geometry is simplified for the zoom and decimated to the pixel, pins
 /// of one look in one pixel are drawn once, and a label is shaped only when it may fit.
 public struct MapRenderer {
@@ -47,14 +50,19 @@ public struct MapRenderer {
         let camera = try self.camera(for: &source)
         let heldOutput = format == .svg && output.path == nil ? ByteOutput() : nil
         var stream = try SnapshotStream(camera: camera, options: options, format: format, output: heldOutput ?? output)
-        // Parsing (most of the time) runs on a second core while this one draws.
-        var reader = try ReadAheadFeatureReader.whenUseful(try source.features(for: RenderView(camera: camera, options: options)))
-        while let feature = try reader.next() {
+        if stream.canDrawInParts, var file = source as? FileRenderSource, let (input, parts) = try file.sequenceParts() {
+            // A sequence file: its parts are read and marked on every core, no feature handed over.
+            try ParallelDrawing.draw(input, parts: parts, into: &stream, onWarning: onWarning)
+        } else {
+            // Parsing (most of the time) runs on a second core while this one draws.
+            var reader = try ReadAheadFeatureReader.whenUseful(try source.features(for: RenderView(camera: camera, options: options)))
+            while let feature = try reader.next() {
+                reader.takeWarnings().forEach(onWarning)
+                if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
+                try stream.add(feature)
+            }
             reader.takeWarnings().forEach(onWarning)
-            if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
-            try stream.add(feature)
         }
-        reader.takeWarnings().forEach(onWarning)
         try stream.finish()
         if let heldOutput { try output.write(heldOutput.bytes) }
         try output.commit()

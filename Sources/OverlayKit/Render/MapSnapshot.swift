@@ -91,6 +91,12 @@ enum FeatureTitle {
     static let keys = ["name", "title", "Name", "NAME"]
 
     static func of(_ feature: Feature, number: Int) -> String {
+        named(feature) ?? numbered(number)
+    }
+
+    /// The title the feature gives itself (annotation title, name property or id); nil when it
+    /// is known only by its position, which a reader of one part of a file does not know yet.
+    static func named(_ feature: Feature) -> String? {
         if case .annotation(let annotation) = feature.shape, let title = annotation.title {
             // The subtitle is not drawn on the map; the tooltip keeps it.
             return annotation.subtitle.map { "\(title) — \($0)" } ?? title
@@ -98,7 +104,9 @@ enum FeatureTitle {
         for key in keys {
             if let name = feature.properties?[key]?.stringValue { return name }
         }
-        if let id = feature.id { return id.description }
-        return "feature \(number)"
+        return feature.id?.description
     }
+
+    /// The title of the feature numbered `number` (1-based) that names itself nowhere.
+    static func numbered(_ number: Int) -> String { "feature \(number)" }
 }

@@ -5,14 +5,12 @@ import OverlayModel
 /// on a thread of its own into a `FitExtent`, and the extents are merged (the merge does not
 /// depend on the order, so the rect is what one reader gives).
 enum ParallelExtent {
-    /// The file's extent, or nil when it does not split into several parts or a part fails to
-    /// read (a bad record, or a cut that was not a boundary in invalid text): then one reader
-    /// measures it and finds the first error as it is.
-    /// - Throws: `Diagnostic` `io.read-failed` looking for cuts, `io.thread-failed`.
-    static func measure(_ file: ByteInput, size: Int, parts: Int, minimumPartBytes: Int) throws -> MapRect? {
-        let ranges = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: parts, minimumBytes: minimumPartBytes)
-        guard ranges.count > 1 else { return nil }
-        let jobs = ranges.map { Job(file: file, part: $0) }
+    /// The extent of the file cut into `parts` (byte ranges, in order, covering it), or nil when
+    /// a part fails to read (a bad record, or a cut that was not a boundary in invalid text):
+    /// then one reader measures it and finds the first error as it is.
+    /// - Throws: `Diagnostic` `io.thread-failed`.
+    static func measure(_ file: ByteInput, parts: [Range<Int>]) throws -> MapRect? {
+        let jobs = parts.map { Job(file: file, part: $0) }
         try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = FitExtent()
         for job in jobs {
@@ -37,6 +35,7 @@ enum ParallelExtent {
         func run() {
             guard let input = file.slice(part) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
+            reader.readsShapesOnly = true
             extent = try? FitExtent.measuring(&reader)
         }
     }

@@ -66,6 +66,10 @@ public struct FileRenderSource: RenderSource {
     /// Limits on KMZ entries (zip bombs).
     public var kmzLimits: KMZ.Limits
     private var spool: TemporaryFile?
+    /// The smallest part of a file worth a thread of its own (smaller in tests).
+    var minimumPartBytes = FileRenderSource.defaultMinimumPartBytes
+    /// Parts to cut a sequence file into: the usable cores (more in tests).
+    var partCount = ReadAheadFeatureReader.usableCores
 
     /// A source reading `path` (nil or "-": standard input).
     public init(path: String?, format: FileFormat? = nil, kmzLimits: KMZ.Limits = KMZ.Limits()) {
@@ -82,25 +86,39 @@ public struct FileRenderSource: RenderSource {
     /// reported exactly as one reader finds it.
     /// - Throws: the reader's errors; `io.thread-failed`.
     public mutating func extent() throws -> MapRect {
-        let cores = ReadAheadFeatureReader.usableCores
-        if cores > 1, !isStandardInput, let sequence = try features(for: nil) as? GeoJSONReader,
-           let file = sequence.unreadFile, let size = file.expectedSize, size >= 2 * FileRenderSource.minimumPartBytes,
-           let extent = try ParallelExtent.measure(file, size: size, parts: cores, minimumPartBytes: FileRenderSource.minimumPartBytes) {
+        if let (file, parts) = try sequenceParts(), let extent = try ParallelExtent.measure(file, parts: parts) {
             return extent
         }
         var reader = try features(for: nil)
         return try FitExtent.measuring(&reader).mapRect
     }
 
+    /// A GeoJSON text sequence file of at least two `minimumPartBytes` cut at record boundaries
+    /// into as many parts as there are cores, for passes side by side; nil for anything else
+    /// (one core, standard input, another format, a file that does not split).
+    /// - Throws: `Diagnostic` `io.read-failed` looking for cuts, or the reader's errors about the
+    ///   first bytes.
+    mutating func sequenceParts() throws -> (file: ByteInput, parts: [Range<Int>])? {
+        guard partCount > 1, !isStandardInput, let sequence = try features(for: nil) as? GeoJSONReader,
+              let file = sequence.unreadFile, let size = file.expectedSize, size >= 2 * minimumPartBytes
+        else { return nil }
+        let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: partCount, minimumBytes: minimumPartBytes)
+        return parts.count > 1 ? (file, parts) : nil
+    }
+
     /// The smallest part of a file worth a thread of its own.
-    static let minimumPartBytes = 4 << 20
+    static let defaultMinimumPartBytes = 4 << 20
 
     /// A reader from the start of the file (or of standard input's copy).
     /// - Throws: `Diagnostic` `io.open-failed`, `io.read-failed`, `io.create-failed` (no room
     ///   for standard input's copy), or the reader's errors about the first bytes.
     public mutating func features(for view: RenderView?) throws -> any FeatureReader {
         guard isStandardInput else {
-            return try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits)
+            let reader = try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits)
+            guard view == nil, var sequence = reader as? GeoJSONReader else { return reader }
+            // Measuring: only shapes matter, and the drawing pass reads everything in full.
+            sequence.readsShapesOnly = true
+            return sequence
         }
         if view == nil && spool == nil { spool = try FileRenderSource.copyStandardInput() }
         let input = try spool.map { try ByteInput(path: $0.descriptorPath, name: nil) } ?? ByteInput(path: nil)

@@ -22,6 +22,14 @@ struct SnapshotContent {
 
     /// Takes one feature: returns its overlay marks and the layer they go in, if it has any.
     mutating func add(_ feature: Feature) -> (layer: Int, drawing: FeatureDrawing)? {
+        guard let marks = take(feature) else { return nil }
+        return (marks.overlayLayer, FeatureDrawing(title: marks.title, parts: marks.overlays))
+    }
+
+    /// Takes one feature: counts it, lays out its points and returns its marks when it has
+    /// overlays to draw (their title may name the feature by its number within this content's
+    /// features: `Marks.number`).
+    mutating func take(_ feature: Feature) -> FeatureMarker.Marks? {
         features.read += 1
         switch marker.marks(of: feature, number: features.read) {
         case .outside:
@@ -37,11 +45,25 @@ struct SnapshotContent {
             features.drawn += 1
             if !marks.points.isEmpty {
                 let priority = LabelPriority(of: feature, key: labelPriority)
-                for point in marks.points { layout.add(point, title: marks.title, priority: priority) }
+                for point in marks.points { layout.add(point, name: marks.name, number: marks.number, priority: priority) }
             }
-            guard !marks.overlays.isEmpty else { return nil }
-            return (marks.overlayLayer, FeatureDrawing(title: marks.title, parts: marks.overlays))
+            return marks.overlays.isEmpty ? nil : marks
         }
+    }
+
+    /// False when the content's points cannot be joined from parts read apart (`append`):
+    /// clustering takes them in input order.
+    var canAppend: Bool { layout.canAppend }
+
+    /// Takes the features of `later`, the content of the input right after this one's (its
+    /// overlays already drawn), as if they had been added here one by one.
+    mutating func append(_ later: SnapshotContent) {
+        layout.append(later.layout, featuresBefore: features.read)
+        features.read += later.features.read
+        features.drawn += later.features.drawn
+        features.outsideView += later.features.outsideView
+        features.tooSmall += later.features.tooSmall
+        features.unpainted += later.features.unpainted
     }
 
     /// The annotation layer's drawings (pins, then clusters) and the labels placed over them.

@@ -80,6 +80,37 @@ public struct SnapshotStream {
         }
     }
 
+    /// What a part of the input read apart takes its features into (`ParallelDrawing`): marks
+    /// for this stream's camera and a layout of its own, joined by `append(_:)`.
+    func partContent() -> SnapshotContent {
+        SnapshotContent(camera: camera, options: options)
+    }
+
+    /// Draws (or keeps) the overlay marks of a feature of the part read apart that comes next in
+    /// the input; its number counts from that part's start.
+    /// - Throws: the output's write errors (SVG).
+    mutating func add(partOverlays marks: FeatureMarker.Marks) throws {
+        precondition(!finished, "SnapshotStream.add after finish")
+        var marks = marks
+        marks.number += content.features.read
+        let drawing = FeatureDrawing(title: marks.title, parts: marks.overlays)
+        if marks.overlayLayer == RenderScene.aboveRoads {
+            try draw(drawing)
+        } else {
+            scene.layers[marks.overlayLayer].drawings.append(drawing)
+        }
+    }
+
+    /// Takes the features and points of the part read apart that comes next in the input, once
+    /// its overlays have been added (`add(partOverlays:)`).
+    mutating func append(_ part: SnapshotContent) {
+        precondition(!finished, "SnapshotStream.append after finish")
+        content.append(part)
+    }
+
+    /// Whether the input may be drawn in parts read apart (not when points are clustered).
+    var canDrawInParts: Bool { content.canAppend }
+
     /// Draws the kept layers over the bottom one and writes the rest of the picture to the
     /// output (PNG: all of it).
     /// - Throws: `Diagnostic` `render.cairo-failed`, or the output's write errors.

@@ -262,7 +262,7 @@ public struct Tiler: Sendable, Codable {
             let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
                                         onWarning: onWarning)
             // Cutting writes each large tile's children: about the records again, and a level more.
-            if let disk = source.disk { try Self.checkFreeSpace(disk.folder, needed: disk.bytes / 2 * 3) }
+            if let files = source.store.temporaryFiles { try Self.checkFreeSpace(files.folder, needed: files.bytes / 2 * 3) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
             if let note = AttributeCoercion.warning(source.uncoercibleValues, types: options.attributeTypes.types) { onWarning(note) }
             if let warning = UnmatchedPropertyNames.warning(source.unmatchedPropertyNames) { onWarning(warning) }
@@ -291,7 +291,7 @@ public struct Tiler: Sendable, Codable {
             return Report(metadata: metadata, zooms: zooms, input: source.inputCounts,
                           losses: metadata.dropReport?.notWritten ?? TileEncodingLosses(),
                           fileBytes: resolvedArchiveFormat == .directory ? nil : POSIX.regularFileSize(output),
-                          readingSeconds: readingSeconds, temporaryBytes: source.disk?.usage.peak,
+                          readingSeconds: readingSeconds, temporaryBytes: source.store.temporaryFiles?.usage.peak,
                           tippecanoeMembersIgnored: (layersIgnored(source.layers), source.invalidZoomMembers))
         } catch {
             writer.abort()

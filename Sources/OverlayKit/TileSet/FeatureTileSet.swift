@@ -12,19 +12,17 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
     /// The layer's name in the tiles.
     public let layer: String
     /// The most encoded tiles kept; older ones are cut again when asked for.
-    public let cacheLimit: Int
+    public var cacheLimit: Int { cache.limit }
     private let index: TileIndex
     private let encoder: MVTEncoder
-    private let lock = NSLock()
-    private var cache: [TileID: StoredTile?] = [:]
-    private var cacheOrder: [TileID] = []
+    private let cache: StoredTileCache
 
     /// Prepares `features` for tiling into `layer` with `options` (geojson-vt's defaults: max
     /// zoom 14, tolerance 3, extent 4096, buffer 64).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
     public init(features: [Feature], layer: String, options: TileOptions = TileOptions(), cacheLimit: Int = 4096) throws {
         self.layer = layer
-        self.cacheLimit = max(1, cacheLimit)
+        cache = StoredTileCache(limit: cacheLimit)
         index = try TileIndex(features: features, options: options)
         encoder = MVTEncoder(layerName: layer)
         var summary = DatasetSummary()
@@ -64,27 +62,13 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
     }
 
     public func storedTile(_ id: TileID) throws -> StoredTile? {
-        lock.lock()
-        if let cached = cache[id] {
-            lock.unlock()
-            return cached
-        }
-        lock.unlock()
+        if let cached = cache.tile(id) { return cached }
         var stored: StoredTile?
         // TileIndex builds one tile at a time under its own lock; encoding runs in parallel.
         if let tile = index.tile(z: id.z, x: id.x, y: id.y), !tile.features.isEmpty, id.z <= metadata.maxZoom {
             stored = StoredTile(bytes: try Gzip.compress(encoder.encode(tile).0), compression: .gzip)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if cache.updateValue(stored, forKey: id) == nil {
-            cacheOrder.append(id)
-            if cacheOrder.count > cacheLimit {
-                let evicted = cacheOrder.count - cacheLimit
-                for old in cacheOrder.prefix(evicted) { cache[old] = nil }
-                cacheOrder.removeFirst(evicted)
-            }
-        }
+        cache.keep(stored, as: id)
         return stored
     }
 }

@@ -7,6 +7,9 @@ public struct GeometryTransform: Sendable {
     public var clip: RectClip?
     /// The simplifier to apply after clipping, if any.
     public var simplifier: ShapeSimplifier?
+    /// Simplifies every feature's polygons together instead, keeping shared borders shared
+    /// (only through `apply(all:)`, which needs every feature at once).
+    public var sharedBorders: SharedBorderSimplifier?
     /// What clipping removed so far.
     public private(set) var clipCounts = RectClip.Counts()
     /// What simplification removed so far.
@@ -43,6 +46,32 @@ public struct GeometryTransform: Sendable {
         return result
     }
 
+    /// Every feature clipped, then simplified: together with `sharedBorders` when it is set,
+    /// else one at a time as `apply(_:)`. Features with nothing left are not returned.
+    public mutating func apply(all features: [Feature]) -> [Feature] {
+        guard let sharedBorders else { return features.compactMap { apply($0) } }
+        var clipped = [Feature]()
+        clipped.reserveCapacity(features.count)
+        for feature in features {
+            guard let clip, let shape = feature.shape else {
+                clipped.append(feature)
+                continue
+            }
+            guard let shape = clip.clip(shape, counts: &clipCounts) else {
+                droppedFeatures += 1
+                continue
+            }
+            var result = feature
+            result.shape = shape
+            clipped.append(result)
+        }
+        var output = [Feature]()
+        for simplified in sharedBorders.simplify(clipped, counts: &simplifyCounts) {
+            if let simplified { output.append(simplified) } else { droppedFeatures += 1 }
+        }
+        return output
+    }
+
     /// A note saying what was removed, or nil when nothing was.
     public var summary: Diagnostic? {
         var parts = [String]()
@@ -50,7 +79,7 @@ public struct GeometryTransform: Sendable {
             parts.append("clip: \(clipCounts.shapesOutside) shapes outside the rect, \(clipCounts.droppedRings) rings "
                 + "degenerate after clipping, \(clipCounts.circlesAsPolygons) cut circles written as polygons")
         }
-        if simplifier != nil && (simplifyCounts.droppedRings > 0 || simplifyCounts.droppedLines > 0 || simplifyCounts.repairedRings > 0) {
+        if (simplifier != nil || sharedBorders != nil) && (simplifyCounts.droppedRings > 0 || simplifyCounts.droppedLines > 0 || simplifyCounts.repairedRings > 0) {
             parts.append("simplify: \(simplifyCounts.droppedRings) rings and \(simplifyCounts.droppedLines) lines smaller "
                 + "than the tolerance dropped, \(simplifyCounts.repairedRings) rings simplified less to stay valid "
                 + "(\(simplifyCounts.verticesIn) → \(simplifyCounts.verticesOut) vertices)")

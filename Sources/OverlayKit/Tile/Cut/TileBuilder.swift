@@ -36,6 +36,19 @@ enum TileBuilder {
         private var layers = [UInt16]()
         private let keepsPropertySources: Bool
         private let zoom: Int
+        /// With `TileOptions.sharedBorders`, the polygons their tags hold back at this zoom wait
+        /// here for `finish`, which builds each layer's together (`SharedBorderTile`); their
+        /// places in `output` are kept for them.
+        private var held = [UInt16: HeldLayer]()
+        private var heldLayers = [UInt16]()
+        private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
+
+        /// One layer's held polygons, their attributes and their places in `output`.
+        private struct HeldLayer {
+            var features = [ProjectedFeature]()
+            var attributes = [TileAttributes]()
+            var slots = [Int]()
+        }
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
         /// property table (then each feature's input position is kept for it).
@@ -71,10 +84,25 @@ enum TileBuilder {
                           onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {
             let before = builder.statistics
             let countBefore = output.count
-            defer { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
+            var heldBack = false
+            defer { if !heldBack { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) } }
             let featureBounds = FeatureBounds(feature)
             if addIfHidden(tags: feature.tags, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
+            if builder.options.sharedBorders && feature.type == .polygon && zoom < Int(feature.tags.sharedBordersThrough) {
+                heldBack = true
+                if let onFeature { heldCallback = onFeature }
+                let layer = feature.tags.layer
+                if held[layer] == nil { heldLayers.append(layer) }
+                held[layer, default: HeldLayer()].features.append(feature)
+                held[layer]!.attributes.append(attributes(feature.source))
+                held[layer]!.slots.append(output.count)
+                output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
+                sources.append(feature.source)
+                layers.append(layer)
+                if keepsPropertySources { propertySources.append(feature.source) }
+                return
+            }
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
@@ -90,6 +118,7 @@ enum TileBuilder {
 
         /// The tile, and the bounds of every feature added (drawn or not).
         mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, FeatureBounds) {
+            if !heldLayers.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 sources.append(standIn.source)
@@ -103,6 +132,36 @@ enum TileBuilder {
                                         propertySources: keepsPropertySources ? propertySources : [], sources: sources,
                                         layers: layers)
             return (vectorTile, bounds)
+        }
+
+        /// Builds the held polygons layer by layer with their shared borders, into their places.
+        private mutating func buildHeld() {
+            var emptySlots = [Int]()
+            for layer in heldLayers {
+                let group = held[layer]!
+                let outcomes = builder.sharedBorderOutcomes(group.features)
+                for index in group.features.indices {
+                    let before = builder.statistics
+                    let attributes = group.attributes[index]
+                    let result = builder.add(group.features[index], attributes: { attributes }, ringOutcomes: outcomes?[index])
+                    if let result {
+                        output[group.slots[index]] = result
+                    } else {
+                        builder.statistics.droppedFeatures += 1
+                        emptySlots.append(group.slots[index])
+                    }
+                    heldCallback?(group.features[index].source, builder.statistics.subtracting(before), result != nil)
+                }
+            }
+            held = [:]
+            heldLayers = []
+            guard !emptySlots.isEmpty else { return }
+            let empty = Set(emptySlots)
+            let kept = output.indices.filter { !empty.contains($0) }
+            output = kept.map { output[$0] }
+            sources = kept.map { sources[$0] }
+            layers = kept.map { layers[$0] }
+            if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
         }
     }
 
@@ -163,7 +222,8 @@ enum TileBuilder {
         func transformY(_ y: Double) -> Int32 { round(extent * (y * scale - tileY)) }
 
         /// The feature in tile units, nil when nothing of it is drawn; `attributes` is read only then.
-        mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes) -> TileFeature? {
+        mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes,
+                          ringOutcomes: [SharedBorderTile.RingOutcome]? = nil) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
             currentLayer = feature.tags.layer
@@ -186,14 +246,33 @@ enum TileBuilder {
                 for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
             case .polygon:
                 var exteriorDropped = false
-                for ring in feature.rings {
+                for (index, ring) in feature.rings.enumerated() {
                     if ring.isOuter { exteriorDropped = false }
                     if options.keepRingsValid && exteriorDropped && !ring.isOuter {
                         sourcePoints += ring.count
                         statistics.droppedDegenerateRings += 1
                         continue
                     }
-                    if !addRing(geometry, ring, into: &xy, lengths: &lengths), ring.isOuter { exteriorDropped = true }
+                    let drawn: Bool
+                    switch ringOutcomes?[index] ?? .perRing {
+                    case .perRing:
+                        drawn = addRing(geometry, ring, into: &xy, lengths: &lengths)
+                    case .drawn(let points):
+                        sourcePoints += ring.count
+                        xy += points
+                        lengths.append(points.count / 2)
+                        keptPoints += points.count / 2
+                        drawn = true
+                    case .collapsed:
+                        sourcePoints += ring.count
+                        statistics.droppedDegenerateRings += 1
+                        drawn = false
+                    case .tiny:
+                        sourcePoints += ring.count
+                        statistics.droppedTinyRings += 1
+                        drawn = false
+                    }
+                    if !drawn, ring.isOuter { exteriorDropped = true }
                 }
             }
             guard !lengths.isEmpty else { return nil }
@@ -206,6 +285,16 @@ enum TileBuilder {
                 properties = withMetrics
             }
             return TileFeature(type: feature.type, xy: xy, ringLengths: lengths, id: attributes.id, properties: properties)
+        }
+
+        /// What `SharedBorderTile` makes of each ring of `features` (one layer's polygons), or nil
+        /// when they share no border here.
+        func sharedBorderOutcomes(_ features: [ProjectedFeature]) -> [[SharedBorderTile.RingOutcome]]? {
+            let units = TileUnits(tile: tile, extent: options.extent)
+            // The farthest the per-ring path reaches beyond a ring's bounds: rounding, and a stand-in's half side.
+            let standInHalfSide = tinyRings.threshold.squareRoot() / 2 * scale * extent
+            return SharedBorderTile.outcomes(features, units: units, tolerance: tolerance > 0 ? options.tolerance : 0,
+                                             tinyRingArea: tinyRingArea, nearGap: 2 + 2 * standInHalfSide)
         }
 
         /// The ring's vertices whose importance beats `threshold`, as map-point pairs.
@@ -270,7 +359,10 @@ enum TileBuilder {
                 var tileRing = transformed(attempt)
                 var steps = 0
                 while true {
-                    let tooShort = tileRing.count < 8 || RingValidity.doubleArea(tileRing) == 0
+                    let tileArea = RingValidity.doubleArea(tileRing)
+                    // With shared borders a ring turned over by rounding is as bad as none: it would cut a hole.
+                    let tooShort = tileRing.count < 8 || tileArea == 0
+                        || (options.sharedBorders && (tileArea > 0) == ring.isOuter)
                     let crossing = !tooShort && RingValidity.hasProperSelfIntersection(tileRing)
                     if !tooShort && !crossing {
                         if steps > 0 { statistics.repairedRings += 1 }

@@ -109,13 +109,14 @@ public enum TilePyramid {
         func cutAll(_ source: TileSource, loadBytes: Int) throws -> [ZoomCounts] {
             let maxZoom = source.options.maxZoom
             var counts = ZoomCounts.zooms(through: maxZoom)
-            if let disk = source.disk {
-                try cutSubtree(disk.firstLevel(), root: TileID(z: 0, x: 0, y: 0), folder: disk.folder, usage: disk.usage,
-                               loadBytes: loadBytes, counts: &counts)
-            } else if !source.features.isEmpty {
-                let attributes = source.attributes
-                let cutter = TileCutter(options: source.options, propertyTable: source.propertyTable, attributes: { attributes[$0] })
-                try cutInMemory([PendingTile(features: source.features, id: TileID(z: 0, x: 0, y: 0), share: rootShare)],
+            switch source.store.zoomZero {
+            case .records(let runs, let folder, let usage):
+                try cutSubtree(runs, root: TileID(z: 0, x: 0, y: 0), folder: folder, usage: usage, loadBytes: loadBytes,
+                               counts: &counts)
+            case .features(let features, let attributes, let propertyTable):
+                guard !features.isEmpty else { break }
+                let cutter = TileCutter(options: source.options, propertyTable: propertyTable, attributes: { attributes[$0] })
+                try cutInMemory([PendingTile(features: features, id: TileID(z: 0, x: 0, y: 0), share: rootShare)],
                                 cutter: cutter, counts: &counts)
             }
             return Array(counts[min(minZoom, maxZoom)...])

@@ -36,7 +36,7 @@ public struct TileJob: Sendable {
 
     /// The file a step leaves in the work folder.
     enum File {
-        case job, plan
+        case job, plan, sharedBorders
         case shardRecords(Int), shardSummary(Int)
         case partitionTiles(Int), partitionLow(Int), partitionReport(Int)
 
@@ -45,6 +45,7 @@ public struct TileJob: Sendable {
             switch self {
             case .job: name = "job.json"
             case .plan: name = "plan.json"
+            case .sharedBorders: name = "shared-borders.bin"
             case .shardRecords(let index): name = String(format: "shard-%06d.records", index)
             case .shardSummary(let index): name = String(format: "shard-%06d.json", index)
             case .partitionTiles(let index): name = String(format: "partition-%06d.tiles", index)
@@ -57,7 +58,7 @@ public struct TileJob: Sendable {
 
     /// Whether `name` is a file a job's step writes.
     private static func isJobFile(_ name: String) -> Bool {
-        name == "job.json" || name == "plan.json" || name.hasPrefix("shard-") || name.hasPrefix("partition-")
+        name == "job.json" || name == "plan.json" || name == "shared-borders.bin" || name.hasPrefix("shard-") || name.hasPrefix("partition-")
     }
 
     private struct Settings: Codable {
@@ -262,6 +263,10 @@ public struct TileJob: Sendable {
             partitions.append(Plan.Partition(index: index, thinning: walker?.state))
             for _ in 0..<(owned[index]?.points ?? 0) { _ = walker?.next() }
         }
+        if options.sharedBorders {
+            try save(bytes: try sharedBorderTags(options: options, shards: shards, featureCount: merged.counts.features),
+                     to: .sharedBorders)
+        }
         var facts = TileSetFacts(options: options, boundingMapRect: merged.bounds, layers: merged.layers,
                                  layerSummaries: merged.layerSummaries, losses: merged.losses, inputCounts: merged.counts)
         facts.options.guessesMaxZoom = false
@@ -273,6 +278,38 @@ public struct TileJob: Sendable {
                         longitudeExtent: merged.longitudeExtent, reach: merged.reach)
         try save(plan, to: .plan)
         return ordered
+    }
+
+    /// With shared borders: which features tiles hold back, and to which zoom, decided once from
+    /// every feature's whole pieces (the owners' sections of the shards' files) as one run decides
+    /// it (`SharedBorderCandidates`): `FeatureTags.sharedBordersThrough` by input position.
+    private func sharedBorderTags(options: TileOptions, shards: [Plan.Shard], featureCount: Int) throws -> [UInt8] {
+        let files = try shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
+        let whole = PartitionRouter.Kind.whole.rawValue
+        func forEachPolygon(_ body: (ProjectedFeature) throws -> Void) throws {
+            for (shard, file) in zip(shards, files) {
+                for section in file.sections where (whole..<whole + 3).contains(section % 8) {
+                    var records = SectionRecords(file: file, section: section)
+                    while try records.head() != nil {
+                        try records.takeFramed().withUnsafeBytes { framed in
+                            let bytes = UnsafeRawBufferPointer(rebasing: framed[4...])
+                            guard FeatureRecord.header(bytes).type == .polygon, var feature = FeatureRecord.feature(bytes).feature
+                            else { return }
+                            feature.source += shard.sourceOffset
+                            try body(feature)
+                        }
+                    }
+                }
+            }
+        }
+        var sketch = SharedVertexSketch()
+        try forEachPolygon { feature in
+            for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
+        }
+        var candidates = SharedBorderCandidates(featureCount: featureCount, options: options)
+        try forEachPolygon { candidates.add($0, sketch: sketch) }
+        candidates.finish()
+        return candidates.tags
     }
 
     /// Whether points are thinned with `options` (as `TileSource` decides).
@@ -304,26 +341,12 @@ public struct TileJob: Sendable {
     /// sorted) for the features' spacing and the densest tiles.
     private func settleGuessedZooms(_ options: inout TileOptions, partitions: [Int], shards: [Plan.Shard],
                                     vertexSpacing: MaxZoomGuess.VertexSpacing) throws {
-        var spacing = MaxZoomGuess.FeatureSpacing()
-        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
         let files = try shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
-        for partition in partitions {
-            for entry in try anchors(of: partition, files: files, shards: shards) {
-                spacing.add(entry.key)
-                if entry.pointsOnly { densest.add(entry.key) }
+        try GuessedZooms.settle(&options, vertexSpacing: vertexSpacing) { add in
+            for partition in partitions {
+                for entry in try anchors(of: partition, files: files, shards: shards) { add(entry.key, entry.pointsOnly) }
             }
         }
-        var maxZoom = options.maxZoom
-        if options.guessesMaxZoom {
-            let features = spacing.zoom(extent: options.extent)
-            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
-            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
-        }
-        let baseZoom = options.guessesBaseZoom
-            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-            : options.baseZoom
-        options.maxZoom = maxZoom
-        options.baseZoom = baseZoom.map { min($0, maxZoom) }
     }
 
     /// A partition's owned anchors from every shard, input positions in the run's, sorted as
@@ -371,6 +394,8 @@ public struct TileJob: Sendable {
         let files = try plan.shards.map { try SectionedFileReader(path: File.shardRecords($0.number).path(in: work)) }
         let folder = temporaryFolder
         let usage = RecordFileUsage()
+        // With shared borders, the plan's decision of which features tiles hold back.
+        let shared = options.sharedBorders ? try Self.loadBytes(from: File.sharedBorders.path(in: work)) : []
         // The partition's records, and which features' thinning they need (owned and neighbours').
         var clipped = [RecordRun](), whole = [RecordRun]()
         // Points whose thinning this partition needs: its own, and its neighbours' that reach its tiles.
@@ -392,7 +417,7 @@ public struct TileJob: Sendable {
                         }) != nil {}
                     }
                     let fixup = RecordRun.Fixup(sourceOffset: offset, layerMap: plan.shards[shard].layerMap,
-                                                inputLayer: plan.shards[shard].inputLayer, thinned: [])
+                                                inputLayer: plan.shards[shard].inputLayer, thinned: [], shared: shared)
                     (kind == .clipped ? { clipped.append($0) } : { whole.append($0) })(RecordRun(file: run, fixup: fixup))
                 }
             }
@@ -617,10 +642,14 @@ public struct TileJob: Sendable {
     }()
 
     private func save(_ value: some Encodable, to file: File) throws {
+        try save(bytes: Array(try Self.encoder.encode(value)), to: file)
+    }
+
+    private func save(bytes: [UInt8], to file: File) throws {
         let output = try AtomicOutput(path: file.path(in: work), kind: .stream, replaceExisting: true)
         let descriptor = try output.openStream()
         do {
-            try POSIX.writeAll(descriptor, Array(try Self.encoder.encode(value)), at: 0, what: output.path)
+            try POSIX.writeAll(descriptor, bytes, at: 0, what: output.path)
             try output.commit(descriptor: descriptor)
         } catch {
             output.abort()
@@ -628,12 +657,17 @@ public struct TileJob: Sendable {
         }
     }
 
-    private static func load<Value: Decodable>(_ type: Value.Type, from path: String) throws -> Value {
+    private static func loadBytes(from path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) is missing: run the step that writes it first")
         }
+        return Array(data)
+    }
+
+    private static func load<Value: Decodable>(_ type: Value.Type, from path: String) throws -> Value {
+        let bytes = try loadBytes(from: path)
         do {
-            return try decoder.decode(type, from: data)
+            return try decoder.decode(type, from: Data(bytes))
         } catch {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) cannot be read: \(error)")
         }

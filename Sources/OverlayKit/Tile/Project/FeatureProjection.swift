@@ -40,6 +40,10 @@ struct FeatureProjection {
     /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
     var reach = FeatureReach()
+    /// With shared borders on disk: every polygon piece's vertices counted as it is written,
+    /// for `SharedBorderCandidates` (in memory they are counted on the wrapped features; a
+    /// distributed run's plan counts them from the shards' files).
+    var sketch: SharedVertexSketch?
     private var scratch = [ProjectedFeature](), attributeBytes = [UInt8]()
 
     /// An empty projection writing its features to `sink` (a distributed run's partitions).
@@ -62,6 +66,7 @@ struct FeatureProjection {
         self.sink = sink
         self.options = options
         namedProperties = options.namedProperties
+        sketch = disk != nil && options.sharedBorders ? SharedVertexSketch() : nil
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
         let circleTolerance = tolerance > 0 ? tolerance : world / (Double(1 << options.maxZoom) * Double(options.extent))
@@ -149,7 +154,12 @@ struct FeatureProjection {
             pieces.center += copies.center
             pieces.east += copies.east
         }
-        for piece in pieces.west + pieces.center + pieces.east { vertexSpacing.add(piece) }
+        for piece in pieces.west + pieces.center + pieces.east {
+            vertexSpacing.add(piece)
+            if sketch != nil && piece.type == .polygon {
+                for ring in piece.rings { sketch?.addRing(piece.coordinates, start: ring.start, count: ring.count, stride: 3) }
+            }
+        }
         try sink.write(pieces, source: source, tags: tags, attributes: attributeBytes, anchor: Self.anchor(of: pieces))
     }
 
@@ -218,6 +228,7 @@ struct FeatureProjection {
         losses += later.losses
         vertexSpacing.merge(later.vertexSpacing)
         reach.merge(later.reach)
+        if let laterSketch = later.sketch { sketch?.merge(laterSketch) }
         return remap
     }
 

@@ -1,14 +1,12 @@
 import OverlayModel
 
-import OverlayModel
-
 /// Features prepared once for tiling: projected into flat buffers with importance, copied
 /// across the antimeridian, tagged with the zooms and layer each is drawn at, with ids and
 /// properties as the tiles carry them, and what the tile set's metadata says of the input.
 ///
-/// The features wait in one of two feature stores: in memory (`features` and
-/// `attributes`: three doubles per vertex, fastest), or on disk (`DiskFeatureStore`:
-/// temporary files, a byte per feature in memory, whatever the input's size).
+/// The features wait in a feature store (`ProjectedFeatureStore`): in memory (`MemoryFeatureStore`:
+/// three doubles per vertex, fastest), or on disk (`DiskFeatureStore`: temporary files, a byte
+/// per feature in memory, whatever the input's size).
 public struct TileSource: Sendable {
     /// What the input held that cannot be tiled, so nothing disappears unexplained.
     public typealias InputCounts = TileInputCounts
@@ -17,14 +15,16 @@ public struct TileSource: Sendable {
     public private(set) var options: TileOptions
     /// The vector layers and which features went where.
     package private(set) var layers: TileLayers
+    /// Where the projected features wait to be cut.
+    private(set) var store: any ProjectedFeatureStore
     /// Id and properties of every input feature, by input position (empty on disk).
-    public let attributes: [TileAttributes]
+    public var attributes: [TileAttributes] { (store as? MemoryFeatureStore)?.attributes ?? [] }
     /// Every feature's properties encoded for MVT once, shared by the tiles (nil on disk).
-    let propertyTable: MVTPropertyTable?
+    var propertyTable: MVTPropertyTable? { (store as? MemoryFeatureStore)?.propertyTable }
     /// The projected, wrapped features (a geometry collection gives several); empty on disk.
-    package private(set) var features: [ProjectedFeature]
-    /// The features and attributes in temporary files instead, or nil when they are in memory.
-    let disk: DiskFeatureStore?
+    package var features: [ProjectedFeature] { (store as? MemoryFeatureStore)?.features ?? [] }
+    /// The disk store, or nil when the features are in memory.
+    var disk: DiskFeatureStore? { store as? DiskFeatureStore }
     /// How many input features had which kind of geometry, or none.
     public let inputCounts: InputCounts
     /// The input's extent in map points (`MapRect.null` when empty), before wrapping.
@@ -48,8 +48,6 @@ public struct TileSource: Sendable {
     let vertexSpacing: MaxZoomGuess.VertexSpacing
     /// What the features reach (polygon area, line length, points), for `estimatedTiles`.
     let reach: FeatureReach
-    /// The anchors sorted on disk (made once, for thinning and zoom guesses).
-    private let sortedAnchors: SortedAnchorsBox
 
     /// Projects `input` (all of it in memory already).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
@@ -143,9 +141,6 @@ public struct TileSource: Sendable {
     /// `propertyTable` when already built from the projection's attributes (in parts, on their threads).
     init(_ projection: FeatureProjection, propertyTable table: MVTPropertyTable? = nil) throws {
         options = projection.options
-        attributes = projection.attributes
-        disk = projection.disk
-        propertyTable = disk == nil ? table ?? MVTPropertyTable(projection.attributes) : nil
         inputCounts = projection.counts
         var bounds = projection.bounds
         for feature in projection.projected { bounds = bounds.union(feature.mapRect) }
@@ -158,13 +153,15 @@ public struct TileSource: Sendable {
         featuresFilteredOut = projection.filteredOut
         invalidZoomMembers = projection.invalidZoomMembers
         unmatchedPropertyNames = projection.namedProperties.subtracting(projection.namesSeen).sorted()
-        sortedAnchors = SortedAnchorsBox()
-        if disk != nil {
-            features = []
+        if let disk = projection.disk {
+            store = disk
             vertexSpacing = projection.vertexSpacing
             reach = projection.reach
         } else {
-            features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+            let features = AntimeridianWrap.wrap(projection.projected, buffer: Double(options.buffer) / Double(options.extent))
+            store = MemoryFeatureStore(features: features, attributes: projection.attributes,
+                                       propertyTable: table ?? MVTPropertyTable(projection.attributes),
+                                       featureCount: projection.counts.features)
             var spacing = MaxZoomGuess.VertexSpacing()
             var reached = FeatureReach()
             var counted = Set<Int>()
@@ -180,37 +177,31 @@ public struct TileSource: Sendable {
         } else {
             try thinPoints()
         }
+        if options.sharedBorders { try tagSharedBorders(sketch: projection.sketch) }
+    }
+
+    /// With shared borders: which features' polygons tiles hold back, down to which zoom
+    /// (`SharedBorderCandidates`), into the features' tags (in memory) or kept for the records
+    /// as zoom 0 is read (on disk: the pieces are read back once).
+    private mutating func tagSharedBorders(sketch measured: SharedVertexSketch?) throws {
+        var candidates = SharedBorderCandidates(featureCount: inputCounts.features, options: options)
+        // On disk the sketch was counted as the pieces were written; in memory, count it now.
+        var sketch = measured ?? SharedVertexSketch()
+        if measured == nil {
+            try store.forEachPiece { feature in
+                guard feature.type == .polygon else { return }
+                for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
+            }
+        }
+        try store.forEachPiece { candidates.add($0, sketch: sketch) }
+        candidates.finish()
+        store.setSharedBordersThrough(candidates.tags)
     }
 
     /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
     /// in memory, or merged from sorted runs on disk (memory bounded whatever the input's size).
     func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
-        if let disk {
-            let sorted = try sortedAnchors.sorted { try SortedAnchors(disk.anchorFiles, folder: disk.folder, usage: disk.usage) }
-            try sorted.forEach(body)
-            return
-        }
-        let count = inputCounts.features
-        var x = [Double](repeating: .nan, count: count), y = [Double](repeating: .nan, count: count)
-        var notPoint = [Bool](repeating: false, count: count)
-        let world = MapProjection.worldSize
-        for feature in features {
-            if feature.type != .point { notPoint[feature.source] = true }
-            guard feature.coordinates.count >= 2 else { continue }
-            let first = feature.coordinates[0]
-            // A wrapped copy lies off the map: the one on it wins.
-            if x[feature.source].isNaN || (!(0..<world).contains(x[feature.source]) && (0..<world).contains(first)) {
-                x[feature.source] = first
-                y[feature.source] = feature.coordinates[1]
-            }
-        }
-        var entries = [SortedAnchors.Entry]()
-        for source in 0..<count where !x[source].isNaN {
-            entries.append(SortedAnchors.Entry(key: SpatialOrder.key(x: x[source], y: y[source]), source: source,
-                                               pointsOnly: !notPoint[source]))
-        }
-        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.source < $1.source }
-        for entry in entries { try body(entry) }
+        try store.forEachAnchor(body)
     }
 
     /// The first zoom thinning shows each point at (nothing to do at rate 1), written into the
@@ -226,36 +217,17 @@ public struct TileSource: Sendable {
                 if entry.pointsOnly { minZooms[entry.source] = walker.next() }
             }
         }
-        if let disk {
-            disk.thinnedMinZooms = minZooms
-            return
-        }
-        for index in features.indices {
-            features[index].tags.thinnedMinZoom = minZooms.isEmpty ? 0 : minZooms[features[index].source]
-        }
+        store.setThinnedMinZooms(minZooms)
     }
 
-    /// Settles a guessed max zoom (tippecanoe's `-zg`: from the features' spacing, at most the
-    /// zoom projected for and at least `minZoom`) and base zoom (`-Bg`: the lowest zoom whose
-    /// densest tile holds at most `baseZoomGuessLimit` points), then thins the points again.
+    /// Settles a guessed max zoom and base zoom (tippecanoe's `-zg` and `-Bg`: `GuessedZooms`),
+    /// then thins the points again.
     private mutating func settleGuessedZooms() throws {
-        var spacing = MaxZoomGuess.FeatureSpacing()
-        var densest = PointThinning.DensestTiles(maxZoom: options.maxZoom)
-        try forEachAnchor { entry in
-            spacing.add(entry.key)
-            if entry.pointsOnly { densest.add(entry.key) }
+        var settled = options
+        try GuessedZooms.settle(&settled, vertexSpacing: vertexSpacing) { add in
+            try forEachAnchor { add($0.key, $0.pointsOnly) }
         }
-        var maxZoom = options.maxZoom
-        if options.guessesMaxZoom {
-            let features = spacing.zoom(extent: options.extent)
-            let guess = vertexSpacing.zoom(extent: options.extent).map { max(features ?? 0, $0) } ?? features ?? 14
-            maxZoom = max(options.minZoom, min(options.maxZoom, guess))
-        }
-        let baseZoom = options.guessesBaseZoom
-            ? PointThinning.DensestTiles.baseZoom(densest.best, limit: options.baseZoomGuessLimit, maxZoom: maxZoom)
-            : options.baseZoom
-        options.maxZoom = maxZoom
-        options.baseZoom = baseZoom.map { min($0, maxZoom) }
+        options = settled
         // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
         options.guessesMaxZoom = false
         options.guessesBaseZoom = false
@@ -270,26 +242,7 @@ public struct TileSource: Sendable {
 
     /// By input position, the first zoom point thinning shows each feature at (empty when
     /// nothing is thinned).
-    package var thinnedMinZooms: [UInt8] {
-        if let disk { return disk.thinnedMinZooms }
-        guard features.contains(where: { $0.tags.thinnedMinZoom > 0 }) else { return [] }
-        var zooms = [UInt8](repeating: 0, count: inputCounts.features)
-        for feature in features { zooms[feature.source] = feature.tags.thinnedMinZoom }
-        return zooms
-    }
-}
-
-/// The sorted anchors, made the first time they are asked for (a class, so a copied
-/// `TileSource` shares them).
-private final class SortedAnchorsBox: @unchecked Sendable {
-    private var made: SortedAnchors?
-
-    func sorted(_ make: () throws -> SortedAnchors) throws -> SortedAnchors {
-        if let made { return made }
-        let sorted = try make()
-        made = sorted
-        return sorted
-    }
+    package var thinnedMinZooms: [UInt8] { store.thinnedMinZooms }
 }
 
 extension JSONValue {

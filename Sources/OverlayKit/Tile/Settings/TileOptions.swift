@@ -38,6 +38,13 @@ public struct TileOptions: Hashable, Sendable, Codable {
     /// degenerate even at full detail (and the holes of a dropped exterior). Off reproduces
     /// geojson-vt's output exactly.
     public var keepRingsValid = true
+    /// Keep borders that polygons of a layer share shared at every zoom (tippecanoe's
+    /// `--detect-shared-borders`): in each tile, edges two rings have are found, cut into arcs at
+    /// junctions, each arc is simplified once without crossing any other and snap-rounded to the
+    /// tile grid once, and every ring is rebuilt from its arcs, so a coverage (states, parcels)
+    /// has no gap and no overlap in integer tile units (`SharedBorderTile`). Rings that share
+    /// nothing, far from those that do, are simplified on their own as before.
+    public var sharedBorders = false
     /// Which properties reach the tiles (tippecanoe's `-y`/`-x`/`-X`); ids are taken before it.
     public var attributes = AttributeSelection()
     /// Properties coerced to one type each (tippecanoe's `-T`), after ``attributes``.

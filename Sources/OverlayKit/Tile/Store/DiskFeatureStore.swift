@@ -19,6 +19,10 @@ final class DiskFeatureStore: @unchecked Sendable {
     private(set) var parts = [Part]()
     /// By input position, the first zoom point thinning shows each feature at (empty: every zoom).
     var thinnedMinZooms = [UInt8]()
+    /// By input position, `FeatureTags.sharedBordersThrough` (empty: 0, shared borders off).
+    var sharedBordersThrough = [UInt8]()
+    /// The anchors sorted on disk, made the first time they are asked for.
+    private var sortedAnchors: SortedAnchors?
 
     /// An empty store writing into `folder`.
     init(folder: String) {
@@ -44,13 +48,28 @@ final class DiskFeatureStore: @unchecked Sendable {
     /// Zoom 0: every part's west copies, then every part's features, then every part's east
     /// copies, each file with what its records still need (input positions, layers, thinning).
     func firstLevel() -> [RecordRun] {
-        let thinned = thinnedMinZooms
+        let thinned = thinnedMinZooms, shared = sharedBordersThrough
         return (0..<3).flatMap { group in
             parts.map { part in
                 RecordRun(file: part.groups[group], fixup: RecordRun.Fixup(sourceOffset: part.sourceOffset,
                                                                            layerMap: part.layerMap,
                                                                            inputLayer: part.inputLayer ?? 0,
-                                                                           thinned: thinned))
+                                                                           thinned: thinned, shared: shared))
+            }
+        }
+    }
+
+    /// Calls `body` with every piece of every feature in zoom 0's files (west copies, features,
+    /// east copies), with its input position; nothing else is decoded.
+    func forEachPiece(_ body: (ProjectedFeature) throws -> Void) throws {
+        for group in 0..<3 {
+            for part in parts {
+                var reader = try RecordReader(part.groups[group])
+                while try reader.next({ (bytes: UnsafeRawBufferPointer) -> Void in
+                    guard FeatureRecord.header(bytes).type != nil, var feature = FeatureRecord.feature(bytes).feature else { return }
+                    feature.source += part.sourceOffset
+                    try body(feature)
+                }) != nil {}
             }
         }
     }
@@ -156,6 +175,8 @@ struct RecordRun: @unchecked Sendable {
         var inputLayer: UInt16
         /// By input position, the first zoom thinning shows a point at (empty: none thinned).
         var thinned: [UInt8]
+        /// `FeatureTags.sharedBordersThrough` by input position (empty: none).
+        var shared: [UInt8] = []
         /// The same for a partition of a distributed run: only its points and its neighbours'.
         var thinnedByPosition: [Int: UInt8]? = nil
 
@@ -179,7 +200,26 @@ struct RecordRun: @unchecked Sendable {
             }
             if position < thinned.count { tags.thinnedMinZoom = thinned[position] }
             if let zoom = thinnedByPosition?[position] { tags.thinnedMinZoom = zoom }
+            if position < shared.count { tags.sharedBordersThrough = shared[position] }
             return (position, tags)
         }
     }
+}
+
+extension DiskFeatureStore: ProjectedFeatureStore {
+    /// Merged from sorted runs on disk (`SortedAnchors`, made once): memory bounded whatever the
+    /// input's size.
+    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+        let sorted = try sortedAnchors ?? SortedAnchors(anchorFiles, folder: folder, usage: usage)
+        sortedAnchors = sorted
+        try sorted.forEach(body)
+    }
+
+    func setThinnedMinZooms(_ zooms: [UInt8]) { thinnedMinZooms = zooms }
+
+    func setSharedBordersThrough(_ tags: [UInt8]) { sharedBordersThrough = tags }
+
+    var zoomZero: ZoomZeroFeatures { .records(firstLevel(), folder: folder, usage: usage) }
+
+    var temporaryFiles: (folder: String, bytes: Int, usage: RecordFileUsage)? { (folder, bytes, usage) }
 }

@@ -11,7 +11,8 @@ import OverlayModel
 /// 16  u8 member minzoom, u8 member maxzoom, u8 thinned minzoom, u8 group (0 west copy, 1 the
 ///     feature, 2 east copy: the antimeridian copies' order)
 /// 20  u32 where zooms
-/// 24  u16 layer, u8 type (0: no geometry), u8 has-metrics
+/// 24  u16 layer, u8 type (0: no geometry), u8 flags (bit 0: line metrics; bits 1–7: the
+///     shared-border zoom tag, `FeatureTags.sharedBordersThrough`)
 /// 28  u32 part                  the piece's place among its source's pieces
 /// 32  u64 anchor                the feature's anchor (`SpatialOrder.key`; 0 without one): the
 ///     partition that owns it, in a run split over machines (`TileJob`)
@@ -60,6 +61,7 @@ enum FeatureRecord {
         tags.thinnedMinZoom = bytes[18]
         tags.whereZooms = bytes.loadUnaligned(fromByteOffset: 20, as: UInt32.self)
         tags.layer = bytes.loadUnaligned(fromByteOffset: 24, as: UInt16.self)
+        tags.sharedBordersThrough = bytes[typeOffset + 1] >> 1
         return tags
     }
 
@@ -85,7 +87,7 @@ enum FeatureRecord {
     }
 
     /// Appends `bytes` (a whole record) filed under another tile, with its length; `fixed`,
-    /// when given, replaces the record's input position, thinned minzoom and layer (zoom 0's
+    /// when given, replaces the record's input position, thinned minzoom, layer and shared-border tag (zoom 0's
     /// records learn them once the whole input is read).
     static func appendCopy(_ bytes: UnsafeRawBufferPointer, tile: (x: UInt32, y: UInt32),
                            fixed: (source: Int, tags: FeatureTags)? = nil, to out: inout [UInt8]) {
@@ -98,6 +100,7 @@ enum FeatureRecord {
             raw.storeBytes(of: Int64(fixed.source).littleEndian, toByteOffset: start + 8, as: Int64.self)
             raw[start + 18] = fixed.tags.thinnedMinZoom
             raw.storeBytes(of: fixed.tags.layer.littleEndian, toByteOffset: start + 24, as: UInt16.self)
+            raw[start + typeOffset + 1] = raw[start + typeOffset + 1] & 1 | fixed.tags.sharedBordersThrough << 1
         }
     }
 
@@ -117,7 +120,7 @@ enum FeatureRecord {
         put(tags.whereZooms, &out)
         put(tags.layer, &out)
         out.append(UInt8(feature?.type.rawValue ?? 0))
-        out.append(feature?.metrics == nil ? 0 : 1)
+        out.append((feature?.metrics == nil ? 0 : 1) | tags.sharedBordersThrough << 1)
         put(UInt32(truncatingIfNeeded: part), &out)
         put(anchor, &out)
         if let feature {
@@ -147,7 +150,7 @@ enum FeatureRecord {
     static func feature(_ bytes: UnsafeRawBufferPointer) -> (feature: ProjectedFeature?, attributesAt: Int) {
         var at = boundsOffset
         guard let geometryType = TileGeometryType(rawValue: Int(bytes[typeOffset])) else { return (nil, at) }
-        let hasMetrics = bytes[typeOffset + 1] != 0
+        let hasMetrics = bytes[typeOffset + 1] & 1 != 0
         func double() -> Double {
             defer { at += 8 }
             return Double(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt64.self))

@@ -1,0 +1,224 @@
+/// The arcs of a set of polygon rings (TopoJSON's and mapshaper's topology): every edge two or
+/// more rings have — the same segment, in either direction — belongs to exactly one arc, arcs are
+/// cut at junctions (a point where three rings meet, or where sharing starts or stops: a point
+/// whose neighbours differ between its occurrences), and each ring is a cycle of arcs, each
+/// walked forward or backward. Simplifying each arc once and rebuilding the rings from the
+/// results keeps shared borders shared.
+///
+/// Points are matched by their exact coordinates (`-0.0` is `0.0`). A ring without a junction is
+/// one closed arc, started at its smallest point id, so a hole and the enclave that fills it
+/// find the same arc.
+///
+/// O(n) expected for n vertices (one hash probe per vertex).
+package struct SharedArcs: Sendable {
+    /// Distinct points as x, y pairs; a point id indexes pairs.
+    package private(set) var points: [Double] = []
+    /// For each point id, the first input vertex (index into the caller's pairs) at that point.
+    package private(set) var firstVertex: [Int32] = []
+    /// Arc `a`'s point ids are `arcPoints[arcStarts[a]..<arcStarts[a + 1]]`; at least two, the
+    /// first and last equal for a closed arc.
+    package private(set) var arcStarts: [Int] = [0]
+    package private(set) var arcPoints: [Int32] = []
+    /// How many ring sides walk each arc (2 for a border two rings share).
+    package private(set) var arcUses: [Int32] = []
+    /// Ring `r`'s arcs are `ringArcs[ringStarts[r]..<ringStarts[r + 1]]`, each `arc << 1 | reversed`;
+    /// empty for a ring with fewer than three distinct points.
+    package private(set) var ringStarts: [Int] = [0]
+    package private(set) var ringArcs: [Int32] = []
+
+    /// The number of arcs.
+    package var arcCount: Int { arcUses.count }
+    /// The number of rings.
+    package var ringCount: Int { ringStarts.count - 1 }
+
+    /// The point ids of `arc` in its stored direction.
+    package func arc(_ arc: Int) -> ArraySlice<Int32> { arcPoints[arcStarts[arc]..<arcStarts[arc + 1]] }
+
+    /// The arcs of rings given as x, y pairs: ring `r` is vertices `ringStarts[r]..<ringStarts[r + 1]`
+    /// of `xy`, closed or not (a last point equal to the first is left out), repeated points
+    /// allowed. Nil when no two rings share an edge (nothing to keep shared), decided before
+    /// any arc is built.
+    package static func find(xy: [Double], ringStarts: [Int]) -> SharedArcs? {
+        var topology = SharedArcs()
+        let ringCount = ringStarts.count - 1
+        // Ids are 32-bit: beyond 2^31 vertices (48 GB of coordinates) rings go their own way.
+        guard ringCount > 1, xy.count / 2 < Int(Int32.max) else { return nil }
+        // Each ring's distinct consecutive point ids, closing point left out.
+        var ids = [Int32]()
+        ids.reserveCapacity(xy.count / 2)
+        var idStarts = [Int]()
+        idStarts.reserveCapacity(ringCount + 1)
+        var table = PointTable(capacity: xy.count / 2)
+        var lastRing = [Int32]()
+        lastRing.reserveCapacity(xy.count / 2)
+        var sharesPoint = false
+        for ring in 0..<ringCount {
+            idStarts.append(ids.count)
+            let start = ids.count
+            for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
+                let (id, inserted) = table.id(x: xy[2 * vertex], y: xy[2 * vertex + 1])
+                if inserted {
+                    topology.firstVertex.append(Int32(vertex))
+                    topology.points.append(xy[2 * vertex] == 0 ? 0 : xy[2 * vertex])
+                    topology.points.append(xy[2 * vertex + 1] == 0 ? 0 : xy[2 * vertex + 1])
+                    lastRing.append(Int32(ring))
+                } else if lastRing[Int(id)] != Int32(ring) {
+                    sharesPoint = true
+                    lastRing[Int(id)] = Int32(ring)
+                }
+                if ids.count > start && ids[ids.count - 1] == id { continue }
+                ids.append(id)
+            }
+            while ids.count > start + 1 && ids[ids.count - 1] == ids[start] { ids.removeLast() }
+        }
+        idStarts.append(ids.count)
+        guard sharesPoint else { return nil }
+        topology.build(ids: ids, idStarts: idStarts)
+        return topology.arcUses.contains { $0 > 1 } ? topology : nil
+    }
+
+    /// Junctions, then arcs: each ring cut at its junctions, each piece found or added in
+    /// canonical direction.
+    private mutating func build(ids: [Int32], idStarts: [Int]) {
+        let pointCount = points.count / 2
+        // A point's first neighbour pair (smaller id first); a later different pair makes it a junction.
+        var pairLow = [Int32](repeating: -1, count: pointCount), pairHigh = pairLow
+        var junction = [Bool](repeating: false, count: pointCount)
+        let ringCount = idStarts.count - 1
+        for ring in 0..<ringCount {
+            let start = idStarts[ring], count = idStarts[ring + 1] - start
+            guard count >= 3 else { continue }
+            for position in 0..<count {
+                let point = Int(ids[start + position])
+                let previous = ids[start + (position + count - 1) % count], next = ids[start + (position + 1) % count]
+                let low = min(previous, next), high = max(previous, next)
+                if pairLow[point] < 0 {
+                    pairLow[point] = low
+                    pairHigh[point] = high
+                } else if pairLow[point] != low || pairHigh[point] != high {
+                    junction[point] = true
+                }
+            }
+        }
+        var arcByKey = [UInt64: Int32]()
+        var piece = [Int32]()
+        for ring in 0..<ringCount {
+            let start = idStarts[ring], count = idStarts[ring + 1] - start
+            defer { ringStarts.append(ringArcs.count) }
+            guard count >= 3 else { continue }
+            let ring = ids[start..<start + count]
+            guard let first = ring.indices.first(where: { junction[Int(ring[$0])] }) else {
+                // No junction: one closed arc from the smallest id, toward its smaller neighbour.
+                let smallest = ring.indices.min { ring[$0] < ring[$1] }!
+                let offset = smallest - start
+                let next = ring[start + (offset + 1) % count], previous = ring[start + (offset + count - 1) % count]
+                piece.removeAll(keepingCapacity: true)
+                for step in 0...count {
+                    let position = next < previous ? (offset + step) % count : (offset - step % count + count) % count
+                    piece.append(ring[start + position])
+                }
+                add(piece, key: Self.key(piece[0], piece[1]), reversed: next > previous, byKey: &arcByKey)
+                continue
+            }
+            // From junction to junction around the ring.
+            var position = first - start
+            var walked = 0
+            while walked < count {
+                piece.removeAll(keepingCapacity: true)
+                piece.append(ring[start + position])
+                repeat {
+                    position = (position + 1) % count
+                    walked += 1
+                    piece.append(ring[start + position])
+                } while !junction[Int(ring[start + position])]
+                let forward = Self.key(piece[0], piece[1])
+                let backward = Self.key(piece[piece.count - 1], piece[piece.count - 2])
+                add(piece, key: min(forward, backward), reversed: backward < forward, byKey: &arcByKey)
+            }
+        }
+    }
+
+    /// Adds the ring's next arc, stored in canonical direction the first time it is met.
+    private mutating func add(_ piece: [Int32], key: UInt64, reversed: Bool, byKey: inout [UInt64: Int32]) {
+        let arc: Int32
+        if let known = byKey[key] {
+            arc = known
+            arcUses[Int(arc)] += 1
+        } else {
+            arc = Int32(arcUses.count)
+            byKey[key] = arc
+            if reversed { arcPoints += piece.reversed() } else { arcPoints += piece }
+            arcStarts.append(arcPoints.count)
+            arcUses.append(1)
+        }
+        ringArcs.append(arc << 1 | (reversed ? 1 : 0))
+    }
+
+    /// An arc's key: its first two point ids.
+    @inline(__always)
+    private static func key(_ a: Int32, _ b: Int32) -> UInt64 { UInt64(UInt32(a)) << 32 | UInt64(UInt32(b)) }
+
+    /// Ring `ring`'s point ids in order, as its arcs give them (closing point left out).
+    package func ringPoints(_ ring: Int) -> [Int32] {
+        var result = [Int32]()
+        for entry in ringArcs[ringStarts[ring]..<ringStarts[ring + 1]] {
+            let arc = arc(Int(entry >> 1))
+            if entry & 1 == 1 { result += arc.reversed().dropLast() } else { result += arc.dropLast() }
+        }
+        return result
+    }
+}
+
+/// An open-addressing table from exact x, y pairs to dense ids (`-0.0` counts as `0.0`): faster
+/// than `Dictionary` for the one probe per vertex arcs need.
+struct PointTable {
+    private var keys: [UInt64]
+    private var ids: [Int32]
+    private let mask: Int
+    private(set) var count = 0
+
+    /// A table that holds `capacity` points without growing.
+    init(capacity: Int) {
+        var size = 16
+        while size < 2 * capacity { size <<= 1 }
+        keys = [UInt64](repeating: 0, count: 2 * size)
+        ids = [Int32](repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    /// The id of (x, y), adding it with the next id when new.
+    @inline(__always)
+    mutating func id(x: Double, y: Double) -> (id: Int32, inserted: Bool) {
+        if count * 2 >= ids.count { grow() }
+        let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
+        var slot = Self.hash(kx, ky) & mask
+        while true {
+            let id = ids[slot]
+            if id < 0 {
+                ids[slot] = Int32(count)
+                keys[2 * slot] = kx
+                keys[2 * slot + 1] = ky
+                count += 1
+                return (Int32(count - 1), true)
+            }
+            if keys[2 * slot] == kx && keys[2 * slot + 1] == ky { return (id, false) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    @inline(__always)
+    private static func hash(_ x: UInt64, _ y: UInt64) -> Int {
+        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 31
+        return Int(truncatingIfNeeded: h)
+    }
+
+    private mutating func grow() {
+        var larger = PointTable(capacity: ids.count)
+        var order = [(Int32, UInt64, UInt64)]()
+        for slot in ids.indices where ids[slot] >= 0 { order.append((ids[slot], keys[2 * slot], keys[2 * slot + 1])) }
+        order.sort { $0.0 < $1.0 }
+        for (_, x, y) in order { _ = larger.id(x: Double(bitPattern: x), y: Double(bitPattern: y)) }
+        self = larger
+    }
+}

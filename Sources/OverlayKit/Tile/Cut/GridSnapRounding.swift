@@ -1,0 +1,135 @@
+/// Snap rounding to the integer tile grid (Hobby; Guibas and Marimont): every vertex rounds to
+/// its pixel (the unit square around an integer point that `TileUnits.round` sends it to, its
+/// "hot pixel"), and every segment is routed through the centre of each hot pixel it passes
+/// through, in order. Lines that do not cross before rounding do not cross after it (they may
+/// meet, or run together), so polygons that share borders and do not overlap keep sharing them
+/// and do not overlap in integer tile units; rounding each vertex alone can move a vertex to the
+/// other side of a nearby segment.
+///
+/// O(n) to index n hot pixels; a segment costs the grid cells along it plus the hot pixels in them.
+struct GridSnapRounding {
+    private let pixelX: [Int32], pixelY: [Int32]
+    /// An index of the pixels, or nil when they are few enough to look at every one.
+    private let grid: UniformGrid?
+    private static let fewPixels = 48
+
+    /// Hot pixels at every vertex of `xy` (x, y pairs in unrounded tile units).
+    init(vertices xy: [Double]) {
+        var seen = Set<UInt64>()
+        var pixelX = [Int32](), pixelY = [Int32]()
+        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
+        var index = 0
+        while index < xy.count {
+            let x = TileUnits.round(xy[index]), y = TileUnits.round(xy[index + 1])
+            if seen.insert(UInt64(UInt32(bitPattern: x)) << 32 | UInt64(UInt32(bitPattern: y))).inserted {
+                pixelX.append(x)
+                pixelY.append(y)
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+            index += 2
+        }
+        self.pixelX = pixelX
+        self.pixelY = pixelY
+        guard pixelX.count > Self.fewPixels else {
+            grid = nil
+            return
+        }
+        grid = UniformGrid(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY),
+                           minimumCellSize: 4, itemCount: pixelX.count) { item, grid, visit in
+            visit(grid.cell(x: Double(pixelX[item]), y: Double(pixelY[item])))
+        }
+    }
+
+    /// The path through `xy` (x, y pairs, unrounded tile units) snapped: integer x, y pairs, the
+    /// first and last at the first and last vertex's pixels, no point repeated in a row.
+    func snapped(_ xy: [Double]) -> [Int32] {
+        var result = [Int32]()
+        guard xy.count >= 2 else { return result }
+        func append(_ x: Int32, _ y: Int32) {
+            if result.count >= 2 && result[result.count - 2] == x && result[result.count - 1] == y { return }
+            result.append(x)
+            result.append(y)
+        }
+        append(TileUnits.round(xy[0]), TileUnits.round(xy[1]))
+        var crossed = [(Int32, Int32)]()
+        var index = 2
+        while index + 1 < xy.count {
+            let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
+            let startX = TileUnits.round(ax), startY = TileUnits.round(ay)
+            let endX = TileUnits.round(bx), endY = TileUnits.round(by)
+            crossed.removeAll(keepingCapacity: true)
+            if ax != bx || ay != by {
+                func look(_ item: Int) {
+                    let px = pixelX[item], py = pixelY[item]
+                    if (px == startX && py == startY) || (px == endX && py == endY) { return }
+                    if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                }
+                if let grid {
+                    grid.forEachCell(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5) { cell in
+                        for item in grid.items(in: cell) { look(Int(item)) }
+                    }
+                } else {
+                    for item in pixelX.indices { look(item) }
+                }
+            }
+            if !crossed.isEmpty {
+                // Along the segment: by the major axis, then the minor, each in the segment's direction.
+                let dx = bx - ax, dy = by - ay
+                let xMajor = abs(dx) >= abs(dy)
+                let sx: Int64 = dx < 0 ? -1 : 1, sy: Int64 = dy < 0 ? -1 : 1
+                crossed.sort { p, q in
+                    let (p1, p2) = xMajor ? (sx * Int64(p.0), sy * Int64(p.1)) : (sy * Int64(p.1), sx * Int64(p.0))
+                    let (q1, q2) = xMajor ? (sx * Int64(q.0), sy * Int64(q.1)) : (sy * Int64(q.1), sx * Int64(q.0))
+                    return p1 < q1 || (p1 == q1 && p2 < q2)
+                }
+                var previous: (Int32, Int32)?
+                for pixel in crossed where previous.map({ $0 != pixel }) ?? true {
+                    append(pixel.0, pixel.1)
+                    previous = pixel
+                }
+            }
+            append(endX, endY)
+            index += 2
+        }
+        return result
+    }
+
+    /// Whether the segment a–b meets the closed unit square centred on (px, py).
+    @inline(__always)
+    static func passes(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, through px: Int32, _ py: Int32) -> Bool {
+        let low = Double(px) - 0.5, high = Double(px) + 0.5, bottom = Double(py) - 0.5, top = Double(py) + 0.5
+        if max(ax, bx) < low || min(ax, bx) > high || max(ay, by) < bottom || min(ay, by) > top { return false }
+        let dx = bx - ax, dy = by - ay
+        let s1 = dx * (bottom - ay) - dy * (low - ax), s2 = dx * (bottom - ay) - dy * (high - ax)
+        let s3 = dx * (top - ay) - dy * (low - ax), s4 = dx * (top - ay) - dy * (high - ax)
+        return !((s1 > 0 && s2 > 0 && s3 > 0 && s4 > 0) || (s1 < 0 && s2 < 0 && s3 < 0 && s4 < 0))
+    }
+}
+
+/// A tile's integer grid: map points to tile units exactly as `TileBuilder` computes them.
+struct TileUnits {
+    /// 2^(z − 28): map points to tiles, exactly.
+    let scale: Double
+    let tileX: Double, tileY: Double, extent: Double
+
+    init(tile: TileID, extent: Int) {
+        scale = Double(sign: .plus, exponent: tile.z - 28, significand: 1)
+        tileX = Double(tile.x)
+        tileY = Double(tile.y)
+        self.extent = Double(extent)
+    }
+
+    /// x in unrounded tile units.
+    @inline(__always)
+    func x(_ x: Double) -> Double { extent * (x * scale - tileX) }
+    /// y in unrounded tile units.
+    @inline(__always)
+    func y(_ y: Double) -> Double { extent * (y * scale - tileY) }
+
+    /// JavaScript's Math.round (halves toward +∞), which geojson-vt's integers come from.
+    @inline(__always)
+    static func round(_ value: Double) -> Int32 {
+        let floor = value.rounded(.down)
+        return Int32(saturating: value - floor >= 0.5 ? floor + 1 : floor)
+    }
+}

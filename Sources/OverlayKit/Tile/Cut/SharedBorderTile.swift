@@ -1,0 +1,216 @@
+/// The polygons of one layer of one tile drawn with their shared borders kept shared
+/// (`TileOptions.sharedBorders`, tippecanoe's `--detect-shared-borders`): found from the tile's
+/// own clipped features, so a tile depends on nothing but them — any feature store, any
+/// partition of the work gives the same tile.
+///
+/// 1. The rings' edges that two rings have are found and cut into arcs (`SharedArcs`) in
+///    unrounded tile units.
+/// 2. The rings that share an edge, and every ring whose bounds come within `nearGap` of another
+///    ring's (an island off a coast, a lake and its island), are simplified together, each arc
+///    once, keeping the topology (`CoverageSimplifier`); rings alone keep the per-ring path.
+/// 3. Their arcs are snap-rounded to the tile grid (`GridSnapRounding`), each once, and every ring
+///    is rebuilt from its arcs: a border two polygons share has the same integer points on both
+///    sides, and no ring crosses another.
+///
+/// At the max zoom nothing is simplified (every arc keeps its points) and the arcs are only
+/// snap-rounded. Between tiles a border is simplified in each tile on its own (within the tolerance of the
+/// input on both sides: at most 2 × 3/16 of a pixel apart at a tile edge).
+enum SharedBorderTile {
+    /// What becomes of one ring.
+    enum RingOutcome: Equatable {
+        /// Not near a shared border: the ordinary per-ring simplification.
+        case perRing
+        /// Drawn as these closed x, y pairs in tile units, wound for MVT.
+        case drawn([Int32])
+        /// No area left after simplification and rounding (its neighbours took its place).
+        case collapsed
+        /// An exterior sharing no border, smaller than the tiny-ring area: not drawn.
+        case tiny
+    }
+
+    /// The outcome of every ring of `features` (polygons of one layer, clipped to the tile), by
+    /// feature and ring; nil when no two rings share an edge (then every ring takes the
+    /// per-ring path).
+    /// - Parameters:
+    ///   - tolerance: the zoom's tolerance in tile units (0 at the max zoom).
+    ///   - tinyRingArea: map points²; exteriors that share nothing and are smaller are not drawn.
+    ///   - nearGap: tile units; a ring this close to another joins the shared path (the per-ring
+    ///     path's rounding and stand-ins reach no farther).
+    static func outcomes(_ features: [ProjectedFeature], units: TileUnits, tolerance: Double, tinyRingArea: Double,
+                         nearGap: Double) -> [[RingOutcome]]? {
+        var xy = [Double](), ringStarts = [0]
+        var owners = [(feature: Int, ring: Int)]()
+        var boxes = [Double]()
+        xy.reserveCapacity(features.reduce(0) { $0 + $1.coordinates.count / 3 * 2 })
+        for (featureIndex, feature) in features.enumerated() {
+            let coordinates = feature.coordinates
+            for (ringIndex, ring) in feature.rings.enumerated() {
+                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+                var index = ring.start * 3
+                let end = (ring.start + ring.count) * 3
+                while index < end {
+                    let x = units.x(coordinates[index]), y = units.y(coordinates[index + 1])
+                    xy.append(x)
+                    xy.append(y)
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                    index += 3
+                }
+                ringStarts.append(xy.count / 2)
+                owners.append((featureIndex, ringIndex))
+                boxes.append(minX)
+                boxes.append(minY)
+                boxes.append(maxX)
+                boxes.append(maxY)
+            }
+        }
+        guard let all = SharedArcs.find(xy: xy, ringStarts: ringStarts) else { return nil }
+        let ringCount = owners.count
+        var shares = [Bool](repeating: false, count: ringCount)
+        for ring in 0..<ringCount {
+            shares[ring] = all.ringArcs[all.ringStarts[ring]..<all.ringStarts[ring + 1]].contains { all.arcUses[Int($0 >> 1)] > 1 }
+        }
+        let joins = near(boxes, shares: shares, gap: nearGap)
+        let members = (0..<ringCount).filter { joins[$0] }
+        let topology: SharedArcs
+        if members.count == ringCount {
+            topology = all
+        } else {
+            var memberXY = [Double](), memberStarts = [0]
+            for ring in members {
+                memberXY += xy[2 * ringStarts[ring]..<2 * ringStarts[ring + 1]]
+                memberStarts.append(memberXY.count / 2)
+            }
+            // The rings that share are all members, so some edge is shared among them.
+            guard let found = SharedArcs.find(xy: memberXY, ringStarts: memberStarts) else { return nil }
+            topology = found
+        }
+        let kept = CoverageSimplifier.kept(topology, squaredTolerance: tolerance * tolerance)
+        var arcPaths = [[Double]]()
+        arcPaths.reserveCapacity(topology.arcCount)
+        var hot = [Double]()
+        for arc in 0..<topology.arcCount {
+            var path = [Double]()
+            for position in topology.arcStarts[arc]..<topology.arcStarts[arc + 1] where kept[position] {
+                let point = Int(topology.arcPoints[position])
+                path.append(topology.points[2 * point])
+                path.append(topology.points[2 * point + 1])
+            }
+            hot += path
+            arcPaths.append(path)
+        }
+        let snapping = GridSnapRounding(vertices: hot)
+        let snappedArcs = arcPaths.map(snapping.snapped)
+        var outcomes = features.map { [RingOutcome](repeating: .perRing, count: $0.rings.count) }
+        for (member, ring) in members.enumerated() {
+            let (featureIndex, ringIndex) = owners[ring]
+            let source = features[featureIndex].rings[ringIndex]
+            if tolerance > 0 && source.isOuter && !shares[ring] && source.size < tinyRingArea {
+                outcomes[featureIndex][ringIndex] = .tiny
+                continue
+            }
+            var points = [Int32]()
+            for entry in topology.ringArcs[topology.ringStarts[member]..<topology.ringStarts[member + 1]] {
+                let path = snappedArcs[Int(entry >> 1)]
+                let count = path.count / 2
+                if entry & 1 == 0 {
+                    for index in 0..<count - 1 { points.append(path[2 * index]); points.append(path[2 * index + 1]) }
+                } else {
+                    for index in stride(from: count - 1, to: 0, by: -1) { points.append(path[2 * index]); points.append(path[2 * index + 1]) }
+                }
+            }
+            if let ring = closedRing(points, outer: source.isOuter) {
+                outcomes[featureIndex][ringIndex] = .drawn(ring)
+            } else {
+                outcomes[featureIndex][ringIndex] = .collapsed
+            }
+        }
+        return outcomes
+    }
+
+    /// Which rings take the shared path: those that share, and every ring whose bounds
+    /// (`boxes`: minX, minY, maxX, maxY per ring) come within `gap` of another ring's; a ring
+    /// alone, far from all others, cannot meet any after its own simplification and rounding.
+    private static func near(_ boxes: [Double], shares: [Bool], gap: Double) -> [Bool] {
+        var joins = shares
+        let count = shares.count
+        guard shares.contains(false) else { return joins }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for ring in 0..<count {
+            minX = min(minX, boxes[4 * ring]); minY = min(minY, boxes[4 * ring + 1])
+            maxX = max(maxX, boxes[4 * ring + 2]); maxY = max(maxY, boxes[4 * ring + 3])
+        }
+        let grid = UniformGrid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: gap,
+                               itemCount: count) { ring, grid, visit in
+            for row in grid.row(boxes[4 * ring + 1])...grid.row(boxes[4 * ring + 3]) {
+                for column in grid.column(boxes[4 * ring])...grid.column(boxes[4 * ring + 2]) { visit(row * grid.columns + column) }
+            }
+        }
+        for ring in 0..<count where !shares[ring] {
+            let low = (boxes[4 * ring] - gap, boxes[4 * ring + 1] - gap), high = (boxes[4 * ring + 2] + gap, boxes[4 * ring + 3] + gap)
+            search: for row in grid.row(low.1)...grid.row(high.1) {
+                for column in grid.column(low.0)...grid.column(high.0) {
+                    for item in grid.items(in: row * grid.columns + column) where Int(item) != ring {
+                        let other = Int(item)
+                        if boxes[4 * other] <= high.0 && boxes[4 * other + 2] >= low.0
+                            && boxes[4 * other + 1] <= high.1 && boxes[4 * other + 3] >= low.1 {
+                            joins[ring] = true
+                            break search
+                        }
+                    }
+                }
+            }
+        }
+        return joins
+    }
+
+    /// The ring of snapped points (not closed) without repeated points and spikes, closed and wound
+    /// clockwise (exterior) or counterclockwise (hole) with y down; nil when no area is left.
+    static func closedRing(_ points: [Int32], outer: Bool) -> [Int32]? {
+        var ring = [Int32]()
+        ring.reserveCapacity(points.count + 2)
+        var index = 0
+        while index + 1 < points.count {
+            let x = points[index], y = points[index + 1]
+            index += 2
+            let count = ring.count / 2
+            if count >= 1 && ring[2 * count - 2] == x && ring[2 * count - 1] == y { continue }
+            if count >= 2 && ring[2 * count - 4] == x && ring[2 * count - 3] == y {
+                ring.removeLast(2)  // a spike: a, b, a is a
+                continue
+            }
+            ring.append(x)
+            ring.append(y)
+        }
+        // Where the end meets the start: repeats and spikes across the seam.
+        while ring.count >= 6 {
+            let count = ring.count / 2
+            if ring[0] == ring[2 * count - 2] && ring[1] == ring[2 * count - 1] {
+                ring.removeLast(2)
+            } else if ring[0] == ring[2 * count - 4] && ring[1] == ring[2 * count - 3] {
+                ring.removeLast(2)
+            } else if ring[2] == ring[2 * count - 2] && ring[3] == ring[2 * count - 1] {
+                ring.removeFirst(2)
+            } else {
+                break
+            }
+        }
+        guard ring.count >= 6 else { return nil }
+        var twiceArea: Int64 = 0
+        let count = ring.count / 2
+        for index in 0..<count {
+            let next = (index + 1) % count
+            twiceArea += Int64(ring[2 * index]) * Int64(ring[2 * next + 1]) - Int64(ring[2 * next]) * Int64(ring[2 * index + 1])
+        }
+        guard twiceArea != 0 else { return nil }
+        // MVT: exteriors have positive area by the surveyor's formula in tile coordinates (y down).
+        if (twiceArea > 0) != outer {
+            var reversed = [Int32]()
+            reversed.reserveCapacity(ring.count)
+            for index in stride(from: count - 1, through: 0, by: -1) { reversed.append(ring[2 * index]); reversed.append(ring[2 * index + 1]) }
+            ring = reversed
+        }
+        ring.append(ring[0])
+        ring.append(ring[1])
+        return ring
+    }
+}
