@@ -52,7 +52,7 @@ final class HostileNumberTests: XCTestCase {
         let output = folder.appendingPathComponent("circle.png")
         // Once ~26,000 copies of a giant disk: the run never ended. A hang fails the test by its timeout.
         let result = try CLI.runTool(URL(fileURLWithPath: "/usr/bin/timeout"),
-                                     ["60", CLI.binary.path, "render", input.path, "-o", output.path, "--size", "400x300"])
+                                     ["60", CLI.binary.path, "render", input.path, "-o", output.path, "--size", "800x600"])
         XCTAssertNotEqual(result.status, 124, "render did not finish in 60 s")
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))

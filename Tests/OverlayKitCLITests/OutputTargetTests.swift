@@ -42,7 +42,7 @@ final class OutputTargetTests: XCTestCase {
         try Data("old".utf8).write(to: target)
         XCTAssertEqual(chmod(target.path, 0o600), 0)
         XCTAssertEqual(symlink("real.geojson", link.path), 0)
-        let result = try CLI.run(["convert", "-", "-o", link.path, "--to", "geojsonseq", "--force"], stdin: point)
+        let result = try CLI.run(["convert", "-", "-o", link.path, "--to", "geojson", "--force"], stdin: point)
         XCTAssertEqual(result.status, 0, result.stderr)
         var status = stat()
         XCTAssertEqual(lstat(link.path, &status), 0)

@@ -2,6 +2,7 @@ import Foundation
 import OverlayModel
 import XCTest
 @testable import OverlayKit
+import TestSupport
 
 /// The disk feature store (`Tiler.FeatureStore.disk`, `TilePyramid` over records) against the memory
 /// one: the same tiles and metadata byte for byte, with every option that changes what a tile
@@ -92,7 +93,7 @@ final class TileFeatureStoreTests: XCTestCase {
     /// The corpus: geojson-vt's fixture inputs with geojson-vt's options (line metrics for the
     /// dateline one, generated and promoted ids), and Natural Earth with tippecanoe's defaults.
     func testCorpusInputsGiveTheSameTilesOnDisk() throws {
-        let fixtures = try TestPaths.corpusFolder("geojson-vt/fixtures")
+        let fixtures = try Prerequisite.corpus("geojson-vt/fixtures")
         for name in ["us-states.json", "dateline.json", "ids.json", "feature.json", "collection.json", "single-geom.json"] {
             let input = fixtures.appendingPathComponent(name).path
             for lineMetrics in name == "dateline.json" ? [false, true] : [false] {
@@ -106,7 +107,7 @@ final class TileFeatureStoreTests: XCTestCase {
                 XCTAssertFalse(outputs.memory.isEmpty, name)
             }
         }
-        let countries = try TestPaths.corpusFolder("real/ne_50m_admin_0_countries.geojson").path
+        let countries = try Prerequisite.corpus("real/ne_50m_admin_0_countries.geojson").path
         assertSame(try tileWithBothStores(countries) { $0.options.maxZoom = 5 }, "Natural Earth countries")
     }
 
@@ -236,18 +237,5 @@ private final class TileCollector: @unchecked Sendable {
         XCTAssertNil(tiles[tile.id], "\(tile.id) cut twice")
         tiles[tile.id] = bytes + (block.map { Array("block \($0.root) z\($0.zoom)".utf8) } ?? [])
         return bytes.count
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a fixture or a failure is the same on every run (shared by this target's tests).
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

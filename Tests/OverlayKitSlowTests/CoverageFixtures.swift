@@ -1,0 +1,1 @@
+../OverlayKitTests/CoverageFixtures.swift
