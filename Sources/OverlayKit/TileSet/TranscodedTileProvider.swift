@@ -4,7 +4,7 @@ import OverlayModel
 /// Another provider's vector tiles rewritten into another encoding as they are asked for
 /// (``VectorTileTranscoder``, layer by layer, same features): how `serve` shows an MLT tile set
 /// to a MapLibre GL JS that reads MVT only. Tiles are gzip-compressed and the last
-/// ``cacheLimit`` kept, so a tile is transcoded once.
+/// `cacheLimit` (given to `init`) kept, so a tile is transcoded once.
 public final class TranscodedTileProvider: TileProvider, @unchecked Sendable {
     /// The source's metadata with the target's `format`.
     public let metadata: TileSetMetadata
