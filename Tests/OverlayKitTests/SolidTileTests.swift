@@ -86,18 +86,19 @@ final class SolidTileTests: XCTestCase {
         try assertBlocksEqualClipping(source(world, maxZoom: 4, buffer: 0), expectBlocks: false)
     }
 
-    func testAWorldPolygonToZoom14Finishes() throws {
-        let source = try source(world, maxZoom: 14)
+    /// (To z12 here, quick in a debug build; the slow target's SolidTileCommandTests and the
+    /// benchmark in docs/tile.md go to z14.)
+    func testAWorldPolygonToZoom12Finishes() throws {
+        let source = try source(world, maxZoom: 12)
         nonisolated(unsafe) var blocks = 0
         let lock = NSLock()
         let counts = try TilePyramid.build(source, minZoom: 0, parallelism: 2, emit: { _ in 1 },
                                            emitBlock: { _, block in lock.lock(); blocks += 1; lock.unlock(); return 1 })
         XCTAssertGreaterThan(blocks, 0)
-        // Every tile reaching between ±85° is written: all but 26 rows at the top and at the
-        // bottom of z14 (85° to 85.0511°), exactly.
-        let z14 = try XCTUnwrap(counts.last)
-        XCTAssertEqual(z14.zoom, 14)
-        XCTAssertEqual(z14.tiles, (1 << 14) * ((1 << 14) - 52))
-        XCTAssertLessThanOrEqual(z14.tiles, (1 << 28))
+        // Every tile reaching between ±85° is written: all but 6 rows at the top and at the
+        // bottom of z12 (85° to 85.0511°), exactly.
+        let z12 = try XCTUnwrap(counts.last)
+        XCTAssertEqual(z12.zoom, 12)
+        XCTAssertEqual(z12.tiles, (1 << 12) * ((1 << 12) - 12))
     }
 }
