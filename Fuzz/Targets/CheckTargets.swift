@@ -23,6 +23,6 @@ enum WhereTarget {
         guard let parsed = try? WhereExpression(parsing: expression) else { return }
         filter.expression = parsed
         let rest = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
-        for feature in FuzzTargets.features(rest, limit: 50) { _ = filter.matches(feature) }
+        for feature in FuzzTargets.features(rest, limit: 50) { _ = try? filter.matches(feature) }
     }
 }
