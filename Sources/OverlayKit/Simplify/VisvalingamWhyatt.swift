@@ -17,10 +17,11 @@ package enum VisvalingamWhyatt {
             let cx = coordinates[(first + c) * 3], cy = coordinates[(first + c) * 3 + 1]
             return abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) / 2
         }
-        var heap = MinHeap()
+        // (area, vertex): ties broken by vertex for determinism.
+        var heap = BinaryMinHeap<(Double, Int)>(by: <)
         for index in 1..<(count - 1) {
             area[index] = triangle(index - 1, index, index + 1)
-            heap.push(area[index], index)
+            heap.push((area[index], index))
         }
         var floor = 0.0
         while let (value, index) = heap.pop() {
@@ -33,45 +34,8 @@ package enum VisvalingamWhyatt {
             previous[after] = before
             for neighbour in [before, after] where neighbour > 0 && neighbour < count - 1 {
                 area[neighbour] = triangle(previous[neighbour], neighbour, next[neighbour])
-                heap.push(area[neighbour], neighbour)
+                heap.push((area[neighbour], neighbour))
             }
-        }
-    }
-
-    /// A binary min-heap of (area, vertex), ties broken by vertex for determinism.
-    private struct MinHeap {
-        private var items: [(Double, Int)] = []
-
-        private static func less(_ a: (Double, Int), _ b: (Double, Int)) -> Bool { a.0 < b.0 || (a.0 == b.0 && a.1 < b.1) }
-
-        mutating func push(_ value: Double, _ index: Int) {
-            items.append((value, index))
-            var child = items.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard Self.less(items[child], items[parent]) else { break }
-                items.swapAt(child, parent)
-                child = parent
-            }
-        }
-
-        mutating func pop() -> (Double, Int)? {
-            guard let top = items.first else { return nil }
-            let last = items.removeLast()
-            if !items.isEmpty {
-                items[0] = last
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1, right = left + 1
-                    var smallest = parent
-                    if left < items.count && Self.less(items[left], items[smallest]) { smallest = left }
-                    if right < items.count && Self.less(items[right], items[smallest]) { smallest = right }
-                    if smallest == parent { break }
-                    items.swapAt(parent, smallest)
-                    parent = smallest
-                }
-            }
-            return top
         }
     }
 }

@@ -528,7 +528,8 @@ public struct TileJob: Sendable {
         var runs = [RecordRun]()
         for group in 0..<3 {
             var streams = files.map { SectionRecords(file: $0, section: group) }
-            var heap = RecordHeap()
+            // (input position, piece, stream): the run's order, ties by stream.
+            var heap = BinaryMinHeap<(Int, UInt32, Int)>(by: <)
             for index in streams.indices {
                 if let head = try streams[index].head() { heap.push((head.source, head.part, index)) }
             }
@@ -582,43 +583,6 @@ public struct TileJob: Sendable {
 
         private static func damaged(_ path: String) -> Diagnostic {
             Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) ends inside a record")
-        }
-    }
-
-    /// A min-heap of (input position, piece, stream) for the merge.
-    private struct RecordHeap {
-        private var items = [(Int, UInt32, Int)]()
-
-        private static func less(_ a: (Int, UInt32, Int), _ b: (Int, UInt32, Int)) -> Bool {
-            (a.0, a.1, a.2) < (b.0, b.1, b.2)
-        }
-
-        mutating func push(_ item: (Int, UInt32, Int)) {
-            items.append(item)
-            var child = items.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard Self.less(items[child], items[parent]) else { break }
-                items.swapAt(child, parent)
-                child = parent
-            }
-        }
-
-        mutating func pop() -> (Int, UInt32, Int)? {
-            guard !items.isEmpty else { return nil }
-            items.swapAt(0, items.count - 1)
-            let top = items.removeLast()
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < items.count && Self.less(items[left], items[smallest]) { smallest = left }
-                if right < items.count && Self.less(items[right], items[smallest]) { smallest = right }
-                guard smallest != parent else { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
-            }
-            return top
         }
     }
 
