@@ -102,7 +102,14 @@ struct AnnotationLayout {
             return
         }
         let pixel = AnnotationLayout.pixelKey(mark.x, mark.y)
-        let key = PinKey(pixel: pixel, color: mark.color, size: mark.size)
+        placePin(entry, pixel: pixel)
+        guard AnnotationLayout.printable(mark.label) != nil else { return }
+        offerLabel(entry, pixel: pixel)
+    }
+
+    /// One pin per pixel and look: a later point's pin replaces the earlier one's.
+    private mutating func placePin(_ entry: Entry, pixel: Int64) {
+        let key = PinKey(pixel: pixel, color: entry.mark.color, size: entry.mark.size)
         if let slot = pinSlots[key] {
             pins[slot] = entry
             counts.coalescedPins += 1
@@ -110,7 +117,11 @@ struct AnnotationLayout {
             pinSlots[key] = pins.count
             pins.append(entry)
         }
-        guard AnnotationLayout.printable(mark.label) != nil else { return }
+    }
+
+    /// One label candidate per pixel: the earlier stays unless the later's priority places it
+    /// first; the other is left out.
+    private mutating func offerLabel(_ entry: Entry, pixel: Int64) {
         if let slot = candidateSlots[pixel] {
             counts.labelsLeftOut += 1
             if entry.priority.placedBefore(candidates[slot].priority) { candidates[slot] = entry }
@@ -134,25 +145,9 @@ struct AnnotationLayout {
             entry.number += featuresBefore
             return entry
         }
-        for pin in later.pins.map(moved) {
-            let key = PinKey(pixel: AnnotationLayout.pixelKey(pin.mark.x, pin.mark.y), color: pin.mark.color, size: pin.mark.size)
-            if let slot = pinSlots[key] {
-                pins[slot] = pin
-                counts.coalescedPins += 1
-            } else {
-                pinSlots[key] = pins.count
-                pins.append(pin)
-            }
-        }
-        for candidate in later.candidates.map(moved) {
-            let pixel = AnnotationLayout.pixelKey(candidate.mark.x, candidate.mark.y)
-            if let slot = candidateSlots[pixel] {
-                counts.labelsLeftOut += 1
-                if candidate.priority.placedBefore(candidates[slot].priority) { candidates[slot] = candidate }
-            } else {
-                candidateSlots[pixel] = candidates.count
-                candidates.append(candidate)
-            }
+        for pin in later.pins { placePin(moved(pin), pixel: AnnotationLayout.pixelKey(pin.mark.x, pin.mark.y)) }
+        for candidate in later.candidates {
+            offerLabel(moved(candidate), pixel: AnnotationLayout.pixelKey(candidate.mark.x, candidate.mark.y))
         }
         sequence += later.sequence
         counts.points += later.counts.points
