@@ -11,12 +11,18 @@ struct ProtobufWriter {
 
     @inline(__always)
     mutating func varint(_ value: UInt64) {
+        Self.appendVarint(value, to: &bytes)
+    }
+
+    /// `value` as a base-128 varint (seven bits a byte, lowest first): protobuf's, and MLT's streams'.
+    @inline(__always)
+    static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
         var value = value
         while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
             value >>= 7
         }
-        bytes.append(UInt8(value))
+        out.append(UInt8(value))
     }
 
     @inline(__always)

@@ -90,12 +90,7 @@ enum MLTWire {
 
     @inline(__always)
     static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
+        ProtobufWriter.appendVarint(value, to: &out)
     }
 
     @inline(__always)
