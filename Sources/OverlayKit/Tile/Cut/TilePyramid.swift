@@ -9,8 +9,9 @@ import OverlayModel
 ///   soon as its children are built; subtrees below the first few zooms run in parallel.
 /// - On disk, a tile whose records are too many to hold is cut while its records are read, and
 ///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
-///   tile whose records fit (48 MB of records) is read into memory and its subtree walked there,
-///   several side by side. Memory holds a few such subtrees, whatever the input's size.
+///   tile whose records fit (48 MB of records) is read into memory and its subtree walked there.
+///   Each is a task (`TaskStack`) on the run's threads, so memory holds at most one such subtree
+///   per thread, whatever the input's size.
 ///
 /// Each tile's content does not depend on the order, the store or the threads: the tiles are
 /// the same, byte for byte, in memory and on disk, on any number of threads.
@@ -213,23 +214,31 @@ public enum TilePyramid {
             }
         }
 
-        /// Cuts the subtree of `root` from the records of `runs` (in order), side by side where they fit.
+        /// Cuts the subtree of `root` from the records of `runs` (in order): tiles too big to hold
+        /// are cut while read, subtrees that fit are walked in memory, all as tasks on the run's threads.
         func cutSubtree(_ runs: [RecordRun], root: TileID, folder: String, usage: RecordFileUsage, loadBytes: Int,
                         counts: inout [ZoomCounts]) throws {
-            var pending = PendingSubtrees(walk: self, loadBytes: loadBytes)
-            try cutRecords(runs, tile: root, share: rootShare, folder: folder, usage: usage, pending: &pending, counts: &counts)
-            try pending.flush(into: &counts)
+            let total = SharedCounts(zooms: ZoomCounts.zooms(through: options.maxZoom))
+            let share = rootShare
+            try TaskStack.run(threads: parallelism) { stack in
+                try cutRecords(runs, tile: root, share: share, folder: folder, usage: usage, loadBytes: loadBytes,
+                               stack: stack, total: total)
+            }
+            Self.add(total.zooms, to: &counts)
         }
 
         /// Cuts tile `id` from the records of `runs` (in order) and its subtree: read into memory
-        /// and queued in `pending` when they fit, else cut while read, its children's records
-        /// written to new files in `folder` and each child cut the same way.
+        /// and walked there when they fit (`loadBytes`), else cut while read, its children's
+        /// records written to new files in `folder` and each child pushed as a task of its own.
         func cutRecords(_ runs: [RecordRun], tile id: TileID, share: TileSampling.Share, folder: String, usage: RecordFileUsage,
-                        pending: inout PendingSubtrees, counts: inout [ZoomCounts]) throws {
+                        loadBytes: Int, stack: TaskStack, total: SharedCounts) throws {
             let bytes = runs.reduce(0) { $0 + $1.file.size }
             guard bytes > 0 else { return }
-            if bytes <= pending.loadBytes {
-                try pending.add(runs, tile: id, share: share, bytes: bytes, into: &counts)
+            var counts = ZoomCounts.zooms(through: options.maxZoom)
+            if bytes <= loadBytes {
+                let (features, attributes) = try LoadedRecords.read(runs)
+                let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes.attributes)
+                try walkLoaded(PendingTile(features: features, id: id, share: share), cutter: cutter, stack: stack, total: total)
                 return
             }
             let splitting = id.z < lastZoom
@@ -237,15 +246,40 @@ public enum TilePyramid {
             let cut = RecordTileCut(walk: self)
             try cut.cut(id, share: share, runs: runs, children: &children, counts: &counts)
             try children.finish()
+            total.add(counts)
             guard let files = children.files else { return }
             let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
             // Record bytes for features: about the same split, read from the files' sizes.
             let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map(\.0.size), of: share)
-            for ((file, child), childShare) in zip(nonEmpty, shares) {
+            // Pushed last child first, so the first child is taken first.
+            for ((file, child), childShare) in zip(nonEmpty, shares).reversed() {
                 guard let childShare else { continue }
-                try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,
-                               pending: &pending, counts: &counts)
+                stack.push { stack in
+                    try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,
+                                   loadBytes: loadBytes, stack: stack, total: total)
+                }
             }
+        }
+
+        /// A tile with at least this many features is cut as a task of its own, so a large subtree
+        /// is shared out among the threads instead of keeping one busy while the others wait.
+        static let taskFeatures = 4096
+
+        /// Walks `root`'s subtree in memory, depth-first, pushing each child with many features as
+        /// a task of its own.
+        func walkLoaded(_ root: PendingTile, cutter: TileCutter, stack: TaskStack, total: SharedCounts) throws {
+            var counts = ZoomCounts.zooms(through: options.maxZoom)
+            var tiles = [root]
+            while let pending = tiles.popLast() {
+                for child in try visit(pending, cutter: cutter, counts: &counts) {
+                    if child.features.count >= Self.taskFeatures {
+                        stack.push { stack in try walkLoaded(child, cutter: cutter, stack: stack, total: total) }
+                    } else {
+                        tiles.append(child)
+                    }
+                }
+            }
+            total.add(counts)
         }
 
         static func add(_ local: [ZoomCounts], to counts: inout [ZoomCounts]) {
@@ -253,44 +287,17 @@ public enum TilePyramid {
         }
     }
 
-    /// Subtrees whose records fit in memory, waiting to be read and walked side by side: a
-    /// batch is walked once it holds about `parallelism` subtrees' worth of bytes.
-    struct PendingSubtrees {
-        let walk: Walk
-        let loadBytes: Int
-        private var subtrees = [(runs: [RecordRun], tile: TileID, share: TileSampling.Share)]()
-        private var bytes = 0
+    /// Per-zoom counts that tasks on several threads add to.
+    final class SharedCounts: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var zooms: [ZoomCounts]
 
-        init(walk: Walk, loadBytes: Int) {
-            self.walk = walk
-            self.loadBytes = loadBytes
-        }
+        init(zooms: [ZoomCounts]) { self.zooms = zooms }
 
-        mutating func add(_ runs: [RecordRun], tile: TileID, share: TileSampling.Share, bytes size: Int,
-                          into counts: inout [ZoomCounts]) throws {
-            subtrees.append((runs, tile, share))
-            bytes += size
-            if bytes >= loadBytes * walk.parallelism || subtrees.count >= 256 { try flush(into: &counts) }
-        }
-
-        /// Walks the waiting subtrees, each on one thread, and adds their counts.
-        mutating func flush(into counts: inout [ZoomCounts]) throws {
-            guard !subtrees.isEmpty else { return }
-            let batch = subtrees
-            subtrees = []
-            bytes = 0
-            let walk = self.walk
-            let results = try Parallel.map(batch.indices, parallelism: walk.parallelism) { index -> [ZoomCounts] in
-                let (features, attributes) = try LoadedRecords.read(batch[index].runs)
-                var local = ZoomCounts.zooms(through: walk.options.maxZoom)
-                let cutter = TileCutter(options: walk.options, propertyTable: nil, attributes: attributes.attributes)
-                var serial = walk
-                serial.parallelism = 1
-                try serial.cutInMemory([PendingTile(features: features, id: batch[index].tile, share: batch[index].share)],
-                                       cutter: cutter, counts: &local)
-                return local
-            }
-            for local in results { Walk.add(local, to: &counts) }
+        func add(_ local: [ZoomCounts]) {
+            lock.lock()
+            Walk.add(local, to: &zooms)
+            lock.unlock()
         }
     }
 }
