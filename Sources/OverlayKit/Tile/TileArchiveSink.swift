@@ -78,8 +78,13 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// returns the encoded size. Fits `TilePyramid.build`'s `emit`.
     /// - Throws: `Diagnostic` `tile.too-large` when the tile cannot be made to fit; the writer's errors.
     public func write(_ tile: inout VectorTile) throws -> Int {
-        let bytes = try encode(&tile)
-        try writer.write(tile.id, bytes)
+        let fitted = try encode(&tile)
+        let bytes = fitted.encoded
+        if let gzipped = fitted.gzipped {
+            try writer.write(tile.id, bytes, gzipped: gzipped)
+        } else {
+            try writer.write(tile.id, bytes)
+        }
         lock.lock()
         counts.add(bytesEach: bytes.count, features: tile.statistics.features, atZoom: tile.id.z)
         onProgress?(counts)
@@ -115,7 +120,7 @@ public final class TileArchiveSink: @unchecked Sendable {
         if encoding == .geojson {
             // GeoJSON tiles are in degrees: each tile of the block has its own coordinates. The
             // tile is reduced to its budget once; every copy then fits as it is.
-            let bytes = try encode(&tile)
+            let bytes = try encode(&tile).encoded
             let reduced = tile
             try block.forEachTile { id in
                 var one = reduced
@@ -124,7 +129,7 @@ public final class TileArchiveSink: @unchecked Sendable {
             }
             return bytes.count
         }
-        let bytes = try encode(&tile)
+        let bytes = try encode(&tile).encoded
         try writer.writeBlock(block, bytes)
         lock.lock()
         counts.add(tiles: copies, bytesEach: bytes.count, features: tile.statistics.features, atZoom: block.zoom)
@@ -134,7 +139,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     }
 
     /// The tile's bytes within ``budget``; only the final encoding's losses are counted.
-    private func encode(_ tile: inout VectorTile) throws -> [UInt8] {
+    private func encode(_ tile: inout VectorTile) throws -> FittedTile {
         switch encoding {
         case .mvt, .mlt:
             var losses = TileEncodingLosses()

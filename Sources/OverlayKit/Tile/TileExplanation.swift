@@ -153,14 +153,14 @@ extension Tiler {
         }
         let beforeBudget = Set(built.sources)
         let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
-        let encoded = try options.budget.fit(&built) { encoder.encode($0).0 }
+        let fitted = try options.budget.fit(&built) { encoder.encode($0).0 }
         let removed = beforeBudget.subtracting(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget
         for index in entries.indices where entries[index].outcome == .kept && removed.contains(entries[index].inputIndex) {
             entries[index].outcome = outcome
         }
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,
-                               writtenFeatures: built.features.count, encodedBytes: encoded.count,
-                               compressedBytes: try Gzip.compress(encoded).count, budget: options.budget)
+                               writtenFeatures: built.features.count, encodedBytes: fitted.encoded.count,
+                               compressedBytes: try fitted.compressed().count, budget: options.budget)
     }
 }

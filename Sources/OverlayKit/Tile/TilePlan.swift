@@ -200,12 +200,13 @@ final class PlanTally: @unchecked Sendable {
     /// Adds a tile cut by the walk, standing for `weight` tiles of its zoom (times its block's
     /// copies); returns its encoded size. Fits `TilePyramid.sample`'s `emit`.
     func add(_ tile: inout VectorTile, weight: Double, block: TileBlock?) throws -> Int {
-        let encoded: [UInt8]
+        let fitted: FittedTile
         switch encoder {
-        case .vector(let encode): encoded = try budget.fit(&tile) { encode($0) }
-        case .geojson(let encode): encoded = try budget.fit(&tile) { try encode($0) }
+        case .vector(let encode): fitted = try budget.fit(&tile) { encode($0) }
+        case .geojson(let encode): fitted = try budget.fit(&tile) { try encode($0) }
         }
-        let stored = format == .directory ? encoded : try Gzip.compress(encoded)
+        let encoded = fitted.encoded
+        let stored = format == .directory ? encoded : try fitted.compressed()
         let copies = Double(block?.tileCount ?? 1)
         // A directory writes every file; the archives store a tile met before once.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

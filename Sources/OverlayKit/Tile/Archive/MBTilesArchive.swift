@@ -133,7 +133,10 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
     deinit { output.abort() }
 
     func write(_ id: TileID, _ tile: [UInt8]) throws {
-        let compressed = try Gzip.compress(tile)
+        try write(id, tile, gzipped: Gzip.compress(tile))
+    }
+
+    func write(_ id: TileID, _ tile: [UInt8], gzipped compressed: [UInt8]) throws {
         lock.lock()
         defer { lock.unlock() }
         insert.bind(1, id.z)

@@ -34,7 +34,10 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     }
 
     func write(_ id: TileID, _ tile: [UInt8]) throws {
-        let compressed = try Gzip.compress(tile)
+        try write(id, tile, gzipped: Gzip.compress(tile))
+    }
+
+    func write(_ id: TileID, _ tile: [UInt8], gzipped compressed: [UInt8]) throws {
         let hilbert = PMTiles.tileID(id)
         let hash = Self.hash(tile)
         lock.lock()

@@ -68,6 +68,11 @@ public protocol TileArchiveWriter: AnyObject, Sendable {
     /// Writing the same id twice is an error.
     /// - Throws: `Diagnostic` `io.*` when the bytes cannot be stored.
     func write(_ id: TileID, _ tile: [UInt8]) throws
+    /// Adds one tile whose gzip-compressed bytes are already known (`gzipped` is `tile` as
+    /// `Gzip.compress` writes it); archives that store gzip take them instead of compressing
+    /// again. The default ignores them.
+    /// - Throws: as ``write(_:_:)``.
+    func write(_ id: TileID, _ tile: [UInt8], gzipped: [UInt8]) throws
     /// Adds the same tile at every position of `block` (a solid region). Archives that can
     /// address a run of identical tiles store it once; the default writes each tile.
     /// - Throws: as ``write(_:_:)``.
@@ -85,6 +90,11 @@ public protocol TileArchiveWriter: AnyObject, Sendable {
 extension TileArchiveWriter {
     /// Blocks are written tile by tile unless the writer says otherwise.
     public var storesBlocksOnce: Bool { false }
+
+    /// Writes the tile as ``write(_:_:)`` does.
+    public func write(_ id: TileID, _ tile: [UInt8], gzipped: [UInt8]) throws {
+        try write(id, tile)
+    }
 
     /// Writes each tile of the block, one by one.
     public func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws {

@@ -1,5 +1,17 @@
 import OverlayModel
 
+/// A tile's bytes within its budget: the encoding, and its gzip when checking the size already
+/// made it (so the archive does not compress the same bytes again).
+struct FittedTile {
+    /// The encoded tile (MVT, MLT or GeoJSON bytes).
+    var encoded: [UInt8]
+    /// `encoded` gzip-compressed as `Gzip.compress` does it, when known.
+    var gzipped: [UInt8]?
+
+    /// The stored bytes: `gzipped`, or `encoded` compressed now.
+    func compressed() throws -> [UInt8] { try gzipped ?? Gzip.compress(encoded) }
+}
+
 extension TileBudget {
     /// Reduction rounds before giving up; each keeps at most half of the features from round
     /// 8 on, so 200,000 features reach one well within this.
@@ -9,15 +21,16 @@ extension TileBudget {
     /// what was dropped or merged.
     /// - Throws: `Diagnostic` `tile.too-large` naming the tile and its sizes when even one
     ///   feature does not fit.
-    func fit(_ tile: inout VectorTile, encode: (VectorTile) throws -> [UInt8]) throws -> [UInt8] {
+    func fit(_ tile: inout VectorTile, encode: (VectorTile) throws -> [UInt8]) throws -> FittedTile {
         var encoded = try encode(tile)
         var coalescing = strategy == .coalesceDensest || strategy == .coalesceSmallest
         var previousSize = Int.max
         for round in 0..<Self.maximumRounds {
-            let size = try compressedSize(encoded)
+            let gzipped = try compressedIfNeeded(encoded)
+            let size = gzipped?.count ?? encoded.count
             let tooMany = maxFeatures.map { tile.features.count > $0 } ?? false
             let tooBig = maxBytes.map { size > $0 } ?? false
-            guard tooMany || tooBig else { return encoded }
+            guard tooMany || tooBig else { return FittedTile(encoded: encoded, gzipped: gzipped) }
             guard tile.features.count > 1 else { break }
             // Aim below the limit (bytes are not quite proportional to features), at most 90%
             // of the features early on and at most half later, so the rounds are bounded.
@@ -31,7 +44,7 @@ extension TileBudget {
             TileReduction.reduce(&tile, to: target, by: strategy, coalescing: coalescing)
             encoded = try encode(tile)
         }
-        let size = try compressedSize(encoded)
+        let size = try compressedIfNeeded(encoded)?.count ?? encoded.count
         throw Diagnostic(.error, code: .tileTooLarge,
             message: "tile \(tile.id.z)/\(tile.id.x)/\(tile.id.y) does not fit its budget even with \(tile.features.count) "
                 + "feature(s): \(size) bytes compressed (limit \(maxBytes.map(String.init) ?? "none")), "
@@ -39,9 +52,10 @@ extension TileBudget {
                 + "--max-tile-bytes, lower --max-zoom or simplify the largest features, or pass --no-tile-size-limit")
     }
 
-    /// The stored size: gzip is only run when the tile could be over the byte limit at all.
-    private func compressedSize(_ encoded: [UInt8]) throws -> Int {
-        guard let maxBytes, encoded.count > maxBytes else { return encoded.count }
-        return try Gzip.compress(encoded).count
+    /// The stored bytes when the tile could be over the byte limit at all (else gzip is not run
+    /// and the encoded size bounds the stored one).
+    private func compressedIfNeeded(_ encoded: [UInt8]) throws -> [UInt8]? {
+        guard let maxBytes, encoded.count > maxBytes else { return nil }
+        return try Gzip.compress(encoded)
     }
 }
