@@ -1,7 +1,7 @@
 // Input and output: a file cannot be opened, read, written or created (exit 74).
 
 extension Diagnostic.Code {
-    /// `io.compress-failed` (io): zlib could not compress (deflate) the output.
+    /// `io.compress-failed` (io): zlib or libdeflate could not compress (deflate) the output.
     public static let ioCompressFailed = Diagnostic.Code("io.compress-failed", kind: .io)
     /// `io.create-failed` (io): An output file, directory or temporary file cannot be created.
     public static let ioCreateFailed = Diagnostic.Code("io.create-failed", kind: .io)

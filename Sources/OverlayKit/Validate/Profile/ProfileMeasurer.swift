@@ -135,8 +135,8 @@ enum ProfileMeasurer {
     }
 
     /// A tile set's tiles: how many, the highest zoom, and the largest as stored. The archive
-    /// reader hands tiles out decoded, so each is measured gzip-compressed at zlib's default
-    /// level, as tippecanoe and `overlaykit tile` store vector tiles (an image tile, which gzip
+    /// reader hands tiles out decoded, so each is measured gzip-compressed as `overlaykit tile`
+    /// stores vector tiles (`Gzip.compress`, level 6 as tippecanoe) (an image tile, which gzip
     /// cannot shrink, measures its size plus gzip's 18-byte frame).
     private static func measureTiles(_ path: String, needs: [ProfileMeasure: Set<Int64>], into measurement: inout ProfileMeasurement) throws {
         let archive = try TileArchive.open(path)
@@ -145,10 +145,9 @@ enum ProfileMeasurer {
         measurement.values[.maxZoom] = .init(value: Int64(ids.map(\.z).max() ?? 0))
         guard needs[.tileBytes] != nil else { return }
         var largest: (size: Int64, id: TileID?) = (0, nil)
-        let deflater = try Deflater(framing: .gzip)
         for id in ids {
             guard let tile = try archive.tile(id) else { continue }
-            let size = Int64(try deflater.compress(tile).count)
+            let size = Int64(try Gzip.compress(tile).count)
             if size > largest.size { largest = (size, id) }
         }
         measurement.values[.tileBytes] = .init(value: largest.size, item: largest.id.map { "tile \($0.z)/\($0.x)/\($0.y)" })
