@@ -109,14 +109,15 @@ final class TileArchiveTests: XCTestCase {
     func testPMTilesSplitsIntoLeafDirectoriesWhenTheRootIsTooBig() throws {
         let path = folder.appendingPathComponent("leaves.pmtiles").path
         let writer = try XCTUnwrap(try TileArchive.create(path) as? PMTilesWriter)
-        writer.rootLimit = 100
+        // Below what the 1365 entries compress to whatever the write order (about 100 bytes).
+        writer.rootLimit = 48
         var ids = [TileID]()
         for z in 0...5 { for x in 0..<(1 << z) { for y in 0..<(1 << z) { ids.append(TileID(z: z, x: x, y: y)) } } }
         for id in ids.shuffled() { try writer.write(id, tileBytes(id)) }
         try writer.finish(metadata: sampleMetadata())
         let reader = try XCTUnwrap(try TileArchive.open(path) as? PMTilesReader)
         XCTAssertGreaterThan(reader.header.leafLength, 0)
-        XCTAssertLessThanOrEqual(reader.header.rootLength, 100)
+        XCTAssertLessThanOrEqual(reader.header.rootLength, 48)
         XCTAssertEqual(try reader.tileIDs(), ids.sorted())
         for id in ids { XCTAssertEqual(try reader.tile(id), tileBytes(id), "\(id)") }
 

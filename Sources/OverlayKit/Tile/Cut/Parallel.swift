@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 
-/// Runs work items side by side on up to a given number of threads: the one scaffold every
-/// parallel stage of the pyramid uses.
+/// Runs work items side by side on up to a given number of threads: the in-memory pyramid's
+/// subtrees (the disk walk, whose tasks make tasks, uses `TaskStack`).
 enum Parallel {
     /// `body` of every index of `indices` on at most `parallelism` threads (the calling thread
     /// alone when 1), results in index order.
