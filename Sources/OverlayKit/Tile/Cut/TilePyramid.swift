@@ -94,7 +94,7 @@ public enum TilePyramid {
         let minZoom: Int
         /// The deepest zoom cut: the max zoom, or the zoom above a distributed run's partitions.
         let lastZoom: Int
-        var parallelism: Int
+        let parallelism: Int
         let emit: @Sendable (inout VectorTile) throws -> Int
         let emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?
         /// A plan's walk (`sample`): every tile visited goes here, with its weight, instead of
