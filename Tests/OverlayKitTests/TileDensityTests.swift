@@ -406,6 +406,81 @@ final class TileDensityTests: XCTestCase {
         try assertPlan(whole, input: world.path, onDisk: false, sampled: true, checksFile: false, label: "world")
     }
 
+    func testPointStreamCapKeepsAnEvenShareOfTheOrderAndNeverMoreThanItsCap() {
+        var cap = PointStreamCap(cap: 4)
+        var held = [Int]()
+        for _ in 0..<20 {
+            guard let number = cap.admit() else { continue }
+            held.append(number)
+            cap.added(point: number)
+            if let kept = cap.thinIfOver() { held = kept.map { held[$0] } }
+            XCTAssertLessThanOrEqual(held.count, 4)
+        }
+        // 20 points: every one while 4 fit, then every 2nd, 4th, 8th.
+        XCTAssertEqual(cap.stride, 8)
+        XCTAssertEqual(held, [0, 8, 16])
+        // Other features are never thinned.
+        var mixed = PointStreamCap(cap: 1)
+        mixed.added(point: nil)
+        mixed.added(point: mixed.admit())
+        XCTAssertNil(mixed.thinIfOver())
+        mixed.added(point: mixed.admit())
+        XCTAssertEqual(mixed.thinIfOver(), [0, 1], "the other feature and point 0 stay")
+    }
+
+    /// A tile over the feature limit is never held whole: past twice the limit its points
+    /// are thinned to an even share of the input order as they stream in, in memory and on
+    /// disk alike, and each point left out counts as dropped for the budget.
+    func testDenseTilesAreCappedWhileTheirPointsStreamIn() throws {
+        let text = clusteredPoints(3000)
+        func zoomZero(_ configure: (inout TileOptions) -> Void) throws -> VectorTile {
+            let source = try self.source(text) { $0.maxZoom = 0; configure(&$0) }
+            return try XCTUnwrap(try tiles(source).0[TileID(z: 0, x: 0, y: 0)])
+        }
+        let capped = try zoomZero { $0.budget.maxFeatures = 100 }
+        // 3000 points: every 16th is the first share within twice the limit of 100.
+        XCTAssertEqual(capped.sources, Array(stride(from: 0, to: 3000, by: 16)))
+        XCTAssertEqual(capped.features.count, 188)
+        XCTAssertEqual(capped.statistics.droppedForBudget, 3000 - 188)
+        XCTAssertEqual(capped.statistics.features, 188)
+        // Where the limit would not reduce the tile, or where every point is needed, none is left out.
+        for (label, configure) in [("within twice the limit", { (options: inout TileOptions) in options.budget.maxFeatures = 1500 }),
+                                   ("no feature limit", { $0.budget.maxFeatures = nil }),
+                                   ("coalescing", { $0.budget.maxFeatures = 100; $0.budget.strategy = .coalesceDensest }),
+                                   ("clustering", { $0.budget.maxFeatures = 100; $0.clusterDistance = 1 })]
+            as [(String, (inout TileOptions) -> Void)] {
+            let tile = try zoomZero(configure)
+            XCTAssertEqual(tile.statistics.droppedForBudget, 0, label)
+            if label != "clustering" { XCTAssertEqual(tile.features.count, 3000, label) }
+        }
+        // On disk, every tile cut while its records are read: the same tiles.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cap-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        try (text + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var options = TileOptions()
+        options.maxZoom = 4
+        options.budget.maxFeatures = 40
+        func built(diskFolder: String?) throws -> [TileID: [TileFeature]] {
+            var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+            let source = try TileSource(reading: &reader, options: options, readThreads: 2, minimumPartBytes: 1,
+                                        diskFolder: diskFolder, onWarning: { _ in })
+            let lock = NSLock()
+            nonisolated(unsafe) var tiles = [TileID: [TileFeature]]()
+            _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, loadBytes: 0, emit: { tile in
+                lock.lock()
+                tiles[tile.id] = tile.features
+                lock.unlock()
+                return 1
+            }, emitBlock: nil)
+            return tiles
+        }
+        let inMemory = try built(diskFolder: nil)
+        XCTAssertTrue(inMemory.values.contains { $0.count > 40 && $0.count <= 80 }, "some tile is capped")
+        XCTAssertEqual(try built(diskFolder: folder.path), inMemory)
+    }
+
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
         var zoom = TileZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5

@@ -129,6 +129,9 @@ extension Tiler {
                 outcome = .filteredAtZoom
             } else if change.tinyStandIns > 0 {
                 outcome = .drawnAsStandIn
+            } else if change.droppedForBudget > 0 {
+                // A point the tile's stream cap skipped (`PointStreamCap`).
+                outcome = .droppedForBudget
             } else if kept {
                 outcome = .kept
             } else if change.droppedTinyRings + change.droppedTinyLines > 0 {
@@ -151,12 +154,12 @@ extension Tiler {
                 entries[index].outcome = .clustered
             }
         }
-        let beforeBudget = Set(built.sources)
         let encoder = LayeredMVTEncoder(names: source.layers.names.isEmpty ? [layer] : source.layers.names)
         let fitted = try options.budget.fit(&built) { encoder.encode($0).0 }
-        let removed = beforeBudget.subtracting(built.sources)
+        // Kept when built but not written: dropped by the budget, or by the stream cap before it.
+        let written = Set(built.sources)
         let outcome: TileExplanation.Outcome = built.statistics.coalescedForBudget > 0 ? .coalescedForBudget : .droppedForBudget
-        for index in entries.indices where entries[index].outcome == .kept && removed.contains(entries[index].inputIndex) {
+        for index in entries.indices where entries[index].outcome == .kept && !written.contains(entries[index].inputIndex) {
             entries[index].outcome = outcome
         }
         return TileExplanation(tile: tile, maxZoom: maxZoom, entries: entries, statistics: built.statistics,

@@ -42,6 +42,8 @@ enum TileBuilder {
         private var held = [UInt16: HeldLayer]()
         private var heldLayers = [UInt16]()
         private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
+        /// Bounds the points held while they stream in, where the budget would reduce the tile anyway.
+        private var pointCap: PointStreamCap?
 
         /// One layer's held polygons, their attributes and their places in `output`.
         private struct HeldLayer {
@@ -56,6 +58,8 @@ enum TileBuilder {
             builder = Builder(tile: tile, options: options)
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
+            pointCap = PointStreamCap.forTile(zoom: tile.z, options: options)
+            let capacity = min(capacity, pointCap.map { $0.cap.addingSaturating(1) } ?? capacity)
             output.reserveCapacity(capacity)
             sources.reserveCapacity(capacity)
             layers.reserveCapacity(capacity)
@@ -85,7 +89,11 @@ enum TileBuilder {
             let before = builder.statistics
             let countBefore = output.count
             var heldBack = false
-            defer { if !heldBack { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) } }
+            defer {
+                if !heldBack { onFeature?(feature.source, builder.statistics.subtracting(before), output.count > countBefore) }
+                // After the report: the points thinned out now are reported as dropped by the tile's budget.
+                if pointCap != nil, let kept = pointCap!.thinIfOver() { keepOutput(at: kept) }
+            }
             let featureBounds = FeatureBounds(feature)
             if addIfHidden(tags: feature.tags, featureBounds: featureBounds) { return }
             bounds.include(featureBounds)
@@ -103,6 +111,15 @@ enum TileBuilder {
                 if keepsPropertySources { propertySources.append(feature.source) }
                 return
             }
+            var pointNumber: Int?
+            if feature.type == .point, pointCap != nil {
+                pointNumber = pointCap!.admit()
+                guard pointNumber != nil else {
+                    // Its turn is skipped: counted as built and then dropped for the budget.
+                    builder.countSkipped(feature)
+                    return
+                }
+            }
             if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
                 output.append(result)
                 sources.append(feature.source)
@@ -111,9 +128,20 @@ enum TileBuilder {
                     // Line metrics add two properties per tile: those features are not pre-encoded.
                     propertySources.append(feature.metrics != nil && feature.type == .line ? -1 : feature.source)
                 }
+                if pointCap != nil { pointCap!.added(point: pointNumber) }
             } else {
                 builder.statistics.droppedFeatures += 1
             }
+        }
+
+        /// Keeps the features at `kept` (ascending positions in `output`); the others count as
+        /// dropped for the budget.
+        private mutating func keepOutput(at kept: [Int]) {
+            builder.statistics.droppedForBudget += output.count - kept.count
+            output = kept.map { output[$0] }
+            sources = kept.map { sources[$0] }
+            layers = kept.map { layers[$0] }
+            if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
         }
 
         /// The tile, and the bounds of every feature added (drawn or not).
@@ -220,6 +248,14 @@ enum TileBuilder {
         func transformX(_ x: Double) -> Int32 { round(extent * (x * scale - tileX)) }
         @inline(__always)
         func transformY(_ y: Double) -> Int32 { round(extent * (y * scale - tileY)) }
+
+        /// Counts a point whose turn `PointStreamCap` skipped as if it were built (every point of
+        /// it is drawn) and then dropped for the budget.
+        mutating func countSkipped(_ feature: ProjectedFeature) {
+            sourcePoints += feature.vertexCount
+            keptPoints += feature.vertexCount
+            statistics.droppedForBudget += 1
+        }
 
         /// The feature in tile units, nil when nothing of it is drawn; `attributes` is read only then.
         mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes,
