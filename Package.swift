@@ -24,7 +24,7 @@ let package = Package(
         // The pipeline stages, filed by format and stage (docs/design.md: which folder may use which).
         .target(
             name: "OverlayKit",
-            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "CLibDeflate", "ZIPFoundation"],
+            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "CLibDeflate", "CMalloc", "ZIPFoundation"],
             // The script that writes JSON/JSONNumberParser+PowersOfFive.swift.
             exclude: ["JSON/generate_powers_of_five.py"]
         ),
@@ -38,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // libdeflate for gzip of whole buffers: tiles, PMTiles directories and metadata (Debian:
         // libdeflate-dev); only IO/Compression/WholeBufferGzip.swift imports it. zlib stays for streams and reading.
+        .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
         // The preview server of `overlaykit serve` (tiles, TileJSON, style, MapLibre page): the one
         // target with an HTTP dependency, so OverlayKit itself has none.

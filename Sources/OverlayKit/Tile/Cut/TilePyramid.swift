@@ -9,7 +9,7 @@ import OverlayModel
 ///   soon as its children are built; subtrees below the first few zooms run in parallel.
 /// - On disk, a tile whose records are too many to hold is cut while its records are read, and
 ///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
-///   tile whose records fit (48 MB of records) is read into memory and its subtree walked there.
+///   tile whose records fit (24 MB of records) is read into memory and its subtree walked there.
 ///   Each is a task (`TaskStack`) on the run's threads, so memory holds at most one such subtree
 ///   per thread, whatever the input's size.
 ///
@@ -20,7 +20,7 @@ public enum TilePyramid {
     public typealias ZoomCounts = TileZoomCounts
 
     /// A subtree whose records take at most this many bytes is read into memory and walked there.
-    static let loadBytes = 48 << 20
+    static let loadBytes = 24 << 20
 
     /// Builds tiles from `minZoom` to the source's `maxZoom`.
     /// - Parameters:
@@ -102,6 +102,9 @@ public enum TilePyramid {
         var sampled: (@Sendable (inout VectorTile, Double, TileBlock?) throws -> Int)? = nil
         /// The root's share: every tile visited, unless a plan's walk.
         var rootShare = TileSampling.Share.whole
+        /// Hands the memory of finished disk-walk tasks back to the system, so resident memory
+        /// follows what is live.
+        let trimmer = FreedMemoryTrimmer()
 
         /// Whether solid tiles end their subtree with blocks.
         var findsSolidTiles: Bool { emitBlock != nil || sampled != nil }
@@ -239,6 +242,7 @@ public enum TilePyramid {
                 let (features, attributes) = try LoadedRecords.read(runs)
                 let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes.attributes)
                 try walkLoaded(PendingTile(features: features, id: id, share: share), cutter: cutter, stack: stack, total: total)
+                trimmer.finished(bytes: bytes)
                 return
             }
             let splitting = id.z < lastZoom
@@ -247,6 +251,7 @@ public enum TilePyramid {
             try cut.cut(id, share: share, runs: runs, children: &children, counts: &counts)
             try children.finish()
             total.add(counts)
+            trimmer.finished(bytes: bytes)
             guard let files = children.files else { return }
             let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
             // Record bytes for features: about the same split, read from the files' sizes.
