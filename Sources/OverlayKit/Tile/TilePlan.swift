@@ -127,11 +127,12 @@ extension Tiler {
         }
     }
 
-    /// Peak memory of a disk-store run: a base (batches of tiles, the densest tile, buffers) and
-    /// bytes per input feature, measured on 2 and 6 million clustered points and 1 million small
-    /// polygons (Benchmarks/bench_tile_memory.py: 0.42, 0.64 and 0.36 GB).
-    static let diskStoreBaseMemory = 300 << 20
-    static let diskStoreBytesPerFeature = 55
+    /// Peak memory of a disk-store run: a base (subtrees walked in memory, the densest tiles,
+    /// buffers) and bytes per input feature, fitted to 2 and 20 million clustered points
+    /// (Benchmarks/bench_tile_memory.py, 2026-11-27: 368 MB and 1153 MB; it gives 6 million
+    /// 16% under the 650 MB measured and 1 million small polygons 18% over their 274 MB).
+    static let diskStoreBaseMemory = 280 << 20
+    static let diskStoreBytesPerFeature = 45
 
     /// Peak memory of a run over the memory its projected input takes, measured on clustered
     /// points and small polygons (Benchmarks/bench_tile_scale.py): cutting the first zooms
