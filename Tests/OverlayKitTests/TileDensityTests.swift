@@ -481,6 +481,52 @@ final class TileDensityTests: XCTestCase {
         XCTAssertEqual(try built(diskFolder: folder.path), inMemory)
     }
 
+    /// A dense tile cut from records keeps its points' attributes stored until it is encoded;
+    /// the encoders decode them feature by feature into the same bytes as decoded ones give.
+    func testStoredAttributesOfDenseTilesEncodeAsDecodedOnes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deferred-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        // Ids, mixed value kinds, nested values, generated ids (none given) and no properties at all.
+        let text = clusteredPoints(2000) { index in
+            switch index % 4 {
+            case 0: return #"{"n":\#(index),"name":"Stop \#(index)","ok":true,"tags":["a",\#(index)]}"#
+            case 1: return #"{"n":\#(Double(index) + 0.5),"name":null}"#
+            case 2: return "null"
+            default: return #"{"é":"\#(index)"}"#
+            }
+        }
+        try (text + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var options = TileOptions()
+        options.maxZoom = 3
+        options.budget.maxFeatures = 50
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let source = try TileSource(reading: &reader, options: options, readThreads: 2, minimumPartBytes: 1,
+                                    diskFolder: folder.path, onWarning: { _ in })
+        let mvt = MVTEncoder(layerName: "points"), mlt = MLTEncoder(layerName: "points"), geoJSON = TileGeoJSONEncoder()
+        func encoded(readsDeferred: Bool) throws -> (tiles: [TileID: [[UInt8]]], deferred: Int) {
+            let lock = NSLock()
+            nonisolated(unsafe) var tiles = [TileID: [[UInt8]]]()
+            nonisolated(unsafe) var deferred = 0
+            _ = try TilePyramid.build(source, minZoom: 0, parallelism: 2, loadBytes: 0, readsDeferred: readsDeferred, emit: { tile in
+                let bytes = [mvt.encode(tile).0, mlt.encode(tile).0, try geoJSON.encode(tile)]
+                lock.lock()
+                tiles[tile.id] = bytes
+                if tile.deferred != nil { deferred += 1 }
+                lock.unlock()
+                return 1
+            }, emitBlock: nil)
+            return (tiles, deferred)
+        }
+        let stored = try encoded(readsDeferred: true), decoded = try encoded(readsDeferred: false)
+        XCTAssertGreaterThan(stored.deferred, 0, "some tile keeps its attributes stored")
+        XCTAssertEqual(decoded.deferred, 0, "emit is handed decoded attributes unless it reads stored ones")
+        XCTAssertEqual(stored.tiles.count, decoded.tiles.count)
+        for (id, bytes) in decoded.tiles { XCTAssertEqual(stored.tiles[id], bytes, "tile \(id)") }
+        XCTAssertTrue(String(decoding: decoded.tiles[TileID(z: 0, x: 0, y: 0)]![2], as: UTF8.self).contains("Stop "))
+    }
+
     func testDropReportReadsOlderArchivesWithoutTheNewCounts() throws {
         var zoom = TileZoomCounts(zoom: 3)
         zoom.statistics.thinnedFeatures = 5

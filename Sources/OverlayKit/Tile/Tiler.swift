@@ -283,8 +283,9 @@ public struct Tiler: Sendable, Codable {
                             + "one file or row per tile; write a .pmtiles archive (it stores identical tiles once) or lower --max-zoom")
                 }
             }
-            let zooms = try TilePyramid.build(source, minZoom: options.minZoom, parallelism: threads, emit: sink.write,
-                                              emitBlock: sink.writeBlock)
+            let zooms = try TilePyramid.build(source, minZoom: options.minZoom, parallelism: threads,
+                                              loadBytes: TilePyramid.loadBytes, readsDeferred: true,
+                                              emit: sink.write, emitBlock: sink.writeBlock)
             var metadata = try sink.metadata(for: source, minZoom: options.minZoom, zooms: zooms, name: name, description: description)
             metadata.attribution = attribution
             try writer.finish(metadata: metadata)

@@ -68,7 +68,7 @@ struct RecordTileCut {
     /// is emitted as blocks).
     func cut(_ id: TileID, share: TileSampling.Share = .whole, runs: [RecordRun], children: inout Children, counts: inout [TileZoomCounts]) throws {
         let options = walk.options
-        var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: false)
+        var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: false, defersAttributes: true)
         let splitting = children.files != nil
         var solid: [ProjectedFeature]? = walk.findsSolidTiles && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
@@ -105,7 +105,7 @@ struct RecordTileCut {
                         let read = AttributeCodec.attributes(bytes, at: attributesAt, source: source)
                         attributes = read
                         return read
-                    })
+                    }, stored: UnsafeRawBufferPointer(rebasing: bytes[attributesAt...]))
                     let candidates = accumulator.leftoverCandidates
                     if candidates.ring == source || candidates.line == source {
                         leftoverAttributes = leftoverAttributes.filter { $0.key == candidates.ring || $0.key == candidates.line }

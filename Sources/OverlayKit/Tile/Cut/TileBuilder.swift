@@ -5,6 +5,9 @@ import OverlayModel
 /// lines below the tolerance are dropped (and counted), polygon rings are wound for MVT, and
 /// map points become integer tile units.
 enum TileBuilder {
+    /// The ring lengths of a single point.
+    fileprivate static let singlePoint = [1]
+
     static func build(_ features: [ProjectedFeature], tile: TileID, options: TileOptions,
                       attributes: [TileAttributes], propertyTable: MVTPropertyTable? = nil,
                       onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) -> (VectorTile, FeatureBounds) {
@@ -44,6 +47,8 @@ enum TileBuilder {
         private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
         /// Bounds the points held while they stream in, where the budget would reduce the tile anyway.
         private var pointCap: PointStreamCap?
+        /// The capped points' stored attributes, when they are decoded only as the tile is encoded.
+        private var arena: EncodedAttributeArena?
 
         /// One layer's held polygons, their attributes and their places in `output`.
         private struct HeldLayer {
@@ -53,12 +58,16 @@ enum TileBuilder {
         }
 
         /// A tile's builder; `keepsPropertySources` when the tile will be encoded through a
-        /// property table (then each feature's input position is kept for it).
-        init(tile: TileID, options: TileOptions, keepsPropertySources: Bool, capacity: Int = 0) {
+        /// property table (then each feature's input position is kept for it). With
+        /// `defersAttributes`, the points of a capped tile added with their stored attributes
+        /// keep them stored (`VectorTile.deferred`).
+        init(tile: TileID, options: TileOptions, keepsPropertySources: Bool, capacity: Int = 0,
+             defersAttributes: Bool = false) {
             builder = Builder(tile: tile, options: options)
             self.keepsPropertySources = keepsPropertySources
             zoom = tile.z
             pointCap = PointStreamCap.forTile(zoom: tile.z, options: options)
+            if defersAttributes && pointCap != nil && !keepsPropertySources { arena = EncodedAttributeArena() }
             let capacity = min(capacity, pointCap.map { $0.cap.addingSaturating(1) } ?? capacity)
             output.reserveCapacity(capacity)
             sources.reserveCapacity(capacity)
@@ -83,8 +92,10 @@ enum TileBuilder {
         }
 
         /// Adds one feature clipped to the tile; `attributes` gives an input position's id and
-        /// properties and is called only for what is drawn.
+        /// properties and is called only for what is drawn. `stored` are the same attributes in
+        /// `AttributeCodec`'s bytes, kept instead of decoded where the tile defers them.
         mutating func add(_ feature: ProjectedFeature, attributes: (Int) -> TileAttributes,
+                          stored: UnsafeRawBufferPointer? = nil,
                           onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {
             let before = builder.statistics
             let countBefore = output.count
@@ -106,6 +117,7 @@ enum TileBuilder {
                 held[layer]!.attributes.append(attributes(feature.source))
                 held[layer]!.slots.append(output.count)
                 output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
+                arena?.appendOwn()
                 sources.append(feature.source)
                 layers.append(layer)
                 if keepsPropertySources { propertySources.append(feature.source) }
@@ -120,8 +132,13 @@ enum TileBuilder {
                     return
                 }
             }
-            if let result = builder.add(feature, attributes: { attributes(feature.source) }) {
+            // A capped tile's points keep their stored attributes (while slots last).
+            let deferring = arena != nil && feature.type == .point && stored != nil && arena!.hasFreeSlot
+            let result = deferring ? builder.add(feature, attributes: { TileAttributes(id: nil, properties: nil) })
+                : builder.add(feature, attributes: { attributes(feature.source) })
+            if let result {
                 output.append(result)
+                if deferring { arena!.appendSlot(stored!) } else { arena?.appendOwn() }
                 sources.append(feature.source)
                 layers.append(feature.tags.layer)
                 if keepsPropertySources {
@@ -139,6 +156,7 @@ enum TileBuilder {
         private mutating func keepOutput(at kept: [Int]) {
             builder.statistics.droppedForBudget += output.count - kept.count
             output = kept.map { output[$0] }
+            arena?.keep(at: kept)
             sources = kept.map { sources[$0] }
             layers = kept.map { layers[$0] }
             if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
@@ -149,16 +167,18 @@ enum TileBuilder {
             if !heldLayers.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
+                arena?.appendOwn()
                 sources.append(standIn.source)
                 layers.append(standIn.layer)
                 if keepsPropertySources { propertySources.append(standIn.source) }
             }
             builder.statistics.features = output.count
-            let vectorTile = VectorTile(id: builder.tile, extent: builder.options.extent, features: output,
+            var vectorTile = VectorTile(id: builder.tile, extent: builder.options.extent, features: output,
                                         statistics: builder.statistics, sourcePointCount: builder.sourcePoints,
                                         pointCount: builder.keptPoints, propertyTable: propertyTable,
                                         propertySources: keepsPropertySources ? propertySources : [], sources: sources,
                                         layers: layers)
+            vectorTile.deferred = arena?.deferred()
             return (vectorTile, bounds)
         }
 
@@ -187,6 +207,7 @@ enum TileBuilder {
             let empty = Set(emptySlots)
             let kept = output.indices.filter { !empty.contains($0) }
             output = kept.map { output[$0] }
+            arena?.keep(at: kept)
             sources = kept.map { sources[$0] }
             layers = kept.map { layers[$0] }
             if keepsPropertySources { propertySources = kept.map { propertySources[$0] } }
@@ -277,7 +298,8 @@ enum TileBuilder {
                 }
                 sourcePoints += count
                 keptPoints += count
-                lengths.append(count)
+                // One shared array for the usual single point: a dense tile holds many.
+                if count == 1 { lengths = TileBuilder.singlePoint } else { lengths.append(count) }
             case .line:
                 for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
             case .polygon:

@@ -42,13 +42,15 @@ public enum TilePyramid {
     }
 
     /// `build` with the most bytes of records a subtree may have to be walked in memory (tests
-    /// make it 0: every tile is then cut while its records are read).
-    static func build(_ source: TileSource, minZoom: Int, parallelism: Int, loadBytes: Int,
+    /// make it 0: every tile is then cut while its records are read). `readsDeferred` when
+    /// `emit` reads features through `VectorTile.feature(at:)` (the encoders do): a dense tile's
+    /// attributes then stay stored until it is encoded; otherwise they are decoded first.
+    static func build(_ source: TileSource, minZoom: Int, parallelism: Int, loadBytes: Int, readsDeferred: Bool = false,
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
         let maxZoom = source.options.maxZoom
         let walk = Walk(options: source.options, minZoom: minZoom, lastZoom: maxZoom, parallelism: max(1, parallelism),
-                        emit: emit, emitBlock: emitBlock)
+                        emit: readsDeferred ? emit : resolving(emit), emitBlock: readsDeferred ? emitBlock : emitBlock.map(resolving))
         return try walk.cutAll(source, loadBytes: loadBytes)
     }
 
@@ -70,15 +72,31 @@ public enum TilePyramid {
     /// partition of a run split over machines (`TileJob`), or the zooms above its partitions.
     /// Arguments and result as `build`; the counts are indexed by zoom, 0 to the max zoom.
     static func build(records runs: [RecordRun], root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
-                      parallelism: Int, folder: String, usage: RecordFileUsage,
+                      parallelism: Int, folder: String, usage: RecordFileUsage, readsDeferred: Bool = false,
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
-        let walk = Walk(options: options, minZoom: minZoom, lastZoom: min(lastZoom, options.maxZoom),
-                        parallelism: max(1, parallelism), emit: emit, emitBlock: emitBlock)
+        let walk = Walk(options: options, minZoom: minZoom, lastZoom: min(lastZoom, options.maxZoom), parallelism: max(1, parallelism),
+                        emit: readsDeferred ? emit : resolving(emit), emitBlock: readsDeferred ? emitBlock : emitBlock.map(resolving))
         var counts = ZoomCounts.zooms(through: options.maxZoom)
         guard root.z <= walk.lastZoom else { return counts }
         try walk.cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
         return counts
+    }
+
+    /// `emit` handed tiles whose attributes are all decoded.
+    private static func resolving(_ emit: @escaping @Sendable (inout VectorTile) throws -> Int) -> @Sendable (inout VectorTile) throws -> Int {
+        { tile in
+            tile.resolveDeferredAttributes()
+            return try emit(&tile)
+        }
+    }
+
+    private static func resolving(_ emit: @escaping @Sendable (inout VectorTile, TileBlock) throws -> Int)
+            -> @Sendable (inout VectorTile, TileBlock) throws -> Int {
+        { tile, block in
+            tile.resolveDeferredAttributes()
+            return try emit(&tile, block)
+        }
     }
 
     /// A tile waiting to be cut in memory: the features clipped to it, and its part of a sampled walk.

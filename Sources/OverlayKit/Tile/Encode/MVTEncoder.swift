@@ -30,7 +30,8 @@ public struct MVTEncoder: Sendable {
         var layer = ProtobufWriter()
         layer.varintField(15, 2)                                   // version
         layer.stringField(1, layerName)
-        for feature in tile.features {
+        for index in tile.features.indices {
+            let feature = tile.feature(at: index)
             let geometry = Self.geometry(feature)
             guard !geometry.isEmpty else { continue }
             var tags = [UInt32]()

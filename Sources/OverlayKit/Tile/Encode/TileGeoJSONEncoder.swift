@@ -14,7 +14,8 @@ public struct TileGeoJSONEncoder: Sendable {
     public func encode(_ tile: VectorTile) throws -> [UInt8] {
         let output = ByteOutput()
         var writer = GeoJSONWriter(output: output, options: WriterOptions(precision: precision))
-        for feature in tile.features {
+        for index in tile.features.indices {
+            let feature = tile.feature(at: index)
             if let shape = shape(feature, tile: tile) {
                 try writer.write(Feature(id: feature.id.map(Self.featureID), properties: feature.properties, shape: shape))
             }

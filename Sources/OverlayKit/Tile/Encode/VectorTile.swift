@@ -59,6 +59,9 @@ public struct VectorTile: Sendable {
     /// For each feature, its vector layer (index into the run's layer names; empty for tiles
     /// built elsewhere: every feature in the first).
     package var layers: [UInt16] = []
+    /// Ids and properties not decoded yet (dense tiles of the disk store); the encoders read
+    /// each feature through `feature(at:)`.
+    var deferred: DeferredTileAttributes? = nil
 
     /// Keeps the features at `indices` (ascending), with their parallel per-feature lists.
     package mutating func keepFeatures(at indices: [Int]) {
@@ -66,6 +69,7 @@ public struct VectorTile: Sendable {
         if !propertySources.isEmpty { propertySources = indices.map { propertySources[$0] } }
         if !sources.isEmpty { sources = indices.map { sources[$0] } }
         if !layers.isEmpty { layers = indices.map { layers[$0] } }
+        if let slots = deferred?.slots { deferred!.slots = indices.map { slots[$0] } }
         statistics.features = features.count
     }
 }

@@ -446,7 +446,7 @@ public struct TileJob: Sendable {
         let root = PartitionRouter.tile(ofIndex: partition, zoom: plan.partitionZoom)
         let zooms = try TilePyramid.build(records: clipped, root: root, options: options, minZoom: options.minZoom,
                                           lastZoom: options.maxZoom, parallelism: tiler.threads, folder: folder, usage: usage,
-                                          emit: sink.write, emitBlock: sink.writeBlock)
+                                          readsDeferred: true, emit: sink.write, emitBlock: sink.writeBlock)
         try log.commit()
         // Its owned features, whole, for the zooms above the partitions.
         if plan.partitionZoom > 0 {
@@ -500,7 +500,7 @@ public struct TileJob: Sendable {
                 let zooms = try TilePyramid.build(records: low.runs, root: TileID(z: 0, x: 0, y: 0), options: options,
                                                   minZoom: options.minZoom, lastZoom: plan.partitionZoom - 1,
                                                   parallelism: tiler.threads, folder: temporaryFolder, usage: low.usage,
-                                                  emit: sink.write, emitBlock: sink.writeBlock)
+                                                  readsDeferred: true, emit: sink.write, emitBlock: sink.writeBlock)
                 TilePyramid.Walk.add(zooms, to: &counts)
             }
             let zooms = Array(counts[min(options.minZoom, options.maxZoom)...])

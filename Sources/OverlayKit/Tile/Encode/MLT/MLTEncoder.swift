@@ -27,10 +27,16 @@ public struct MLTEncoder: Sendable {
         var columns = [MLTPropertyColumn]()
         var rows = [Int]()                                                 // each drawn feature's index in the tile
         rows.reserveCapacity(tile.features.count)
-        for (index, feature) in tile.features.enumerated() {
+        let table = tile.propertyTable.flatMap {
+            tile.propertySources.count == tile.features.count && !tile.propertySources.contains(-1) ? $0 : nil
+        }
+        var properties = [JSONObject?]()                                   // without a table: each row's
+        for index in tile.features.indices {
+            let feature = tile.feature(at: index)
             guard let shape = MLTGeometryColumn.shape(of: feature) else { continue }
             rows.append(index)
             shapes.append(shape)
+            if table == nil { properties.append(feature.properties) }
             var id: UInt64?
             if let featureID = feature.id {
                 id = MVTEncoder.unsignedID(featureID)
@@ -38,10 +44,10 @@ public struct MLTEncoder: Sendable {
             }
             ids.append(id)
         }
-        if let table = tile.propertyTable, tile.propertySources.count == tile.features.count, !tile.propertySources.contains(-1) {
+        if let table {
             columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
         } else {
-            columns = Self.columns(rows.map { tile.features[$0].properties }, losses: &losses)
+            columns = Self.columns(properties, losses: &losses)
         }
         guard !shapes.isEmpty else { return ([], losses) }
 
