@@ -29,7 +29,9 @@ final class RecordFileUsage: @unchecked Sendable {
 /// crash or `kill -9` alike. Nothing is ever left behind to clean up.
 ///
 /// Records are appended through a buffer and read back with `pread`, so several readers may
-/// read one file at once while nothing writes it.
+/// read one file at once while nothing writes it. The buffer is taken on the first append and
+/// given back by `flush` (a run keeps many files waiting to be read: none holds a buffer), and
+/// pieces as large as it go straight to the file.
 final class RecordFile: @unchecked Sendable {
     private let descriptor: Int32
     /// The folder it was made in (for messages).
@@ -53,7 +55,6 @@ final class RecordFile: @unchecked Sendable {
         }
         unlink(template)
         self.descriptor = descriptor
-        buffer.reserveCapacity(Self.bufferBytes)
     }
 
     deinit {
@@ -69,21 +70,34 @@ final class RecordFile: @unchecked Sendable {
         usage = other
     }
 
-    /// Appends `bytes` (buffered).
+    /// Appends `bytes` (buffered, unless they are a buffer's worth already).
     func append(_ bytes: [UInt8]) throws {
-        buffer += bytes
         size += bytes.count
         usage?.add(bytes.count)
-        if buffer.count >= Self.bufferBytes { try flush() }
+        if buffer.isEmpty && bytes.count >= Self.bufferBytes {
+            try write(bytes)
+            return
+        }
+        if buffer.capacity == 0 { buffer.reserveCapacity(Self.bufferBytes) }
+        buffer += bytes
+        if buffer.count >= Self.bufferBytes {
+            try write(buffer)
+            // Kept for the next appends, unless a large piece grew it.
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 2 * Self.bufferBytes)
+        }
     }
 
-    /// Writes what is buffered.
+    /// Writes what is buffered and gives the buffer back (the next append takes a new one).
     /// - Throws: `Diagnostic` `io.write-failed` ("No space left on device" when the disk is full).
     func flush() throws {
-        guard !buffer.isEmpty else { return }
-        try POSIX.writeAll(descriptor, buffer, at: size - buffer.count,
+        if !buffer.isEmpty { try write(buffer) }
+        buffer = []
+    }
+
+    /// Writes `bytes`, the file's last ones, after what was written before them.
+    private func write(_ bytes: [UInt8]) throws {
+        try POSIX.writeAll(descriptor, bytes, at: size - bytes.count,
                            what: "a temporary file in \(folder) (see --tmpdir)")
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Forgets everything after the first `offset` bytes (a tile found solid takes back the

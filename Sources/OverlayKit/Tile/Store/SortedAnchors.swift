@@ -13,8 +13,8 @@ final class SortedAnchors: @unchecked Sendable {
         var pointsOnly: Bool
     }
 
-    /// Anchors sorted in memory at once: 4 Mi (64 MiB).
-    static let runEntries = 1 << 22
+    /// Anchors sorted in memory at once: 2 Mi (32 MiB, and up to half that again while sorted).
+    static let runEntries = 1 << 21
 
     /// The sorted runs (each a file of (key, marked source) pairs), or the one run in memory.
     private var runs = [RecordFile]()
@@ -33,11 +33,17 @@ final class SortedAnchors: @unchecked Sendable {
             guard !chunk.isEmpty else { return }
             chunk.sort { $0.0 != $1.0 ? $0.0 < $1.0 : ($0.1 & Self.positionMask) < ($1.1 & Self.positionMask) }
             let run = try RecordFile(in: folder, usage: usage)
+            // Written a slice at a time: the chunk is not copied whole.
+            let sliceBytes = 1 << 20
             var bytes = [UInt8]()
-            bytes.reserveCapacity(chunk.count * 16)
+            bytes.reserveCapacity(sliceBytes)
             for (key, source) in chunk {
                 withUnsafeBytes(of: key.littleEndian) { bytes.append(contentsOf: $0) }
                 withUnsafeBytes(of: source.littleEndian) { bytes.append(contentsOf: $0) }
+                if bytes.count >= sliceBytes {
+                    try run.append(bytes)
+                    bytes.removeAll(keepingCapacity: true)
+                }
             }
             try run.append(bytes)
             try run.flush()
