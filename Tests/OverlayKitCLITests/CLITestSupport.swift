@@ -44,8 +44,14 @@ enum CLI {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        // A hung child must fail the test, not stall the suite.
-        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        // A hung child must fail the test, not stall the suite: its own children go too (an
+        // Xvfb left behind by `xvfb-run` would hold the pipes open, and the reads below never end).
+        let watchdog = DispatchWorkItem {
+            guard process.isRunning else { return }
+            let descendants = Self.descendants(of: process.processIdentifier)
+            process.terminate()
+            for pid in descendants { kill(pid, SIGKILL) }
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + 300, execute: watchdog)
         defer { watchdog.cancel() }
         // Feed stdin and drain both outputs concurrently so no pipe fills up and blocks.
@@ -60,6 +66,25 @@ enum CLI {
         process.waitUntilExit()
         group.wait()
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The processes below `pid` (children, their children, …), from /proc (none where there is none).
+    static func descendants(of pid: Int32) -> [Int32] {
+        var parents = [Int32: Int32]()
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // "pid (comm) state ppid …": the name may hold spaces and parentheses, so read after the last ")".
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
+        }
+        var found = [Int32](), frontier = [pid]
+        while let next = frontier.popLast() {
+            let children = parents.filter { $0.value == next }.map(\.key)
+            found += children
+            frontier += children
+        }
+        return found
     }
 
     /// Writing to a child that already exited must fail with EPIPE, not kill the test run.
