@@ -69,6 +69,9 @@ struct RecordTileCut {
     func cut(_ id: TileID, share: TileSampling.Share = .whole, runs: [RecordRun], children: inout Children, counts: inout [TileZoomCounts]) throws {
         let options = walk.options
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: false, defersAttributes: true)
+        // Once the tile is heavy, it is held through its emit with no other heavy tile beside it.
+        var heavy = false
+        defer { if heavy { walk.heavyTiles.leave() } }
         let splitting = children.files != nil
         var solid: [ProjectedFeature]? = walk.findsSolidTiles && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
@@ -106,6 +109,10 @@ struct RecordTileCut {
                         attributes = read
                         return read
                     }, stored: UnsafeRawBufferPointer(rebasing: bytes[attributesAt...]))
+                    if !heavy && accumulator.featureCount >= HeavyTileGate.features {
+                        walk.heavyTiles.enter()
+                        heavy = true
+                    }
                     let candidates = accumulator.leftoverCandidates
                     if candidates.ring == source || candidates.line == source {
                         leftoverAttributes = leftoverAttributes.filter { $0.key == candidates.ring || $0.key == candidates.line }

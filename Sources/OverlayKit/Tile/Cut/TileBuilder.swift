@@ -75,6 +75,9 @@ enum TileBuilder {
             if keepsPropertySources { propertySources.reserveCapacity(capacity) }
         }
 
+        /// Features the tile holds so far.
+        var featureCount: Int { output.count }
+
         /// The input positions whose attributes a tiny-shape stand-in may still need at `finish`.
         var leftoverCandidates: (ring: Int?, line: Int?) { (builder.tinyRings.last?.source, builder.tinyLines.last?.source) }
 

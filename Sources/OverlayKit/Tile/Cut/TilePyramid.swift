@@ -123,6 +123,8 @@ public enum TilePyramid {
         /// Hands the memory of finished disk-walk tasks back to the system, so resident memory
         /// follows what is live.
         let trimmer = FreedMemoryTrimmer()
+        /// One heavy tile at a time, whatever the thread count.
+        let heavyTiles = HeavyTileGate()
 
         /// Whether solid tiles end their subtree with blocks.
         var findsSolidTiles: Bool { emitBlock != nil || sampled != nil }
@@ -171,7 +173,11 @@ public enum TilePyramid {
         private func visit(_ pending: PendingTile, cutter: TileCutter, counts: inout [ZoomCounts]) throws -> [PendingTile] {
             let features = pending.features, id = pending.id
             var (tile, bounds) = cutter.cut(features, id)
-            if id.z >= minZoom { try emitCounted(&tile, share: pending.share, counts: &counts) }
+            if id.z >= minZoom {
+                try heavyTiles.run(heavy: tile.features.count >= HeavyTileGate.features) {
+                    try emitCounted(&tile, share: pending.share, counts: &counts)
+                }
+            }
             guard id.z < lastZoom else { return [] }
             if findsSolidTiles, SolidTile.isSolid(features, tile: id, options: options) {
                 try visitSolid(features, id, share: pending.share, bounds: bounds, cutter: cutter, counts: &counts)
