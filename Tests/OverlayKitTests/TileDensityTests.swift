@@ -188,6 +188,31 @@ final class TileDensityTests: XCTestCase {
         return try XCTUnwrap(try tiles(source).0[TileID(z: 0, x: 0, y: 0)])
     }
 
+    /// A tile of many features over the byte limit is measured on an even share of them first:
+    /// it is never encoded whole, and it keeps about what an exact first round would.
+    func testAVeryDenseTileIsMeasuredOnAShareBeforeItIsEncoded() throws {
+        let tile = try denseTile(80_000)
+        XCTAssertGreaterThanOrEqual(tile.features.count, TileBudget.probeThreshold)
+        let encoder = MVTEncoder(layerName: "points")
+        var budget = TileBudget()
+        budget.maxBytes = 100_000
+        var reduced = tile
+        var encodedCounts = [Int]()
+        let fitted = try budget.fit(&reduced) { tile in
+            encodedCounts.append(tile.features.count)
+            return encoder.encode(tile).0
+        }
+        let step = tile.features.count / TileBudget.probeFeatures
+        XCTAssertEqual(encodedCounts.first, Array(stride(from: 0, to: tile.features.count, by: step)).count, "a share first")
+        XCTAssertLessThan(encodedCounts.max() ?? .max, tile.features.count, "never encoded whole")
+        XCTAssertLessThanOrEqual(try Gzip.compress(fitted.encoded).count, 100_000)
+        XCTAssertEqual(reduced.statistics.droppedForBudget, tile.features.count - reduced.features.count)
+        // The exact way, for comparison: the whole tile encoded first.
+        let whole = try Gzip.compress(encoder.encode(tile).0).count
+        let exactFirstTarget = Double(tile.features.count) * min(0.9, 100_000 / Double(whole) * 0.95)
+        XCTAssertGreaterThan(Double(reduced.features.count), 0.8 * exactFirstTarget, "keeps about what fits")
+    }
+
     func testEveryStrategyFitsTheBudgetInBoundedRounds() throws {
         let tile = try denseTile(20_000)
         let encoder = MVTEncoder(layerName: "points")

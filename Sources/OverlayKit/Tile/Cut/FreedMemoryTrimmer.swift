@@ -19,15 +19,12 @@ final class FreedMemoryTrimmer: @unchecked Sendable {
 
     private let lock = NSLock()
     private var sinceTrim = 0
-    private let interval: Int
-
-    init(interval: Int = FreedMemoryTrimmer.interval) { self.interval = interval }
 
     /// Counts `bytes` of work just finished (its memory freed), and trims once enough have been.
     func finished(bytes: Int) {
         lock.lock()
         sinceTrim = sinceTrim.addingSaturating(bytes)
-        let due = sinceTrim >= interval
+        let due = sinceTrim >= Self.interval
         if due { sinceTrim = 0 }
         lock.unlock()
         if due { Self.trim() }

@@ -22,8 +22,11 @@ extension TileBudget {
     /// - Throws: `Diagnostic` `tile.too-large` naming the tile and its sizes when even one
     ///   feature does not fit.
     func fit(_ tile: inout VectorTile, encode: (VectorTile) throws -> [UInt8]) throws -> FittedTile {
-        var encoded = try encode(tile)
         var coalescing = strategy == .coalesceDensest || strategy == .coalesceSmallest
+        if !coalescing, let target = try probedTarget(tile, encode: encode) {
+            TileReduction.reduce(&tile, to: target, by: strategy, coalescing: false)
+        }
+        var encoded = try encode(tile)
         var previousSize = Int.max
         for round in 0..<Self.maximumRounds {
             let gzipped = try compressedIfNeeded(encoded)
@@ -50,6 +53,29 @@ extension TileBudget {
                 + "feature(s): \(size) bytes compressed (limit \(maxBytes.map(String.init) ?? "none")), "
                 + "\(tile.features.count) features (limit \(maxFeatures.map(String.init) ?? "none")); raise "
                 + "--max-tile-bytes, lower --max-zoom or simplify the largest features, or pass --no-tile-size-limit")
+    }
+
+    /// Features from which a tile is first measured on an even share of them (``probeFeatures``)
+    /// instead of encoded whole.
+    static let probeThreshold = 1 << 16
+    static let probeFeatures = 1 << 14
+
+    /// For a tile of ``probeThreshold`` features or more over the byte limit: as many features
+    /// as the limit leaves room for, estimated from every n-th feature encoded and compressed
+    /// (bytes grow about in proportion to features); nil when the tile is smaller, has no byte
+    /// limit or the estimate fits. The densest tiles (400,000 points) are then never encoded
+    /// whole: the encoder's tables for all of them were most of a run's peak memory, and the
+    /// rounds after this one measure exactly.
+    private func probedTarget(_ tile: VectorTile, encode: (VectorTile) throws -> [UInt8]) throws -> Int? {
+        let count = tile.features.count
+        guard let maxBytes, count >= Self.probeThreshold else { return nil }
+        var probe = tile
+        probe.keepFeatures(at: Array(Swift.stride(from: 0, to: count, by: count / Self.probeFeatures)))
+        let probeBytes = try Gzip.compress(try encode(probe)).count
+        let estimate = Double(probeBytes) * Double(count) / Double(probe.features.count)
+        guard estimate > Double(maxBytes) else { return nil }
+        // Aimed at the limit itself: the next rounds only ever drop more.
+        return max(1, min(count - 1, Int(Double(count) * Double(maxBytes) / estimate)))
     }
 
     /// The stored bytes when the tile could be over the byte limit at all (else gzip is not run
