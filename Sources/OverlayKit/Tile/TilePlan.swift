@@ -127,12 +127,13 @@ extension Tiler {
         }
     }
 
-    /// Peak memory of a disk-store run: a base (subtrees walked in memory, the densest tiles,
-    /// buffers) and bytes per input feature, fitted to 2 and 20 million clustered points
-    /// (Benchmarks/bench_tile_memory.py, 2026-11-27: 368 MB and 1153 MB; it gives 6 million
-    /// 16% under the 650 MB measured and 1 million small polygons 18% over their 274 MB).
-    static let diskStoreBaseMemory = 280 << 20
-    static let diskStoreBytesPerFeature = 45
+    /// Peak memory of a disk-store run: a base (subtrees walked in memory, one densest tile at a
+    /// time, buffers) and bytes per input feature, fitted to 2 and 20 million clustered points
+    /// (release build at cdeb79a, run alone: 280 MB and 363 MB; Benchmarks/bench_tile_memory.py
+    /// gave 264, 321 and 361 MB at 2, 6 and 20 million beside other work, and 196 MB on 1 million
+    /// small polygons, which this overestimates by a third).
+    static let diskStoreBaseMemory = 264 << 20
+    static let diskStoreBytesPerFeature = 5
 
     /// Peak memory of a run over the memory its projected input takes, measured on clustered
     /// points and small polygons (Benchmarks/bench_tile_scale.py): cutting the first zooms
