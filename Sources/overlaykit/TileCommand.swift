@@ -59,6 +59,9 @@ struct TileCommand: ParsableCommand {
     @Option(name: .customLong("plan-tiles"), help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 1000; more is slower and closer, a zoom with fewer tiles is exact).", valueName: "n"))
     var planTiles: Int?
 
+    @Option(name: .customLong("plan-records"), help: ArgumentHelp("With --plan: parse about this many records of a large GeoJSON text sequence, chosen evenly, and grow their tiles to the whole input's (default 200000; 0 parses every record).", valueName: "n"))
+    var planRecords: Int?
+
     @Option(help: ArgumentHelp("Write nothing; print what tile Z/X/Y of this run holds and, for every input feature that reaches it, why it is kept, thinned, too small, clustered or dropped.", valueName: "z/x/y"))
     var explain: String?
 
@@ -134,6 +137,10 @@ struct TileCommand: ParsableCommand {
             guard planTiles >= 1 else { throw ValidationError("--plan-tiles takes a count ≥ 1, not \(planTiles)") }
             tiler.planSampleTiles = planTiles
         }
+        if let planRecords {
+            guard planRecords >= 0 else { throw ValidationError("--plan-records takes a count ≥ 0, not \(planRecords)") }
+            tiler.planSampleRecords = planRecords
+        }
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
@@ -162,6 +169,7 @@ struct TileCommand: ParsableCommand {
             throw ValidationError("--partition-zoom goes with --job")
         }
         guard planTiles == nil || plan else { throw ValidationError("--plan-tiles goes with --plan") }
+        guard planRecords == nil || plan else { throw ValidationError("--plan-records goes with --plan") }
         if explain != nil {
             guard output == nil else { throw ValidationError("--explain writes nothing: leave out -o") }
             guard !plan else { throw ValidationError("--plan and --explain cannot be used together") }
@@ -288,7 +296,8 @@ extension TileCommand {
     static func text(_ plan: TilePlan, format: TileArchiveFormat) -> String {
         func megabytes(_ bytes: Int) -> String { bytes < 10 << 20 ? "\(bytes / 1024) KiB" : "\(bytes >> 20) MiB" }
         let cut = plan.zooms.reduce(0) { $0 + $1.tilesCut }
-        let basis = plan.exact ? "every tile cut: the run's numbers" : "\(cut) tiles cut, each standing for those like it"
+        var basis = plan.exact ? "every tile cut: the run's numbers" : "\(cut) tiles cut, each standing for those like it"
+        if plan.recordStride > 1 { basis += "; 1 input record in \(plan.recordStride) parsed, its tiles grown to the whole input's" }
         let store = plan.onDisk ? ", features on disk" : ""
         var lines = ["plan: \(plan.features) features\(store), z\(plan.zooms.first?.zoom ?? 0)–z\(plan.maxZoom), "
                         + "points thinned below z\(plan.baseZoom) (\(basis))",

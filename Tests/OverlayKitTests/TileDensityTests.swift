@@ -374,7 +374,7 @@ final class TileDensityTests: XCTestCase {
             XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4, label)
         }
         let cut = plan.zooms.reduce(0) { $0 + $1.tilesCut }
-        if sampled {
+        if sampled && plan.recordStride == 1 {
             XCTAssertLessThan(cut, report.tiles / 2, "\(label): a sample is cut")
         } else {
             XCTAssertEqual(plan.zooms.map(\.tiles), report.zooms.map(\.tiles), "\(label): every tile cut, the run's count")
@@ -429,6 +429,67 @@ final class TileDensityTests: XCTestCase {
         whole.options.maxZoom = 6
         whole.planSampleTiles = 32
         try assertPlan(whole, input: world.path, onDisk: false, sampled: true, checksFile: false, label: "world")
+    }
+
+    func testPlanOfALargeSequenceParsesASampleOfItsRecords() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plan-records-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 40,000 clustered points with a unique name, a shared kind and a repeating number;
+        // 4,000 records parsed (1 in 10), z0–9: the tiles and bytes of every zoom within a
+        // quarter of the run's, as on the 2M points of Benchmarks/bench_tile_plan.py.
+        let input = folder.appendingPathComponent("points.geojsons")
+        let text = clusteredPoints(40_000) { #"{"name":"place \#($0)","kind":"k\#($0 % 5)","height":\#(Double($0 % 300) / 10)}"# }
+        try (text + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var points = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
+        points.options.maxZoom = 9
+        points.planSampleRecords = 4_000
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        let plan = try points.plan(reading: &reader)
+        XCTAssertEqual(plan.recordStride, 10)
+        XCTAssertEqual(Double(plan.features), 40_000, accuracy: 4_000)
+        try assertPlan(points, input: input.path, onDisk: false, sampled: true, label: "sampled points")
+        // Every record parsed when asked: exact again.
+        points.planSampleRecords = 0
+        try assertPlan(points, input: input.path, onDisk: false, sampled: false, label: "every record")
+    }
+
+    func testSequenceSampleCountsEveryRecordsTileAndKeepsTheSameRecordsOnAnyThreads() throws {
+        // Compact and pretty-printed records, RS-prefixed ones, a record with no position, no
+        // final newline.
+        var records = (0..<3_000).map { index in
+            #"{"type":"Feature","properties":{"i":\#(index)},"geometry":{"type":"Point","coordinates":[\#(Double(index % 360) - 179.5),\#(Double(index % 170) - 84.5)]}}"#
+        }
+        records[10] = "{\n  \"type\": \"Feature\",\n  \"properties\": {},\n  \"geometry\": {\n    \"type\": \"Point\",\n    \"coordinates\": [1.5, 2.5]\n  }\n}"
+        records[11] = "\u{1E}" + records[11]
+        records[12] = #"{"type":"Feature","properties":{},"geometry":null}"#
+        let bytes = Array(records.joined(separator: "\n").utf8)
+        let file = ByteInput(bytes: bytes, name: "points.geojsons")
+        let one = try SequenceSample(file, size: bytes.count, stride: 7, maxZoom: 6, threads: 1)
+        let three = try SequenceSample(file, size: bytes.count, stride: 7, maxZoom: 6, threads: 3, minimumPartBytes: 1_000)
+        XCTAssertEqual(one.records, 3_000)
+        XCTAssertEqual(three.records, 3_000)
+        XCTAssertEqual(one.kept, three.kept, "the same records kept on any number of threads")
+        XCTAssertEqual(Double(one.keptRecords), 3_000 / 7, accuracy: 100)
+        // The positions: 360 longitudes × 170 latitudes by index, so every tile at z0–z6 is
+        // exactly what a set of the positions' tiles gives.
+        var expected = Array(repeating: Set<Int>(), count: 7)
+        for index in 0..<3_000 where index != 12 {
+            let position = index == 10 ? (1.5, 2.5) : (Double(index % 360) - 179.5, Double(index % 170) - 84.5)
+            for zoom in 0...6 {
+                let point = MapPoint(Coordinate(latitude: position.1, longitude: position.0))
+                let scale = Double(1 << zoom) / MapProjection.worldSize
+                expected[zoom].insert(Int(point.x * scale) << 32 | Int(point.y * scale))
+            }
+        }
+        XCTAssertEqual(one.anchoredTiles, expected.map(\.count))
+        XCTAssertEqual(three.anchoredTiles, expected.map(\.count))
+        // The kept records read back as records of their own.
+        var reader = GeoJSONReader(input: ByteInput(bytes: one.kept, name: "kept"))
+        var read = 0
+        while try reader.next() != nil { read += 1 }
+        XCTAssertEqual(read, one.keptRecords)
+        XCTAssertEqual(try SequenceSample.estimatedRecords(in: file, size: bytes.count), 3_000)
     }
 
     func testPointStreamCapKeepsAnEvenShareOfTheOrderAndNeverMoreThanItsCap() {

@@ -110,11 +110,18 @@ public final class ByteInput {
         return ByteInput(duplicating: copy, name: name, expectedSize: expectedSize)
     }
 
-    /// The bytes `range` of a regular file opened by path, as an input of their own that reads
-    /// them with positional reads (independent of this one and of other slices, so threads may
-    /// read slices side by side); nil for anything else.
+    /// The bytes `range` of a regular file opened by path, or of memory, as an input of their
+    /// own that reads them with positional reads (independent of this one and of other slices,
+    /// so threads may read slices side by side); nil for anything else.
     package func slice(_ range: Range<Int>) -> ByteInput? {
-        guard descriptor >= 0, let copy = independentCopy() else { return nil }
+        if descriptor < 0 {
+            // Shares the bytes (copy on write: none are ever written).
+            let copy = ByteInput(bytes: memory, name: name)
+            copy.memoryOffset = min(max(0, range.lowerBound), memory.count)
+            copy.positionalLimit = min(max(copy.memoryOffset, range.upperBound), memory.count)
+            return copy
+        }
+        guard let copy = independentCopy() else { return nil }
         copy.positionalOffset = range.lowerBound
         copy.positionalLimit = range.upperBound
         return copy
@@ -139,7 +146,7 @@ public final class ByteInput {
     /// Reads from the file or memory, ignoring `pending`.
     private func readFromSource(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         if descriptor < 0 {
-            let count = min(buffer.count, memory.count - memoryOffset)
+            let count = min(buffer.count, (positionalLimit ?? memory.count) - memoryOffset)
             if count > 0 {
                 memory.withUnsafeBytes {
                     buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[memoryOffset..<memoryOffset + count]))

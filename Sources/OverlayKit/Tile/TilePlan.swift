@@ -53,8 +53,13 @@ public struct TilePlan: Sendable {
     /// about their size; with the disk feature store (`Tiler.FeatureStore.disk`), also its
     /// temporary files, about 4 times the input.
     public var temporaryDiskBytes: Int
-    /// Whether the plan read the input into the disk store (as the run will).
+    /// Whether the run will keep its features in the disk store (the plan read them there too,
+    /// unless it sampled the input).
     public var onDisk: Bool
+    /// The plan read about one input record in this many (1: every one): a large GeoJSON text
+    /// sequence is sampled (``Tiler/planSampleRecords``) and each tile's numbers grown to the
+    /// whole input's.
+    public var recordStride: Int
 
     /// All tiles.
     public var tiles: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -74,18 +79,65 @@ extension Tiler {
     /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors; `tile.too-large`.
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
-        let store = featureStorePlan(for: inputs)
+        if let sample = try sequenceSample(of: inputs) {
+            // A bad record among those sampled: the whole input is read, and the error reported where it is.
+            if let plan = try? plan(inputs: inputs, sample: sample) { return plan }
+        }
+        return try plan(inputs: &inputs, onWarning: onWarning)
+    }
+
+    /// The records of a large GeoJSON text sequence a plan reads (about ``planSampleRecords``
+    /// of them), when the settings decide each tile from its own features only; nil to read
+    /// every record (another format, several inputs, guessed zooms, clustering, shared borders).
+    func sequenceSample(of inputs: [TileInput]) throws -> SequenceSample? {
+        guard planSampleRecords > 0, inputs.count == 1, let file = (inputs[0].reader as? GeoJSONReader)?.unreadFile,
+              let size = file.expectedSize, !options.guessesMaxZoom, !options.guessesBaseZoom,
+              options.clusterDistance == 0, !options.sharedBorders else { return nil }
+        let stride = try SequenceSample.estimatedRecords(in: file, size: size) / planSampleRecords
+        guard stride >= 2 else { return nil }
+        return try SequenceSample(file, size: size, stride: stride, maxZoom: options.maxZoom, threads: threads)
+    }
+
+    /// A plan from one input record in `sample.stride`: the sampled records are read into
+    /// memory, every tile's bytes grown to what the whole input's tile should take
+    /// (`PlanTally`), and every zoom's tiles scaled by how many more tiles all records reach
+    /// than the sampled ones.
+    private func plan(inputs: [TileInput], sample: SequenceSample) throws -> TilePlan {
+        let before = Self.residentBytes()
+        // Named, so its parts are read on as many threads as the file's would be.
+        let name = (inputs[0].reader as? GeoJSONReader)?.unreadFile?.name ?? "sample"
+        var sampled = [TileInput(layer: inputs[0].layer, reader: GeoJSONReader(input: ByteInput(bytes: sample.kept, name: name)))]
+        let source = try TileSource(reading: &sampled, options: options, readThreads: threads, onWarning: { _ in })
+        let scale = Double(sample.records) / Double(max(1, sample.keptRecords))
+        let memory = before.addingSaturating(Int(saturating: (Double(Self.residentBytes() - before) * scale).rounded()))
+        return try plan(source, inputs: inputs, projectedMemory: memory, sample: sample)
+    }
+
+    /// A plan from every record of the inputs.
+    private func plan(inputs: inout [TileInput], onWarning: (Diagnostic) -> Void) throws -> TilePlan {
         let diskFolder = try temporaryFolder(for: inputs)
         let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
                                     onWarning: onWarning)
-        let projectedMemory = Self.residentBytes()
+        return try plan(source, inputs: inputs, projectedMemory: Self.residentBytes(), sample: nil)
+    }
+
+    /// Walks a sample of `source`'s pyramid and sums it up.
+    private func plan(_ source: TileSource, inputs: [TileInput], projectedMemory: Int, sample: SequenceSample?) throws -> TilePlan {
+        let store = featureStorePlan(for: inputs)
         let options = source.options
         let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
         let tally = PlanTally(zooms: options.maxZoom + 1, encoder: planEncoder(layers: source.layers), budget: options.budget,
-                              format: resolvedArchiveFormat)
+                              format: resolvedArchiveFormat, inputStride: sample?.stride ?? 1)
         let visited = try TilePyramid.sample(source, minZoom: zoomRange.lowerBound, parallelism: threads,
                                              tilesPerZoom: planSampleTiles, emit: tally.add)
-        let totals = tally.totals
+        var totals = tally.totals
+        if let sample {
+            // Tiles only unsampled records reach: as many more as all records' first positions
+            // reach than the sampled ones' (exact for points).
+            for zoom in zoomRange where sample.keptAnchoredTiles[zoom] > 0 {
+                totals[zoom].tiles *= Double(sample.anchoredTiles[zoom]) / Double(sample.keptAnchoredTiles[zoom])
+            }
+        }
         let zooms = zip(zoomRange, visited).map { zoom, cut in
             TilePlan.Zoom(zoom: zoom, tiles: Int(saturating: totals[zoom].tiles.rounded()),
                           bytes: Int(saturating: totals[zoom].bytes.rounded()),
@@ -103,16 +155,18 @@ extension Tiler {
         case .mbtiles: Int(saturating: (Double(stored) * 1.2).rounded()).addingSaturating(tiles.multipliedSaturating(by: 60))
         case .directory: stored
         }
-        let features = source.inputCounts.features
+        let features = sample.map { Int(saturating: (Double(source.inputCounts.features) * Double($0.records)
+                                                      / Double(max(1, $0.keptRecords))).rounded()) }
+            ?? source.inputCounts.features
         let archiveDisk = format == .pmtiles ? 2 * output : output
         return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: features,
-                        zooms: zooms, exact: !tally.sampled,
+                        zooms: zooms, exact: !tally.sampled && sample == nil,
                         peakMemoryBytes: store.onDisk
                             ? Self.diskStoreBaseMemory.addingSaturating(features.multipliedSaturating(by: Self.diskStoreBytesPerFeature))
                             : Int(Double(projectedMemory) * Self.peakMemoryFactor),
                         outputBytes: output,
                         temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.temporaryBytes) : archiveDisk,
-                        onDisk: source.disk != nil)
+                        onDisk: store.onDisk, recordStride: sample?.stride ?? 1)
     }
 
     /// How the run encodes a tile's features (its layers, its encoding).
@@ -185,10 +239,18 @@ final class PlanTally: @unchecked Sendable {
     /// Whether any tile stood for more than itself.
     private(set) var sampled = false
 
-    init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat) {
+    /// With tiles cut from about one input record in a stride (`SequenceSample`): their
+    /// measures, grown to the whole input's when summed.
+    private var growth: SampledTileGrowth?
+
+    init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat, inputStride: Int = 1) {
         self.encoder = encoder
         self.budget = budget
         self.format = format
+        if inputStride > 1 {
+            growth = SampledTileGrowth(stride: inputStride, maxFeatures: budget.maxFeatures,
+                                       maxStoredBytes: format == .directory ? nil : budget.maxBytes)
+        }
         self.zooms = Array(repeating: Totals(), count: zooms)
     }
 
@@ -196,7 +258,13 @@ final class PlanTally: @unchecked Sendable {
     var totals: [Totals] {
         lock.lock()
         defer { lock.unlock() }
-        return zooms
+        guard let growth else { return zooms }
+        var result = zooms
+        for (zoom, grown) in growth.totals(zooms: zooms.count).enumerated() {
+            result[zoom].bytes += grown.encoded
+            result[zoom].stored += grown.stored
+        }
+        return result
     }
 
     /// Adds a tile cut by the walk, standing for `weight` tiles of its zoom (times its block's
@@ -210,6 +278,17 @@ final class PlanTally: @unchecked Sendable {
         let encoded = fitted.encoded
         let stored = format == .directory ? encoded : try fitted.compressed()
         let copies = Double(block?.tileCount ?? 1)
+        if growth != nil {
+            // Tiles of a sample of the records: grown once the walk is done (no two alike).
+            let tile = try measured(tile, encoded: encoded.count, stored: stored.count, weight: weight * copies)
+            lock.lock()
+            defer { lock.unlock() }
+            sampled = true
+            zooms[tile.zoom].tiles += tile.weight
+            entries += tile.weight
+            growth!.add(tile)
+            return encoded.count
+        }
         // A directory writes every file; the archives store a tile met before once.
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         if format != .directory { for byte in stored { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 } }
@@ -237,6 +316,27 @@ final class PlanTally: @unchecked Sendable {
             entries += counted
         }
         return encoded.count
+    }
+
+    /// A tile cut from the sampled records, measured as ``SampledTileGrowth`` grows it: its
+    /// encoded and stored bytes with all its features, every other one and every fourth one.
+    private func measured(_ tile: VectorTile, encoded: Int, stored: Int, weight: Double) throws -> SampledTileGrowth.Measured {
+        let (halfIndices, quarterIndices) = SampledTileGrowth.halfAndQuarter(of: tile.features.count)
+        func bytes(keeping indices: [Int]) throws -> (encoded: Double, stored: Double) {
+            var part = tile
+            part.keepFeatures(at: indices)
+            let encoded: [UInt8]
+            switch encoder {
+            case .vector(let encode): encoded = encode(part)
+            case .geojson(let encode): encoded = try encode(part)
+            }
+            return (Double(encoded.count), format == .directory ? Double(encoded.count) : Double(try Gzip.compress(encoded).count))
+        }
+        let half = try bytes(keeping: halfIndices)
+        let quarter = tile.features.count >= 4 ? try bytes(keeping: quarterIndices) : half
+        return .init(zoom: tile.id.z, weight: weight, features: tile.features.count,
+                     encoded: .init(all: Double(encoded), half: half.encoded, quarter: quarter.encoded),
+                     stored: .init(all: Double(stored), half: half.stored, quarter: quarter.stored))
     }
 
     /// The most tile hashes remembered (a few MB).

@@ -39,6 +39,10 @@ public struct Tiler: Sendable, Codable {
     public var options = TileOptions()
     /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
     public var planSampleTiles = 1_000
+    /// `plan(reading:onWarning:)` parses about this many records of a large GeoJSON text
+    /// sequence, chosen evenly, and grows what their tiles take to the whole input's (0: parse
+    /// every record).
+    public var planSampleRecords = 200_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7
     /// Threads that cut tiles, and that read a GeoJSON text sequence file in parts (1 does

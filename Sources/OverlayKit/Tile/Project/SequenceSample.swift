@@ -1,0 +1,285 @@
+import OverlayModel
+
+/// A plan's look at a large GeoJSON text sequence without parsing all of it (`Tiler.plan`):
+/// every record's first position places it in a tile at each zoom (the tiles the input reaches,
+/// counted exactly for points and nearly so for small shapes), and about one record in
+/// ``stride``, chosen by a hash of where it starts, is kept whole to be parsed and cut.
+///
+/// Records are found as the parallel reader finds its cuts (``SequenceRecordBoundaries``): a
+/// newline after a `}` ends one. A position is the first two numbers after the first
+/// `"coordinates"`; a record without one is kept or skipped all the same, it only places no
+/// tile. Nothing here reports errors: the kept records are parsed by the reader, and a plan
+/// that finds a bad one reads the whole input instead.
+struct SequenceSample {
+    /// About one record in this many is kept.
+    let stride: Int
+    /// Records in the file.
+    private(set) var records = 0
+    /// Records kept.
+    private(set) var keptRecords = 0
+    /// The kept records, in file order, one a line.
+    private(set) var kept: [UInt8] = []
+    /// Per zoom from 0 to the max zoom: distinct tiles holding the first position of a record,
+    /// of every record and of the kept ones.
+    private(set) var anchoredTiles: [Int] = []
+    private(set) var keptAnchoredTiles: [Int] = []
+
+    /// Records the first `probeBytes` of a sequence file hold, scaled to its size: enough to
+    /// choose a stride before the file is read.
+    static func estimatedRecords(in file: ByteInput, size: Int, probeBytes: Int = 4 << 20) throws -> Int {
+        guard size > 0, let slice = file.slice(0..<min(size, probeBytes)) else { return 0 }
+        var buffer = [UInt8](repeating: 0, count: min(size, probeBytes))
+        var filled = 0
+        while filled < buffer.count {
+            let count = try buffer.withUnsafeMutableBytes { try slice.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            if count == 0 { break }
+            filled += count
+        }
+        // Records the probe shows ended (the one it stops in is not counted).
+        var records = 0
+        var scanner = RecordScanner()
+        buffer.withUnsafeBufferPointer { bytes in
+            scanner.scan(UnsafeBufferPointer(rebasing: bytes[0..<filled]), at: 0) { _, _ in records += 1 }
+        }
+        if filled == size { scanner.finish(at: size) { _, _ in records += 1 } }
+        guard filled > 0 else { return 0 }
+        return Int(saturating: (Double(records) * Double(size) / Double(filled)).rounded())
+    }
+
+    /// Reads `file` (`size` bytes) on `threads` threads, keeping about one record in `stride`
+    /// and placing every record in its tile at zooms 0…`maxZoom`.
+    /// - Throws: `Diagnostic` `io.read-failed`, `io.thread-failed`.
+    init(_ file: ByteInput, size: Int, stride: Int, maxZoom: Int, threads: Int,
+         minimumPartBytes: Int = ParallelSequenceProjection.minimumPartBytes) throws {
+        self.stride = max(1, stride)
+        let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: max(1, threads),
+                                                        minimumBytes: minimumPartBytes)
+        let jobs = parts.map { Part(file: file, range: $0, stride: self.stride, maxZoom: maxZoom) }
+        try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
+        var every = [UInt64](), keptKeys = [UInt64]()
+        for job in jobs {
+            if let failure = job.failure { throw failure }
+            records += job.records
+            keptRecords += job.keptRecords
+            kept += job.kept
+            every += job.tiles.keys
+            keptKeys += job.keptTiles.keys
+        }
+        anchoredTiles = Self.distinctTiles(every, maxZoom: maxZoom)
+        keptAnchoredTiles = Self.distinctTiles(keptKeys, maxZoom: maxZoom)
+    }
+
+    /// Per zoom 0…`maxZoom`, the distinct tiles among Morton keys at `maxZoom` (a parent's key
+    /// is its child's shifted by two bits, so the sorted keys stay sorted at every zoom).
+    static func distinctTiles(_ keys: [UInt64], maxZoom: Int) -> [Int] {
+        let sorted = TileKeys.uniqued(keys)
+        return (0...maxZoom).map { zoom in
+            let shift = UInt64(2 * (maxZoom - zoom))
+            var count = 0
+            var last: UInt64?
+            for key in sorted where key >> shift != last {
+                count += 1
+                last = key >> shift
+            }
+            return count
+        }
+    }
+
+    /// Finds records in a stream of chunks where ``SequenceRecordBoundaries`` would cut: after
+    /// a newline that follows a `}` and precedes a `{` or RS (blanks between allowed), so the
+    /// inside of a pretty-printed record or collection is never cut.
+    struct RecordScanner {
+        private var lastSignificant: UInt8 = 0
+        private var candidate: Int?
+        private var start: Int
+
+        /// A scanner of a stream whose first record starts at `start`.
+        init(start: Int = 0) { self.start = start }
+
+        /// Calls `record` with the start and end offsets of every record that `bytes`, which
+        /// sit at `offset` of the stream, show to have ended (a record is known to end when the
+        /// next one begins).
+        mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, record: (Int, Int) -> Void) {
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x0A:
+                    if candidate == nil && lastSignificant == UInt8(ascii: "}") { candidate = offset + index + 1 }
+                case 0x20, 0x09, 0x0D:
+                    continue
+                default:
+                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E {
+                        record(start, cut)
+                        start = cut
+                    }
+                    candidate = nil
+                    lastSignificant = byte
+                }
+            }
+        }
+
+        /// Calls `record` for the last record, which the stream's end (`end`) ends.
+        mutating func finish(at end: Int, record: (Int, Int) -> Void) {
+            if start < end { record(start, end) }
+            start = end
+        }
+    }
+
+    /// Sorted distinct tile keys, deduplicated as they come so memory follows the tiles, not the records.
+    struct TileKeys {
+        private(set) var keys: [UInt64] = []
+        private var settled = 0
+
+        mutating func insert(_ key: UInt64) {
+            keys.append(key)
+            if keys.count - settled >= 1 << 20 {
+                keys = Self.uniqued(keys)
+                settled = keys.count
+            }
+        }
+
+        static func uniqued(_ keys: [UInt64]) -> [UInt64] {
+            var sorted = keys.sorted()
+            var write = 0
+            for read in sorted.indices where write == 0 || sorted[read] != sorted[write - 1] {
+                sorted[write] = sorted[read]
+                write += 1
+            }
+            sorted.removeLast(sorted.count - write)
+            return sorted
+        }
+    }
+
+    /// One part of the file, scanned on whichever thread runs it. `@unchecked Sendable`: its
+    /// results are written by that one thread and read after it is joined.
+    private final class Part: @unchecked Sendable {
+        let file: ByteInput
+        let range: Range<Int>
+        let stride: Int
+        let maxZoom: Int
+        var records = 0
+        var keptRecords = 0
+        var kept: [UInt8] = []
+        var tiles = TileKeys()
+        var keptTiles = TileKeys()
+        var failure: (any Error)?
+
+        init(file: ByteInput, range: Range<Int>, stride: Int, maxZoom: Int) {
+            self.file = file
+            self.range = range
+            self.stride = stride
+            self.maxZoom = maxZoom
+        }
+
+        func run() {
+            guard let slice = file.slice(range) else { return }
+            var chunk = [UInt8](repeating: 0, count: 4 << 20)
+            // The bytes from the first record not yet taken to the end of what was read.
+            var window = [UInt8]()
+            var windowStart = range.lowerBound
+            var offset = range.lowerBound
+            var scanner = RecordScanner(start: range.lowerBound)
+            let takeRecord = { (start: Int, end: Int) in
+                window.withUnsafeBufferPointer {
+                    self.take(UnsafeBufferPointer(rebasing: $0[(start - windowStart)..<(end - windowStart)]), at: start)
+                }
+            }
+            do {
+                while true {
+                    let count = try chunk.withUnsafeMutableBytes { try slice.read(into: $0) }
+                    if count == 0 { break }
+                    window += chunk[0..<count]
+                    var taken = windowStart
+                    chunk.withUnsafeBufferPointer { bytes in
+                        scanner.scan(UnsafeBufferPointer(rebasing: bytes[0..<count]), at: offset) { start, end in
+                            takeRecord(start, end)
+                            taken = end
+                        }
+                    }
+                    window.removeFirst(taken - windowStart)
+                    windowStart = taken
+                    offset += count
+                }
+                scanner.finish(at: offset, record: takeRecord)
+            } catch {
+                failure = error
+            }
+        }
+
+        /// One record, `bytes`, starting at file offset `start`.
+        private func take(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
+            guard bytes.contains(UInt8(ascii: "{")) else { return }
+            records += 1
+            let key = Self.firstPosition(bytes).flatMap { Self.tileKey($0, zoom: maxZoom) }
+            if let key { tiles.insert(key) }
+            guard Self.isKept(offset: start, stride: stride) else { return }
+            keptRecords += 1
+            kept.append(contentsOf: bytes)
+            if bytes.last(where: { $0 > 0x20 }) != nil, bytes.last != 0x0A { kept.append(0x0A) }
+            if let key { keptTiles.insert(key) }
+        }
+
+        /// Whether the record starting at `offset` is kept: a hash below 1/`stride` of its range,
+        /// so the same records are kept on any number of threads.
+        static func isKept(offset: Int, stride: Int) -> Bool {
+            var value = UInt64(truncatingIfNeeded: offset) &+ 0x9E37_79B9_7F4A_7C15
+            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+            value ^= value >> 31
+            return value < UInt64.max / UInt64(stride)
+        }
+
+        /// The first two numbers after the first `"coordinates"` of a record (longitude, latitude).
+        static func firstPosition(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+            let key = Array("\"coordinates\"".utf8)
+            guard bytes.count > key.count, let base = bytes.baseAddress else { return nil }
+            var index = 0
+            let last = bytes.count - key.count
+            while index <= last {
+                if bytes[index] == key[0] && bytes[index + 1] == key[1] && bytes[index + 2] == key[2]
+                    && (0..<key.count).allSatisfy({ bytes[index + $0] == key[$0] }) { break }
+                index += 1
+            }
+            guard index <= last else { return nil }
+            index += key.count
+            var numbers = [Double]()
+            while numbers.count < 2 && index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    guard let number = JSONNumberParser.parsePrefix(base + index, end: base + bytes.count) else { return nil }
+                    numbers.append(number.value)
+                    index += number.length
+                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
+                            || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    index += 1
+                } else {
+                    return nil
+                }
+            }
+            return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+        }
+
+        /// The Morton key of the tile at `zoom` holding a longitude and latitude; nil when they
+        /// are not finite.
+        static func tileKey(_ position: (Double, Double), zoom: Int) -> UInt64? {
+            guard position.0.isFinite, position.1.isFinite else { return nil }
+            let scale = Double(1 << zoom) / MapProjection.worldSize
+            let last = Double((1 << zoom) - 1)
+            let x = min(last, max(0, (MapProjection.x(longitude: position.0) * scale).rounded(.down)))
+            let y = min(last, max(0, (MapProjection.y(latitude: position.1) * scale).rounded(.down)))
+            guard x.isFinite, y.isFinite else { return nil }
+            return Self.spread(UInt32(x)) | Self.spread(UInt32(y)) << 1
+        }
+
+        /// The bits of `value` at the even positions of a 64-bit word.
+        static func spread(_ value: UInt32) -> UInt64 {
+            var bits = UInt64(value)
+            bits = (bits | bits << 16) & 0x0000_FFFF_0000_FFFF
+            bits = (bits | bits << 8) & 0x00FF_00FF_00FF_00FF
+            bits = (bits | bits << 4) & 0x0F0F_0F0F_0F0F_0F0F
+            bits = (bits | bits << 2) & 0x3333_3333_3333_3333
+            bits = (bits | bits << 1) & 0x5555_5555_5555_5555
+            return bits
+        }
+    }
+}
