@@ -492,6 +492,32 @@ final class TileDensityTests: XCTestCase {
         XCTAssertEqual(try SequenceSample.estimatedRecords(in: file, size: bytes.count), 3_000)
     }
 
+    func testARowOfTilesAlikeIsKnownFromOneOfThem() {
+        func tile(_ features: [TileFeature]) -> VectorTile {
+            VectorTile(id: TileID(z: 9, x: 3, y: 4), extent: 4096, features: features, statistics: TileStatistics(),
+                       sourcePointCount: 0, pointCount: 0)
+        }
+        func polygon(_ ring: [(Int32, Int32)]) -> TileFeature {
+            TileFeature(type: .polygon, xy: ring.flatMap { [$0.0, $0.1] }, ringLengths: [ring.count], id: nil, properties: nil)
+        }
+        // A polygon's edge along a parallel: buffer edge to buffer edge, flat in between.
+        let row = polygon([(-64, 1000), (4160, 1000), (4160, 4160), (-64, 4160), (-64, 1000)])
+        XCTAssertTrue(RepeatingTile.repeats(tile([row])))
+        // Along a meridian: a column repeats.
+        let column = polygon([(700, -64), (4160, -64), (4160, 4160), (700, 4160), (700, -64)])
+        XCTAssertTrue(RepeatingTile.repeats(tile([column])))
+        // Two polygons meeting along a parallel (a border along 49° N), and a line along one.
+        let north = polygon([(-64, -64), (4160, -64), (4160, 2048), (-64, 2048), (-64, -64)])
+        let line = TileFeature(type: .line, xy: [-64, 3000, 4160, 3000], ringLengths: [2], id: nil, properties: nil)
+        XCTAssertTrue(RepeatingTile.repeats(tile([north, row, line])))
+        // A slanted edge, a shape that stops inside the tile, or a point: the neighbours differ.
+        XCTAssertFalse(RepeatingTile.repeats(tile([polygon([(-64, 900), (4160, 1100), (4160, 4160), (-64, 4160), (-64, 900)])])))
+        XCTAssertFalse(RepeatingTile.repeats(tile([polygon([(100, 1000), (4160, 1000), (4160, 4160), (100, 4160), (100, 1000)]),
+                                                   polygon([(-64, 100), (50, 100), (50, 200), (-64, 200), (-64, 100)])])))
+        XCTAssertFalse(RepeatingTile.repeats(tile([row, TileFeature(type: .point, xy: [5, 5], ringLengths: [1], id: nil, properties: nil)])))
+        XCTAssertFalse(RepeatingTile.repeats(tile([])))
+    }
+
     func testPointStreamCapKeepsAnEvenShareOfTheOrderAndNeverMoreThanItsCap() {
         var cap = PointStreamCap(cap: 4)
         var held = [Int]()

@@ -309,11 +309,14 @@ final class PlanTally: @unchecked Sendable {
                 seen[hash] = (first.size, first.zoom, 1)
             }
         } else {
-            // A block is one stored tile; a sampled tile stands for others like it.
-            let counted = block == nil ? weight : 1
+            // A block is one stored tile, and so is a run of tiles alike along a row or column;
+            // another sampled tile stands for others like it.
+            // (A run's tiles are apart along the archive's curve: each is still an entry.)
+            let repeating = block == nil && weight > 1 && RepeatingTile.repeats(tile)
+            let counted = block == nil && !repeating ? weight : 1
             if seen.count < Self.maximumHashes { seen[hash] = (stored.count, zoom, counted) }
             zooms[zoom].stored += counted * Double(stored.count)
-            entries += counted
+            entries += repeating ? weight : counted
         }
         return encoded.count
     }

@@ -38,7 +38,7 @@ public struct Tiler: Sendable, Codable {
     /// geojson-vt's.
     public var options = TileOptions()
     /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
-    public var planSampleTiles = 1_000
+    public var planSampleTiles = 256
     /// `plan(reading:onWarning:)` parses about this many records of a large GeoJSON text
     /// sequence, chosen evenly, and grows what their tiles take to the whole input's (0: parse
     /// every record).

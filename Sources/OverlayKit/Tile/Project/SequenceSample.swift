@@ -26,7 +26,7 @@ struct SequenceSample {
 
     /// Records the first `probeBytes` of a sequence file hold, scaled to its size: enough to
     /// choose a stride before the file is read.
-    static func estimatedRecords(in file: ByteInput, size: Int, probeBytes: Int = 4 << 20) throws -> Int {
+    static func estimatedRecords(in file: ByteInput, size: Int, probeBytes: Int = 1 << 20) throws -> Int {
         guard size > 0, let slice = file.slice(0..<min(size, probeBytes)) else { return 0 }
         var buffer = [UInt8](repeating: 0, count: min(size, probeBytes))
         var filled = 0
