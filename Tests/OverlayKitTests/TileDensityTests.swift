@@ -374,8 +374,9 @@ final class TileDensityTests: XCTestCase {
             XCTAssertEqual(Double(plan.outputBytes), Double(report.fileBytes ?? 0), accuracy: Double(report.fileBytes ?? 0) / 4, label)
         }
         let cut = plan.zooms.reduce(0) { $0 + $1.tilesCut }
-        if sampled && plan.recordStride == 1 {
-            XCTAssertLessThan(cut, report.tiles / 2, "\(label): a sample is cut")
+        if sampled {
+            // A sample of the tiles, or of the records.
+            if plan.recordStride == 1 { XCTAssertLessThan(cut, report.tiles / 2, "\(label): a sample is cut") }
         } else {
             XCTAssertEqual(plan.zooms.map(\.tiles), report.zooms.map(\.tiles), "\(label): every tile cut, the run's count")
         }
@@ -452,6 +453,62 @@ final class TileDensityTests: XCTestCase {
         // Every record parsed when asked: exact again.
         points.planSampleRecords = 0
         try assertPlan(points, input: input.path, onDisk: false, sampled: false, label: "every record")
+        // The same points as one FeatureCollection: its features are sampled as well.
+        let collection = folder.appendingPathComponent("points.geojson")
+        let features = text.split(separator: "\n").joined(separator: ",\n")
+        try #"{"type":"FeatureCollection","name":"points [1]","features":[\#(features)]}"#.write(to: collection, atomically: true, encoding: .utf8)
+        points.planSampleRecords = 4_000
+        var collectionReader = try FeatureIO.reader(for: ByteInput(path: collection.path))
+        XCTAssertEqual(try points.plan(reading: &collectionReader).recordStride, 10)
+        try assertPlan(points, input: collection.path, onDisk: false, sampled: true, label: "sampled FeatureCollection")
+    }
+
+    func testFeatureArrayScannerFindsEachFeatureOfACollection() throws {
+        // Brackets and quotes inside strings, a member before `features` holding an array and
+        // objects, a property named "features", pretty-printed features.
+        let text = """
+        {"type":"FeatureCollection","bbox":[-10,-10,10,10],"note":{"features":[{"a":1}]},"name":"a \\"features\\" [x] {y}",
+         "features": [
+          {"type":"Feature","properties":{"features":[1,2],"s":"}]\\\\"},"geometry":{"type":"Point","coordinates":[1,2]}},
+          {
+            "type": "Feature", "properties": {"t": "{\\"[\\""},
+            "geometry": {"type": "LineString", "coordinates": [[3, 4], [5, 6]]}
+          },
+          {"type":"Feature","properties":null,"geometry":null}
+         ],
+         "after": [{"type":"Feature"}]
+        }
+        """
+        let bytes = Array(text.utf8)
+        var records = [String]()
+        for chunkSize in [1, 7, bytes.count] {
+            records = []
+            var scanner = InputRecordScanner(.featureCollection)
+            var offset = 0
+            while offset < bytes.count {
+                let end = min(bytes.count, offset + chunkSize)
+                bytes.withUnsafeBufferPointer { all in
+                    scanner.scan(UnsafeBufferPointer(rebasing: all[offset..<end]), at: offset) { start, stop in
+                        records.append(String(decoding: bytes[start..<stop], as: UTF8.self))
+                    }
+                }
+                offset = end
+            }
+            XCTAssertEqual(records.count, 3, "chunks of \(chunkSize)")
+        }
+        for record in records {
+            var reader = GeoJSONReader(input: ByteInput(string: record))
+            XCTAssertNotNil(try reader.next(), record)
+        }
+        XCTAssertTrue(records[1].contains("LineString"))
+        let file = ByteInput(bytes: bytes, name: "c.geojson")
+        let estimate = try SequenceSample.estimatedRecords(in: file, size: bytes.count)
+        XCTAssertEqual(estimate?.layout, .featureCollection)
+        XCTAssertEqual(estimate?.records, 3)
+        let sample = try SequenceSample(file, size: bytes.count, layout: .featureCollection, stride: 1, maxZoom: 4, threads: 2)
+        XCTAssertEqual(sample.records, 3)
+        XCTAssertEqual(sample.keptRecords, 3)
+        XCTAssertEqual(sample.anchoredTiles[0], 1)
     }
 
     func testSequenceSampleCountsEveryRecordsTileAndKeepsTheSameRecordsOnAnyThreads() throws {
@@ -489,7 +546,9 @@ final class TileDensityTests: XCTestCase {
         var read = 0
         while try reader.next() != nil { read += 1 }
         XCTAssertEqual(read, one.keptRecords)
-        XCTAssertEqual(try SequenceSample.estimatedRecords(in: file, size: bytes.count), 3_000)
+        let estimate = try SequenceSample.estimatedRecords(in: file, size: bytes.count)
+        XCTAssertEqual(estimate?.records, 3_000)
+        XCTAssertEqual(estimate?.layout, .sequence)
     }
 
     func testARowOfTilesAlikeIsKnownFromOneOfThem() {

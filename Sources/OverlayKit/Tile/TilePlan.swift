@@ -57,8 +57,8 @@ public struct TilePlan: Sendable {
     /// unless it sampled the input).
     public var onDisk: Bool
     /// The plan read about one input record in this many (1: every one): a large GeoJSON text
-    /// sequence is sampled (``Tiler/planSampleRecords``) and each tile's numbers grown to the
-    /// whole input's.
+    /// sequence or FeatureCollection is sampled (``Tiler/planSampleRecords``) and each tile's
+    /// numbers grown to the whole input's.
     public var recordStride: Int
 
     /// All tiles.
@@ -86,16 +86,18 @@ extension Tiler {
         return try plan(inputs: &inputs, onWarning: onWarning)
     }
 
-    /// The records of a large GeoJSON text sequence a plan reads (about ``planSampleRecords``
-    /// of them), when the settings decide each tile from its own features only; nil to read
-    /// every record (another format, several inputs, guessed zooms, clustering, shared borders).
+    /// The records of a large GeoJSON text sequence or FeatureCollection a plan reads (about
+    /// ``planSampleRecords`` of them), when the settings decide each tile from its own features
+    /// only; nil to read every record (another format, several inputs, guessed zooms,
+    /// clustering, shared borders).
     func sequenceSample(of inputs: [TileInput]) throws -> SequenceSample? {
         guard planSampleRecords > 0, inputs.count == 1, let file = (inputs[0].reader as? GeoJSONReader)?.unreadFile,
               let size = file.expectedSize, !options.guessesMaxZoom, !options.guessesBaseZoom,
               options.clusterDistance == 0, !options.sharedBorders else { return nil }
-        let stride = try SequenceSample.estimatedRecords(in: file, size: size) / planSampleRecords
+        guard let (layout, records) = try SequenceSample.estimatedRecords(in: file, size: size) else { return nil }
+        let stride = records / planSampleRecords
         guard stride >= 2 else { return nil }
-        return try SequenceSample(file, size: size, stride: stride, maxZoom: options.maxZoom, threads: threads)
+        return try SequenceSample(file, size: size, layout: layout, stride: stride, maxZoom: options.maxZoom, threads: threads)
     }
 
     /// A plan from one input record in `sample.stride`: the sampled records are read into

@@ -40,8 +40,8 @@ public struct Tiler: Sendable, Codable {
     /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
     public var planSampleTiles = 256
     /// `plan(reading:onWarning:)` parses about this many records of a large GeoJSON text
-    /// sequence, chosen evenly, and grows what their tiles take to the whole input's (0: parse
-    /// every record).
+    /// sequence or FeatureCollection, chosen evenly, and grows what their tiles take to the
+    /// whole input's (0: parse every record).
     public var planSampleRecords = 200_000
     /// Decimal places of GeoJSON tile coordinates.
     public var precision = 7

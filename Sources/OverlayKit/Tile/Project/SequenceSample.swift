@@ -1,12 +1,13 @@
 import OverlayModel
 
-/// A plan's look at a large GeoJSON text sequence without parsing all of it (`Tiler.plan`):
+/// A plan's look at a large GeoJSON text sequence or FeatureCollection without parsing all of
+/// it (`Tiler.plan`):
 /// every record's first position places it in a tile at each zoom (the tiles the input reaches,
 /// counted exactly for points and nearly so for small shapes), and about one record in
 /// ``stride``, chosen by a hash of where it starts, is kept whole to be parsed and cut.
 ///
-/// Records are found as the parallel reader finds its cuts (``SequenceRecordBoundaries``): a
-/// newline after a `}` ends one. A position is the first two numbers after the first
+/// Records are found by ``InputRecordScanner``: a sequence's as the parallel reader cuts it, a
+/// FeatureCollection's features one by one (kept ones are written one a line). A position is the first two numbers after the first
 /// `"coordinates"`; a record without one is kept or skipped all the same, it only places no
 /// tile. Nothing here reports errors: the kept records are parsed by the reader, and a plan
 /// that finds a bad one reads the whole input instead.
@@ -24,10 +25,12 @@ struct SequenceSample {
     private(set) var anchoredTiles: [Int] = []
     private(set) var keptAnchoredTiles: [Int] = []
 
-    /// Records the first `probeBytes` of a sequence file hold, scaled to its size: enough to
-    /// choose a stride before the file is read.
-    static func estimatedRecords(in file: ByteInput, size: Int, probeBytes: Int = 1 << 20) throws -> Int {
-        guard size > 0, let slice = file.slice(0..<min(size, probeBytes)) else { return 0 }
+    /// How the records of `file` are laid out and how many the first `probeBytes` hold, scaled
+    /// to its size: enough to choose a stride before the file is read. Nil when the probe
+    /// finds neither a text sequence nor a FeatureCollection's features.
+    static func estimatedRecords(in file: ByteInput, size: Int, probeBytes: Int = 1 << 20) throws
+        -> (layout: InputRecordScanner.Layout, records: Int)? {
+        guard size > 0, let slice = file.slice(0..<min(size, probeBytes)) else { return nil }
         var buffer = [UInt8](repeating: 0, count: min(size, probeBytes))
         var filled = 0
         while filled < buffer.count {
@@ -35,26 +38,31 @@ struct SequenceSample {
             if count == 0 { break }
             filled += count
         }
-        // Records the probe shows ended (the one it stops in is not counted).
-        var records = 0
-        var scanner = RecordScanner()
-        buffer.withUnsafeBufferPointer { bytes in
-            scanner.scan(UnsafeBufferPointer(rebasing: bytes[0..<filled]), at: 0) { _, _ in records += 1 }
+        guard filled > 0 else { return nil }
+        // Records the probe shows ended (the one it stops in is not counted), in either layout.
+        var best: (layout: InputRecordScanner.Layout, records: Int)?
+        for layout in [InputRecordScanner.Layout.sequence, .featureCollection] {
+            var records = 0
+            var scanner = InputRecordScanner(layout)
+            buffer.withUnsafeBufferPointer { bytes in
+                scanner.scan(UnsafeBufferPointer(rebasing: bytes[0..<filled]), at: 0) { _, _ in records += 1 }
+            }
+            if filled == size { scanner.finish(at: size) { _, _ in records += 1 } }
+            if records >= 2, records > best?.records ?? 0 { best = (layout, records) }
         }
-        if filled == size { scanner.finish(at: size) { _, _ in records += 1 } }
-        guard filled > 0 else { return 0 }
-        return Int(saturating: (Double(records) * Double(size) / Double(filled)).rounded())
+        return best.map { ($0.layout, Int(saturating: (Double($0.records) * Double(size) / Double(filled)).rounded())) }
     }
 
     /// Reads `file` (`size` bytes) on `threads` threads, keeping about one record in `stride`
     /// and placing every record in its tile at zooms 0…`maxZoom`.
     /// - Throws: `Diagnostic` `io.read-failed`, `io.thread-failed`.
-    init(_ file: ByteInput, size: Int, stride: Int, maxZoom: Int, threads: Int,
-         minimumPartBytes: Int = ParallelSequenceProjection.minimumPartBytes) throws {
+    init(_ file: ByteInput, size: Int, layout: InputRecordScanner.Layout = .sequence, stride: Int, maxZoom: Int,
+         threads: Int, minimumPartBytes: Int = ParallelSequenceProjection.minimumPartBytes) throws {
         self.stride = max(1, stride)
-        let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: max(1, threads),
-                                                        minimumBytes: minimumPartBytes)
-        let jobs = parts.map { Part(file: file, range: $0, stride: self.stride, maxZoom: maxZoom) }
+        // A FeatureCollection is one value: scanned on one thread.
+        let parts = layout == .featureCollection ? [0..<size]
+            : try SequenceRecordBoundaries.ranges(of: file, size: size, parts: max(1, threads), minimumBytes: minimumPartBytes)
+        let jobs = parts.map { Part(file: file, range: $0, layout: layout, stride: self.stride, maxZoom: maxZoom) }
         try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var every = [UInt64](), keptKeys = [UInt64]()
         for job in jobs {
@@ -82,46 +90,6 @@ struct SequenceSample {
                 last = key >> shift
             }
             return count
-        }
-    }
-
-    /// Finds records in a stream of chunks where ``SequenceRecordBoundaries`` would cut: after
-    /// a newline that follows a `}` and precedes a `{` or RS (blanks between allowed), so the
-    /// inside of a pretty-printed record or collection is never cut.
-    struct RecordScanner {
-        private var lastSignificant: UInt8 = 0
-        private var candidate: Int?
-        private var start: Int
-
-        /// A scanner of a stream whose first record starts at `start`.
-        init(start: Int = 0) { self.start = start }
-
-        /// Calls `record` with the start and end offsets of every record that `bytes`, which
-        /// sit at `offset` of the stream, show to have ended (a record is known to end when the
-        /// next one begins).
-        mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, record: (Int, Int) -> Void) {
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                switch byte {
-                case 0x0A:
-                    if candidate == nil && lastSignificant == UInt8(ascii: "}") { candidate = offset + index + 1 }
-                case 0x20, 0x09, 0x0D:
-                    continue
-                default:
-                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E {
-                        record(start, cut)
-                        start = cut
-                    }
-                    candidate = nil
-                    lastSignificant = byte
-                }
-            }
-        }
-
-        /// Calls `record` for the last record, which the stream's end (`end`) ends.
-        mutating func finish(at end: Int, record: (Int, Int) -> Void) {
-            if start < end { record(start, end) }
-            start = end
         }
     }
 
@@ -155,6 +123,7 @@ struct SequenceSample {
     private final class Part: @unchecked Sendable {
         let file: ByteInput
         let range: Range<Int>
+        let layout: InputRecordScanner.Layout
         let stride: Int
         let maxZoom: Int
         var records = 0
@@ -164,9 +133,10 @@ struct SequenceSample {
         var keptTiles = TileKeys()
         var failure: (any Error)?
 
-        init(file: ByteInput, range: Range<Int>, stride: Int, maxZoom: Int) {
+        init(file: ByteInput, range: Range<Int>, layout: InputRecordScanner.Layout, stride: Int, maxZoom: Int) {
             self.file = file
             self.range = range
+            self.layout = layout
             self.stride = stride
             self.maxZoom = maxZoom
         }
@@ -178,7 +148,7 @@ struct SequenceSample {
             var window = [UInt8]()
             var windowStart = range.lowerBound
             var offset = range.lowerBound
-            var scanner = RecordScanner(start: range.lowerBound)
+            var scanner = InputRecordScanner(layout, start: range.lowerBound)
             let takeRecord = { (start: Int, end: Int) in
                 window.withUnsafeBufferPointer {
                     self.take(UnsafeBufferPointer(rebasing: $0[(start - windowStart)..<(end - windowStart)]), at: start)
