@@ -16,10 +16,11 @@ a busy machine stretches wall times unevenly).
 
 Inputs: a polygon −180…180, −85…85 to z14 (made here); Natural Earth 50m countries and 10m
 land (../shared/corpus/real, skipped when absent) to --polygon-zoom (8); 2M clustered points
-(/work/shared/bench/scale/make_scale_data.py points 2000000, made once in --work) z0–10.
+(/work/shared/bench/scale/make_scale_data.py points 2000000, made once in --work) z0–10, as a
+text sequence and as one FeatureCollection (points-collection).
 
 usage: bench_tile_plan.py [--binary PATH] [--json FILE] [--work DIR] [--points N] [--only NAME ...]
-                         [--plan-tiles N] [--polygon-zoom Z]
+                         [--plan-tiles N] [--polygon-zoom Z] [--plan-records N]
 """
 import argparse
 import datetime
@@ -148,10 +149,11 @@ def within(planned, written):
     return written > 0 and abs(planned - written) <= written / 4
 
 
-def measure(binary, name, path, zoom, work, plan_tiles):
+def measure(binary, name, path, zoom, work, plan_tiles, plan_records=None):
     output = os.path.join(work, name + ".pmtiles")
     base = [binary, "tile", path, "-o", output, "-z", str(zoom), "-f", "-q"]
-    plan_seconds, plan_cpu, plan_text = timed(base + ["--plan"] + (["--plan-tiles", str(plan_tiles)] if plan_tiles else []))
+    plan_seconds, plan_cpu, plan_text = timed(base + ["--plan"] + (["--plan-tiles", str(plan_tiles)] if plan_tiles else [])
+                                              + (["--plan-records", str(plan_records)] if plan_records is not None else []))
     run_seconds, run_cpu, _ = timed(base)
     planned, planned_size = parse_plan(plan_text)
     tiles, stored, size = pmtiles_zooms(output)
@@ -175,7 +177,10 @@ def measure(binary, name, path, zoom, work, plan_tiles):
     ratio = plan_seconds / run_seconds
     print("  file: planned %s, written %d (%.2f); time %s" % (
         planned_size, size, (planned_size or 0) / size, "PASS" if ratio <= 0.25 else "FAIL"))
+    stride = re.search(r"1 input record in (\d+) parsed", plan_text)
     return {"input": name, "path": path, "max_zoom": zoom, "plan_tiles": plan_tiles or "default",
+            "plan_records": plan_records if plan_records is not None else "default",
+            "record_stride": int(stride.group(1)) if stride else 1,
             "plan_seconds": round(plan_seconds, 3), "run_seconds": round(run_seconds, 3),
             "plan_cpu_seconds": round(plan_cpu, 3), "run_cpu_seconds": round(run_cpu, 3),
             "time_ratio": round(ratio, 3), "cpu_ratio": round(plan_cpu / run_cpu, 3), "time_pass": ratio <= 0.25,
@@ -189,8 +194,9 @@ def main():
     parser.add_argument("--work", default="/tmp/bench_tile_plan", help="inputs made here and kept (points)")
     parser.add_argument("--points", type=int, default=2_000_000)
     parser.add_argument("--polygon-zoom", type=int, default=8)
-    parser.add_argument("--only", nargs="*", help="inputs by name: world, countries, land, points")
+    parser.add_argument("--only", nargs="*", help="inputs by name: world, countries, land, points, points-collection")
     parser.add_argument("--plan-tiles", type=int, help="passed to --plan (default: overlaykit's)")
+    parser.add_argument("--plan-records", type=int, help="passed to --plan (default: overlaykit's; 0 parses every record)")
     args = parser.parse_args()
     binary = args.binary
     if not binary:
@@ -211,6 +217,20 @@ def main():
         subprocess.run([sys.executable, MAKE_POINTS, "points", str(args.points), points + ".part"], check=True)
         os.rename(points + ".part", points)
     inputs.append(("points", points, 10))
+    # The same points as one FeatureCollection (the plan samples its features too).
+    collection = os.path.join(args.work, "points-%d.geojson" % args.points)
+    if not os.path.exists(collection) and os.path.exists(points):
+        with open(points) as lines, open(collection + ".part", "w") as out:
+            out.write('{"type":"FeatureCollection","features":[\n')
+            first = True
+            for line in lines:
+                line = line.strip()
+                if line:
+                    out.write(line if first else ",\n" + line)
+                    first = False
+            out.write("\n]}\n")
+        os.rename(collection + ".part", collection)
+    inputs.append(("points-collection", collection, 10))
     results = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "binary": binary,
                "load_before": os.getloadavg()[0], "inputs": []}
     with tempfile.TemporaryDirectory(prefix="bench_tile_plan_") as work:
@@ -220,7 +240,7 @@ def main():
             if not os.path.exists(path):
                 print("\n%s: skipped (%s absent)" % (name, path))
                 continue
-            results["inputs"].append(measure(binary, name, path, zoom, work, args.plan_tiles))
+            results["inputs"].append(measure(binary, name, path, zoom, work, args.plan_tiles, args.plan_records))
     results["load_after"] = os.getloadavg()[0]
     if args.json:
         with open(args.json, "w") as handle:
