@@ -36,25 +36,56 @@ enum SequenceRecordBoundaries {
         guard start < end, let slice = file.slice(start..<end) else { return nil }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var offset = start
-        var lastSignificant: UInt8?
-        var candidate: Int?
+        var scanner = Scanner(start: start)
         while true {
             let count = try chunk.withUnsafeMutableBytes { try slice.read(into: $0) }
             guard count > 0 else { return nil }
-            for index in 0..<count {
-                let byte = chunk[index]
+            var cut: Int?
+            chunk.withUnsafeBufferPointer { bytes in
+                scanner.scan(UnsafeBufferPointer(rebasing: bytes[0..<count]), at: offset) { _, end in cut = cut ?? end }
+            }
+            if let cut { return cut }
+            offset += count
+        }
+    }
+
+    /// Finds records in a stream of chunks where ``SequenceRecordBoundaries`` would cut: after
+    /// a newline that follows a `}` and precedes a `{` or RS (blanks between allowed), so the
+    /// inside of a pretty-printed record or collection is never cut.
+    struct Scanner {
+        private var lastSignificant: UInt8 = 0
+        private var candidate: Int?
+        private var start: Int
+
+        /// A scanner of a stream whose first record starts at `start`.
+        init(start: Int = 0) { self.start = start }
+
+        /// Calls `record` with the start and end offsets of every record that `bytes`, which
+        /// sit at `offset` of the stream, show to have ended (a record is known to end when the
+        /// next one begins).
+        mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, record: (Int, Int) -> Void) {
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
                 switch byte {
                 case 0x0A:
                     if candidate == nil && lastSignificant == UInt8(ascii: "}") { candidate = offset + index + 1 }
                 case 0x20, 0x09, 0x0D:
                     continue
                 default:
-                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E { return cut }
+                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E {
+                        record(start, cut)
+                        start = cut
+                    }
                     candidate = nil
                     lastSignificant = byte
                 }
             }
-            offset += count
+        }
+
+        /// Calls `record` for the last record, which the stream's end (`end`) ends.
+        mutating func finish(at end: Int, record: (Int, Int) -> Void) {
+            if start < end { record(start, end) }
+            start = end
         }
     }
 

@@ -9,13 +9,13 @@ struct InputRecordScanner {
         case featureCollection
     }
 
-    private var sequence: SequenceScanner?
+    private var sequence: SequenceRecordBoundaries.Scanner?
     private var features: FeatureArrayScanner?
 
     /// A scanner of a stream laid out as `layout` whose first byte is at `start`.
     init(_ layout: Layout, start: Int = 0) {
         switch layout {
-        case .sequence: sequence = SequenceScanner(start: start)
+        case .sequence: sequence = SequenceRecordBoundaries.Scanner(start: start)
         case .featureCollection: features = FeatureArrayScanner()
         }
     }
@@ -32,53 +32,12 @@ struct InputRecordScanner {
         sequence?.finish(at: end, record: record)
     }
 
-/// Finds records in a stream of chunks where ``SequenceRecordBoundaries`` would cut: after
-    /// a newline that follows a `}` and precedes a `{` or RS (blanks between allowed), so the
-    /// inside of a pretty-printed record or collection is never cut.
-    struct SequenceScanner {
-        private var lastSignificant: UInt8 = 0
-        private var candidate: Int?
-        private var start: Int
-
-        /// A scanner of a stream whose first record starts at `start`.
-        init(start: Int = 0) { self.start = start }
-
-        /// Calls `record` with the start and end offsets of every record that `bytes`, which
-        /// sit at `offset` of the stream, show to have ended (a record is known to end when the
-        /// next one begins).
-        mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, record: (Int, Int) -> Void) {
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                switch byte {
-                case 0x0A:
-                    if candidate == nil && lastSignificant == UInt8(ascii: "}") { candidate = offset + index + 1 }
-                case 0x20, 0x09, 0x0D:
-                    continue
-                default:
-                    if let cut = candidate, byte == UInt8(ascii: "{") || byte == 0x1E {
-                        record(start, cut)
-                        start = cut
-                    }
-                    candidate = nil
-                    lastSignificant = byte
-                }
-            }
-        }
-
-        /// Calls `record` for the last record, which the stream's end (`end`) ends.
-        mutating func finish(at end: Int, record: (Int, Int) -> Void) {
-            if start < end { record(start, end) }
-            start = end
-        }
-    }
-
     /// Finds the elements of a FeatureCollection's top-level `features` array: brackets are
     /// counted outside strings (escapes followed), and an object opened at depth 3 inside that
     /// array is a record until its bracket closes.
     struct FeatureArrayScanner {
         private var depth = 0
-        private var inString = false
-        private var escaped = false
+        private var strings = JSONStringTracker()
         /// The first bytes of the string being read at depth 1 (a member name, or a value).
         private var name: [UInt8] = []
         /// Whether the last string at depth 1 was `features`, and whether its array is open.
@@ -90,13 +49,11 @@ struct InputRecordScanner {
         mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, record: (Int, Int) -> Void) {
             for index in 0..<bytes.count {
                 let byte = bytes[index]
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
+                let opening = !strings.inString
+                if strings.take(byte) {
+                    if opening {
+                        name.removeAll(keepingCapacity: true)
+                    } else if !strings.inString {
                         if depth == 1 { afterFeaturesName = name == Self.features }
                     } else if depth == 1 && name.count <= Self.features.count {
                         name.append(byte)
@@ -104,9 +61,6 @@ struct InputRecordScanner {
                     continue
                 }
                 switch byte {
-                case UInt8(ascii: "\""):
-                    inString = true
-                    name.removeAll(keepingCapacity: true)
                 case UInt8(ascii: "{"), UInt8(ascii: "["):
                     depth += 1
                     if depth == 2 && byte == UInt8(ascii: "[") && afterFeaturesName { inFeatures = true }

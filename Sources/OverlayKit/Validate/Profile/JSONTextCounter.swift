@@ -11,7 +11,7 @@ enum JSONTextCounter {
         var characters: Int64 = 0
         var depth: Int64 = 0, deepest: Int64 = 0
         var passed: [Int64: SourceLocation] = [:]
-        var inString = false, escaped = false
+        var strings = JSONStringTracker()
         var line = 1, column = 0
         let thresholds = needs[.jsonDepth] ?? []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -26,19 +26,8 @@ enum JSONTextCounter {
                     line += 1
                     column = 0
                 }
-                if inString {
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
-                    }
-                    continue
-                }
+                if strings.take(byte) { continue }
                 switch byte {
-                case UInt8(ascii: "\""):
-                    inString = true
                 case UInt8(ascii: "["), UInt8(ascii: "{"):
                     depth += 1
                     if depth > deepest {
