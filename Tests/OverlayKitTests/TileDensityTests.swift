@@ -436,9 +436,10 @@ final class TileDensityTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plan-records-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // 40,000 clustered points with a unique name, a shared kind and a repeating number;
-        // 4,000 records parsed (1 in 10), z0–9: the tiles and bytes of every zoom within a
-        // quarter of the run's, as on the 2M points of Benchmarks/bench_tile_plan.py.
+        // 40,000 clustered points with a unique name, a shared kind and a repeating number,
+        // z0–9, about 4,000 records asked for: 1 in 2.5³ parsed (the thinning rate's power
+        // nearest 10), thinned from z6 so z0–z6 hold what the run's do; the tiles and bytes of
+        // every zoom within a quarter of the run's, as on the points of bench_tile_plan.py.
         let input = folder.appendingPathComponent("points.geojsons")
         let text = clusteredPoints(40_000) { #"{"name":"place \#($0)","kind":"k\#($0 % 5)","height":\#(Double($0 % 300) / 10)}"# }
         try (text + "\n").write(to: input, atomically: true, encoding: .utf8)
@@ -447,7 +448,7 @@ final class TileDensityTests: XCTestCase {
         points.planSampleRecords = 4_000
         var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
         let plan = try points.plan(reading: &reader)
-        XCTAssertEqual(plan.recordStride, 10)
+        XCTAssertEqual(plan.recordStride, 16)
         XCTAssertEqual(Double(plan.features), 40_000, accuracy: 4_000)
         try assertPlan(points, input: input.path, onDisk: false, sampled: true, label: "sampled points")
         // Every record parsed when asked: exact again.
@@ -459,7 +460,7 @@ final class TileDensityTests: XCTestCase {
         try #"{"type":"FeatureCollection","name":"points [1]","features":[\#(features)]}"#.write(to: collection, atomically: true, encoding: .utf8)
         points.planSampleRecords = 4_000
         var collectionReader = try FeatureIO.reader(for: ByteInput(path: collection.path))
-        XCTAssertEqual(try points.plan(reading: &collectionReader).recordStride, 10)
+        XCTAssertEqual(try points.plan(reading: &collectionReader).recordStride, 16)
         try assertPlan(points, input: collection.path, onDisk: false, sampled: true, label: "sampled FeatureCollection")
     }
 
@@ -508,7 +509,9 @@ final class TileDensityTests: XCTestCase {
         let sample = try SequenceSample(file, size: bytes.count, layout: .featureCollection, stride: 1, maxZoom: 4, threads: 2)
         XCTAssertEqual(sample.records, 3)
         XCTAssertEqual(sample.keptRecords, 3)
-        XCTAssertEqual(sample.anchoredTiles[0], 1)
+        XCTAssertEqual(sample.anchoredTiles.distinct(maxZoom: 4)[0], 1)
+        // The line's tile is never emptied by thinning; the point's may be.
+        XCTAssertEqual(sample.expectedTiles(sample.anchoredTiles, rate: 2.5, baseZoom: 4)[0], 1)
     }
 
     func testSequenceSampleCountsEveryRecordsTileAndKeepsTheSameRecordsOnAnyThreads() throws {
@@ -539,8 +542,15 @@ final class TileDensityTests: XCTestCase {
                 expected[zoom].insert(Int(point.x * scale) << 32 | Int(point.y * scale))
             }
         }
-        XCTAssertEqual(one.anchoredTiles, expected.map(\.count))
-        XCTAssertEqual(three.anchoredTiles, expected.map(\.count))
+        XCTAssertEqual(one.anchoredTiles.distinct(maxZoom: 6), expected.map(\.count))
+        XCTAssertEqual(three.anchoredTiles.distinct(maxZoom: 6), expected.map(\.count))
+        // Thinned as the run thins: every position its own tile at z6 keeps one in 2.5^(6 − z)
+        // of a tile's points at z, and a line or polygon keeps its tile.
+        let thinned = one.expectedTiles(one.anchoredTiles, rate: 2.5, baseZoom: 6)
+        XCTAssertEqual(thinned[6], Double(expected[6].count))
+        XCTAssertLessThan(thinned[5], Double(expected[5].count))
+        XCTAssertEqual(thinned[2], Double(expected[2].count), "a tile of many points keeps some")
+        XCTAssertEqual(one.expectedTiles(one.anchoredTiles, rate: 1, baseZoom: 6), expected.map { Double($0.count) })
         // The kept records read back as records of their own.
         var reader = GeoJSONReader(input: ByteInput(bytes: one.kept, name: "kept"))
         var read = 0

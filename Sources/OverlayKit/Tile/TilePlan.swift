@@ -79,9 +79,9 @@ extension Tiler {
     /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors; `tile.too-large`.
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
-        if let sample = try sequenceSample(of: inputs) {
+        if let (sample, steps) = try sequenceSample(of: inputs) {
             // A bad record among those sampled: the whole input is read, and the error reported where it is.
-            if let plan = try? plan(inputs: inputs, sample: sample) { return plan }
+            if let plan = try? plan(inputs: inputs, sample: sample, thinningSteps: steps) { return plan }
         }
         return try plan(inputs: &inputs, onWarning: onWarning)
     }
@@ -90,29 +90,47 @@ extension Tiler {
     /// ``planSampleRecords`` of them), when the settings decide each tile from its own features
     /// only; nil to read every record (another format, several inputs, guessed zooms,
     /// clustering, shared borders).
-    func sequenceSample(of inputs: [TileInput]) throws -> SequenceSample? {
+    ///
+    /// When points are thinned, the stride is a power of the rate, `rate^steps`: the sampled
+    /// points are then thinned from a base zoom `steps` lower, so at every zoom down to there
+    /// the sample keeps as many points as the run does (its tiles need no growing), and deeper
+    /// ones grow by `rate^(steps − (base − z))`.
+    func sequenceSample(of inputs: [TileInput]) throws -> (sample: SequenceSample, thinningSteps: Int)? {
         guard planSampleRecords > 0, inputs.count == 1, let file = (inputs[0].reader as? GeoJSONReader)?.unreadFile,
               let size = file.expectedSize, !options.guessesMaxZoom, !options.guessesBaseZoom,
               options.clusterDistance == 0, !options.sharedBorders else { return nil }
         guard let (layout, records) = try SequenceSample.estimatedRecords(in: file, size: size) else { return nil }
-        let stride = records / planSampleRecords
+        let ratio = Double(records) / Double(planSampleRecords)
+        guard ratio >= 2 else { return nil }
+        let rate = options.pointDropRate
+        let steps = rate > 1 ? min(options.resolvedBaseZoom, max(1, Int((log(ratio) / log(rate)).rounded()))) : 0
+        let stride = steps > 0 ? pow(rate, Double(steps)) : ratio.rounded(.down)
         guard stride >= 2 else { return nil }
-        return try SequenceSample(file, size: size, layout: layout, stride: stride, maxZoom: options.maxZoom, threads: threads)
+        let sample = try SequenceSample(file, size: size, layout: layout, stride: stride, maxZoom: options.maxZoom, threads: threads)
+        return (sample, steps)
     }
 
     /// A plan from one input record in `sample.stride`: the sampled records are read into
     /// memory, every tile's bytes grown to what the whole input's tile should take
     /// (`PlanTally`), and every zoom's tiles scaled by how many more tiles all records reach
     /// than the sampled ones.
-    private func plan(inputs: [TileInput], sample: SequenceSample) throws -> TilePlan {
+    private func plan(inputs: [TileInput], sample: SequenceSample, thinningSteps: Int) throws -> TilePlan {
         let before = Self.residentBytes()
         // Named, so its parts are read on as many threads as the file's would be.
         let name = (inputs[0].reader as? GeoJSONReader)?.unreadFile?.name ?? "sample"
         var sampled = [TileInput(layer: inputs[0].layer, reader: GeoJSONReader(input: ByteInput(bytes: sample.kept, name: name)))]
-        let source = try TileSource(reading: &sampled, options: options, readThreads: threads, onWarning: { _ in })
+        // Points only: thinned from a lower base zoom, so the top zooms keep what the run's keep.
+        let steps = sample.allPoints ? thinningSteps : 0
+        var sampleOptions = options
+        sampleOptions.baseZoom = options.resolvedBaseZoom - steps
+        let source = try TileSource(reading: &sampled, options: sampleOptions, readThreads: threads, onWarning: { _ in })
         let scale = Double(sample.records) / Double(max(1, sample.keptRecords))
         let memory = before.addingSaturating(Int(saturating: (Double(Self.residentBytes() - before) * scale).rounded()))
-        return try plan(source, inputs: inputs, projectedMemory: memory, sample: sample)
+        let growth = (0...options.maxZoom).map { zoom in
+            steps == 0 ? sample.stride
+                : pow(options.pointDropRate, Double(min(steps, max(0, zoom - sampleOptions.resolvedBaseZoom))))
+        }
+        return try plan(source, inputs: inputs, projectedMemory: memory, sample: (sample, growth))
     }
 
     /// A plan from every record of the inputs.
@@ -123,21 +141,32 @@ extension Tiler {
         return try plan(source, inputs: inputs, projectedMemory: Self.residentBytes(), sample: nil)
     }
 
-    /// Walks a sample of `source`'s pyramid and sums it up.
-    private func plan(_ source: TileSource, inputs: [TileInput], projectedMemory: Int, sample: SequenceSample?) throws -> TilePlan {
+    /// Walks a sample of `source`'s pyramid and sums it up; `sample`: the records it was read
+    /// from, and how much each zoom's tiles grow to the whole input's.
+    private func plan(_ source: TileSource, inputs: [TileInput], projectedMemory: Int,
+                      sample: (records: SequenceSample, growth: [Double])?) throws -> TilePlan {
         let store = featureStorePlan(for: inputs)
         let options = source.options
         let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
         let tally = PlanTally(zooms: options.maxZoom + 1, encoder: planEncoder(layers: source.layers), budget: options.budget,
-                              format: resolvedArchiveFormat, inputStride: sample?.stride ?? 1)
+                              format: resolvedArchiveFormat, growth: sample?.growth)
         let visited = try TilePyramid.sample(source, minZoom: zoomRange.lowerBound, parallelism: threads,
                                              tilesPerZoom: planSampleTiles, emit: tally.add)
         var totals = tally.totals
-        if let sample {
+        if let sample = sample?.records {
             // Tiles only unsampled records reach: as many more as all records' first positions
-            // reach than the sampled ones' (exact for points).
-            for zoom in zoomRange where sample.keptAnchoredTiles[zoom] > 0 {
-                totals[zoom].tiles *= Double(sample.anchoredTiles[zoom]) / Double(sample.keptAnchoredTiles[zoom])
+            // reach than the sampled ones', each thinned as the run (and the sample) thins
+            // (exact for points); each holds a few features, so it takes what a sampled tile
+            // of one feature takes.
+            let all = sample.expectedTiles(sample.anchoredTiles, rate: options.pointDropRate, baseZoom: self.options.resolvedBaseZoom)
+            let kept = sample.expectedTiles(sample.keptAnchoredTiles, rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom)
+            for zoom in zoomRange where kept[zoom] > 0 {
+                let cut = totals[zoom].tiles
+                totals[zoom].tiles *= all[zoom] / kept[zoom]
+                guard let single = tally.singleFeatureBytes(zoom: zoom) else { continue }
+                let unseen = max(0, totals[zoom].tiles - cut)
+                totals[zoom].bytes += unseen * single.encoded
+                totals[zoom].stored += unseen * single.stored
             }
         }
         let zooms = zip(zoomRange, visited).map { zoom, cut in
@@ -157,18 +186,19 @@ extension Tiler {
         case .mbtiles: Int(saturating: (Double(stored) * 1.2).rounded()).addingSaturating(tiles.multipliedSaturating(by: 60))
         case .directory: stored
         }
-        let features = sample.map { Int(saturating: (Double(source.inputCounts.features) * Double($0.records)
-                                                      / Double(max(1, $0.keptRecords))).rounded()) }
+        let features = sample.map { Int(saturating: (Double(source.inputCounts.features) * Double($0.records.records)
+                                                      / Double(max(1, $0.records.keptRecords))).rounded()) }
             ?? source.inputCounts.features
         let archiveDisk = format == .pmtiles ? 2 * output : output
-        return TilePlan(maxZoom: options.maxZoom, baseZoom: options.resolvedBaseZoom, features: features,
+        // (A sample's points are thinned from a lower base zoom: the run's is this one's.)
+        return TilePlan(maxZoom: options.maxZoom, baseZoom: self.options.resolvedBaseZoom, features: features,
                         zooms: zooms, exact: !tally.sampled && sample == nil,
                         peakMemoryBytes: store.onDisk
                             ? Self.diskStoreBaseMemory.addingSaturating(features.multipliedSaturating(by: Self.diskStoreBytesPerFeature))
                             : Int(Double(projectedMemory) * Self.peakMemoryFactor),
                         outputBytes: output,
                         temporaryDiskBytes: store.onDisk ? archiveDisk.addingSaturating(store.temporaryBytes) : archiveDisk,
-                        onDisk: store.onDisk, recordStride: sample?.stride ?? 1)
+                        onDisk: store.onDisk, recordStride: sample.map { Int(saturating: $0.records.stride.rounded()) } ?? 1)
     }
 
     /// How the run encodes a tile's features (its layers, its encoding).
@@ -244,14 +274,18 @@ final class PlanTally: @unchecked Sendable {
     /// With tiles cut from about one input record in a stride (`SequenceSample`): their
     /// measures, grown to the whole input's when summed.
     private var growth: SampledTileGrowth?
+    /// Its growth per zoom, read by every thread (the measures are under the lock).
+    private let growthFactors: [Double]?
 
-    init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat, inputStride: Int = 1) {
+    /// `growth`: with tiles cut from a sample of the records, how much each zoom's grow.
+    init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat, growth: [Double]? = nil) {
         self.encoder = encoder
         self.budget = budget
         self.format = format
-        if inputStride > 1 {
-            growth = SampledTileGrowth(stride: inputStride, maxFeatures: budget.maxFeatures,
-                                       maxStoredBytes: format == .directory ? nil : budget.maxBytes)
+        growthFactors = growth
+        if let growth {
+            self.growth = SampledTileGrowth(growth: growth, maxFeatures: budget.maxFeatures,
+                                            maxStoredBytes: format == .directory ? nil : budget.maxBytes)
         }
         self.zooms = Array(repeating: Totals(), count: zooms)
     }
@@ -267,6 +301,14 @@ final class PlanTally: @unchecked Sendable {
             result[zoom].stored += grown.stored
         }
         return result
+    }
+
+    /// What a sampled tile of one feature at `zoom` takes, encoded and stored, on average (nil
+    /// when the input was not sampled or no such tile was cut).
+    func singleFeatureBytes(zoom: Int) -> (encoded: Double, stored: Double)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return growth?.singleFeatureBytes(zoom: zoom)
     }
 
     /// Adds a tile cut by the walk, standing for `weight` tiles of its zoom (times its block's
@@ -337,8 +379,10 @@ final class PlanTally: @unchecked Sendable {
             }
             return (Double(encoded.count), format == .directory ? Double(encoded.count) : Double(try Gzip.compress(encoded).count))
         }
-        let half = try bytes(keeping: halfIndices)
-        let quarter = tile.features.count >= 4 ? try bytes(keeping: quarterIndices) : half
+        // A zoom the sample holds as the run does is not grown: nothing more to measure.
+        let grows = growthFactors.map { $0.indices.contains(tile.id.z) && $0[tile.id.z] > 1 } ?? false
+        let half = grows ? try bytes(keeping: halfIndices) : (encoded: Double(encoded), stored: Double(stored))
+        let quarter = grows && tile.features.count >= 4 ? try bytes(keeping: quarterIndices) : half
         return .init(zoom: tile.id.z, weight: weight, features: tile.features.count,
                      encoded: .init(all: Double(encoded), half: half.encoded, quarter: quarter.encoded),
                      stored: .init(all: Double(stored), half: half.stored, quarter: quarter.stored))

@@ -1,16 +1,17 @@
 import Foundation
 
-/// How a plan that parsed one input record in ``stride`` (`SequenceSample`) grows each tile it
-/// cut to what the whole input's tile takes.
+/// How a plan that parsed one input record in k (`SequenceSample`) grows each tile it cut to
+/// what the whole input's tile takes: by the zoom's ``growth`` (k, or less where the sample's
+/// points were thinned less than the run's).
 ///
 /// A tile's bytes do not grow in proportion to its features: the layer's keys and shared values
 /// are written once, repeated values join a table, and denser points take shorter deltas. So
 /// each tile is measured with all its features, every other one and every fourth one, and per
 /// zoom the bytes are fitted to `C + c·n^α` (the ratio of the two differences is `2^α`); a tile
-/// then grows by its own last difference times `(k^α − 1) / (1 − 2^−α)`, with `k` the stride
-/// (fewer where the feature limit stops it), and a tile grown past the byte limit is cut back
-/// to a little under it, as the run's budget does. Tiles of 1 to 3 features take their zoom's
-/// bytes per feature.
+/// then grows by its own last difference times `(g^α − 1) / (1 − 2^−α)`, with `g` the zoom's
+/// growth (less where the feature limit stops it), and a tile grown past the byte limit is cut back
+/// to a little under it, as the run's budget does. Tiles of one feature take their zoom's
+/// bytes per feature; a zoom without tiles of 16 features or more takes every zoom's exponent.
 struct SampledTileGrowth {
     /// A tile's bytes with all its features, every other one, and every fourth one.
     struct Bytes {
@@ -28,8 +29,9 @@ struct SampledTileGrowth {
         var stored: Bytes
     }
 
-    /// About one input record in this many was parsed.
-    let stride: Int
+    /// How many times more features each zoom's tiles hold in the whole input (about one input
+    /// record in k parsed: k; fewer where the sample was thinned less than the run).
+    let growth: [Double]
     /// The budget's feature limit.
     let maxFeatures: Int?
     /// The budget's limit on a stored (compressed) tile; nil when the stored bytes are not the
@@ -39,6 +41,9 @@ struct SampledTileGrowth {
 
     mutating func add(_ tile: Measured) { tiles.append(tile) }
 
+    /// How many times more features the whole input's tiles hold at `zoom`.
+    func factor(zoom: Int) -> Double { growth.indices.contains(zoom) ? growth[zoom] : growth.last ?? 1 }
+
     /// The indices of every other feature, and of every fourth, of `count`.
     static func halfAndQuarter(of count: Int) -> (half: [Int], quarter: [Int]) {
         (Array(Swift.stride(from: 1, to: count, by: 2)), Array(Swift.stride(from: 3, to: count, by: 4)))
@@ -46,8 +51,8 @@ struct SampledTileGrowth {
 
     /// Encoded and stored bytes per zoom (0..<`zooms`), grown and weighted.
     func totals(zooms: Int) -> [(encoded: Double, stored: Double)] {
-        let encodedFit = (0..<zooms).map { fit(zoom: $0, \.encoded) }
-        let storedFit = (0..<zooms).map { fit(zoom: $0, \.stored) }
+        let encodedFit = (0..<zooms).map { fit(zoom: $0, \.encoded, pooled: fit(zoom: nil, \.encoded)) }
+        let storedFit = (0..<zooms).map { fit(zoom: $0, \.stored, pooled: fit(zoom: nil, \.stored)) }
         var totals = Array(repeating: (encoded: 0.0, stored: 0.0), count: zooms)
         for tile in tiles where tile.zoom < zooms {
             var encoded = grown(tile, tile.encoded, encodedFit[tile.zoom])
@@ -63,31 +68,53 @@ struct SampledTileGrowth {
         return totals
     }
 
+    /// What the tiles of one feature at `zoom` take, as cut, on average by weight (nil: none).
+    func singleFeatureBytes(zoom: Int) -> (encoded: Double, stored: Double)? {
+        var weight = 0.0, encoded = 0.0, stored = 0.0
+        for tile in tiles where tile.zoom == zoom && tile.features == 1 {
+            weight += tile.weight
+            encoded += tile.weight * tile.encoded.all
+            stored += tile.weight * tile.stored.all
+        }
+        return weight > 0 ? (encoded / weight, stored / weight) : nil
+    }
+
     /// A zoom's exponent and bytes per feature dropped from all to half.
     struct Fit {
         var exponent = 1.0
         var bytesPerFeature: Double?
     }
 
-    private func fit(zoom: Int, _ bytes: KeyPath<Measured, Bytes>) -> Fit {
+    /// The fit of one zoom's tiles (`zoom` nil: of every zoom's), its exponent from tiles of at
+    /// least ``fitFeatures`` features, or else `pooled`'s.
+    private func fit(zoom: Int?, _ bytes: KeyPath<Measured, Bytes>, pooled: Fit? = nil) -> Fit {
         var first = 0.0, second = 0.0, dropped = 0.0, difference = 0.0
-        for tile in tiles where tile.zoom == zoom && tile.features >= 2 {
+        for tile in tiles where (zoom == nil || tile.zoom == zoom) && tile.features >= 2 {
             let measured = tile[keyPath: bytes]
             difference += tile.weight * (measured.all - measured.half)
             dropped += tile.weight * Double(tile.features - tile.features / 2)
-            guard tile.features >= 4 else { continue }
+            guard tile.features >= Self.fitFeatures else { continue }
             first += tile.weight * (measured.all - measured.half)
             second += tile.weight * (measured.half - measured.quarter)
         }
         var result = Fit()
-        if first > 0, second > 0 { result.exponent = min(1, max(0.25, log2(first / second))) }
+        if first > 0, second > 0 {
+            result.exponent = min(1, max(0.25, log2(first / second)))
+        } else if let pooled {
+            result.exponent = pooled.exponent
+        }
         if dropped > 0 { result.bytesPerFeature = max(0, difference / dropped) }
         return result
     }
 
+    /// The fewest features a tile needs to show how its bytes bend: a smaller one's shared
+    /// values are still filling their table, which bends more than at the whole input's density.
+    static let fitFeatures = 16
+
     private func grown(_ tile: Measured, _ bytes: Bytes, _ fit: Fit) -> Double {
         guard tile.features > 0 else { return bytes.all }
-        let growth = max(1, min(Double(stride), maxFeatures.map { Double($0) / Double(tile.features) } ?? .infinity))
+        let growth = max(1, min(factor(zoom: tile.zoom), maxFeatures.map { Double($0) / Double(tile.features) } ?? .infinity))
+        guard growth > 1 else { return bytes.all }
         let last: Double
         if tile.features >= 2 {
             last = max(0, bytes.all - bytes.half)

@@ -1,29 +1,34 @@
+import Foundation
 import OverlayModel
 
 /// A plan's look at a large GeoJSON text sequence or FeatureCollection without parsing all of
-/// it (`Tiler.plan`):
-/// every record's first position places it in a tile at each zoom (the tiles the input reaches,
-/// counted exactly for points and nearly so for small shapes), and about one record in
-/// ``stride``, chosen by a hash of where it starts, is kept whole to be parsed and cut.
+/// it (`Tiler.plan`): every record's first position places it in a tile at the max zoom,
+/// counted (the tiles the input reaches at every zoom, exact for points and nearly so for
+/// small shapes), and about one record in ``stride``, chosen by a hash of where it starts, is
+/// kept whole to be parsed and cut.
 ///
 /// Records are found by ``InputRecordScanner``: a sequence's as the parallel reader cuts it, a
-/// FeatureCollection's features one by one (kept ones are written one a line). A position is the first two numbers after the first
-/// `"coordinates"`; a record without one is kept or skipped all the same, it only places no
-/// tile. Nothing here reports errors: the kept records are parsed by the reader, and a plan
+/// FeatureCollection's features one by one (kept ones are written one a line). A position is
+/// the first two numbers after the first `"coordinates"` (one bracket before them: a point);
+/// a record without one is kept or skipped all the same, it only places no tile. Nothing here reports errors: the kept records are parsed by the reader, and a plan
 /// that finds a bad one reads the whole input instead.
 struct SequenceSample {
     /// About one record in this many is kept.
-    let stride: Int
+    let stride: Double
     /// Records in the file.
     private(set) var records = 0
     /// Records kept.
     private(set) var keptRecords = 0
+    /// Whether every record placed is a point (its tile at a zoom is thinned as points are).
+    var allPoints: Bool { !anchoredTiles.counts.contains { $0 >= TileCounts.shape } }
     /// The kept records, in file order, one a line.
     private(set) var kept: [UInt8] = []
-    /// Per zoom from 0 to the max zoom: distinct tiles holding the first position of a record,
-    /// of every record and of the kept ones.
-    private(set) var anchoredTiles: [Int] = []
-    private(set) var keptAnchoredTiles: [Int] = []
+    /// The tiles at the max zoom holding the first position of a record, sorted, with the
+    /// points there (``TileCounts/shape`` for a line or polygon): of every record, of the kept ones.
+    private(set) var anchoredTiles = TileCounts()
+    private(set) var keptAnchoredTiles = TileCounts()
+    /// The zoom the tile keys are at.
+    let maxZoom: Int
 
     /// How the records of `file` are laid out and how many the first `probeBytes` hold, scaled
     /// to its size: enough to choose a stride before the file is read. Nil when the probe
@@ -56,65 +61,103 @@ struct SequenceSample {
     /// Reads `file` (`size` bytes) on `threads` threads, keeping about one record in `stride`
     /// and placing every record in its tile at zooms 0…`maxZoom`.
     /// - Throws: `Diagnostic` `io.read-failed`, `io.thread-failed`.
-    init(_ file: ByteInput, size: Int, layout: InputRecordScanner.Layout = .sequence, stride: Int, maxZoom: Int,
+    init(_ file: ByteInput, size: Int, layout: InputRecordScanner.Layout = .sequence, stride: Double, maxZoom: Int,
          threads: Int, minimumPartBytes: Int = ParallelSequenceProjection.minimumPartBytes) throws {
         self.stride = max(1, stride)
+        self.maxZoom = maxZoom
         // A FeatureCollection is one value: scanned on one thread.
         let parts = layout == .featureCollection ? [0..<size]
             : try SequenceRecordBoundaries.ranges(of: file, size: size, parts: max(1, threads), minimumBytes: minimumPartBytes)
         let jobs = parts.map { Part(file: file, range: $0, layout: layout, stride: self.stride, maxZoom: maxZoom) }
         try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
-        var every = [UInt64](), keptKeys = [UInt64]()
         for job in jobs {
             if let failure = job.failure { throw failure }
             records += job.records
             keptRecords += job.keptRecords
             kept += job.kept
-            every += job.tiles.keys
-            keptKeys += job.keptTiles.keys
+            anchoredTiles.merge(job.tiles)
+            keptAnchoredTiles.merge(job.keptTiles)
         }
-        anchoredTiles = Self.distinctTiles(every, maxZoom: maxZoom)
-        keptAnchoredTiles = Self.distinctTiles(keptKeys, maxZoom: maxZoom)
+        anchoredTiles.settle()
+        keptAnchoredTiles.settle()
     }
 
-    /// Per zoom 0…`maxZoom`, the distinct tiles among Morton keys at `maxZoom` (a parent's key
-    /// is its child's shifted by two bits, so the sorted keys stay sorted at every zoom).
-    static func distinctTiles(_ keys: [UInt64], maxZoom: Int) -> [Int] {
-        let sorted = TileKeys.uniqued(keys)
-        return (0...maxZoom).map { zoom in
+    /// Per zoom 0…``maxZoom``, the tiles `counts` reach that keep a point after thinning
+    /// (one point in `rate^(baseZoom − z)` along the spatial order below the base zoom): a tile
+    /// of c points keeps one with probability min(1, c / that), and one with a line or polygon always.
+    func expectedTiles(_ counts: TileCounts, rate: Double, baseZoom: Int) -> [Double] {
+        (0...maxZoom).map { zoom in
+            let interval = zoom < baseZoom && rate > 1 ? pow(rate, Double(baseZoom - zoom)) : 1
             let shift = UInt64(2 * (maxZoom - zoom))
-            var count = 0
-            var last: UInt64?
-            for key in sorted where key >> shift != last {
-                count += 1
-                last = key >> shift
+            var total = 0.0
+            var parent: UInt64?
+            var points = 0.0
+            for (key, count) in zip(counts.keys, counts.counts) {
+                if key >> shift != parent {
+                    if parent != nil { total += min(1, points / interval) }
+                    parent = key >> shift
+                    points = 0
+                }
+                points += count >= TileCounts.shape ? .infinity : Double(count)
             }
-            return count
+            if parent != nil { total += min(1, points / interval) }
+            return total
         }
     }
 
-    /// Sorted distinct tile keys, deduplicated as they come so memory follows the tiles, not the records.
-    struct TileKeys {
+    /// Tile keys and how many records' first positions each holds, sorted and merged as they
+    /// come, so memory follows the tiles, not the records.
+    struct TileCounts {
+        /// A count that marks a line or polygon: its tile is never emptied by thinning.
+        static let shape: UInt32 = 1 << 31
         private(set) var keys: [UInt64] = []
+        private(set) var counts: [UInt32] = []
         private var settled = 0
 
-        mutating func insert(_ key: UInt64) {
+        mutating func insert(_ key: UInt64, point: Bool) {
             keys.append(key)
-            if keys.count - settled >= 1 << 20 {
-                keys = Self.uniqued(keys)
-                settled = keys.count
-            }
+            counts.append(point ? 1 : Self.shape)
+            if keys.count - settled >= 1 << 20 { settle() }
         }
 
-        static func uniqued(_ keys: [UInt64]) -> [UInt64] {
-            var sorted = keys.sorted()
-            var write = 0
-            for read in sorted.indices where write == 0 || sorted[read] != sorted[write - 1] {
-                sorted[write] = sorted[read]
-                write += 1
+        mutating func merge(_ other: TileCounts) {
+            keys += other.keys
+            counts += other.counts
+        }
+
+        /// Sorts the keys and adds up the counts of equal ones.
+        mutating func settle() {
+            let order = keys.indices.sorted { keys[$0] < keys[$1] }
+            var mergedKeys = [UInt64](), mergedCounts = [UInt32]()
+            mergedKeys.reserveCapacity(keys.count)
+            mergedCounts.reserveCapacity(keys.count)
+            for index in order {
+                if let last = mergedKeys.last, last == keys[index] {
+                    let sum = mergedCounts[mergedCounts.count - 1].addingReportingOverflow(counts[index])
+                    mergedCounts[mergedCounts.count - 1] = sum.overflow ? UInt32.max : min(UInt32.max, sum.partialValue)
+                } else {
+                    mergedKeys.append(keys[index])
+                    mergedCounts.append(counts[index])
+                }
             }
-            sorted.removeLast(sorted.count - write)
-            return sorted
+            keys = mergedKeys
+            counts = mergedCounts
+            settled = keys.count
+        }
+
+        /// Distinct tiles per zoom 0…`maxZoom` (a parent's key is its child's shifted by two
+        /// bits, so the sorted keys stay sorted at every zoom).
+        func distinct(maxZoom: Int) -> [Int] {
+            (0...maxZoom).map { zoom in
+                let shift = UInt64(2 * (maxZoom - zoom))
+                var count = 0
+                var last: UInt64?
+                for key in keys where key >> shift != last {
+                    count += 1
+                    last = key >> shift
+                }
+                return count
+            }
         }
     }
 
@@ -124,16 +167,16 @@ struct SequenceSample {
         let file: ByteInput
         let range: Range<Int>
         let layout: InputRecordScanner.Layout
-        let stride: Int
+        let stride: Double
         let maxZoom: Int
         var records = 0
         var keptRecords = 0
         var kept: [UInt8] = []
-        var tiles = TileKeys()
-        var keptTiles = TileKeys()
+        var tiles = TileCounts()
+        var keptTiles = TileCounts()
         var failure: (any Error)?
 
-        init(file: ByteInput, range: Range<Int>, layout: InputRecordScanner.Layout, stride: Int, maxZoom: Int) {
+        init(file: ByteInput, range: Range<Int>, layout: InputRecordScanner.Layout, stride: Double, maxZoom: Int) {
             self.file = file
             self.range = range
             self.layout = layout
@@ -180,27 +223,30 @@ struct SequenceSample {
         private func take(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) {
             guard bytes.contains(UInt8(ascii: "{")) else { return }
             records += 1
-            let key = Self.firstPosition(bytes).flatMap { Self.tileKey($0, zoom: maxZoom) }
-            if let key { tiles.insert(key) }
+            let position = Self.firstPosition(bytes)
+            let key = position.flatMap { Self.tileKey(($0.longitude, $0.latitude), zoom: maxZoom) }
+            let point = position?.brackets == 1
+            if let key { tiles.insert(key, point: point) }
             guard Self.isKept(offset: start, stride: stride) else { return }
             keptRecords += 1
             kept.append(contentsOf: bytes)
             if bytes.last(where: { $0 > 0x20 }) != nil, bytes.last != 0x0A { kept.append(0x0A) }
-            if let key { keptTiles.insert(key) }
+            if let key { keptTiles.insert(key, point: point) }
         }
 
         /// Whether the record starting at `offset` is kept: a hash below 1/`stride` of its range,
         /// so the same records are kept on any number of threads.
-        static func isKept(offset: Int, stride: Int) -> Bool {
+        static func isKept(offset: Int, stride: Double) -> Bool {
             var value = UInt64(truncatingIfNeeded: offset) &+ 0x9E37_79B9_7F4A_7C15
             value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
             value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
             value ^= value >> 31
-            return value < UInt64.max / UInt64(stride)
+            return Double(value >> 11) < Double(UInt64(1) << 53) / stride
         }
 
-        /// The first two numbers after the first `"coordinates"` of a record (longitude, latitude).
-        static func firstPosition(_ bytes: UnsafeBufferPointer<UInt8>) -> (Double, Double)? {
+        /// The first two numbers after the first `"coordinates"` of a record, and the brackets
+        /// opened before them (1: a point).
+        static func firstPosition(_ bytes: UnsafeBufferPointer<UInt8>) -> (longitude: Double, latitude: Double, brackets: Int)? {
             let key = Array("\"coordinates\"".utf8)
             guard bytes.count > key.count, let base = bytes.baseAddress else { return nil }
             var index = 0
@@ -213,20 +259,24 @@ struct SequenceSample {
             guard index <= last else { return nil }
             index += key.count
             var numbers = [Double]()
+            var brackets = 0
             while numbers.count < 2 && index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
                     guard let number = JSONNumberParser.parsePrefix(base + index, end: base + bytes.count) else { return nil }
                     numbers.append(number.value)
                     index += number.length
-                } else if byte == UInt8(ascii: "[") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
+                } else if byte == UInt8(ascii: "[") {
+                    brackets += 1
+                    index += 1
+                } else if byte == UInt8(ascii: ":") || byte == UInt8(ascii: ",")
                             || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
                     index += 1
                 } else {
                     return nil
                 }
             }
-            return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
+            return numbers.count == 2 ? (numbers[0], numbers[1], brackets) : nil
         }
 
         /// The Morton key of the tile at `zoom` holding a longitude and latitude; nil when they
