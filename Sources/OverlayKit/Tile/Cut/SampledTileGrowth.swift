@@ -51,8 +51,9 @@ struct SampledTileGrowth {
 
     /// Encoded and stored bytes per zoom (0..<`zooms`), grown and weighted.
     func totals(zooms: Int) -> [(encoded: Double, stored: Double)] {
-        let encodedFit = (0..<zooms).map { fit(zoom: $0, \.encoded, pooled: fit(zoom: nil, \.encoded)) }
-        let storedFit = (0..<zooms).map { fit(zoom: $0, \.stored, pooled: fit(zoom: nil, \.stored)) }
+        let pooledEncoded = fit(zoom: nil, \.encoded), pooledStored = fit(zoom: nil, \.stored)
+        let encodedFit = (0..<zooms).map { fit(zoom: $0, \.encoded, pooled: pooledEncoded) }
+        let storedFit = (0..<zooms).map { fit(zoom: $0, \.stored, pooled: pooledStored) }
         var totals = Array(repeating: (encoded: 0.0, stored: 0.0), count: zooms)
         for tile in tiles where tile.zoom < zooms {
             var encoded = grown(tile, tile.encoded, encodedFit[tile.zoom])
