@@ -464,6 +464,31 @@ final class TileDensityTests: XCTestCase {
         try assertPlan(points, input: collection.path, onDisk: false, sampled: true, label: "sampled FeatureCollection")
     }
 
+    func testASampledPlanThatMeetsABadRecordReportsItWhereItIs() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plan-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Every 300th record from line 9,001 lacks its closing braces: some are among those
+        // sampled, and the plan reads everything again to report the first one where the reader
+        // finds it (line 9,002, where the record runs on), not at its place in the sample.
+        var lines = clusteredPoints(20_000).split(separator: "\n").map(String.init)
+        let good = folder.appendingPathComponent("good.geojsons")
+        try (lines.joined(separator: "\n") + "\n").write(to: good, atomically: true, encoding: .utf8)
+        for index in Swift.stride(from: 9_000, to: lines.count, by: 300) { lines[index].removeLast(2) }
+        let input = folder.appendingPathComponent("points.geojsons")
+        try (lines.joined(separator: "\n") + "\n").write(to: input, atomically: true, encoding: .utf8)
+        var points = Tiler(output: folder.appendingPathComponent("p.pmtiles").path, layer: "points")
+        points.options.maxZoom = 6
+        points.planSampleRecords = 1_000
+        var goodReader = try FeatureIO.reader(for: ByteInput(path: good.path))
+        XCTAssertGreaterThan(try points.plan(reading: &goodReader).recordStride, 1, "the good file's plan is sampled")
+        var reader = try FeatureIO.reader(for: ByteInput(path: input.path))
+        XCTAssertThrowsError(try points.plan(reading: &reader)) { error in
+            XCTAssertEqual((error as? Diagnostic)?.location?.line, 9_002, "\(error)")
+            XCTAssertEqual((error as? Diagnostic)?.location?.file, input.path)
+        }
+    }
+
     func testFeatureArrayScannerFindsEachFeatureOfACollection() throws {
         // Brackets and quotes inside strings, a member before `features` holding an array and
         // objects, a property named "features", pretty-printed features.
