@@ -79,11 +79,13 @@ extension Tiler {
     /// - Throws: `Diagnostic` `tile.bad-option`; the readers' errors; `tile.too-large`.
     public func plan(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in }) throws -> TilePlan {
         try validate(inputs: inputs)
+        // Sized before anything is read (the inputs' files are known unread).
+        let store = featureStorePlan(for: inputs)
         if let (sample, steps) = try sequenceSample(of: inputs) {
             // A bad record among those sampled: the whole input is read, and the error reported where it is.
-            if let plan = try? plan(inputs: inputs, sample: sample, thinningSteps: steps) { return plan }
+            if let plan = try? plan(inputs: inputs, store: store, sample: sample, thinningSteps: steps) { return plan }
         }
-        return try plan(inputs: &inputs, onWarning: onWarning)
+        return try plan(inputs: &inputs, store: store, onWarning: onWarning)
     }
 
     /// The records of a large GeoJSON text sequence or FeatureCollection a plan reads (about
@@ -114,7 +116,7 @@ extension Tiler {
     /// memory, every tile's bytes grown to what the whole input's tile should take
     /// (`PlanTally`), and every zoom's tiles scaled by how many more tiles all records reach
     /// than the sampled ones.
-    private func plan(inputs: [TileInput], sample: SequenceSample, thinningSteps: Int) throws -> TilePlan {
+    private func plan(inputs: [TileInput], store: FeatureStorePlan, sample: SequenceSample, thinningSteps: Int) throws -> TilePlan {
         let before = Self.residentBytes()
         // Named, so its parts are read on as many threads as the file's would be.
         let name = (inputs[0].reader as? GeoJSONReader)?.unreadFile?.name ?? "sample"
@@ -130,22 +132,22 @@ extension Tiler {
             steps == 0 ? sample.stride
                 : pow(options.pointDropRate, Double(min(steps, max(0, zoom - sampleOptions.resolvedBaseZoom))))
         }
-        return try plan(source, inputs: inputs, projectedMemory: memory, sample: (sample, growth))
+        return try plan(source, store: store, projectedMemory: memory, sample: (sample, growth))
     }
 
     /// A plan from every record of the inputs.
-    private func plan(inputs: inout [TileInput], onWarning: (Diagnostic) -> Void) throws -> TilePlan {
+    private func plan(inputs: inout [TileInput], store: FeatureStorePlan, onWarning: (Diagnostic) -> Void) throws -> TilePlan {
         let diskFolder = try temporaryFolder(for: inputs)
         let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
                                     onWarning: onWarning)
-        return try plan(source, inputs: inputs, projectedMemory: Self.residentBytes(), sample: nil)
+        return try plan(source, store: store, projectedMemory: Self.residentBytes(), sample: nil)
     }
 
-    /// Walks a sample of `source`'s pyramid and sums it up; `sample`: the records it was read
+    /// Walks a sample of `source`'s pyramid and sums it up; `store`: where the run keeps its
+    /// features (sized before the inputs were read); `sample`: the records `source` was read
     /// from, and how much each zoom's tiles grow to the whole input's.
-    private func plan(_ source: TileSource, inputs: [TileInput], projectedMemory: Int,
+    private func plan(_ source: TileSource, store: FeatureStorePlan, projectedMemory: Int,
                       sample: (records: SequenceSample, growth: [Double])?) throws -> TilePlan {
-        let store = featureStorePlan(for: inputs)
         let options = source.options
         let zoomRange = min(options.minZoom, options.maxZoom)...options.maxZoom
         let tally = PlanTally(zooms: options.maxZoom + 1, encoder: planEncoder(layers: source.layers), budget: options.budget,

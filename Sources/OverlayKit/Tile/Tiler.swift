@@ -365,10 +365,15 @@ public struct Tiler: Sendable, Codable {
         return folder
     }
 
+    /// Whether the run keeps its features on disk, the inputs' bytes when known, and the
+    /// temporary space it then needs.
+    typealias FeatureStorePlan = (onDisk: Bool, inputBytes: Int?, temporaryBytes: Int)
+
     /// Whether the run keeps its features on disk (``featureStore``), the inputs' bytes when
     /// known, and the temporary space it then needs: at most 4 times the inputs (their records,
-    /// and the children of the tiles too large to hold, level by level).
-    func featureStorePlan(for inputs: [TileInput]) -> (onDisk: Bool, inputBytes: Int?, temporaryBytes: Int) {
+    /// and the children of the tiles too large to hold, level by level). Asked before the
+    /// inputs are read (a read input's size is no longer known).
+    func featureStorePlan(for inputs: [TileInput]) -> FeatureStorePlan {
         var known: Int? = 0
         for input in inputs {
             if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize {
