@@ -250,6 +250,14 @@ final class PlanTally: @unchecked Sendable {
         case vector(@Sendable (VectorTile) -> [UInt8])
         /// GeoJSON (a directory's files).
         case geojson(@Sendable (VectorTile) throws -> [UInt8])
+
+        /// The tile's bytes.
+        func encode(_ tile: VectorTile) throws -> [UInt8] {
+            switch self {
+            case .vector(let encode): encode(tile)
+            case .geojson(let encode): try encode(tile)
+            }
+        }
     }
 
     /// One zoom's estimate: tiles, encoded bytes, stored bytes.
@@ -273,21 +281,18 @@ final class PlanTally: @unchecked Sendable {
     /// Whether any tile stood for more than itself.
     private(set) var sampled = false
 
-    /// With tiles cut from about one input record in a stride (`SequenceSample`): their
-    /// measures, grown to the whole input's when summed.
-    private var growth: SampledTileGrowth?
-    /// Its growth per zoom, read by every thread (the measures are under the lock).
-    private let growthFactors: [Double]?
+    /// With tiles cut from about one input record in a stride (`SequenceSample`): how they grow
+    /// to the whole input's (read by every thread), and their measures, grown when summed.
+    private let growth: SampledTileGrowth?
+    private var sampledTiles: [SampledTileGrowth.Measured] = []
 
     /// `growth`: with tiles cut from a sample of the records, how much each zoom's grow.
     init(zooms: Int, encoder: Encoder, budget: TileBudget, format: TileArchiveFormat, growth: [Double]? = nil) {
         self.encoder = encoder
         self.budget = budget
         self.format = format
-        growthFactors = growth
-        if let growth {
-            self.growth = SampledTileGrowth(growth: growth, maxFeatures: budget.maxFeatures,
-                                            maxStoredBytes: format == .directory ? nil : budget.maxBytes)
+        self.growth = growth.map {
+            SampledTileGrowth(growth: $0, maxFeatures: budget.maxFeatures, maxStoredBytes: format == .directory ? nil : budget.maxBytes)
         }
         self.zooms = Array(repeating: Totals(), count: zooms)
     }
@@ -298,7 +303,7 @@ final class PlanTally: @unchecked Sendable {
         defer { lock.unlock() }
         guard let growth else { return zooms }
         var result = zooms
-        for (zoom, grown) in growth.totals(zooms: zooms.count).enumerated() {
+        for (zoom, grown) in growth.totals(of: sampledTiles, zooms: zooms.count).enumerated() {
             result[zoom].bytes += grown.encoded
             result[zoom].stored += grown.stored
         }
@@ -310,17 +315,13 @@ final class PlanTally: @unchecked Sendable {
     func singleFeatureBytes(zoom: Int) -> (encoded: Double, stored: Double)? {
         lock.lock()
         defer { lock.unlock() }
-        return growth?.singleFeatureBytes(zoom: zoom)
+        return growth?.singleFeatureBytes(of: sampledTiles, zoom: zoom)
     }
 
     /// Adds a tile cut by the walk, standing for `weight` tiles of its zoom (times its block's
     /// copies); returns its encoded size. Fits `TilePyramid.sample`'s `emit`.
     func add(_ tile: inout VectorTile, weight: Double, block: TileBlock?) throws -> Int {
-        let fitted: FittedTile
-        switch encoder {
-        case .vector(let encode): fitted = try budget.fit(&tile) { encode($0) }
-        case .geojson(let encode): fitted = try budget.fit(&tile) { try encode($0) }
-        }
+        let fitted = try budget.fit(&tile) { try encoder.encode($0) }
         let encoded = fitted.encoded
         let stored = format == .directory ? encoded : try fitted.compressed()
         let copies = Double(block?.tileCount ?? 1)
@@ -332,7 +333,7 @@ final class PlanTally: @unchecked Sendable {
             sampled = true
             zooms[tile.zoom].tiles += tile.weight
             entries += tile.weight
-            growth!.add(tile)
+            sampledTiles.append(tile)
             return encoded.count
         }
         // A directory writes every file; the archives store a tile met before once.
@@ -374,15 +375,11 @@ final class PlanTally: @unchecked Sendable {
         func bytes(keeping indices: [Int]) throws -> (encoded: Double, stored: Double) {
             var part = tile
             part.keepFeatures(at: indices)
-            let encoded: [UInt8]
-            switch encoder {
-            case .vector(let encode): encoded = encode(part)
-            case .geojson(let encode): encoded = try encode(part)
-            }
+            let encoded = try encoder.encode(part)
             return (Double(encoded.count), format == .directory ? Double(encoded.count) : Double(try Gzip.compress(encoded).count))
         }
         // A zoom the sample holds as the run does is not grown: nothing more to measure.
-        let grows = growthFactors.map { $0.indices.contains(tile.id.z) && $0[tile.id.z] > 1 } ?? false
+        let grows = (growth?.factor(zoom: tile.id.z) ?? 1) > 1
         let half = grows ? try bytes(keeping: halfIndices) : (encoded: Double(encoded), stored: Double(stored))
         let quarter = grows && tile.features.count >= 4 ? try bytes(keeping: quarterIndices) : half
         return .init(zoom: tile.id.z, weight: weight, features: tile.features.count,

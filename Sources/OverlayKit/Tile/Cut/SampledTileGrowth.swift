@@ -37,9 +37,6 @@ struct SampledTileGrowth {
     /// The budget's limit on a stored (compressed) tile; nil when the stored bytes are not the
     /// compressed ones (a directory's files).
     let maxStoredBytes: Int?
-    private(set) var tiles: [Measured] = []
-
-    mutating func add(_ tile: Measured) { tiles.append(tile) }
 
     /// How many times more features the whole input's tiles hold at `zoom`.
     func factor(zoom: Int) -> Double { growth.indices.contains(zoom) ? growth[zoom] : growth.last ?? 1 }
@@ -49,11 +46,11 @@ struct SampledTileGrowth {
         (Array(Swift.stride(from: 1, to: count, by: 2)), Array(Swift.stride(from: 3, to: count, by: 4)))
     }
 
-    /// Encoded and stored bytes per zoom (0..<`zooms`), grown and weighted.
-    func totals(zooms: Int) -> [(encoded: Double, stored: Double)] {
-        let pooledEncoded = fit(zoom: nil, \.encoded), pooledStored = fit(zoom: nil, \.stored)
-        let encodedFit = (0..<zooms).map { fit(zoom: $0, \.encoded, pooled: pooledEncoded) }
-        let storedFit = (0..<zooms).map { fit(zoom: $0, \.stored, pooled: pooledStored) }
+    /// Encoded and stored bytes per zoom (0..<`zooms`) of `tiles`, grown and weighted.
+    func totals(of tiles: [Measured], zooms: Int) -> [(encoded: Double, stored: Double)] {
+        let pooledEncoded = fit(tiles, zoom: nil, \.encoded), pooledStored = fit(tiles, zoom: nil, \.stored)
+        let encodedFit = (0..<zooms).map { fit(tiles, zoom: $0, \.encoded, pooled: pooledEncoded) }
+        let storedFit = (0..<zooms).map { fit(tiles, zoom: $0, \.stored, pooled: pooledStored) }
         var totals = Array(repeating: (encoded: 0.0, stored: 0.0), count: zooms)
         for tile in tiles where tile.zoom < zooms {
             var encoded = grown(tile, tile.encoded, encodedFit[tile.zoom])
@@ -69,8 +66,9 @@ struct SampledTileGrowth {
         return totals
     }
 
-    /// What the tiles of one feature at `zoom` take, as cut, on average by weight (nil: none).
-    func singleFeatureBytes(zoom: Int) -> (encoded: Double, stored: Double)? {
+    /// What the tiles of one feature at `zoom` among `tiles` take, as cut, on average by weight
+    /// (nil: none).
+    func singleFeatureBytes(of tiles: [Measured], zoom: Int) -> (encoded: Double, stored: Double)? {
         var weight = 0.0, encoded = 0.0, stored = 0.0
         for tile in tiles where tile.zoom == zoom && tile.features == 1 {
             weight += tile.weight
@@ -88,7 +86,7 @@ struct SampledTileGrowth {
 
     /// The fit of one zoom's tiles (`zoom` nil: of every zoom's), its exponent from tiles of at
     /// least ``fitFeatures`` features, or else `pooled`'s.
-    private func fit(zoom: Int?, _ bytes: KeyPath<Measured, Bytes>, pooled: Fit? = nil) -> Fit {
+    private func fit(_ tiles: [Measured], zoom: Int?, _ bytes: KeyPath<Measured, Bytes>, pooled: Fit? = nil) -> Fit {
         var first = 0.0, second = 0.0, dropped = 0.0, difference = 0.0
         for tile in tiles where (zoom == nil || tile.zoom == zoom) && tile.features >= 2 {
             let measured = tile[keyPath: bytes]

@@ -144,21 +144,6 @@ struct SequenceSample {
             counts = mergedCounts
             settled = keys.count
         }
-
-        /// Distinct tiles per zoom 0…`maxZoom` (a parent's key is its child's shifted by two
-        /// bits, so the sorted keys stay sorted at every zoom).
-        func distinct(maxZoom: Int) -> [Int] {
-            (0...maxZoom).map { zoom in
-                let shift = UInt64(2 * (maxZoom - zoom))
-                var count = 0
-                var last: UInt64?
-                for key in keys where key >> shift != last {
-                    count += 1
-                    last = key >> shift
-                }
-                return count
-            }
-        }
     }
 
     /// One part of the file, scanned on whichever thread runs it. `@unchecked Sendable`: its
@@ -279,27 +264,12 @@ struct SequenceSample {
             return numbers.count == 2 ? (numbers[0], numbers[1], brackets) : nil
         }
 
-        /// The Morton key of the tile at `zoom` holding a longitude and latitude; nil when they
-        /// are not finite.
+        /// The Morton key of the tile at `zoom` holding a longitude and latitude (the prefix of
+        /// the thinning order's key, `SpatialOrder`); nil when they are not finite.
         static func tileKey(_ position: (Double, Double), zoom: Int) -> UInt64? {
             guard position.0.isFinite, position.1.isFinite else { return nil }
-            let scale = Double(1 << zoom) / MapProjection.worldSize
-            let last = Double((1 << zoom) - 1)
-            let x = min(last, max(0, (MapProjection.x(longitude: position.0) * scale).rounded(.down)))
-            let y = min(last, max(0, (MapProjection.y(latitude: position.1) * scale).rounded(.down)))
-            guard x.isFinite, y.isFinite else { return nil }
-            return Self.spread(UInt32(x)) | Self.spread(UInt32(y)) << 1
-        }
-
-        /// The bits of `value` at the even positions of a 64-bit word.
-        static func spread(_ value: UInt32) -> UInt64 {
-            var bits = UInt64(value)
-            bits = (bits | bits << 16) & 0x0000_FFFF_0000_FFFF
-            bits = (bits | bits << 8) & 0x00FF_00FF_00FF_00FF
-            bits = (bits | bits << 4) & 0x0F0F_0F0F_0F0F_0F0F
-            bits = (bits | bits << 2) & 0x3333_3333_3333_3333
-            bits = (bits | bits << 1) & 0x5555_5555_5555_5555
-            return bits
+            let key = SpatialOrder.key(x: MapProjection.x(longitude: position.0), y: MapProjection.y(latitude: position.1))
+            return key >> UInt64(64 - 2 * zoom)
         }
     }
 }
