@@ -56,7 +56,7 @@ struct TileCommand: ParsableCommand {
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
-    @Option(name: .customLong("plan-tiles"), help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 256; more is slower and closer, a zoom with fewer tiles is exact).", valueName: "n"))
+    @Option(name: .customLong("plan-tiles"), help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 512; more is slower and closer; the first zooms are cut whole).", valueName: "n"))
     var planTiles: Int?
 
     @Option(name: .customLong("plan-records"), help: ArgumentHelp("With --plan: parse about this many records of a large GeoJSON text sequence, chosen evenly, and grow their tiles to the whole input's (default 200000; 0 parses every record).", valueName: "n"))

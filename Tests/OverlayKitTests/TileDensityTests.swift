@@ -420,16 +420,27 @@ final class TileDensityTests: XCTestCase {
         polygons.temporaryDirectory = folder.path
         try assertPlan(polygons, input: squaresInput.path, onDisk: true, sampled: true, label: "squares in MBTiles, on disk")
 
-        // A world polygon: solid below its top and bottom rows, cut along them only. (Its file,
-        // 4 KB, is mostly one tile a row per zoom; a row's tiles are alike, and a sample that
-        // meets one of them once counts it for the tiles it stands for: the file is not held.)
+        // A world polygon to z10: solid below its top and bottom rows, cut along them only. Its
+        // file is mostly directory: a row's tiles are alike and stored once, but every run of
+        // them along the archive's curve is an entry, and so is every block inside.
         let world = folder.appendingPathComponent("world.geojson")
         try #"{"type":"Polygon","coordinates":[[[-180,-85],[180,-85],[180,85],[-180,85],[-180,-85]]]}"#
             .write(to: world, atomically: true, encoding: .utf8)
         var whole = Tiler(output: folder.appendingPathComponent("w.pmtiles").path, layer: "world")
-        whole.options.maxZoom = 6
-        whole.planSampleTiles = 32
-        try assertPlan(whole, input: world.path, onDisk: false, sampled: true, checksFile: false, label: "world")
+        whole.options.maxZoom = 10
+        try assertPlan(whole, input: world.path, onDisk: false, sampled: true, label: "world")
+
+        // Two countries meeting along one long slanted border, to z12: past the data's detail
+        // two vertices cross thousands of tiles, each written; a sample that weighed tiles by
+        // their vertices would reach them too rarely.
+        let border = folder.appendingPathComponent("border.geojsons")
+        try ([#"{"type":"Feature","properties":{"name":"west","pop":1},"geometry":{"type":"Polygon","coordinates":[[[-20,-30],[10,30],[-20,30],[-20,-30]]]}}"#,
+              #"{"type":"Feature","properties":{"name":"east","pop":2},"geometry":{"type":"Polygon","coordinates":[[[-20,-30],[20,-30],[20,30],[10,30],[-20,-30]]]}}"#]
+            .joined(separator: "\n") + "\n").write(to: border, atomically: true, encoding: .utf8)
+        var countries = Tiler(output: folder.appendingPathComponent("b.pmtiles").path, layer: "countries")
+        countries.options.maxZoom = 12
+        countries.planSampleTiles = 64
+        try assertPlan(countries, input: border.path, onDisk: false, sampled: true, label: "border")
     }
 
     func testPlanOfALargeSequenceParsesASampleOfItsRecords() throws {
@@ -610,6 +621,58 @@ final class TileDensityTests: XCTestCase {
                                                    polygon([(-64, 100), (50, 100), (50, 200), (-64, 200), (-64, 100)])])))
         XCTAssertFalse(RepeatingTile.repeats(tile([row, TileFeature(type: .point, xy: [5, 5], ringLengths: [1], id: nil, properties: nil)])))
         XCTAssertFalse(RepeatingTile.repeats(tile([])))
+        XCTAssertEqual(RepeatingTile.axes(tile([row])), [0])
+        XCTAssertEqual(RepeatingTile.axes(tile([column])), [1])
+
+        // The runs a row of tiles alike makes on the archive's Hilbert curve: each tile's own
+        // steps, summed over the row, give the directory's count exactly.
+        for zoom in [3, 6] {
+            for y in [0, 5] {
+                let width = 1 << zoom
+                let estimated = (0..<width).reduce(0.0) { $0 + RepeatingTile.runs(of: TileID(z: zoom, x: $1, y: y), along: [0], weight: 1) }
+                let ids = (0..<width).map { PMTiles.tileID(TileID(z: zoom, x: $0, y: y)) }.sorted()
+                let runs = zip(ids, [UInt64.max] + ids).filter { $0.0 != $0.1 &+ 1 }.count
+                XCTAssertEqual(estimated, Double(runs), "z\(zoom) row \(y)")
+            }
+        }
+        // A tile covered whole is alike along both axes: no run ends at it.
+        XCTAssertEqual(RepeatingTile.runs(of: TileID(z: 6, x: 9, y: 9), along: [0, 1], weight: 5), 0)
+    }
+
+    func testASampledWalkWeighsAChildByTheTilesItsEdgesCross() {
+        var options = TileOptions()
+        options.maxZoom = 14
+        let world = MapProjection.worldSize
+        let id = TileID(z: 4, x: 3, y: 5)
+        let size = world / 16, x0 = 3 * size, y0 = 5 * size
+        func polygon(_ points: [(Double, Double)]) -> ProjectedFeature {
+            ProjectedFeature(type: .polygon, coordinates: points.flatMap { [x0 + $0.0 * size, y0 + $0.1 * size, 1] },
+                             rings: [ProjectedRing(start: 0, count: points.count, size: 1, isOuter: true)], source: 0)
+        }
+        let buffer = Double(options.buffer) / Double(options.extent)
+        let low = -buffer, high = 1 + buffer
+        // A polygon clipped to the tile's buffered square: its edges lie on the border and count
+        // nothing but its vertices.
+        let solid = polygon([(low, low), (high, low), (high, high), (low, high), (low, low)])
+        XCTAssertEqual(TileSampling.size(of: [solid], tile: id, options: options), 5, accuracy: 1e-9)
+        // A straight edge across the tile: the 2^10 max-zoom tiles it crosses, beside 4 vertices.
+        let half = polygon([(low, 0.5), (high, 0.5), (high, high), (low, high), (low, 0.5)])
+        XCTAssertEqual(TileSampling.size(of: [half], tile: id, options: options), 5 + 1024 * (high - low), accuracy: 1e-6)
+        // Points count one each.
+        let points = ProjectedFeature(type: .point, coordinates: [x0, y0, 1, x0 + 1, y0 + 1, 1],
+                                      rings: [ProjectedRing(start: 0, count: 2, size: 0, isOuter: true)], source: 0)
+        XCTAssertEqual(TileSampling.size(of: [points], tile: id, options: options), 2)
+        // Budgets: a solid child (nil) is always visited; the others split the budget.
+        let children = TileSplit.children(of: id)
+        let shares = TileSampling.visited(Array(children[0..<3]), sizes: [nil, 1, 999], of: .init(weight: 1, budget: 1))
+        XCTAssertEqual(shares[0]?.weight, 1)
+        let parts = [1.0, 999.0].map { 1 * (TileSampling.equalShare / 2 + (1 - TileSampling.equalShare) * $0 / 1000) }
+        XCTAssertEqual(parts.reduce(0, +), 1, accuracy: 1e-9, "the parts add up to the budget")
+        for (share, part) in zip(shares[1...], parts) {
+            if let share { XCTAssertEqual(share.weight, 1 / part, accuracy: 1e-9) }
+        }
+        // A budget that covers every child visits each.
+        XCTAssertTrue(TileSampling.visited(children, sizes: [1, 1, 1, 1e6], of: .init(weight: 1, budget: 4)).allSatisfy { $0 != nil })
     }
 
     func testPointStreamCapKeepsAnEvenShareOfTheOrderAndNeverMoreThanItsCap() {

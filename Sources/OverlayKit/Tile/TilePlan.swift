@@ -29,7 +29,8 @@ public struct TilePlan: Sendable {
         /// Bytes the output will store for the zoom's tiles: gzip in PMTiles and MBTiles,
         /// identical tiles once; a directory's files as encoded.
         public var storedBytes: Int
-        /// Tiles cut to estimate this zoom (every tile when it equals ``tiles``).
+        /// Tiles cut to estimate this zoom: a sample, or every tile (a block of identical tiles
+        /// inside a polygon is cut once, as the run cuts it).
         public var tilesCut: Int
     }
 
@@ -171,20 +172,21 @@ extension Tiler {
                 totals[zoom].stored += unseen * single.stored
             }
         }
-        let zooms = zip(zoomRange, visited).map { zoom, cut in
+        let zooms = zoomRange.map { zoom in
             TilePlan.Zoom(zoom: zoom, tiles: Int(saturating: totals[zoom].tiles.rounded()),
                           bytes: Int(saturating: totals[zoom].bytes.rounded()),
-                          storedBytes: Int(saturating: totals[zoom].stored.rounded()), tilesCut: cut.tiles)
+                          storedBytes: Int(saturating: totals[zoom].stored.rounded()), tilesCut: totals[zoom].cut)
         }
         let format = resolvedArchiveFormat
         let stored = zooms.reduce(0) { $0.addingSaturating($1.storedBytes) }
-        // PMTiles: about 1.5 bytes of compressed directory a run of tiles (measured on the
-        // countries and land to z8); MBTiles: SQLite pages about 5/6 full and a row and index
+        // PMTiles: its directory (see `PlanTally.repeatEntries`); MBTiles: SQLite pages about 5/6 full and a row and index
         // entry of about 60 bytes a tile (measured on the countries to z4 and z7); a
         // directory: its files.
         let tiles = zooms.reduce(0) { $0.addingSaturating($1.tiles) }
         let output = switch format {
-        case .pmtiles: stored.addingSaturating(Int(saturating: (tally.entries * 1.5).rounded()))
+        case .pmtiles:
+            stored.addingSaturating(Int(saturating: (tally.newEntries * Self.newEntryBytes + tally.repeatEntries * Self.repeatEntryBytes).rounded()))
+                .addingSaturating(try pmtilesMetadataBytes(source, zooms: visited))
         case .mbtiles: Int(saturating: (Double(stored) * 1.2).rounded()).addingSaturating(tiles.multipliedSaturating(by: 60))
         case .directory: stored
         }
@@ -215,6 +217,17 @@ extension Tiler {
         }
     }
 
+    /// What a PMTiles archive of `source` takes besides its tiles and directory: its header
+    /// and its metadata (layers, fields and their values, statistics per zoom), gzip, as the
+    /// run writes them; `zooms` are the sampled walk's counts (the metadata's per-zoom numbers
+    /// differ from the run's in their digits only).
+    func pmtilesMetadataBytes(_ source: TileSource, zooms: [TileZoomCounts]) throws -> Int {
+        let sink = makeSink(writer: MetadataOnlyWriter(path: output), layers: source.layers)
+        var metadata = try sink.metadata(for: source, minZoom: options.minZoom, zooms: zooms, name: name, description: description)
+        metadata.attribution = attribution
+        return PMTiles.headerLength + (try Gzip.compress(metadata.pmtilesJSON()).count)
+    }
+
     /// Peak memory of a disk-store run: a base (subtrees walked in memory, one densest tile at a
     /// time, buffers) and bytes per input feature, fitted to 2 and 20 million clustered points
     /// (release build at cdeb79a, run alone: 280 MB and 363 MB; Benchmarks/bench_tile_memory.py
@@ -227,6 +240,14 @@ extension Tiler {
     /// points and small polygons (Benchmarks/bench_tile_scale.py): cutting the first zooms
     /// holds clipped copies of the features beside the source.
     static let peakMemoryFactor = 1.35
+
+    /// Compressed PMTiles directory bytes an entry takes: one pointing at a tile stored for it
+    /// (its tile id step, length and offset are new: 2.8–3.0 bytes on the countries and land
+    /// to z8, 12,500–13,500 such entries), and one pointing back at a tile stored before (a
+    /// block, a run alike, a tile met again: 151,000 such entries took 15 KB on the world
+    /// polygon to z14).
+    static let newEntryBytes = 2.9
+    static let repeatEntryBytes = 0.1
 
     /// The process's peak resident memory so far.
     static func residentBytes() -> Int {
@@ -262,6 +283,8 @@ final class PlanTally: @unchecked Sendable {
 
     /// One zoom's estimate: tiles, encoded bytes, stored bytes.
     struct Totals {
+        /// Tiles cut (a block once).
+        var cut = 0
         var tiles = 0.0
         var bytes = 0.0
         var stored = 0.0
@@ -275,9 +298,14 @@ final class PlanTally: @unchecked Sendable {
     /// The compressed tiles met so far by hash: their size, zoom and the weight they were
     /// counted with. An archive stores identical tiles once.
     private var seen = [UInt64: (size: Int, zoom: Int, weight: Double)]()
-    /// Directory entries: a tile stored once, or a block (one run of tile ids); a tile met
-    /// again usually joins a run of its like.
-    private(set) var entries = 0.0
+    /// Directory entries that point at bytes stored for them: one a tile stored.
+    private(set) var newEntries = 0.0
+    /// Directory entries that point back at a tile stored before: a block (one run of tile
+    /// ids), a run of tiles alike along a row, a tile met again. PMTiles writes a directory
+    /// column by column, so these repeat the same lengths and offsets and compress to almost
+    /// nothing (0.1 byte each on the world polygon to z14; 2.9 bytes a new entry on the
+    /// countries and land).
+    private(set) var repeatEntries = 0.0
     /// Whether any tile stood for more than itself.
     private(set) var sampled = false
 
@@ -332,7 +360,8 @@ final class PlanTally: @unchecked Sendable {
             defer { lock.unlock() }
             sampled = true
             zooms[tile.zoom].tiles += tile.weight
-            entries += tile.weight
+            zooms[tile.zoom].cut += 1
+            newEntries += tile.weight
             sampledTiles.append(tile)
             return encoded.count
         }
@@ -344,6 +373,7 @@ final class PlanTally: @unchecked Sendable {
         if weight > 1 { sampled = true }
         let zoom = tile.id.z
         zooms[zoom].tiles += weight * copies
+        zooms[zoom].cut += 1
         zooms[zoom].bytes += weight * copies * Double(encoded.count)
         if format == .directory {
             zooms[zoom].stored += weight * copies * Double(stored.count)
@@ -352,20 +382,31 @@ final class PlanTally: @unchecked Sendable {
             // its edge), so the first one counts once, not for the tiles it stood for.
             if first.weight > 1 {
                 zooms[first.zoom].stored -= (first.weight - 1) * Double(first.size)
-                entries -= first.weight - 1
+                newEntries -= first.weight - 1
+                repeatEntries += first.weight - 1
                 seen[hash] = (first.size, first.zoom, 1)
             }
+            repeatEntries += entriesFor(tile, weight: weight, block: block)
         } else {
             // A block is one stored tile, and so is a run of tiles alike along a row or column;
             // another sampled tile stands for others like it.
-            // (A run's tiles are apart along the archive's curve: each is still an entry.)
-            let repeating = block == nil && weight > 1 && RepeatingTile.repeats(tile)
-            let counted = block == nil && !repeating ? weight : 1
+            let alike = block == nil && weight > 1 ? RepeatingTile.axes(tile) : []
+            let counted = block == nil && alike.isEmpty ? weight : 1
             if seen.count < Self.maximumHashes { seen[hash] = (stored.count, zoom, counted) }
             zooms[zoom].stored += counted * Double(stored.count)
-            entries += repeating ? weight : counted
+            let entries = entriesFor(tile, weight: weight, block: block, alike: alike)
+            newEntries += counted
+            repeatEntries += max(0, entries - counted)
         }
         return encoded.count
+    }
+
+    /// The directory entries a cut tile standing for `weight` tiles (or blocks) makes: one a
+    /// block, one a run of tiles alike along `alike` (``RepeatingTile``), else one a tile.
+    private func entriesFor(_ tile: VectorTile, weight: Double, block: TileBlock?, alike: [Int]? = nil) -> Double {
+        if block != nil { return weight }
+        let axes = alike ?? (weight > 1 ? RepeatingTile.axes(tile) : [])
+        return axes.isEmpty ? weight : RepeatingTile.runs(of: tile.id, along: axes, weight: weight)
     }
 
     /// A tile cut from the sampled records, measured as ``SampledTileGrowth`` grows it: its
@@ -389,4 +430,15 @@ final class PlanTally: @unchecked Sendable {
 
     /// The most tile hashes remembered (a few MB).
     static let maximumHashes = 200_000
+}
+
+/// A writer a plan builds the run's metadata with: it stores nothing.
+private final class MetadataOnlyWriter: TileArchiveWriter, @unchecked Sendable {
+    let path: String
+
+    init(path: String) { self.path = path }
+
+    func write(_ id: TileID, _ tile: [UInt8]) throws {}
+    func finish(metadata: TileSetMetadata) throws {}
+    func abort() {}
 }

@@ -37,8 +37,9 @@ public struct Tiler: Sendable, Codable {
     /// shapes kept visible, 500 KiB and 200,000 features a tile); `TileOptions()` alone is
     /// geojson-vt's.
     public var options = TileOptions()
-    /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of a zoom with fewer).
-    public var planSampleTiles = 256
+    /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of the first
+    /// zooms, while this covers them).
+    public var planSampleTiles = 512
     /// `plan(reading:onWarning:)` parses about this many records of a large GeoJSON text
     /// sequence or FeatureCollection, chosen evenly, and grows what their tiles take to the
     /// whole input's (0: parse every record).

@@ -8,8 +8,35 @@ enum RepeatingTile {
     /// reaches from the tile's left edge to its right (top to bottom), every segment running
     /// along that axis or lying on one of those two edges.
     static func repeats(_ tile: VectorTile) -> Bool {
-        guard !tile.features.isEmpty, tile.features.allSatisfy({ $0.type != .point }) else { return false }
-        return repeats(tile, along: 0) || repeats(tile, along: 1)
+        !axes(tile).isEmpty
+    }
+
+    /// The axes along which `tile` repeats (as `repeats`): 0 for x (a row), 1 for y (a column);
+    /// both for a tile its polygons cover whole.
+    static func axes(_ tile: VectorTile) -> [Int] {
+        guard !tile.features.isEmpty, tile.features.allSatisfy({ $0.type != .point }) else { return [] }
+        return [0, 1].filter { repeats(tile, along: $0) }
+    }
+
+    /// How many runs of tiles alike, as an archive's directory has them, a tile that repeats
+    /// along `axes` and stands for `weight` tiles like it makes: a PMTiles directory merges
+    /// tiles alike that follow each other on its Hilbert curve, and the curve moves one tile
+    /// at a time, so a run ends where the curve turns across the axis. Its own steps to and
+    /// from the tiles before and after it say how often (each run has two ends).
+    static func runs(of id: TileID, along axes: [Int], weight: Double) -> Double {
+        guard !axes.isEmpty else { return weight }
+        let hilbert = PMTiles.tileID(id)
+        var ends = 0
+        for neighbour in [hilbert > PMTiles.firstID(ofZoom: id.z) ? PMTiles.tile(hilbert - 1) : nil,
+                          hilbert + 1 < PMTiles.firstID(ofZoom: id.z + 1) ? PMTiles.tile(hilbert + 1) : nil] {
+            guard let neighbour else {
+                ends += 1
+                continue
+            }
+            let axis = neighbour.y == id.y ? 0 : 1
+            if !axes.contains(axis) { ends += 1 }
+        }
+        return weight * Double(ends) / 2
     }
 
     /// `axis` 0: the shapes do not change along x (a row repeats); 1: along y.

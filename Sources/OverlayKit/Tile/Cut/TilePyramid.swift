@@ -189,7 +189,11 @@ public enum TilePyramid {
                 children.append(PendingTile(features: part, id: child, share: pending.share))
             }
             if pending.share.budget.isFinite {
-                let shares = TileSampling.visited(children.map(\.id), sizes: children.map(\.features.count), of: pending.share)
+                let sizes = children.map { child -> Double? in
+                    findsSolidTiles && SolidTile.isSolid(child.features, tile: child.id, options: options)
+                        ? nil : TileSampling.size(of: child.features, tile: child.id, options: options)
+                }
+                let shares = TileSampling.visited(children.map(\.id), sizes: sizes, of: pending.share)
                 children = zip(children, shares).compactMap { child, share in
                     share.map { PendingTile(features: child.features, id: child.id, share: $0) }
                 }
@@ -279,7 +283,7 @@ public enum TilePyramid {
             guard let files = children.files else { return }
             let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
             // Record bytes for features: about the same split, read from the files' sizes.
-            let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map(\.0.size), of: share)
+            let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map { Double($0.0.size) }, of: share)
             // Pushed last child first, so the first child is taken first.
             for ((file, child), childShare) in zip(nonEmpty, shares).reversed() {
                 guard let childShare else { continue }

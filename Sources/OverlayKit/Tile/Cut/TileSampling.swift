@@ -3,9 +3,10 @@
 ///
 /// Every visited tile carries a ``Share``: how many tiles of its zoom it stands for (its
 /// weight) and how many it may visit at each deeper zoom of its subtree (its budget). A tile's
-/// non-empty children split its budget (by their size, at least equally); while a child's part is 1 or more it is
-/// visited, else it is kept with that part as its probability (decided by a hash of its id, so
-/// the walk is the same on any number of threads) and its weight grows by the inverse. The weighted sums of what the visited tiles hold are then
+/// non-empty children split its budget (a quarter equally, the rest by their size); while a
+/// child's part is 1 or more it is visited, else it is kept with that part as its probability
+/// (decided by a hash of its id, so the walk is the same on any number of threads) and its
+/// weight grows by the inverse. The weighted sums of what the visited tiles hold are then
 /// unbiased estimates of the whole pyramid's (Horvitz–Thompson; Knuth's estimate of a tree's
 /// size, with many paths). A solid tile's block is exact: the run cuts one tile per zoom there
 /// too.
@@ -22,21 +23,72 @@ struct TileSampling: Sendable {
     }
 
     /// The children of a tile with `share` that are visited, and their shares, from the
-    /// non-empty `children` (in their order) and their sizes (features or record bytes): each
-    /// child's part of the budget is the larger of an equal part and one following its size, so
-    /// a dense child, which has more tiles below it, is more likely kept (sampling proportional
-    /// to size: clustered data is then estimated from its clusters, not from the few tiles
-    /// around them), and a budget that covers every child cuts every one.
-    static func visited(_ children: [TileID], sizes: [Int], of share: Share) -> [Share?] {
+    /// non-empty `children` (in their order) and their sizes (``size(of:tile:options:)``, or
+    /// record bytes; nil for a solid child, always visited): a child's part of the budget follows its size beyond an equal floor, so
+    /// a child with more of the pyramid below it is more likely kept (sampling proportional to
+    /// size: clustered points are estimated from their clusters, borders from the tiles they
+    /// cross), and a budget that covers every child cuts every one.
+    static func visited(_ children: [TileID], sizes: [Double?], of share: Share) -> [Share?] {
         guard share.budget.isFinite, !children.isEmpty else { return children.map { _ in share } }
-        let total = Double(max(1, sizes.reduce(0, +)))
+        let sampled = sizes.compactMap { $0 }
+        let total = sampled.reduce(0) { $0 + max(1, $1) }
         return zip(children, sizes).map { id, size in
-            // At least an equal part: while the budget covers every child, every one is cut.
-            let part = max(share.budget / Double(children.count), share.budget * Double(max(1, size)) / total)
+            // A solid child's subtree is a block per zoom, exact and cheap: always visited.
+            guard let size else { return Share(weight: share.weight, budget: share.budget) }
+            // A quarter of the budget split equally, the rest by size: the parts add up to the
+            // budget (so about that many tiles are cut a zoom) and a child of any size keeps a
+            // fair chance; a budget of one a child or more cuts every one (adding at most one
+            // a child).
+            let mixed = share.budget * (Self.equalShare / Double(sampled.count) + (1 - Self.equalShare) * max(1, size) / total)
+            let part = share.budget >= Double(sampled.count) ? max(1, mixed) : mixed
             if part >= 1 { return Share(weight: share.weight, budget: part) }
             return unitHash(id) < part ? Share(weight: share.weight / part, budget: 1) : nil
         }
     }
+
+    /// How much of the pyramid below tile `id` its `features` make, as a sampled walk weighs
+    /// a child: its vertices plus the max-zoom tiles its lines and polygon edges cross (their
+    /// length in max-zoom tile widths; edges the clip drew along the tile's buffered border
+    /// do not count) plus its points. Vertices are what a tile's bytes grow with near the
+    /// data's own detail; past it (a 1:50m border at z14) a straight edge of two vertices still
+    /// crosses thousands of tiles, each written, and the vertex count alone would sample them
+    /// so rarely that the estimate came out half the run's (countries at z14).
+    static func size(of features: [ProjectedFeature], tile id: TileID, options: TileOptions) -> Double {
+        let world = MapProjection.worldSize
+        let scale = Double(sign: .plus, exponent: -id.z, significand: 1) * world
+        let margin = Double(options.buffer) / Double(options.extent)
+        let minX = (Double(id.x) - margin) * scale, maxX = (Double(id.x) + 1 + margin) * scale
+        let minY = (Double(id.y) - margin) * scale, maxY = (Double(id.y) + 1 + margin) * scale
+        let tolerance = world * 1e-12
+        func onBorder(_ a: Double, _ b: Double, _ low: Double, _ high: Double) -> Bool {
+            ((a - low).magnitude <= tolerance && (b - low).magnitude <= tolerance)
+                || ((a - high).magnitude <= tolerance && (b - high).magnitude <= tolerance)
+        }
+        let maxZoomTile = Double(sign: .plus, exponent: -options.maxZoom, significand: 1) * world
+        var size = 0.0
+        for feature in features {
+            let xy = feature.coordinates
+            for ring in feature.rings {
+                size += Double(ring.count)
+                guard feature.type != .point, ring.count > 1 else { continue }
+                var length = 0.0
+                var index = ring.start * 3
+                let end = (ring.start + ring.count - 1) * 3
+                while index < end {
+                    let x0 = xy[index], y0 = xy[index + 1], x1 = xy[index + 3], y1 = xy[index + 4]
+                    index += 3
+                    if feature.type == .polygon && (onBorder(x0, x1, minX, maxX) || onBorder(y0, y1, minY, maxY)) { continue }
+                    // Tiles a segment crosses: about its extent in x plus its extent in y.
+                    length += (x1 - x0).magnitude + (y1 - y0).magnitude
+                }
+                size += length / maxZoomTile
+            }
+        }
+        return size
+    }
+
+    /// The part of a tile's budget its children split equally; the rest follows their sizes.
+    static let equalShare = 0.25
 
     /// A number in [0, 1) from the tile's id alone (splitmix64).
     static func unitHash(_ id: TileID) -> Double {
