@@ -13,22 +13,15 @@ enum SolidTile {
     /// True when every tile below `tile`, zoom by zoom, is identical (see above). O(vertices).
     static func isSolid(_ features: [ProjectedFeature], tile: TileID, options: TileOptions) -> Bool {
         guard options.buffer > 0, !features.isEmpty else { return false }
-        let world = MapProjection.worldSize
-        let scale = Double(sign: .plus, exponent: -tile.z, significand: 1) * world
-        let margin = Double(options.buffer) / Double(options.extent)
-        let minX = (Double(tile.x) - margin) * scale, maxX = (Double(tile.x) + 1 + margin) * scale
-        let minY = (Double(tile.y) - margin) * scale, maxY = (Double(tile.y) + 1 + margin) * scale
-        // Clip lines are computed in another order than these edges: allow a few ulps of the world.
-        let tolerance = world * 1e-12
-        func near(_ a: Double, _ b: Double) -> Bool { (a - b).magnitude <= tolerance }
+        let square = BufferedTileSquare(tile, options: options)
         for feature in features {
             guard feature.type == .polygon, feature.rings.count == 1, let ring = feature.rings.first,
                   ring.count == 4 || ring.count == 5 else { return false }
             var corners = Set<Int>()
             for vertex in 0..<ring.count {
                 let x = feature.coordinates[3 * (ring.start + vertex)], y = feature.coordinates[3 * (ring.start + vertex) + 1]
-                let column = near(x, minX) ? 0 : (near(x, maxX) ? 1 : -1)
-                let row = near(y, minY) ? 0 : (near(y, maxY) ? 2 : -1)
+                let column = square.near(x, square.minX) ? 0 : (square.near(x, square.maxX) ? 1 : -1)
+                let row = square.near(y, square.minY) ? 0 : (square.near(y, square.maxY) ? 2 : -1)
                 guard column >= 0, row >= 0 else { return false }
                 corners.insert(column + row)
             }

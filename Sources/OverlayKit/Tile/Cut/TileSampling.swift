@@ -54,17 +54,8 @@ struct TileSampling: Sendable {
     /// crosses thousands of tiles, each written, and the vertex count alone would sample them
     /// so rarely that the estimate came out half the run's (countries at z14).
     static func size(of features: [ProjectedFeature], tile id: TileID, options: TileOptions) -> Double {
-        let world = MapProjection.worldSize
-        let scale = Double(sign: .plus, exponent: -id.z, significand: 1) * world
-        let margin = Double(options.buffer) / Double(options.extent)
-        let minX = (Double(id.x) - margin) * scale, maxX = (Double(id.x) + 1 + margin) * scale
-        let minY = (Double(id.y) - margin) * scale, maxY = (Double(id.y) + 1 + margin) * scale
-        let tolerance = world * 1e-12
-        func onBorder(_ a: Double, _ b: Double, _ low: Double, _ high: Double) -> Bool {
-            ((a - low).magnitude <= tolerance && (b - low).magnitude <= tolerance)
-                || ((a - high).magnitude <= tolerance && (b - high).magnitude <= tolerance)
-        }
-        let maxZoomTile = Double(sign: .plus, exponent: -options.maxZoom, significand: 1) * world
+        let square = BufferedTileSquare(id, options: options)
+        let maxZoomTile = Double(sign: .plus, exponent: -options.maxZoom, significand: 1) * MapProjection.worldSize
         var size = 0.0
         for feature in features {
             let xy = feature.coordinates
@@ -77,7 +68,7 @@ struct TileSampling: Sendable {
                 while index < end {
                     let x0 = xy[index], y0 = xy[index + 1], x1 = xy[index + 3], y1 = xy[index + 4]
                     index += 3
-                    if feature.type == .polygon && (onBorder(x0, x1, minX, maxX) || onBorder(y0, y1, minY, maxY)) { continue }
+                    if feature.type == .polygon && square.alongEdge(x0, y0, x1, y1) { continue }
                     // Tiles a segment crosses: about its extent in x plus its extent in y.
                     length += (x1 - x0).magnitude + (y1 - y0).magnitude
                 }
@@ -90,16 +81,10 @@ struct TileSampling: Sendable {
     /// The part of a tile's budget its children split equally; the rest follows their sizes.
     static let equalShare = 0.25
 
-    /// A number in [0, 1) from the tile's id alone (splitmix64).
+    /// A number in [0, 1) from the tile's id alone.
     static func unitHash(_ id: TileID) -> Double {
-        var value = UInt64(truncatingIfNeeded: id.z) &* 0x9E37_79B9_7F4A_7C15
+        SplitMix64.unit(UInt64(truncatingIfNeeded: id.z) &* 0x9E37_79B9_7F4A_7C15
             ^ UInt64(truncatingIfNeeded: id.x) &* 0xBF58_476D_1CE4_E5B9
-            ^ UInt64(truncatingIfNeeded: id.y) &* 0x94D0_49BB_1331_11EB
-        value ^= value >> 30
-        value = value &* 0xBF58_476D_1CE4_E5B9
-        value ^= value >> 27
-        value = value &* 0x94D0_49BB_1331_11EB
-        value ^= value >> 31
-        return Double(value >> 11) / Double(UInt64(1) << 53)
+            ^ UInt64(truncatingIfNeeded: id.y) &* 0x94D0_49BB_1331_11EB)
     }
 }

@@ -222,11 +222,7 @@ struct SequenceSample {
         /// Whether the record starting at `offset` is kept: a hash below 1/`stride` of its range,
         /// so the same records are kept on any number of threads.
         static func isKept(offset: Int, stride: Double) -> Bool {
-            var value = UInt64(truncatingIfNeeded: offset) &+ 0x9E37_79B9_7F4A_7C15
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            value ^= value >> 31
-            return Double(value >> 11) < Double(UInt64(1) << 53) / stride
+            SplitMix64.unit(UInt64(truncatingIfNeeded: offset) &+ 0x9E37_79B9_7F4A_7C15) < 1 / stride
         }
 
         /// The first two numbers after the first `"coordinates"` of a record, and the brackets
