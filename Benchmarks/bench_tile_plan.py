@@ -15,12 +15,14 @@ within ±25%, plan time ≤ 25% of the run's (wall; CPU time, all threads, is pr
 a busy machine stretches wall times unevenly).
 
 Inputs: a polygon −180…180, −85…85 to z14 (made here); Natural Earth 50m countries and 10m
-land (../shared/corpus/real, skipped when absent) to --polygon-zoom (8); 2M clustered points
+land (../shared/corpus/real, skipped when absent) to each of --polygon-zooms (8: a run under a
+second, where reading the input is a fifth of it; 14: the default, what `tile` does without -z);
+2M clustered points
 (/work/shared/bench/scale/make_scale_data.py points 2000000, made once in --work) z0–10, as a
 text sequence and as one FeatureCollection (points-collection).
 
 usage: bench_tile_plan.py [--binary PATH] [--json FILE] [--work DIR] [--points N] [--only NAME ...]
-                         [--plan-tiles N] [--polygon-zoom Z] [--plan-records N]
+                         [--plan-tiles N] [--polygon-zooms Z,Z] [--plan-records N]
 """
 import argparse
 import datetime
@@ -193,7 +195,8 @@ def main():
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--work", default="/tmp/bench_tile_plan", help="inputs made here and kept (points)")
     parser.add_argument("--points", type=int, default=2_000_000)
-    parser.add_argument("--polygon-zoom", type=int, default=8)
+    parser.add_argument("--polygon-zooms", default="8,14",
+                        help="max zooms the countries and land are tiled to, comma-separated (14: the default run)")
     parser.add_argument("--only", nargs="*", help="inputs by name: world, countries, land, points, points-collection")
     parser.add_argument("--plan-tiles", type=int, help="passed to --plan (default: overlaykit's)")
     parser.add_argument("--plan-records", type=int, help="passed to --plan (default: overlaykit's; 0 parses every record)")
@@ -209,9 +212,10 @@ def main():
     with open(world, "w") as handle:
         json.dump({"type": "Feature", "properties": {"name": "world"}, "geometry": {
             "type": "Polygon", "coordinates": [[[-180, -85], [180, -85], [180, 85], [-180, 85], [-180, -85]]]}}, handle)
-    inputs = [("world", world, 14),
-              ("countries", os.path.join(CORPUS, "ne_50m_admin_0_countries.geojson"), args.polygon_zoom),
-              ("land", os.path.join(CORPUS, "ne_10m_land.geojson"), args.polygon_zoom)]
+    inputs = [("world", world, 14)]
+    for zoom in [int(z) for z in args.polygon_zooms.split(",") if z]:
+        inputs += [("countries", os.path.join(CORPUS, "ne_50m_admin_0_countries.geojson"), zoom),
+                   ("land", os.path.join(CORPUS, "ne_10m_land.geojson"), zoom)]
     points = os.path.join(args.work, "points-%d.geojsons" % args.points)
     if not os.path.exists(points) and os.path.exists(MAKE_POINTS):
         subprocess.run([sys.executable, MAKE_POINTS, "points", str(args.points), points + ".part"], check=True)
