@@ -607,20 +607,20 @@ final class TileDensityTests: XCTestCase {
         }
         // A polygon's edge along a parallel: buffer edge to buffer edge, flat in between.
         let row = polygon([(-64, 1000), (4160, 1000), (4160, 4160), (-64, 4160), (-64, 1000)])
-        XCTAssertTrue(RepeatingTile.repeats(tile([row])))
+        XCTAssertFalse(RepeatingTile.axes(tile([row])).isEmpty)
         // Along a meridian: a column repeats.
         let column = polygon([(700, -64), (4160, -64), (4160, 4160), (700, 4160), (700, -64)])
-        XCTAssertTrue(RepeatingTile.repeats(tile([column])))
+        XCTAssertFalse(RepeatingTile.axes(tile([column])).isEmpty)
         // Two polygons meeting along a parallel (a border along 49° N), and a line along one.
         let north = polygon([(-64, -64), (4160, -64), (4160, 2048), (-64, 2048), (-64, -64)])
         let line = TileFeature(type: .line, xy: [-64, 3000, 4160, 3000], ringLengths: [2], id: nil, properties: nil)
-        XCTAssertTrue(RepeatingTile.repeats(tile([north, row, line])))
+        XCTAssertFalse(RepeatingTile.axes(tile([north, row, line])).isEmpty)
         // A slanted edge, a shape that stops inside the tile, or a point: the neighbours differ.
-        XCTAssertFalse(RepeatingTile.repeats(tile([polygon([(-64, 900), (4160, 1100), (4160, 4160), (-64, 4160), (-64, 900)])])))
-        XCTAssertFalse(RepeatingTile.repeats(tile([polygon([(100, 1000), (4160, 1000), (4160, 4160), (100, 4160), (100, 1000)]),
-                                                   polygon([(-64, 100), (50, 100), (50, 200), (-64, 200), (-64, 100)])])))
-        XCTAssertFalse(RepeatingTile.repeats(tile([row, TileFeature(type: .point, xy: [5, 5], ringLengths: [1], id: nil, properties: nil)])))
-        XCTAssertFalse(RepeatingTile.repeats(tile([])))
+        XCTAssertTrue(RepeatingTile.axes(tile([polygon([(-64, 900), (4160, 1100), (4160, 4160), (-64, 4160), (-64, 900)])])).isEmpty)
+        XCTAssertTrue(RepeatingTile.axes(tile([polygon([(100, 1000), (4160, 1000), (4160, 4160), (100, 4160), (100, 1000)]),
+                                                   polygon([(-64, 100), (50, 100), (50, 200), (-64, 200), (-64, 100)])])).isEmpty)
+        XCTAssertTrue(RepeatingTile.axes(tile([row, TileFeature(type: .point, xy: [5, 5], ringLengths: [1], id: nil, properties: nil)])).isEmpty)
+        XCTAssertTrue(RepeatingTile.axes(tile([])).isEmpty)
         XCTAssertEqual(RepeatingTile.axes(tile([row])), [0])
         XCTAssertEqual(RepeatingTile.axes(tile([column])), [1])
 

@@ -179,9 +179,9 @@ extension Tiler {
         }
         let format = resolvedArchiveFormat
         let stored = zooms.reduce(0) { $0.addingSaturating($1.storedBytes) }
-        // PMTiles: its directory (see `PlanTally.repeatEntries`); MBTiles: SQLite pages about 5/6 full and a row and index
-        // entry of about 60 bytes a tile (measured on the countries to z4 and z7); a
-        // directory: its files.
+        // PMTiles: its directory (see `PlanTally.repeatEntries`), header and metadata; MBTiles:
+        // SQLite pages about 5/6 full and a row and index entry of about 60 bytes a tile
+        // (measured on the countries to z4 and z7); a directory: its files.
         let tiles = zooms.reduce(0) { $0.addingSaturating($1.tiles) }
         let output = switch format {
         case .pmtiles:

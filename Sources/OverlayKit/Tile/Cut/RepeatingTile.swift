@@ -4,15 +4,10 @@
 /// along a meridian). An archive stores such a run of tiles once; a plan that sampled one of
 /// them counts its bytes once, not for every tile it stands for.
 enum RepeatingTile {
-    /// True when `tile` holds lines or polygons only, and along x (or along y) each of them
-    /// reaches from the tile's left edge to its right (top to bottom), every segment running
-    /// along that axis or lying on one of those two edges.
-    static func repeats(_ tile: VectorTile) -> Bool {
-        !axes(tile).isEmpty
-    }
-
-    /// The axes along which `tile` repeats (as `repeats`): 0 for x (a row), 1 for y (a column);
-    /// both for a tile its polygons cover whole.
+    /// The axes along which `tile` repeats, 0 for x (a row) and 1 for y (a column), both for a
+    /// tile its polygons cover whole: it holds lines or polygons only, and along the axis each
+    /// of them reaches from the tile's left edge to its right (top to bottom), every segment
+    /// running along that axis or lying on one of those two edges. Empty when its neighbours differ.
     static func axes(_ tile: VectorTile) -> [Int] {
         guard !tile.features.isEmpty, tile.features.allSatisfy({ $0.type != .point }) else { return [] }
         return [0, 1].filter { repeats(tile, along: $0) }

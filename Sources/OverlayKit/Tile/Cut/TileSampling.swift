@@ -24,10 +24,11 @@ struct TileSampling: Sendable {
 
     /// The children of a tile with `share` that are visited, and their shares, from the
     /// non-empty `children` (in their order) and their sizes (``size(of:tile:options:)``, or
-    /// record bytes; nil for a solid child, always visited): a child's part of the budget follows its size beyond an equal floor, so
-    /// a child with more of the pyramid below it is more likely kept (sampling proportional to
-    /// size: clustered points are estimated from their clusters, borders from the tiles they
-    /// cross), and a budget that covers every child cuts every one.
+    /// record bytes; nil for a solid child, always visited): a child's part of the budget
+    /// follows its size beyond an equal floor, so a child with more of the pyramid below it is
+    /// more likely kept (sampling proportional to size: clustered points are estimated from
+    /// their clusters, borders from the tiles they cross), and a budget that covers every
+    /// child cuts every one.
     static func visited(_ children: [TileID], sizes: [Double?], of share: Share) -> [Share?] {
         guard share.budget.isFinite, !children.isEmpty else { return children.map { _ in share } }
         let sampled = sizes.compactMap { $0 }
