@@ -147,14 +147,21 @@ public enum TilePyramid {
         }
 
         /// Walks the subtrees of `roots` in memory: the top zooms one level at a time until
-        /// there are enough subtrees to share out, then the subtrees side by side.
+        /// there are enough subtrees to share out, each level's tiles side by side (a level of
+        /// a few heavy tiles holds the whole input: one thread cut zooms 1 and 2 of the 10m land
+        /// alone), then the subtrees side by side.
         func cutInMemory(_ roots: [PendingTile], cutter: TileCutter, counts: inout [ZoomCounts]) throws {
             var frontier = roots
             while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism)
                     && frontier[0].id.z < min(lastZoom, 6) {
-                var next = [PendingTile]()
-                for pending in frontier { next += try visit(pending, cutter: cutter, counts: &counts) }
-                frontier = next
+                let level = frontier
+                let visited = try Parallel.map(level.indices, parallelism: parallelism) { index in
+                    var local = ZoomCounts.zooms(through: options.maxZoom)
+                    let children = try visit(level[index], cutter: cutter, counts: &local)
+                    return (children: children, counts: local)
+                }
+                frontier = visited.flatMap(\.children)
+                for tile in visited { Self.add(tile.counts, to: &counts) }
             }
             let subtrees = frontier
             let results = try Parallel.map(subtrees.indices, parallelism: parallelism) { index -> [ZoomCounts] in
