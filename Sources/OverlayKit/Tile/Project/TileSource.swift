@@ -44,7 +44,9 @@ public struct TileSource: Sendable {
     /// their input's layer by a reader that named none), and what MVT cannot hold.
     package let layerSummaries: [TileLayerSummary]
     package let losses: TileEncodingLosses
-    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`.
+    /// The spacing of the lines' and polygons' vertices, for `MaxZoomGuess`: measured only
+    /// when a zoom is guessed (it sorts every feature's vertices, a tenth of reading the 10m
+    /// land), else empty.
     let vertexSpacing: MaxZoomGuess.VertexSpacing
     /// What the features reach (polygon area, line length, points), for `estimatedTiles`.
     let reach: FeatureReach
@@ -165,8 +167,9 @@ public struct TileSource: Sendable {
             var spacing = MaxZoomGuess.VertexSpacing()
             var reached = FeatureReach()
             var counted = Set<Int>()
+            let measuresSpacing = options.guessesMaxZoom || options.guessesBaseZoom
             for feature in features {
-                spacing.add(feature)
+                if measuresSpacing { spacing.add(feature) }
                 reached.add(feature, countingArea: feature.type == .polygon && counted.insert(feature.source).inserted)
             }
             vertexSpacing = spacing
