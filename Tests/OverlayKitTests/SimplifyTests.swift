@@ -103,6 +103,54 @@ final class SimplifyTests: XCTestCase {
         XCTAssertEqual(counts.repairedRings, 1)
     }
 
+    /// Property: the sweep finds a proper crossing exactly when checking every pair of
+    /// non-adjacent edges does, on rings of whole tile units (ordered by counting) and of
+    /// fractions (ordered by comparison), and both orders are by least x, then index.
+    func testSelfCrossingSweepAgreesWithEveryPair() {
+        func orientation(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, _ cx: Double, _ cy: Double) -> Double {
+            (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+        }
+        func crossesByEveryPair(_ xy: [Double]) -> Bool {
+            let edges = xy.count / 2 - 1
+            for i in 0..<edges {
+                for j in (i + 2)..<max(i + 2, edges) where !(i == 0 && j == edges - 1) {
+                    let (ax, ay, bx, by) = (xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3])
+                    let (cx, cy, dx, dy) = (xy[2 * j], xy[2 * j + 1], xy[2 * j + 2], xy[2 * j + 3])
+                    let o1 = orientation(ax, ay, bx, by, cx, cy), o2 = orientation(ax, ay, bx, by, dx, dy)
+                    let o3 = orientation(cx, cy, dx, dy, ax, ay), o4 = orientation(cx, cy, dx, dy, bx, by)
+                    if o1 * o2 < 0 && o3 * o4 < 0 { return true }
+                }
+            }
+            return false
+        }
+        var random = TileTestRandom(state: 11)
+        var crossings = [false: 0, true: 0]
+        for trial in 0..<400 {
+            let whole = trial % 2 == 0
+            // Star rings (simple) with a few vertices pulled across the centre (often crossing).
+            let count = 13 + Int(random.next() * 60)
+            var xy = [Double]()
+            for index in 0..<count {
+                let angle = 2 * Double.pi * Double(index) / Double(count)
+                var radius = random.next(200...2000)
+                if random.next() < 0.04 { radius = -radius / 2 }
+                var x = 2048 + radius * cos(angle), y = 2048 + radius * sin(angle)
+                if whole { x.round(.down); y.round(.down) }
+                xy += [x, y]
+            }
+            xy += [xy[0], xy[1]]
+            let expected = crossesByEveryPair(xy)
+            crossings[expected, default: 0] += 1
+            XCTAssertEqual(RingValidity.hasProperSelfIntersection(xy), expected, "trial \(trial)")
+            let minX = (0..<(count)).map { min(xy[2 * $0], xy[2 * $0 + 2]) }
+            XCTAssertEqual(RingValidity.edgesByMinX(minX),
+                           minX.indices.sorted { minX[$0] < minX[$1] || (minX[$0] == minX[$1] && $0 < $1) }, "trial \(trial)")
+        }
+        // Both answers were asked for.
+        XCTAssertGreaterThan(crossings[true]!, 40)
+        XCTAssertGreaterThan(crossings[false]!, 40)
+    }
+
     func testVisvalingamRemovesSmallestTrianglesFirst() {
         var flat: [Double] = [0, 0, 0, 1, 0.1, 0, 2, 0, 0, 3, 5, 0, 4, 0, 0]
         VisvalingamWhyatt.computeImportance(&flat, first: 0, last: 4)

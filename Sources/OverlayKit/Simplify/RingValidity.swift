@@ -18,14 +18,13 @@ package enum RingValidity {
             }
             return false
         }
-        var order = Array(0..<edgeCount)
         var minX = [Double](repeating: 0, count: edgeCount), maxX = minX
         for edge in 0..<edgeCount {
             let a = xy[2 * edge], b = xy[2 * edge + 2]
             minX[edge] = Swift.min(a, b)
             maxX[edge] = Swift.max(a, b)
         }
-        order.sort { minX[$0] < minX[$1] || (minX[$0] == minX[$1] && $0 < $1) }
+        let order = edgesByMinX(minX)
         for position in 0..<edgeCount {
             let i = order[position]
             var next = position + 1
@@ -38,6 +37,31 @@ package enum RingValidity {
             }
         }
         return false
+    }
+
+    /// The edges' indices ordered by their least x, ties by index. A tile's long rings have
+    /// whole coordinates over a span of a few thousand units: they are counted into one bucket
+    /// per unit (linear; the comparison sort was about two fifths of this check, and the check
+    /// a fifth of cutting the first zooms of long coastlines). Other rings sort by comparison.
+    package static func edgesByMinX(_ minX: [Double]) -> [Int] {
+        let low = minX.min() ?? 0, high = minX.max() ?? 0
+        let span = high - low
+        // (A bucket array much longer than the ring would cost more than it saves.)
+        guard span < Double(8 * minX.count), minX.allSatisfy({ $0 == $0.rounded(.down) }) else {
+            return minX.indices.sorted { minX[$0] < minX[$1] || (minX[$0] == minX[$1] && $0 < $1) }
+        }
+        // Counting sort: starts[b] is where bucket b's edges begin; edges go in index order,
+        // so ties keep it.
+        var starts = [Int](repeating: 0, count: Int(span) + 2)
+        for x in minX { starts[Int(x - low) + 1] += 1 }
+        for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
+        var order = [Int](repeating: 0, count: minX.count)
+        for (edge, x) in minX.enumerated() {
+            let bucket = Int(x - low)
+            order[starts[bucket]] = edge
+            starts[bucket] += 1
+        }
+        return order
     }
 
     /// Whether edges i and j (from vertex i to i + 1) cross properly.
