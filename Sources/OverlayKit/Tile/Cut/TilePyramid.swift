@@ -5,8 +5,9 @@ import OverlayModel
 /// Builds every tile of a zoom range top-down and hands each non-empty one to a callback,
 /// without keeping tiles: the one walk over either feature store.
 ///
-/// - In memory, each subtree is walked depth-first and its clipped features are released as
-///   soon as its children are built; subtrees below the first few zooms run in parallel.
+/// - In memory, the first few zooms are cut a level at a time (each level's tiles side by
+///   side), then each subtree below them depth-first, in parallel, its clipped features
+///   released as soon as its children are built.
 /// - On disk, a tile whose records are too many to hold is cut while its records are read, and
 ///   each feature's pieces in its children go to the children's files (tippecanoe's way); a
 ///   tile whose records fit (24 MB of records) is read into memory and its subtree walked there.
