@@ -251,7 +251,7 @@ public struct TileJob: Sendable {
             for section in file.sections { reached.insert(section / 8) }
         }
         let ordered = reached.sorted()
-        if options.guessesMaxZoom || options.guessesBaseZoom {
+        if options.guessesZooms {
             try settleGuessedZooms(&options, partitions: ordered, shards: shards, vertexSpacing: merged.vertexSpacing)
         }
         // Thinning's state at each partition's first point: its owned points come after every

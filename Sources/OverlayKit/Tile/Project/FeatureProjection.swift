@@ -40,8 +40,6 @@ struct FeatureProjection {
     /// on the way to disk (in memory they are measured on the wrapped features).
     var vertexSpacing = MaxZoomGuess.VertexSpacing()
     var reach = FeatureReach()
-    /// Whether `vertexSpacing` is measured: only a guessed zoom reads it.
-    private var measuresSpacing: Bool { options.guessesMaxZoom || options.guessesBaseZoom }
     /// With shared borders on disk: every polygon piece's vertices counted as it is written,
     /// for `SharedBorderCandidates` (in memory they are counted on the wrapped features; a
     /// distributed run's plan counts them from the shards' files).
@@ -157,7 +155,7 @@ struct FeatureProjection {
             pieces.east += copies.east
         }
         for piece in pieces.west + pieces.center + pieces.east {
-            if measuresSpacing { vertexSpacing.add(piece) }
+            if options.guessesZooms { vertexSpacing.add(piece) }  // only a guessed zoom reads it
             if sketch != nil && piece.type == .polygon {
                 for ring in piece.rings { sketch?.addRing(piece.coordinates, start: ring.start, count: ring.count, stride: 3) }
             }

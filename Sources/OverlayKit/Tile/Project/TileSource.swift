@@ -167,15 +167,14 @@ public struct TileSource: Sendable {
             var spacing = MaxZoomGuess.VertexSpacing()
             var reached = FeatureReach()
             var counted = Set<Int>()
-            let measuresSpacing = options.guessesMaxZoom || options.guessesBaseZoom
             for feature in features {
-                if measuresSpacing { spacing.add(feature) }
+                if options.guessesZooms { spacing.add(feature) }
                 reached.add(feature, countingArea: feature.type == .polygon && counted.insert(feature.source).inserted)
             }
             vertexSpacing = spacing
             reach = reached
         }
-        if options.guessesMaxZoom || options.guessesBaseZoom {
+        if options.guessesZooms {
             try settleGuessedZooms()
         } else {
             try thinPoints()

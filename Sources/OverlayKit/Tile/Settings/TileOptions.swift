@@ -63,6 +63,8 @@ public struct TileOptions: Hashable, Sendable, Codable {
     public var guessesBaseZoom = false
     /// The most points a tile may hold at a guessed base zoom (tippecanoe's 50,000).
     public var baseZoomGuessLimit = 50_000
+    /// Whether the max zoom or the base zoom is guessed from the whole input.
+    var guessesZooms: Bool { guessesMaxZoom || guessesBaseZoom }
     /// Polygons and lines too small to draw at a zoom (area below ``tinyPolygonSize``² or
     /// tolerance², whichever is less; length below the tolerance) are added up per tile, and each
     /// time the sum reaches that size a small square (or short line) is written in place of the
