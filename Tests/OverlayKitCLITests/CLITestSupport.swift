@@ -63,9 +63,10 @@ enum CLI {
         DispatchQueue.global().async { errData = error.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        // Not `waitUntilExit()`: a descendant left running can hide the child's exit from Foundation.
+        let status = ChildExit.status(of: process)
         group.wait()
-        return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: status, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
     /// The processes below `pid` (children, their children, …), from /proc (none where there is none).
@@ -132,9 +133,9 @@ enum CLI {
             usleep(5_000)
         }
         if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        let status = ChildExit.status(of: process)
         readers.wait()
-        return (peak, process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (peak, status, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 
 

@@ -33,9 +33,10 @@ public struct ToolRun {
         }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
         if !mergingErrors { drained.wait() }
-        process.waitUntilExit()
+        // Not `waitUntilExit()`: a descendant left running can hide the child's exit from Foundation.
+        let status = ChildExit.status(of: process)
         let outputText = String(decoding: outputData, as: UTF8.self)
-        return ToolRun(status: process.terminationStatus, output: outputData,
+        return ToolRun(status: status, output: outputData,
                        errors: mergingErrors ? outputText : String(decoding: errorData, as: UTF8.self))
     }
 
