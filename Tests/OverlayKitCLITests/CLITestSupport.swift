@@ -73,10 +73,7 @@ enum CLI {
     static func descendants(of pid: Int32) -> [Int32] {
         var parents = [Int32: Int32]()
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // "pid (comm) state ppid …": the name may hold spaces and parentheses, so read after the last ")".
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard let child = Int32(entry), let fields = ChildExit.statFields(child) else { continue }
             if fields.count > 1, let parent = Int32(fields[1]) { parents[child] = parent }
         }
         var found = [Int32](), frontier = [pid]

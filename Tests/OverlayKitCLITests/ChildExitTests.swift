@@ -32,8 +32,6 @@ final class ChildExitTests: XCTestCase {
 
     /// Whether `pid` runs: it exists and is not a zombie (an ended orphan may wait for a reaper).
     static func isAlive(_ pid: Int32) -> Bool {
-        guard kill(pid, 0) == 0, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+        kill(pid, 0) == 0 && ChildExit.statFields(pid) != nil && !ChildExit.isZombie(pid)
     }
 }

@@ -32,12 +32,18 @@ public enum ChildExit {
     /// How long a zombie child is left to Foundation before it is reaped here.
     static let graceSeconds = 0.5
 
-    /// Whether /proc shows `pid` exited but not reaped (state Z in /proc/PID/stat).
-    static func isZombie(_ pid: Int32) -> Bool {
+    /// Whether /proc shows `pid` exited but not reaped (state Z).
+    public static func isZombie(_ pid: Int32) -> Bool {
+        statFields(pid)?.first == "Z"
+    }
+
+    /// The fields of /proc/PID/stat after the process's name: state, parent pid, …; nil when
+    /// there is no such process (or no /proc).
+    public static func statFields(_ pid: Int32) -> [Substring]? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        // "pid (comm) state …": the name may hold spaces and parentheses, so read after the last ")".
-        return stat[stat.index(after: close)...].split(separator: " ").first == "Z"
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // "pid (comm) state ppid …": the name may hold spaces and parentheses, so read after the last ")".
+        return stat[stat.index(after: close)...].split(separator: " ")
     }
 
     /// A `waitpid` status as an exit code, or the signal number for a child killed by one.
