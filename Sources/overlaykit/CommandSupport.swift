@@ -66,7 +66,7 @@ struct InputFormatOptions: ParsableArguments {
     @Option(help: "Input format when the extension and content do not tell.")
     var from: FileFormat?
 
-    @Option(name: .customLong("max-kmz-size"), help: "Largest size in MiB a KMZ entry may inflate to, a guard against zip bombs (default 1024; also lifts the 200:1 ratio check).")
+    @Option(name: .customLong("max-kmz-size"), parsing: .unconditional, help: "Largest size in MiB a KMZ entry may inflate to, a guard against zip bombs (default 1024; also lifts the 200:1 ratio check).")
     var maxKMZSize: Int?
 
     /// The KMZ limits these options ask for.

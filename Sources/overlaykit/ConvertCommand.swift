@@ -24,7 +24,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "Output format (default: from -o's extension, else geojson).")
     var to: FileFormat?
 
-    @Option(help: "Decimal places for coordinates (degrees).")
+    @Option(parsing: .unconditional, help: "Decimal places for coordinates (degrees).")
     var precision: Int = 7
 
     func validate() throws {

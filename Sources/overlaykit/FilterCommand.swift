@@ -47,19 +47,19 @@ struct FilterCommand: ParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("Keep features whose properties satisfy the expression.", valueName: "expr"))
     var whereExpression: String?
 
-    @Option(help: ArgumentHelp("Drop features smaller than one screen point at this zoom.", valueName: "zoom"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Drop features smaller than one screen point at this zoom.", valueName: "zoom"))
     var visibleAt: Double?
 
     @Option(help: ArgumentHelp("Keep features with these ids (comma-separated).", valueName: "ids"))
     var id: String?
 
-    @Option(help: "Stop after this many matching features.")
+    @Option(parsing: .unconditional, help: "Stop after this many matching features.")
     var limit: Int?
 
     @Option(help: ArgumentHelp("Keep only these properties (comma-separated).", valueName: "keys"))
     var select: String?
 
-    @Option(help: "Re-encode coordinates with this many decimals instead of copying them through.")
+    @Option(parsing: .unconditional, help: "Re-encode coordinates with this many decimals instead of copying them through.")
     var precision: Int?
 
     @Flag(help: "Print only the number of matching features.")

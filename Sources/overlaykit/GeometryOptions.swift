@@ -10,10 +10,10 @@ struct GeometryOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Keep only what lies inside this box (degrees; west < east).", valueName: "w,s,e,n"))
     var clip: String?
 
-    @Option(help: "Simplify for this zoom (at zoom z one screen point is 2^(20−z) map points).")
+    @Option(parsing: .unconditional, help: "Simplify for this zoom (at zoom z one screen point is 2^(20−z) map points).")
     var zoom: Double?
 
-    @Option(help: "Simplification tolerance in screen points at --zoom (default 1).")
+    @Option(parsing: .unconditional, help: "Simplification tolerance in screen points at --zoom (default 1).")
     var tolerance: Double?
 
     @Option(help: "Simplification algorithm: dp (Douglas-Peucker) or vw (Visvalingam-Whyatt).")

@@ -35,7 +35,9 @@ struct OverlayKitCommand: ParsableCommand {
         // A closed pipe must end the command quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         do {
-            var command = try parseAsRoot(TippecanoeSpelling.expanded(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let message = TippecanoeSpelling.unsupported(arguments) { throw ValidationError(message) }
+            var command = try parseAsRoot(TippecanoeSpelling.expanded(arguments))
             try command.run()
         } catch let diagnostic as Diagnostic {
             // Any diagnostic a command did not report itself: printed once in the project's

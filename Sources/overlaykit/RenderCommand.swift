@@ -35,16 +35,16 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Viewport size in screen points, WIDTHxHEIGHT.")
     var size: String = "1024x768"
 
-    @Option(help: "Device pixels per screen point.")
+    @Option(parsing: .unconditional, help: "Device pixels per screen point.")
     var scale: Double = 1
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Camera center in degrees (with --zoom).", valueName: "lat,lon"))
     var center: String?
 
-    @Option(help: "Zoom level (0–24, fractional allowed; with --center).")
+    @Option(parsing: .unconditional, help: "Zoom level (0–24, fractional allowed; with --center).")
     var zoom: Double?
 
-    @Option(help: ArgumentHelp("Meters from the eye to the center, MapKit's centerCoordinateDistance (with --center, instead of --zoom).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("Meters from the eye to the center, MapKit's centerCoordinateDistance (with --center, instead of --zoom).",
                                valueName: "meters"))
     var distance: Double?
 
@@ -62,7 +62,7 @@ struct RenderCommand: ParsableCommand {
     @Flag(help: "Fit all overlays and annotations (the default without --center/--zoom).")
     var fit = false
 
-    @Option(help: "Screen points kept free around the data when fitting (default: 64, or a quarter of a smaller view's shorter side).")
+    @Option(parsing: .unconditional, help: "Screen points kept free around the data when fitting (default: 64, or a quarter of a smaller view's shorter side).")
     var padding: Double?
 
     /// `--padding`, or the default for the view's size.
@@ -81,7 +81,7 @@ struct RenderCommand: ParsableCommand {
         valueName: "PROP"))
     var labelPriority: String?
 
-    @Option(help: ArgumentHelp("Draw points closer than PX screen points as one cluster with their count, "
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw points closer than PX screen points as one cluster with their count, "
         + "as MapKit's MKClusterAnnotation (0: every pin).", valueName: "PX"))
     var clusterDistance: Double = 0
 
@@ -101,7 +101,9 @@ struct RenderCommand: ParsableCommand {
             throw ValidationError("--center goes with --zoom or --distance")
         }
         if center != nil && parsedCenter == nil {
-            throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180")
+            let numbers = center?.split(separator: ",").compactMap { Double($0.filter { $0 != " " }) } ?? []
+            let hint = numbers.count == 2 ? CoordinateOrder.pointHint(latitude: numbers[0], longitude: numbers[1]).map { " (\($0))" } ?? "" : ""
+            throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180\(hint)")
         }
         if let zoom, !(0...24).contains(zoom) { throw ValidationError("--zoom must be 0…24") }
         if let distance, let center = parsedCenter, let (_, height) = parsedSize {

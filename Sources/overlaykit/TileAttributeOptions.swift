@@ -45,7 +45,7 @@ struct TileAttributeOptions: ParsableArguments {
     @Option(name: [.customShort("A"), .long], help: "The data's attribution (text or HTML) in the tile set's metadata.")
     var attribution: String?
 
-    @Option(name: [.customShort("b"), .customLong("buffer-pixels")],
+    @Option(name: [.customShort("b"), .customLong("buffer-pixels")], parsing: .unconditional,
             help: ArgumentHelp("Buffer in screen pixels of a 256-pixel tile, as tippecanoe's -b (0…256; tile units = px × extent / 256); instead of --buffer.",
                                valueName: "px"))
     var bufferPixels: Int?

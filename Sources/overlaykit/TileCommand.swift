@@ -3,9 +3,10 @@ import Foundation
 import OverlayKit
 import OverlayModel
 
-/// Tile output formats: an archive file, or a directory of MVT or GeoJSON tiles.
+/// Tile output formats: an archive file, or a directory of MVT or GeoJSON tiles (`dir`: a
+/// directory of the `--tile-format` encoding; `mvt` is one of MVT tiles).
 enum TileFormat: String, ExpressibleByArgument, CaseIterable {
-    case mvt, geojson, pmtiles, mbtiles
+    case mvt, geojson, pmtiles, mbtiles, dir
 }
 
 /// `--tile-format`: the vector encoding of each tile (planetiler's option).
@@ -19,8 +20,9 @@ struct TileCommand: ParsableCommand {
         abstract: "Cut overlays into vector tiles: a PMTiles or MBTiles archive, or a directory of MVT/GeoJSON tiles.",
         discussion: """
             -o out.pmtiles writes one PMTiles v3 file, -o out.mbtiles one MBTiles 1.3 file (gzip tiles), \
-            anything else a directory DIR/z/x/y.mvt (or .geojson) with DIR/metadata.json in the layout \
-            tippecanoe and GDAL use. Every tile a feature reaches is clipped with a buffer and simplified \
+            a name without an extension a directory DIR/z/x/y.mvt (or .geojson) with DIR/metadata.json in \
+            the layout tippecanoe and GDAL use. Any other extension (out.pmtile, out.geojson) is refused \
+            unless --format dir (or --output-to-directory DIR, tippecanoe's -e) says a directory is meant. Every tile a feature reaches is clipped with a buffer and simplified \
             for its zoom (full detail at --max-zoom); the metadata holds bounds, zoom range, layer fields \
             and, under "overlaykit", per zoom every feature and ring that was dropped. Tiles left empty \
             are not written. The output appears only when complete (built beside it, then renamed); \
@@ -32,8 +34,15 @@ struct TileCommand: ParsableCommand {
 
     @OptionGroup var inputOptions: TileInputOptions
 
-    @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (not with --explain).")
-    var output: String?
+    @Option(name: [.short, .long], help: "Output: a .pmtiles or .mbtiles file, or a directory (a name without an extension, else with --format dir; not with --explain).")
+    var outputOption: String?
+
+    @Option(name: [.customShort("e"), .customLong("output-to-directory")],
+            help: ArgumentHelp("Output: a directory of tiles, whatever its name (tippecanoe's -e; the same as -o DIR --format dir).", valueName: "dir"))
+    var outputDirectory: String?
+
+    /// Where the tiles go: `-o` or `-e`.
+    var output: String? { outputOption ?? outputDirectory }
 
     @Option(help: ArgumentHelp("Also write a MapLibre style for the tiles (fill, line, circle layers per layer; colors from simplestyle and KML styles). See docs/serve.md.", valueName: "style.json"))
     var style: String?
@@ -50,38 +59,38 @@ struct TileCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read nothing: set up a run split over workers in the folder DIR (see tile-job), with these options and -o.", valueName: "dir"))
     var job: String?
 
-    @Option(name: .customLong("partition-zoom"), help: ArgumentHelp("With --job: the zoom whose tiles are the partitions workers cut (default 4, at most the max zoom and 8).", valueName: "zoom"))
+    @Option(name: .customLong("partition-zoom"), parsing: .unconditional, help: ArgumentHelp("With --job: the zoom whose tiles are the partitions workers cut (default 4, at most the max zoom and 8).", valueName: "zoom"))
     var partitionZoom: Int?
 
     @Flag(help: "Write nothing; print the zooms, tiles and bytes per zoom, output size, peak memory and disk the run would use (estimates; -o picks the format).")
     var plan = false
 
-    @Option(name: .customLong("plan-tiles"), help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 512; more is slower and closer; the first zooms are cut whole).", valueName: "n"))
+    @Option(name: .customLong("plan-tiles"), parsing: .unconditional, help: ArgumentHelp("With --plan: about this many tiles cut a zoom (default 512; more is slower and closer; the first zooms are cut whole).", valueName: "n"))
     var planTiles: Int?
 
-    @Option(name: .customLong("plan-records"), help: ArgumentHelp("With --plan: parse about this many records of a large GeoJSON text sequence, chosen evenly, and grow their tiles to the whole input's (default 200000; 0 parses every record).", valueName: "n"))
+    @Option(name: .customLong("plan-records"), parsing: .unconditional, help: ArgumentHelp("With --plan: parse about this many records of a large GeoJSON text sequence, chosen evenly, and grow their tiles to the whole input's (default 200000; 0 parses every record).", valueName: "n"))
     var planRecords: Int?
 
     @Option(help: ArgumentHelp("Write nothing; print what tile Z/X/Y of this run holds and, for every input feature that reaches it, why it is kept, thinned, too small, clustered or dropped.", valueName: "z/x/y"))
     var explain: String?
 
-    @Option(name: [.customShort("Z"), .customLong("min-zoom"), .customLong("minimum-zoom")], help: "Lowest zoom written.")
+    @Option(name: [.customShort("Z"), .customLong("min-zoom"), .customLong("minimum-zoom")], parsing: .unconditional, help: "Lowest zoom written.")
     var minZoom = 0
 
-    @Option(name: [.customShort("z"), .customLong("max-zoom"), .customLong("maximum-zoom")],
+    @Option(name: [.customShort("z"), .customLong("max-zoom"), .customLong("maximum-zoom")], parsing: .unconditional,
             help: "Highest zoom written, with full detail (0…24), or g to guess it from the features' spacing (at most 20; -zg).")
     var maxZoomArgument: ZoomArgument = .zoom(14)
 
     @OptionGroup(title: "Per-tile budget, thinning and clustering")
     var density: TileDensityOptions
 
-    @Option(help: "Tile units across a tile.")
+    @Option(parsing: .unconditional, help: "Tile units across a tile.")
     var extent = 4096
 
-    @Option(help: "Tile units kept beyond each edge (default 64).")
+    @Option(parsing: .unconditional, help: "Tile units kept beyond each edge (default 64).")
     var buffer: Int?
 
-    @Option(help: "Simplification tolerance in tile units.")
+    @Option(parsing: .unconditional, help: "Simplification tolerance in tile units.")
     var tolerance = 3.0
 
     @Flag(inversion: .prefixedNo,
@@ -97,10 +106,10 @@ struct TileCommand: ParsableCommand {
     @Option(name: [.customShort("l"), .long], help: "MVT layer of every input named without -L (default: each input's file name without extension).")
     var layer: String?
 
-    @Option(help: "Decimal places for --format geojson coordinates.")
+    @Option(parsing: .unconditional, help: "Decimal places for --format geojson coordinates.")
     var precision = 7
 
-    @Option(help: "Threads to use (cutting tiles, and reading a GeoJSONSeq file in parts); by default one per core this process may use.")
+    @Option(parsing: .unconditional, help: "Threads to use (cutting tiles, and reading a GeoJSONSeq file in parts); by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     @Option(help: ArgumentHelp("Where projected features are kept while tiles are cut: memory (fastest), disk (temporary files, as tippecanoe: memory stays flat at any input size) or auto (disk for GeoJSON inputs of 128 MB or more).", valueName: "auto|memory|disk"))
@@ -130,7 +139,8 @@ struct TileCommand: ParsableCommand {
         case .pmtiles: tiler.archiveFormat = .pmtiles
         case .mbtiles: tiler.archiveFormat = .mbtiles
         case .geojson: tiler.archiveFormat = .directory; tiler.encoding = .geojson
-        case .mvt, nil: break
+        case .mvt, .dir: tiler.archiveFormat = .directory
+        case nil: if outputDirectory != nil { tiler.archiveFormat = .directory }
         }
         if tileFormat == .mlt { tiler.encoding = .mlt }
         if let planTiles {
@@ -160,6 +170,12 @@ struct TileCommand: ParsableCommand {
     }
 
     func validate() throws {
+        guard outputOption == nil || outputDirectory == nil else {
+            throw ValidationError("-o and --output-to-directory (-e) both name the output: give one")
+        }
+        if outputDirectory != nil, let format, format == .pmtiles || format == .mbtiles {
+            throw ValidationError("--output-to-directory writes a directory; --format \(format.rawValue) is a file: use -o")
+        }
         if job != nil {
             guard explain == nil && !plan else { throw ValidationError("--job sets a run up; --plan and --explain read one") }
             guard inputOptions.inputs.isEmpty && inputOptions.namedLayers.isEmpty else {

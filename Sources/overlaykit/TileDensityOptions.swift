@@ -40,11 +40,11 @@ struct AccumulatedAttribute: ExpressibleByArgument {
 /// What keeps tiles loadable at any data size: the per-tile budget and its strategy, point
 /// thinning, tiny-shape reduction and clustering, spelled as tippecanoe spells them.
 struct TileDensityOptions: ParsableArguments {
-    @Option(name: [.customShort("M"), .customLong("max-tile-bytes"), .customLong("maximum-tile-bytes")],
+    @Option(name: [.customShort("M"), .customLong("max-tile-bytes"), .customLong("maximum-tile-bytes")], parsing: .unconditional,
             help: "Most bytes a tile may take gzip-compressed (default 512000, tippecanoe's 500 KiB).")
     var maxTileBytes: Int?
 
-    @Option(name: [.customShort("O"), .customLong("max-tile-features"), .customLong("maximum-tile-features")],
+    @Option(name: [.customShort("O"), .customLong("max-tile-features"), .customLong("maximum-tile-features")], parsing: .unconditional,
             help: "Most features a tile may hold (default 200000).")
     var maxTileFeatures: Int?
 
@@ -65,24 +65,24 @@ struct TileDensityOptions: ParsableArguments {
     @Flag(help: "Over budget: merge the smallest features into their neighbours.")
     var coalesceSmallestAsNeeded = false
 
-    @Option(name: [.customShort("r"), .customLong("drop-rate")],
+    @Option(name: [.customShort("r"), .customLong("drop-rate")], parsing: .unconditional,
             help: "Points kept per zoom below the base zoom: one in RATE of the zoom below (default 2.5; 1 keeps all).")
     var dropRate: Double?
 
-    @Option(name: [.customShort("B"), .customLong("base-zoom")],
+    @Option(name: [.customShort("B"), .customLong("base-zoom")], parsing: .unconditional,
             help: "Zoom from which every point is kept: a number, or g to guess (no tile over 50000 points); default the max zoom.")
     var baseZoom: ZoomArgument?
 
     @Flag(help: "Drop polygons and lines too small to draw instead of adding them up into small stand-ins.")
     var noTinyPolygonReduction = false
 
-    @Option(help: "Side in tile units of the smallest polygon drawn as itself below the max zoom; smaller ones are added up into stand-in squares of this side (tippecanoe's --tiny-polygon-size).")
+    @Option(parsing: .unconditional, help: "Side in tile units of the smallest polygon drawn as itself below the max zoom; smaller ones are added up into stand-in squares of this side (tippecanoe's --tiny-polygon-size).")
     var tinyPolygonSize: Double = 2
 
-    @Option(help: "Merge points closer than PX screen pixels into clusters with point_count (0 = off); replaces thinning.")
+    @Option(parsing: .unconditional, help: "Merge points closer than PX screen pixels into clusters with point_count (0 = off); replaces thinning.")
     var clusterDistance: Double = 0
 
-    @Option(help: "Deepest zoom at which points are clustered (default: every zoom).")
+    @Option(parsing: .unconditional, help: "Deepest zoom at which points are clustered (default: every zoom).")
     var clusterMaxzoom: Int?
 
     @Option(help: "NAME:sum|mean|min|max|count|concat|comma: how clusters combine attribute NAME (repeatable).")

@@ -51,10 +51,10 @@ struct TileJoinCommand: ParsableCommand {
     @Flag(name: [.customShort("X"), .customLong("exclude-all")], help: "Leave out every property.")
     var excludeAll = false
 
-    @Option(name: [.customShort("z"), .customLong("maximum-zoom")], help: "Leave out tiles above this zoom.")
+    @Option(name: [.customShort("z"), .customLong("maximum-zoom")], parsing: .unconditional, help: "Leave out tiles above this zoom.")
     var maximumZoom: Int?
 
-    @Option(name: [.customShort("Z"), .customLong("minimum-zoom")], help: "Leave out tiles below this zoom.")
+    @Option(name: [.customShort("Z"), .customLong("minimum-zoom")], parsing: .unconditional, help: "Leave out tiles below this zoom.")
     var minimumZoom: Int?
 
     @Option(name: [.short, .long], help: "Tile set name in the metadata (default: the first input's).")

@@ -37,7 +37,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Check structure only, not geometry validity (self-intersection, holes).")
     var noGeometry = false
 
-    @Option(help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
+    @Option(parsing: .unconditional, help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
     var atsLevel: Int = 1
 
     @Option(name: .customLong("profile"),
@@ -47,7 +47,7 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Also check that each file's polygons form a coverage: no two features overlap, shared borders have the same vertices on both sides.")
     var coverage = false
 
-    @Option(help: ArgumentHelp("With --coverage: also report gaps between features narrower than W metres.", valueName: "W"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --coverage: also report gaps between features narrower than W metres.", valueName: "W"))
     var gapWidth: Double?
 
     func validate() throws {

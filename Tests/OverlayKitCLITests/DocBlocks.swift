@@ -32,6 +32,9 @@ struct DocBlock: Equatable {
     var needs: [String] = []
     /// Why the block is not run at all (`skip: reason`), or nil.
     var skipReason: String?
+    /// The step of .ci/run that runs the block (`ci NAME`: the README's set-up and tests,
+    /// which install packages and build), or nil.
+    var ciStep: String?
 
     /// Whether the block holds commands the doc test runs.
     var isShell: Bool { ["sh", "bash", "shell", "console"].contains(language) }
@@ -41,14 +44,14 @@ struct DocBlock: Equatable {
     struct BadMarker: Error, CustomStringConvertible {
         var line: Int
         var text: String
-        var description: String { "line \(line): unknown doc-test directive '\(text)' (know: exit N; needs …; skip: reason)" }
+        var description: String { "line \(line): unknown doc-test directive '\(text)' (know: exit N; needs …; ci STEP; skip: reason)" }
     }
 
     /// The fenced blocks of `markdown`, in file order.
     static func blocks(in markdown: String) throws -> [DocBlock] {
         let lines = markdown.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var blocks = [DocBlock]()
-        var pendingMarker: (status: Int32, needs: [String], skip: String?)?
+        var pendingMarker: Marker?
         var index = 0
         while index < lines.count {
             let raw = lines[index]
@@ -78,6 +81,7 @@ struct DocBlock: Equatable {
                 block.expectedStatus = marker.status
                 block.needs = marker.needs
                 block.skipReason = marker.skip
+                block.ciStep = marker.ciStep
                 pendingMarker = nil
             }
             block.commands = language == "console"
@@ -97,9 +101,17 @@ struct DocBlock: Equatable {
         return nil
     }
 
-    private static func parseMarker(_ text: String, line: Int) throws -> (status: Int32, needs: [String], skip: String?) {
+    /// What a marker says.
+    private struct Marker {
+        var status: Int32 = 0
+        var needs: [String] = []
+        var skip: String?
+        var ciStep: String?
+    }
+
+    private static func parseMarker(_ text: String, line: Int) throws -> Marker {
         let content = text.dropFirst("<!-- doc-test:".count).dropLast("-->".count)
-        var marker: (status: Int32, needs: [String], skip: String?) = (0, [], nil)
+        var marker = Marker()
         // `skip:` takes the rest of the marker as its reason (which may hold ";").
         var directives = String(content)
         if let skip = directives.range(of: "skip:") {
@@ -109,6 +121,8 @@ struct DocBlock: Equatable {
         for part in directives.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) where !part.isEmpty {
             if part.hasPrefix("exit "), let status = Int32(part.dropFirst("exit ".count)) {
                 marker.status = status
+            } else if part.hasPrefix("ci "), !part.dropFirst("ci ".count).contains(" ") {
+                marker.ciStep = String(part.dropFirst("ci ".count))
             } else if part.hasPrefix("needs ") {
                 marker.needs += part.dropFirst("needs ".count).split(separator: " ").map(String.init)
             } else {

@@ -37,6 +37,10 @@ final class DocCommandTests: XCTestCase {
             let sandbox = try DocSandbox(testCase: self)
             for pass in 1...2 {
                 for block in blocks {
+                    if let step = block.ciStep {
+                        if pass == 1 { print("doc-test: \(file):\(block.line): run by .ci/run as its '\(step)' step") }
+                        continue
+                    }
                     if let reason = block.skipReason {
                         if pass == 1 { print("doc-test: \(file):\(block.line): not run: \(reason)") }
                         continue
@@ -75,6 +79,31 @@ final class DocCommandTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(ran, 20, "the docs hold fewer commands than expected: is the extraction broken?")
+    }
+
+    /// The README's set-up and test commands are what CI runs, as written: each block marked
+    /// `ci NAME` is run by .ci/run through `Scripts/readme-block.sh NAME`, which prints it line
+    /// for line, and the README has both steps. (The blocks install packages and build the
+    /// package, so this test does not run them itself; CI does, on a fresh machine.)
+    func testCIRunsTheReadmeSetUpAndTestCommandsAsWritten() throws {
+        let root = TestLocations.packageRoot
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let ci = try String(contentsOf: root.appendingPathComponent(".ci/run"), encoding: .utf8)
+        let steps = try DocBlock.blocks(in: readme).filter { $0.ciStep != nil }
+        XCTAssertEqual(Set(steps.compactMap(\.ciStep)), ["setup", "test"], "README.md marks its set-up and test blocks `ci setup`, `ci test`")
+        for block in steps {
+            let step = block.ciStep ?? ""
+            XCTAssertTrue(ci.contains("Scripts/readme-block.sh \(step)"), ".ci/run must run README.md's '\(step)' block")
+            let printed = try ToolRun.run(root.appendingPathComponent("Scripts/readme-block.sh").path, [step])
+            XCTAssertEqual(printed.status, 0)
+            XCTAssertEqual(printed.text.split(separator: "\n").map(String.init), block.body.filter { !$0.isEmpty },
+                           "Scripts/readme-block.sh \(step) prints README.md's block at line \(block.line)")
+        }
+        let setUp = steps.first { $0.ciStep == "setup" }?.body.joined(separator: "\n") ?? ""
+        XCTAssertTrue(setUp.contains("swift build -c release --static-swift-stdlib"), "the set-up builds the release binary the tests run")
+        XCTAssertTrue(setUp.contains("Examples/"), "the set-up runs the main job on an example")
+        XCTAssertTrue(ci.contains("OVERLAYKIT_BINARY=\"$PWD/.build/release/overlaykit\""),
+                      "CI runs the process tests against the release binary the README builds")
     }
 
     /// Every Swift snippet of README.md and the DocC catalogs is part of Examples/LibraryAPI

@@ -146,6 +146,31 @@ final class HostileEdgeTests: XCTestCase {
         XCTAssertEqual(ScaledSum([0, -0.0]).mean, 0)
     }
 
+    /// The tiny end of Double: subnormals (1e-310, the least 5e-324, negative ones) gave a NaN
+    /// mean and a sum reported as overflowing, since the scale factor 2^1030 is itself infinite.
+    func testScaledSumsAndMeansHoldAtTheTinyEndOfDouble() {
+        let least = Double.leastNonzeroMagnitude
+        // Subnormal literals underflow (a compiler warning): parsed from text instead.
+        func tiny(_ text: String) -> Double { Double(text)! }
+        XCTAssertEqual(ScaledSum([tiny("1e-310"), tiny("1e-310"), tiny("1e-310")]).sum, tiny("1e-310") * 3, "subnormal multiples add exactly")
+        XCTAssertEqual(ScaledSum([tiny("1e-310"), tiny("1e-310"), tiny("1e-310")]).mean, tiny("1e-310"))
+        XCTAssertEqual(ScaledSum([least, least, least]).sum, 3 * least)
+        XCTAssertEqual(ScaledSum([least, least, least]).mean, least)
+        XCTAssertEqual(ScaledSum([tiny("-1e-310"), tiny("-1e-310")]).mean, tiny("-1e-310"))
+        XCTAssertEqual(ScaledSum([-least, least, least]).sum, least, "mixed signs, exact")
+        XCTAssertEqual(ScaledSum([.leastNormalMagnitude, least]).sum, .leastNormalMagnitude + least)
+        XCTAssertEqual(ScaledSum([.greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1]).sum, 1,
+                       "both ends at once: the huge ones cancel")
+        for values in [[tiny("1e-310"), tiny("2e-310"), tiny("5e-324")], [tiny("-5e-324"), tiny("-5e-324")], [tiny("2.5e-320"), tiny("-1e-321"), tiny("7e-322")]] {
+            let result = ScaledSum(values)
+            XCTAssertTrue(result.mean?.isFinite ?? false, "\(values)")
+            XCTAssertNotNil(result.sum, "\(values)")
+        }
+        let accumulated = PointClustering.accumulate([.number(tiny("1e-310")), .number(tiny("1e-310")), .number(tiny("1e-310"))], rule: .mean)
+        XCTAssertEqual(accumulated, .number(tiny("1e-310")))
+        XCTAssertEqual(PointClustering.accumulate([.number(tiny("5e-324")), .number(tiny("5e-324"))], rule: .sum), .number(tiny("1e-323")))
+    }
+
     /// The issue's case: 300 points of value 1e308 clustered with `v:mean` and `w:sum`.
     func testClustersWriteTheMeanAndReportASumThatOverflows() throws {
         let points = (0..<300).map {
@@ -176,6 +201,41 @@ final class HostileEdgeTests: XCTestCase {
             }
         }
         XCTAssertEqual(clusters, 4)
+    }
+
+    /// The tiny end in tiles, in both feature stores: three clustered points with subnormal
+    /// values wrote a NaN mean into the tiles and dropped the sum as overflowing.
+    func testClustersOfSubnormalValuesWriteTheirSumAndMeanInBothStores() throws {
+        let tinyValue = Double("1e-310")!
+        let points = (0..<3).map {
+            feature(#"{"type":"Point","coordinates":[\#(2 + Double($0) * 1e-5),48]}"#,
+                    properties: #"{"v":1e-310,"w":1e-310,"n":-5e-324}"#)
+        }
+        for store in [Tiler.FeatureStore.memory, .disk] {
+            var tiler = Tiler(output: folder.appendingPathComponent("tiny-\(store.rawValue).pmtiles").path, layer: "l")
+            tiler.featureStore = store
+            tiler.options.maxZoom = 2
+            tiler.options.clusterDistance = 40
+            tiler.options.clusterAttributes = ["v": .mean, "w": .sum, "n": .mean]
+            var reader = try FeatureIO.reader(for: ByteInput(string: points.joined(separator: "\n")), format: .geojsonseq)
+            let report = try tiler.run(reading: &reader)
+            XCTAssertFalse(report.diagnostics.contains { $0.code == .tileSumOverflow }, "\(store): \(report.diagnostics)")
+            let archive = try TileArchive.open(tiler.output)
+            var clusters = 0
+            for id in try archive.tileIDs() {
+                for layer in try MVTDecoder().decode(try XCTUnwrap(archive.tile(id))) {
+                    for feature in layer.features {
+                        let properties = Dictionary(layer.properties(of: feature).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+                        guard properties["clustered"] == .bool(true) else { continue }
+                        clusters += 1
+                        XCTAssertEqual(properties["v"], .double(tinyValue), "\(store): the mean of equal values is that value")
+                        XCTAssertEqual(properties["w"], .double(tinyValue * 3), "\(store): the sum, exact")
+                        XCTAssertEqual(properties["n"], .double(-Double.leastNonzeroMagnitude), "\(store)")
+                    }
+                }
+            }
+            XCTAssertEqual(clusters, 3, "\(store): one cluster per zoom z0–2")
+        }
     }
 
     // MARK: 3. Names that lie

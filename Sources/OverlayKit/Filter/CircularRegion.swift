@@ -37,7 +37,12 @@ public struct CircularRegion: Hashable, Sendable {
     /// Parses `lat,lon,meters`.
     public init(parsing text: String) throws {
         let numbers = try FilterArgument.numbers(text, count: 3, what: "--near", form: "latitude,longitude,meters")
-        try self.init(center: Coordinate(latitude: numbers[0], longitude: numbers[1]), radius: numbers[2])
+        do {
+            try self.init(center: Coordinate(latitude: numbers[0], longitude: numbers[1]), radius: numbers[2])
+        } catch var diagnostic as Diagnostic {
+            if let hint = CoordinateOrder.pointHint(latitude: numbers[0], longitude: numbers[1]) { diagnostic.message += " (\(hint))" }
+            throw diagnostic
+        }
     }
 
     /// True when the coordinate is at most `radius` meters away (`CLCircularRegion.contains`).

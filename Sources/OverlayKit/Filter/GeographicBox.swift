@@ -45,7 +45,14 @@ public struct GeographicBox: Hashable, Sendable {
     /// Parses `w,s,e,n` in degrees.
     public init(parsing text: String) throws {
         let numbers = try FilterArgument.numbers(text, count: 4, what: "a box", form: "west,south,east,north")
-        try self.init(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
+        do {
+            try self.init(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
+        } catch var diagnostic as Diagnostic {
+            if let hint = CoordinateOrder.boxHint(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3]) {
+                diagnostic.message += " (\(hint))"
+            }
+            throw diagnostic
+        }
     }
 
     /// True when the box runs east from `west` across 180° to `east`.

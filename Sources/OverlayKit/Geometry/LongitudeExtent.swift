@@ -30,8 +30,14 @@ package struct LongitudeExtent: Sendable, Codable {
         switch shape {
         case .annotation(let annotation): addPoint(annotation.coordinate.longitude)
         case .circle(let circle):
+            // West edge, center, east edge, unwrapped: each step is under 180° when the circle is
+            // narrower than the world, so the path runs east through the center (a circle 300°
+            // wide is not taken to cross the antimeridian the short way). One as wide as the
+            // world or wider covers every longitude (MapKit clamps its rect to the world).
             let rect = circle.boundingMapRect
-            addPath([Coordinate(rect.origin), Coordinate(MapPoint(x: rect.maxX, y: rect.maxY))])
+            let world = MapProjection.worldSize
+            let longitudes = rect.width >= world ? [-180, 0, 180] : [rect.minX, rect.midX, rect.maxX].map { $0 / world * 360 - 180 }
+            addPath(longitudes.map { Coordinate(latitude: 0, longitude: $0) })
         case .polyline(let polyline): addPath(polyline.coordinates)
         case .polygon(let polygon): polygon.rings.forEach { addPath($0.coordinates) }
         case .multiPolyline(let multi): multi.polylines.forEach { add(.polyline($0)) }

@@ -35,6 +35,15 @@ public struct PathName: Sendable, Equatable {
         return String(name[..<dot])
     }
 
+    /// The last component's extension without its dot ("pmtiles" of "a/b.pmtiles"), or nil when
+    /// it has none ("b", ".hidden", "b.", "..").
+    public var pathExtension: String? {
+        let name = lastComponent
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        let suffix = name[name.index(after: dot)...]
+        return suffix.isEmpty || name[..<dot].allSatisfy({ $0 == "." }) ? nil : String(suffix)
+    }
+
     /// `component` inside this path ("a" + "b" is "a/b").
     public func appending(_ component: String) -> String {
         path.hasSuffix("/") ? path + component : path + "/" + component

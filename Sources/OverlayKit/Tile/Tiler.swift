@@ -97,6 +97,10 @@ public struct Tiler: Sendable, Codable {
             found.append(TileSettingProblem(setting: "encoding", requirement: "must be mvt or mlt in a \(resolvedArchiveFormat.rawValue) archive "
                 + "(GeoJSON tiles need a directory)", value: encoding.rawValue))
         }
+        if archiveFormat == nil, let suffix = TileArchiveFormat.undeclaredDirectoryExtension(output) {
+            found.append(TileSettingProblem(setting: "output", requirement: "must end in .pmtiles or .mbtiles, or be declared a directory "
+                + "(--format dir, --output-to-directory): .\(suffix) is not a tile set's extension", value: output))
+        }
         if let contradiction = Self.nameContradicting(output, format: resolvedArchiveFormat) {
             found.append(TileSettingProblem(setting: "output", requirement: "must not contradict the format (\(contradiction))",
                                             value: output))

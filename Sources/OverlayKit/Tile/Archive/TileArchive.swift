@@ -25,6 +25,16 @@ public enum TileArchiveFormat: String, Sendable, CaseIterable, Codable {
             self = .directory
         }
     }
+
+    /// The extension of `output` when it would be taken for a tile directory although it has
+    /// one that is not a tile set's, or nil. A one-letter typo (`out.pmtile`) or a feature
+    /// file's name (`out.geojson`, `out.mvt`) would otherwise become a directory of every tile to
+    /// the max zoom (millions of files), so such a name is a directory only when the caller says
+    /// so, as tippecanoe asks for `-e` to write one.
+    public static func undeclaredDirectoryExtension(_ output: String) -> String? {
+        guard !output.isEmpty, output != "-", TileArchiveFormat(path: output) == .directory else { return nil }
+        return PathName(output).pathExtension
+    }
 }
 
 /// Every tile of one zoom below a tile of a lower zoom: `4^(zoom − root.z)` tiles, a square
