@@ -40,6 +40,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "KML: OGC KML 2.2 Abstract Test Suite level to check: 1 requirements, 2 also recommendations (warnings), 3 also informative notes.")
     var atsLevel: Int = 1
 
+    @Option(help: ArgumentHelp("KML: the version held to: 2.2 (a KML 2.3 construct is an error), 2.3, or auto (the default: 2.3 for a document that says so; elsewhere 2.3's constructs are accepted, as KML 2.3 kept 2.2's namespace).", valueName: "auto|2.2|2.3"))
+    var kmlVersion: KMLVersion = .automatic
+
     @Option(name: .customLong("profile"),
             help: "Also check a target's limits (repeatable): \(ValidationProfile.builtInNames.joined(separator: ", ")), or a profile file (JSON or YAML).")
     var profiles: [String] = []
@@ -60,7 +63,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let paths = files.isEmpty ? ["-"] : files
-        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel)
+        let options = ValidationOptions(schemaPath: schema, checksGeometry: !noGeometry, atsLevel: atsLevel, kmlVersion: kmlVersion)
         var checks: [any ValidationCheck] = []
         if !profiles.isEmpty {
             do {
@@ -90,4 +93,12 @@ struct ValidateCommand: ParsableCommand {
         let status = run.exitStatus(strict: strict)
         if status != 0 { throw ExitCode(status) }
     }
+}
+
+extension KMLVersion: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(rawValue: argument == "auto" ? "automatic" : argument)
+    }
+
+    public static var allValueStrings: [String] { ["auto", "2.2", "2.3"] }
 }

@@ -84,7 +84,7 @@ final class ValidateKMLTests: XCTestCase {
         """)
         // ATC 36 (level 1): the Pair without a style; the key's value is the schema's (ATC 2).
         // The missing 'highlight' Pair is ATC 68, a level 2 recommendation.
-        XCTAssertEqual(summary(findings), ["5 error kml.stylemap-pair", "5 error kml.enum-value", "6 error kml.style-url-missing"])
+        XCTAssertEqual(summary(findings), ["5 error kml.stylemap-pair", "5 error kml.enum-value", "6 warning kml.style-url-missing"])
         XCTAssertEqual(Set(findings.prefix(2).map(\.message)), [
             "<key> 'hover' is not one of highlight, normal", "Pair has none of <styleUrl>, <Style>, <StyleMap>",
         ])

@@ -44,13 +44,30 @@ public struct ValidationOptions: Sendable {
     /// 1 (requirements, the default), 2 (recommendations, warnings) or 3 (informative, notes).
     /// See `KMLRuleCatalog`.
     public var atsLevel: Int
+    /// KML: which version's constructs a document in KML's namespace may use.
+    public var kmlVersion: KMLVersion
 
-    /// Options: an XML Schema for KML, whether to check geometry validity, and the KML ATS level.
-    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1) {
+    /// Options: an XML Schema for KML, whether to check geometry validity, the KML ATS level
+    /// and the KML version held to.
+    public init(schemaPath: String? = nil, checksGeometry: Bool = true, atsLevel: Int = 1, kmlVersion: KMLVersion = .automatic) {
         self.schemaPath = schemaPath
         self.checksGeometry = checksGeometry
         self.atsLevel = atsLevel
+        self.kmlVersion = kmlVersion
     }
+}
+
+/// The KML version a document is held to. KML 2.3 (OGC 12-007r2) kept KML 2.2's namespace, so
+/// a 2.2 document may carry 2.3 constructs (a SimpleField `uom`, `SimpleArrayField`, XML
+/// Schema types such as `positiveInteger`) that OGC's KML 2.3 test suite takes as valid.
+public enum KMLVersion: String, Sendable, CaseIterable {
+    /// 2.3 for a document that says so (`version="2.3"`, the 2.3 namespace); in any other
+    /// document in KML's namespace, 2.3's constructs are accepted as 2.3's, the rest held to 2.2.
+    case automatic
+    /// KML 2.2 only: a 2.3 construct is an error (for targets that read 2.2 alone).
+    case v2_2 = "2.2"
+    /// KML 2.3 throughout.
+    case v2_3 = "2.3"
 }
 
 /// The entry point of validation: picks the checks for the input's format and collects their
@@ -151,10 +168,12 @@ public enum Validator {
     private static func validateKML(_ input: ByteInput, filePath: String?, options: ValidationOptions,
                                     schema: CompiledXMLSchema?) throws -> [Diagnostic] {
         guard let schema else {
-            return try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
+            return try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel,
+                                    kmlVersion: options.kmlVersion).validate()
         }
         if let path = filePath {
-            var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel).validate()
+            var findings = try KMLValidator(input: input, checksGeometry: options.checksGeometry, atsLevel: options.atsLevel,
+                                            kmlVersion: options.kmlVersion).validate()
             // A document that is not well-formed has already said so; the XSD would only repeat it.
             if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
                 findings += try schema.violations(path: path, bytes: nil, displayName: path)
@@ -163,7 +182,7 @@ public enum Validator {
         }
         let bytes = try input.readAll()
         var findings = try KMLValidator(input: ByteInput(bytes: bytes, name: input.name), checksGeometry: options.checksGeometry,
-                                        atsLevel: options.atsLevel).validate()
+                                        atsLevel: options.atsLevel, kmlVersion: options.kmlVersion).validate()
         if !findings.contains(where: { $0.code == .kmlXmlSyntax }) {
             findings += try schema.violations(path: nil, bytes: bytes, displayName: input.name)
         }

@@ -21,6 +21,8 @@ struct KMLValidator {
     var checksGeometry = true
     /// The highest OGC KML 2.2 ATS conformance level whose rules run (1–3).
     var atsLevel = 1
+    /// Which version's constructs a document in KML's namespace may use.
+    var kmlVersion = KMLVersion.automatic
 
     /// One open element.
     struct Frame {
@@ -112,6 +114,7 @@ struct KMLValidator {
     func validate() throws -> [Diagnostic] {
         var walk = Walk(xml: try XMLStreamReader(input: input), checksGeometry: checksGeometry)
         walk.atsLevel = atsLevel
+        walk.kmlVersion = kmlVersion
         do {
             try walk.run()
         } catch var diagnostic as Diagnostic where !diagnostic.isIOError {
@@ -130,6 +133,7 @@ struct KMLValidator {
         let xml: XMLStreamReader
         let checksGeometry: Bool
         var atsLevel = 1
+        var kmlVersion = KMLVersion.automatic
         var findings: [Diagnostic] = []
         /// Findings per code, listed or not (only `listLimit` of each are kept).
         var codeCounts: [Diagnostic.Code: Int] = [:]
@@ -150,6 +154,9 @@ struct KMLValidator {
         var pendingFields: [String: [String: PendingField]] = [:]
         /// The document is OGC KML 2.3 (`<kml version="2.3">`, or the 2.3 namespace some writers use).
         var isKML23 = false
+        /// KML 2.3's constructs are accepted: a 2.3 document, or (unless held to 2.2) any
+        /// document in KML's namespace, as 2.3 kept that namespace.
+        var accepts23 = false
         var sawRoot = false
         /// How often each kind of repetitive warning was seen (only the first few are listed).
         var repeats: [String: (count: Int, first: SourceLocation?)] = [:]
@@ -242,9 +249,12 @@ struct KMLValidator {
             let qualified = xml.qualifiedName
             let namespace = xml.namespaceURI
             var known = KMLElementRules.name(local: xml.localName, namespace: namespace)
-            if stack.isEmpty { isKML23 = KMLATSChecks.isKML23(namespace: namespace, version: xml.attribute("version")) }
+            if stack.isEmpty {
+                isKML23 = kmlVersion == .v2_3 || (kmlVersion == .automatic && KMLATSChecks.isKML23(namespace: namespace, version: xml.attribute("version")))
+                accepts23 = isKML23 || kmlVersion == .automatic
+            }
             // KML 2.3 took Google's gx: elements into KML's namespace; the tables know them as gx:.
-            if isKML23, known == xml.localName, let adopted = KMLATSChecks.adoptedIn23[xml.localName] {
+            if accepts23, known == xml.localName, let adopted = KMLATSChecks.adoptedIn23[xml.localName] {
                 known = adopted
             }
             let name = known ?? qualified
@@ -596,7 +606,9 @@ struct KMLValidator {
                     reportPending(pending, .error, .kmlStyleUrlWrongKind, "styleUrl #\(target) names a <\(kind)>, not a Style or StyleMap",
                                   more: "styleUrl references to #\(target)")
                 } else {
-                    reportPending(pending, .error, .kmlStyleUrlMissing, "styleUrl #\(target) names no Style or StyleMap in this document",
+                    // Valid for OGC's suites (a fragment need not resolve), but nothing draws it:
+                    // a warning, as for a style that is not a child of Document.
+                    reportPending(pending, .warning, .kmlStyleUrlMissing, "styleUrl #\(target) names no Style or StyleMap in this document; readers draw the default style",
                                   more: "styleUrl references to #\(target)")
                 }
             }

@@ -15,8 +15,8 @@ extension KMLValidator.Walk {
             // ATC 26 (2): one of ATC 26's XML Schema types (xsd:boolean, bare or prefixed) or the
             // specification's name for it (bool); KML 2.3 (ATC-126) also takes date, dateTime
             // and the types derived from XML Schema's built-in simple types.
-            if let type = frame.attributes["type"], KMLSimpleFieldType.resolved(type, kml23: isKML23) == nil {
-                let allowed = isKML23 ? "an XML Schema built-in simple type (xsd:string, xsd:int, xsd:boolean, xsd:date…)"
+            if let type = frame.attributes["type"], KMLSimpleFieldType.resolved(type, kml23: accepts23) == nil {
+                let allowed = accepts23 ? "an XML Schema built-in simple type (xsd:string, xsd:int, xsd:boolean, xsd:date…)"
                     : "one of string, int, uint, short, ushort, float, double, bool (or xsd:string, xsd:int, xsd:unsignedInt, xsd:short, xsd:unsignedShort, xsd:float, xsd:double, xsd:boolean)"
                 ats(.error, .kmlSimpleFieldType, "SimpleField type '\(type.prefix(40))' is not \(allowed)", frame)
             }
@@ -45,8 +45,8 @@ extension KMLValidator.Walk {
     /// no reader can convert the values it qualifies.
     private mutating func checkUnitOfMeasure(_ frame: KMLValidator.Frame) {
         guard let unit = frame.attributes["uom"] else { return }
-        if !isKML23 {
-            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document cannot carry it", frame)
+        if !accepts23 {
+            ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom is KML 2.3; a KML 2.2 document (--kml-version 2.2) cannot carry it", frame)
         } else if KMLATSChecks.scheme(of: unit) == nil && !KMLATSChecks.knownUnits.contains(unit) {
             ats(.error, .kmlDataUom, "<\(frame.qualifiedName)> uom '\(unit.prefix(40))' is no known unit of measure: give a UCUM code (m, km/h, Cel…) or a URI naming the unit", frame)
         }

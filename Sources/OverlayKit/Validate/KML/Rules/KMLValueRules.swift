@@ -10,7 +10,7 @@ extension KMLValidator.Walk {
         // ATC 2: enumerated and numeric values the schema constrains.
         if let allowed = KMLATSChecks.enumerations[name] {
             var allowed = allowed
-            if name == "altitudeMode" && isKML23 { allowed.formUnion(["clampToSeaFloor", "relativeToSeaFloor"]) }
+            if name == "altitudeMode" && accepts23 { allowed.formUnion(["clampToSeaFloor", "relativeToSeaFloor"]) }
             if text.isEmpty {
                 ats(.warning, .kmlEmptyValue, "<\(frame.qualifiedName)> is empty; readers take the default", frame)
             } else if !allowed.contains(text) {
