@@ -96,4 +96,28 @@ final class RenderMemoryTests: XCTestCase {
             XCTAssertLessThan(Double(peaks[1]), Double(peaks[0]) * 1.3, "\(kind) \(options): peak RSS grows with the input: \(peaks)")
         }
     }
+
+    /// One feature of many vertices (issue 51 item 7): a GPS-like track, a random walk of
+    /// 600,000 steps of about 10 m, fitted. cairo built each whole stroke's outline first, about
+    /// 600 bytes a segment (a 2-million-vertex track took 1.2 GB); stroked in pieces
+    /// (`CairoCanvas.LongStroke`) the peak is the feature itself and the picture.
+    func testALongRandomWalkTrackRendersInBoundedMemory() throws {
+        try Prerequisite.require(FileManager.default.fileExists(atPath: "/proc/self/status"), "needs /proc to read peak memory")
+        let folder = try CLI.temporaryFolder(self)
+        let input = folder.appendingPathComponent("walk.geojson")
+        var state: UInt64 = 7, latitude = 47.0, longitude = 8.0
+        var text = #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":["#
+        for step in 0..<600_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let angle = Double(state >> 11) / Double(1 << 53) * 2 * Double.pi
+            latitude += 10 / 111_320 * sin(angle)
+            longitude += 10 / 111_320 * cos(angle) / cos(latitude * Double.pi / 180)
+            text += (step == 0 ? "" : ",") + "[\((longitude * 1e7).rounded() / 1e7),\((latitude * 1e7).rounded() / 1e7)]"
+        }
+        try Data((text + "]}}").utf8).write(to: input)
+        let run = try CLI.runMeasuringPeakMemory(["render", input.path, "-f", "-o", folder.appendingPathComponent("walk.png").path])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        print("render (fit) of a 600,000-vertex random walk: peak RSS \(run.peak) kB")
+        XCTAssertLessThan(run.peak, 250_000, "peak RSS \(run.peak) kB: the stroke's outline should not be built whole")
+    }
 }

@@ -102,6 +102,29 @@ final class RenderGeometryTests: XCTestCase {
         XCTAssertTrue(isWhite(image.pixel(x: Int(start - 3), y: 256)), "butt cap ends at the vertex")
     }
 
+    /// A line longer than one piece of `CairoCanvas.LongStroke` (cairo's memory for a whole
+    /// stroke grows 600 bytes a segment) that runs over itself many times, drawn half-transparent:
+    /// where pieces overlap each pixel is painted once, as one stroke paints it, not darker.
+    func testALongLineIsStrokedInPiecesThatPaintEachPixelOnce() throws {
+        var coordinates = [String]()
+        let passes = 40, stepsPerPass = 1200
+        for pass in 0..<passes {
+            for step in 0..<stepsPerPass {
+                let x = -60 + Double(pass % 2 == 0 ? step : stepsPerPass - 1 - step) * 0.1
+                coordinates.append("[\(x),\(step % 2 == 0 ? 0.2 : -0.2)]")
+            }
+        }
+        XCTAssertGreaterThan(coordinates.count, 2 * CairoCanvas.LongStroke.segmentsPerPiece, "several pieces")
+        let line = #"{"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":["# + coordinates.joined(separator: ",") + "]}}"
+        let sheet = try RenderFixtures.sheet(##"{"rules":[{"style":{"stroke":"#000000","stroke-width":6,"stroke-opacity":0.5}}]}"##)
+        let image = try RenderFixtures.image(try RenderFixtures.features(line), styleSheet: sheet)
+        for x in [120, 200, 256, 300, 400] {
+            let pixel = image.pixel(x: x, y: 256)
+            XCTAssertEqual(Double(pixel.red), 127.5, accuracy: 6, "x \(x): black at half opacity over white, painted once: \(pixel)")
+        }
+        XCTAssertTrue(isWhite(image.pixel(x: 256, y: 270)), "the line is 6 px wide and zigzags by 1.1 px")
+    }
+
     func testLevelsThenFileOrder() throws {
         let sheet = try RenderFixtures.sheet("""
             {"default":{"fill":"#0000ff","fill-opacity":1,"stroke":"none"},

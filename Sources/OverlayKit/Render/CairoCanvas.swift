@@ -144,6 +144,10 @@ enum CairoCanvas {
         cairo_new_path(context)
         switch part {
         case .path(let path, let fill, let fillRule, let stroke):
+            if fill == nil, let stroke, LongStroke.applies(to: path, stroke) {
+                LongStroke.draw(path, stroke, context)
+                return
+            }
             path.xy.withUnsafeBufferPointer { xy in
                 for index in 0..<path.starts.count {
                     let range = path.subpath(index)
@@ -202,6 +206,44 @@ enum CairoCanvas {
             cairo_fill(context)
         }
         cairo_new_path(context)
+    }
+
+    /// A line of very many segments stroked in pieces. cairo builds the outline of a whole
+    /// stroke before it draws: 600 bytes a segment, so a 2-million-vertex GPS track took over a
+    /// gigabyte. The pieces (`segmentsPerPiece` segments, each overlapping the next by one
+    /// segment, so every inner vertex is drawn with its join by one piece) go into an opaque
+    /// group that is painted once with the stroke's alpha: where pieces overlap each pixel is
+    /// painted once, as one stroke paints it. Dashed strokes (whose pattern runs along the whole
+    /// line) and filled paths are drawn whole.
+    enum LongStroke {
+        static let segmentsPerPiece = 16384
+
+        static func applies(to path: DevicePath, _ stroke: StrokePaint) -> Bool {
+            !path.closed && !stroke.dash.contains(where: { $0 > 0 }) && path.xy.count / 2 - path.starts.count > segmentsPerPiece
+        }
+
+        static func draw(_ path: DevicePath, _ paint: StrokePaint, _ context: OpaquePointer) {
+            var opaque = paint
+            opaque.color.alpha = 255
+            cairo_push_group(context)
+            path.xy.withUnsafeBufferPointer { xy in
+                for index in 0..<path.starts.count {
+                    let range = path.subpath(index)
+                    var start = range.lowerBound
+                    while start < range.upperBound - 1 {
+                        let end = min(start + segmentsPerPiece, range.upperBound - 1)
+                        cairo_new_path(context)
+                        cairo_move_to(context, xy[2 * start], xy[2 * start + 1])
+                        for point in start + 1...end { cairo_line_to(context, xy[2 * point], xy[2 * point + 1]) }
+                        stroke(opaque, context)
+                        if end == range.upperBound - 1 { break }
+                        start = end - 1
+                    }
+                }
+            }
+            cairo_pop_group_to_source(context)
+            cairo_paint_with_alpha(context, Double(paint.color.alpha) / 255)
+        }
     }
 
     private static func stroke(_ stroke: StrokePaint, _ context: OpaquePointer, keepPath: Bool = false) {
