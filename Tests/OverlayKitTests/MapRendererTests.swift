@@ -56,8 +56,8 @@ final class MapRendererTests: XCTestCase {
         var source = FeatureArraySource(world)
         let renderer = MapRenderer(options: RenderOptions(width: 200, height: 1, camera: .fit(padding: 0)))
         XCTAssertEqual(code { _ = try renderer.render(&source, to: ByteOutput()) }, .renderViewTooSmall)
-        // A 100-point view shows the world at zoom −0.5 (a fit may go down to −1).
-        let small = MapRenderer(options: RenderOptions(width: 100, height: 100, camera: .fit(padding: 0)))
+        // A 150-point view shows its 340° at zoom −0.7 (a fit may go down to −1).
+        let small = MapRenderer(options: RenderOptions(width: 150, height: 150, camera: .fit(padding: 0)))
         let report = try small.render(&source, to: ByteOutput())
         XCTAssertGreaterThanOrEqual(report.camera.zoom, RenderOptions.minimumFitZoom)
         XCTAssertLessThan(report.camera.zoom, 0)

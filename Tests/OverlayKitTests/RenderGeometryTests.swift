@@ -146,8 +146,8 @@ final class RenderGeometryTests: XCTestCase {
 
     func testAntimeridianPolygonIsOnePieceWhereverItIsWritten() throws {
         let pastEdge = RenderFixtures.polygon([[(170, -10), (190, -10), (190, 10), (170, 10), (170, -10)]])
-        let jumping = RenderFixtures.polygon([[(170, -10), (-170, -10), (-170, 10), (170, 10), (170, -10)]])
-        for geoJSON in [pastEdge, jumping] {
+        let pastWestEdge = RenderFixtures.polygon([[(-190, -10), (-170, -10), (-170, 10), (-190, 10), (-190, -10)]])
+        for geoJSON in [pastEdge, pastWestEdge] {
             let features = try RenderFixtures.features(geoJSON)
             let image = try RenderFixtures.image(features, styleSheet: try RenderFixtures.sheet(RenderFixtures.blackFill),
                                                  center: Coordinate(latitude: 0, longitude: 180))
@@ -162,6 +162,26 @@ final class RenderGeometryTests: XCTestCase {
             XCTAssertEqual(abs(camera.center.longitude), 180, accuracy: 1e-6)
             XCTAssertGreaterThan(camera.zoom, 4)
         }
+    }
+
+    /// The one antimeridian rule (issue 51 item 16): edges are straight in longitude and latitude
+    /// (RFC 7946), so a ring from −170° to 170° written within ±180° spans the 340° between, its
+    /// middle painted, as `info`, `tile` and `filter --bbox` read it; a crossing is written past
+    /// ±180° or split there (the test above).
+    func testA340DegreeRingWrittenWithinTheWorldRunsTheLongWay() throws {
+        let wide = RenderFixtures.polygon([[(-170, -10), (170, -10), (170, 10), (-170, 10), (-170, -10)]])
+        let features = try RenderFixtures.features(wide)
+        let image = try RenderFixtures.image(features, styleSheet: try RenderFixtures.sheet(RenderFixtures.blackFill))
+        XCTAssertTrue(isBlack(image.pixel(x: 256, y: 256)), "its middle, 0°, is painted")
+        XCTAssertTrue(isBlack(image.pixel(x: 256 + 400, y: 256)), "140°")
+        let camera = RenderOptions(width: 512, height: 512).resolveCamera(for: features)
+        XCTAssertEqual(camera.center.longitude, 0, accuracy: 1e-6, "fitted around 0°, not 180°")
+        XCTAssertLessThan(camera.zoom, 2)
+        var summary = DatasetSummary()
+        features.forEach { summary.add($0) }
+        let box = try XCTUnwrap(summary.boundingBox)
+        XCTAssertEqual([box.west, box.east], [-170, 170], "info reads it the same way")
+        XCTAssertFalse(summary.crossesAntimeridian)
     }
 
     func testAntarcticaRingAlongTheSeamFillsTheBottom() throws {

@@ -137,9 +137,10 @@ final class RenderPitchTests: XCTestCase {
     }
 
     func testPitchedLineAcrossTheAntimeridianAndCircleAreDrawn() throws {
-        // A Fiji polygon across 180° and a circle, seen pitched from over the antimeridian:
-        // both world copies meet at the center, the circle is filled where it lies.
-        let fiji = RenderFixtures.polygon([[(177, -20), (-178, -20), (-178, -15), (177, -15), (177, -20)]])
+        // A Fiji polygon across 180° (written past it, as RFC 7946's straight edges need) and a
+        // circle, seen pitched from over the antimeridian: both world copies meet at the center,
+        // the circle is filled where it lies.
+        let fiji = RenderFixtures.polygon([[(177, -20), (182, -20), (182, -15), (177, -15), (177, -20)]])
         let circle = ##"{"type":"Feature","properties":{"radius":60000},"geometry":{"type":"Point","coordinates":[179.5,-18.5]}}"##
         let options = RenderOptions(width: 400, height: 300, camera: .centered(Coordinate(latitude: -17.5, longitude: 180), zoom: 5),
                                     pitch: 50, styleSheet: try RenderFixtures.sheet(RenderFixtures.blackFill))

@@ -74,39 +74,54 @@ package struct LongitudeExtent: Sendable, Codable {
         addPath(CollectionOfOne(Coordinate(latitude: 0, longitude: raw)))
     }
 
-    /// Adds the vertices of a path and the edges between them. The bins are written through
-    /// buffer pointers for the whole path: per-vertex array writes on a struct's arrays each
-    /// checked uniqueness, a fifth of this type's cost on `info`.
-    private mutating func addPath<Path: Sequence<Coordinate>>(_ coordinates: Path) {
+    /// Adds the vertices of a path and the edges between them, placed by the one antimeridian
+    /// rule (`FarLongitudes`): edges between vertices written within ±180° are straight in
+    /// longitude (RFC 7946), so −170 → 170 covers the 340° between them, not the 20° across the
+    /// antimeridian; an edge to or from a vertex written beyond ±180° runs the short way from its
+    /// neighbour and crosses where it passes ±180°; an edge from +180° to −180° runs along the
+    /// antimeridian and covers nothing. The bins are written through buffer pointers for the
+    /// whole path: per-vertex array writes on a struct's arrays each checked uniqueness, a fifth
+    /// of this type's cost on `info`.
+    private mutating func addPath<Path: Collection<Coordinate>>(_ coordinates: Path) {
+        let far = coordinates.contains { $0.longitude < -180 || $0.longitude > 180 }
+        let placed = far ? FarLongitudes.placed(Array(coordinates)) : []
         var flags = Flags(reachesEast: reachesEast, reachesWest: reachesWest, hasCrossingEdge: hasCrossingEdge)
         minimum.withUnsafeMutableBufferPointer { minimum in
             maximum.withUnsafeMutableBufferPointer { maximum in
                 coverageDelta.withUnsafeMutableBufferPointer { coverageDelta in
                     let bins = Bins(minimum: minimum, maximum: maximum, coverageDelta: coverageDelta)
-                    var previous: Double?
+                    var previous: Double?                      // the previous vertex's placed longitude
                     var previousBin = 0
-                    for coordinate in coordinates where coordinate.longitude.isFinite {
-                        let (longitude, beyond) = Self.wrapped(coordinate.longitude)
+                    for (index, coordinate) in coordinates.enumerated() where coordinate.longitude.isFinite {
+                        let placedLongitude = far ? placed[index] : coordinate.longitude
+                        let (longitude, beyond) = Self.wrapped(placedLongitude)
                         if beyond { flags.hasCrossingEdge = true }
                         let bin = Self.bin(longitude)
                         bins.addVertex(longitude, bin: bin, &flags)
-                        defer { previous = longitude; previousBin = bin }
+                        defer { previous = placedLongitude; previousBin = bin }
                         guard let start = previous else { continue }
-                        // Dense lines mostly stay within one 0.1° bin or step to the next: nothing between to cover.
-                        if abs(bin - previousBin) <= 1 && abs(longitude - start) <= 180 { continue }
-                        let onAntimeridian = abs(start) == 180 || abs(longitude) == 180
-                        if abs(longitude - start) > 180 && onAntimeridian {
-                            continue  // from +180 to −180: along the antimeridian, covering nothing
-                        } else if abs(longitude - start) > 180 {
-                            // The short way, across ±180.
-                            flags.hasCrossingEdge = true
-                            let (west, east) = start > 0 ? (start, longitude) : (longitude, start)
-                            bins.addVertex(180, bin: Self.bin(180), &flags)
-                            bins.addVertex(-180, bin: Self.bin(-180), &flags)
-                            bins.cover(Self.bin(west), Self.binCount - 1)
-                            bins.cover(0, Self.bin(east))
+                        let (low, high) = start < placedLongitude ? (start, placedLongitude) : (placedLongitude, start)
+                        if low >= -180 && high <= 180 {
+                            // Within the world, as written. From +180 to −180 runs along the antimeridian.
+                            if low == -180 && high == 180 { continue }
+                            let (lowBin, highBin) = start < placedLongitude ? (previousBin, bin) : (bin, previousBin)
+                            bins.cover(lowBin, highBin)
+                        } else if high - low >= 360 {
+                            for edge in [-180.0, 180] { bins.addVertex(edge, bin: Self.bin(edge), &flags) }
+                            bins.cover(-1, Self.binCount)
                         } else {
-                            bins.cover(min(bin, previousBin), max(bin, previousBin))
+                            // Past ±180: the part in the world and the part beyond, moved back by a turn.
+                            flags.hasCrossingEdge = true
+                            let west = MapProjection.wrappedLongitude(low)
+                            let east = west + (high - low)
+                            if east <= 180 {
+                                bins.cover(Self.bin(west), Self.bin(east))
+                            } else {
+                                bins.addVertex(180, bin: Self.bin(180), &flags)
+                                bins.addVertex(-180, bin: Self.bin(-180), &flags)
+                                bins.cover(Self.bin(west), Self.binCount)
+                                bins.cover(-1, Self.bin(east - 360))
+                            }
                         }
                     }
                 }

@@ -37,7 +37,7 @@ public struct PathName: Sendable, Equatable {
 
     /// The last component's extension without its dot ("pmtiles" of "a/b.pmtiles"), or nil when
     /// it has none ("b", ".hidden", "b.", "..").
-    public var pathExtension: String? {
+    public var nameExtension: String? {
         let name = lastComponent
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
         let suffix = name[name.index(after: dot)...]

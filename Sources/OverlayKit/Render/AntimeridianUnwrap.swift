@@ -1,38 +1,36 @@
 import OverlayModel
 
-/// Makes rings and lines that cross the antimeridian continuous in map x, so they are drawn
-/// in one piece instead of as a stroke across the whole world.
-///
-/// x comes from the source longitude wrapped into the world (±180° kept as written), and every
-/// step of more than half the world (170° → −170°, or 170° → 190° once wrapped) is taken the
-/// short way by shifting the rest of the run a world width. Wrapping first matters: a longitude
-/// of 7.7e109 (found by the fuzzer) once made a run ~10^107 worlds wide to draw. A step between two vertices that both lie on ±180° is
-/// kept as is: that is an edge running along the antimeridian (Antarctica's ring in Natural
-/// Earth), not a crossing.
+/// The map x of a ring's or line's vertices as the one antimeridian rule places them
+/// (`FarLongitudes`, shared with `info`, `tile` and `filter --bbox`): edges are straight in
+/// longitude and latitude (RFC 7946), so a vertex written within ±180° stays where it is written
+/// and a 340° edge from −170° to 170° runs the long way, through 0°; a path crosses the
+/// antimeridian only where it says so, by longitudes written beyond ±180° (`170 … 190`), each
+/// placed the short way from its neighbour. x is then linear in the placed longitude, so such a
+/// path runs past the world's edge in one piece instead of as a stroke across the whole world.
+/// A longitude of 7.7e109 (found by the fuzzer) is placed by whole turns first, so it never makes
+/// a run ~10^107 worlds wide to draw.
 enum AntimeridianUnwrap {
     /// Writes the unwrapped x of every vertex into `xs` (replacing its contents) and returns
     /// the x range. O(n).
     static func unwrap(_ vertices: VertexBuffer, into xs: inout [Double]) -> (minX: Double, maxX: Double) {
         xs.removeAll(keepingCapacity: true)
-        let world = MapProjection.worldSize, half = world / 2
         var minX = Double.infinity, maxX = -Double.infinity
-        var offset = 0.0, previousRaw = 0.0, previousOnSeam = false
-        vertices.coordinates.withUnsafeBufferPointer { coordinates in
-            for index in 0..<coordinates.count {
-                let longitude = coordinates[index].longitude
-                let raw = MapProjection.x(longitude: longitude)
-                let onSeam = abs(longitude) == 180
-                if index > 0 && !(onSeam && previousOnSeam) {
-                    let step = raw - previousRaw
-                    if step > half { offset -= world } else if step < -half { offset += world }
-                }
-                let x = raw + offset
-                xs.append(x)
-                if x < minX { minX = x }
-                if x > maxX { maxX = x }
-                previousRaw = raw
-                previousOnSeam = onSeam
+        let coordinates = vertices.coordinates
+        if !FarLongitudes.anyBeyond(coordinates) {
+            // Every vertex within ±180°: the map points' x as they are.
+            for point in vertices.points {
+                xs.append(point.x)
+                if point.x < minX { minX = point.x }
+                if point.x > maxX { maxX = point.x }
             }
+            return (minX, maxX)
+        }
+        let scale = MapProjection.worldSize / 360
+        for longitude in FarLongitudes.placed(coordinates) {
+            let x = (longitude + 180) * scale
+            xs.append(x)
+            if x < minX { minX = x }
+            if x > maxX { maxX = x }
         }
         return (minX, maxX)
     }

@@ -33,7 +33,7 @@ public enum TileArchiveFormat: String, Sendable, CaseIterable, Codable {
     /// so, as tippecanoe asks for `-e` to write one.
     public static func undeclaredDirectoryExtension(_ output: String) -> String? {
         guard !output.isEmpty, output != "-", TileArchiveFormat(path: output) == .directory else { return nil }
-        return PathName(output).pathExtension
+        return PathName(output).nameExtension
     }
 }
 
