@@ -31,11 +31,16 @@ public struct Circle: Hashable, Sendable {
     }
 
     /// The square of map points around the circle, using the Mercator scale at its center
-    /// (`MKCircle.boundingMapRect`).
+    /// (`MKCircle.boundingMapRect`), held to the world's height; a circle as wide as the world
+    /// or wider covers its whole width, so its rect is the world's width, as MapKit clamps it
+    /// (not a square running a world past either edge).
     public var boundingMapRect: MapRect {
         let halfSide = mapRadius
         let center = centerPoint
-        return MapRect(x: center.x - halfSide, y: center.y - halfSide, width: 2 * halfSide, height: 2 * halfSide)
+        let world = MapProjection.worldSize
+        let minY = max(0, center.y - halfSide), maxY = min(world, center.y + halfSide)
+        if 2 * halfSide >= world { return MapRect(x: 0, y: minY, width: world, height: maxY - minY) }
+        return MapRect(x: center.x - halfSide, y: minY, width: 2 * halfSide, height: maxY - minY)
     }
 }
 

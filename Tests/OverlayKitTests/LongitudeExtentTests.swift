@@ -50,6 +50,23 @@ final class LongitudeExtentTests: XCTestCase {
         XCTAssertEqual([westEast.west, westEast.east], [170, -170])
     }
 
+    /// Issue 51 item 17: a circle wider than the world covers every longitude (its map rect is
+    /// the world's, as MapKit clamps it); one nearly as wide spans east through its center.
+    func testCirclesAsWideAsTheWorldSpanIt() throws {
+        func circle(_ radius: String) -> String {
+            #"{"type":"Feature","properties":{"radius":\#(radius)},"geometry":{"type":"Point","coordinates":[13.4,52.5]}}"#
+        }
+        for radius in ["2e7", "1e12", "1e20"] {
+            let box = try XCTUnwrap(Self.box(circle(radius)))
+            XCTAssertEqual([box.west, box.east], [-180, 180], radius)
+            let shape = try XCTUnwrap(try readGeoJSON(circle(radius)).features.first?.shape)
+            XCTAssertEqual(shape.boundingMapRect, MapRect(x: 0, y: 0, width: MapProjection.worldSize, height: MapProjection.worldSize), radius)
+        }
+        let wide = try XCTUnwrap(Self.box(circle("1e7")))
+        XCTAssertEqual(wide.west, -134.16, accuracy: 0.01, "295° wide, centered on 13.4°")
+        XCTAssertEqual(wide.east, 160.96, accuracy: 0.01)
+    }
+
     func testHugeLongitudeWrapsExactlyIntoTheWorld() throws {
         // 1.2e39 − 360·⌊…⌋ once gave −1.5e23; fmod gives the exact remainder.
         let box = try XCTUnwrap(Self.box(#"{"type":"Point","coordinates":[1234567890123456789012345678901234567890,2]}"#))
