@@ -51,6 +51,13 @@ final class SiteChannelHandler: ChannelInboundHandler, RemovableChannelHandler {
         context.fireUserInboundEventTriggered(event)
     }
 
+    /// A request the parser refused (a lowercase method, a control character in the target):
+    /// `HTTPServerProtocolErrorHandler` has flushed its 400; the connection ends here.
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        log?(RequestLogEntry(client: client, method: "-", target: "-", status: 400, bytes: 0, milliseconds: 0))
+        context.close(promise: nil)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(let head) = unwrapInboundIn(data) else { return }
         started = .now()

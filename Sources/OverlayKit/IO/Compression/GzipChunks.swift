@@ -2,7 +2,7 @@ import OverlayModel
 
 /// gzip (or zlib) data inflated a piece at a time, as the reader asks for it: what a server
 /// sends a client that takes no gzip, one chunk per write, so a large tile never lies inflated
-/// in memory whole. Input is fed 1 KiB at a time, so one chunk is at most about 1 MiB
+/// in memory whole. Input is fed 64 bytes at a time, so one chunk is at most about 66 KiB
 /// (deflate's largest ratio is about 1:1032) beyond ``chunkBytes``.
 public final class GzipChunks {
     /// The output size a call to ``next()`` aims for.
@@ -35,7 +35,7 @@ public final class GzipChunks {
         var output = [UInt8]()
         // Each pass consumes at least one byte of input, so the loop ends.
         while output.count < chunkBytes && !inflater.isFinished && consumed < input.count {
-            let end = min(input.count, consumed + 1024)
+            let end = min(input.count, consumed + 64)
             do {
                 try input[consumed..<end].withUnsafeBytes { slice in
                     try inflater.inflate(slice) { chunk in
