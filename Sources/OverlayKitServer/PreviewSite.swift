@@ -300,6 +300,22 @@ public struct PreviewSite: Sendable {
 
     private func finish(_ response: Response, head: Bool) -> Response {
         var result = response
+        if response.inflatesBody {
+            // Sent chunked, its length unknown; HEAD gets the true length, counted a chunk at a
+            // time with nothing kept (a chunked announcement would promise a body HEAD cannot have).
+            guard head else { return result }
+            guard let chunks = try? GzipChunks(response.body, limit: GzipChunks.tileLimit, source: "tile") else { return finish(text(500, "tile does not inflate\n"), head: head) }
+            var length = 0
+            do {
+                while let chunk = try chunks.next() { length += chunk.count }
+            } catch {
+                return finish(text(500, "\(error)\n"), head: head)
+            }
+            result.inflatesBody = false
+            result.headers.append(("Content-Length", String(length)))
+            result.body = []
+            return result
+        }
         result.headers.append(("Content-Length", String(response.body.count)))
         if head { result.body = [] }
         return result

@@ -240,6 +240,11 @@ final class ServeAttackTests: XCTestCase {
         }
         print("serve: 30 clients not reading a 60 MiB identity tile: RSS \(baseline / 1024) MB before, at most \(peak / 1024) MB after 3 s")
         XCTAssertLessThanOrEqual(peak, 400 * 1024, "resident memory with 30 clients that do not read")
+        // HEAD: the inflated length, no body.
+        let head = try XCTUnwrap(http.exchange(Array("HEAD /tiles/big/0/0/0.mvt HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)))
+        XCTAssertEqual(head.headers["content-length"], "62914560")
+        XCTAssertNil(head.headers["transfer-encoding"])
+        XCTAssertEqual(head.body, [])
         // One client that reads gets the whole inflated tile.
         let whole = try http.get("/tiles/big/0/0/0.mvt", seconds: 60)
         XCTAssertEqual(whole.status, 200)
