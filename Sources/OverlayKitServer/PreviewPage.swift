@@ -73,13 +73,16 @@ enum PreviewPage {
       console.error(message);
       report('error', message);
     };
-    window.addEventListener('error', (event) => showError(String(event.message)));
+    // Set when MapLibre is missing: the error that stops this script is then not reported twice.
+    let mapLibreMissing = false;
+    window.addEventListener('error', (event) => { if (!mapLibreMissing) showError(String(event.message)); });
     if (typeof maplibregl === 'undefined') {
+      mapLibreMissing = true;
       // Offline, or the script path is wrong: say so instead of a blank page.
       const message = 'MapLibre GL JS could not load from ' + config.script + '. Without the internet, start serve with ' +
         '--maplibre-js FILE (a local maplibre-gl.js, e.g. from the PyPI wheel maplibre).';
       const notice = document.getElementById('map');
-      notice.style.cssText = 'display:flex;align-items:center;justify-content:center;padding:40px;color:#b00;font-size:16px;';
+      notice.style.cssText = 'display:flex;align-items:center;justify-content:center;padding:40px 360px 40px 40px;color:#b00;font-size:16px;';
       notice.textContent = message;
       showError(message);
       throw new Error(message);
