@@ -20,6 +20,8 @@ public struct PreviewSite: Sendable {
         /// The labels' font stack, as the glyphs host names it (`/fonts/` serves a stack that
         /// names ``SDFGlyphFont/defaultFamily``).
         public var fontStack: [String]
+        /// Bytes of tiles transcoded from MLT kept per tile set (when the page's MapLibre reads no MLT).
+        public var transcodedCacheBytes = FeatureTileSet.defaultCacheBytes
 
         /// The defaults: MapLibre from the CDN, labels with glyphs from `/fonts/`.
         public init(mapLibreScript: String? = nil, glyphs: String? = nil, fontStack: [String] = [SDFGlyphFont.defaultFamily]) {
@@ -109,7 +111,8 @@ public struct PreviewSite: Sendable {
             let release = mapLibreScriptVersion.map { "MapLibre GL JS \($0) (\(script)) reads no MapLibre Tiles" }
                 ?? "\(script) names no MapLibre GL JS release in its header"
             for index in served.indices where served[index].provider.contentType == .mlt {
-                served[index].provider = try TranscodedTileProvider(served[index].provider, as: .mvt)
+                served[index].provider = try TranscodedTileProvider(served[index].provider, as: .mvt,
+                                                                    cacheBytes: options.transcodedCacheBytes)
                 notes.append("\(release) (\(MapLibreScriptVersion.firstReadingMLT) and later do): "
                              + "\(served[index].title) is served as MVT, each tile transcoded from MLT")
             }

@@ -101,8 +101,10 @@ struct ServeCommand: ParsableCommand {
                 }
                 tileSets.append(ServedTileSet(id: id, title: PathName(path).lastComponent, provider: provider))
             }
-            let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
-                                                                                       fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily]))
+            var siteOptions = PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
+                                                  fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily])
+            siteOptions.transcodedCacheBytes = cacheBytes
+            let site = try PreviewSite(tileSets: tileSets, options: siteOptions)
             for note in site.notes { Report.standardError("serve: note: \(note)\n") }
             ServeLoop.raiseDescriptorLimit()
             var log: (@Sendable (RequestLogEntry) -> Void)?
