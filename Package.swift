@@ -13,8 +13,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
-        // `overlaykit serve`'s HTTP server: Swift concurrency over BSD sockets, no SwiftNIO (builds in seconds).
-        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // `overlaykit serve`'s HTTP server: SwiftNIO's HTTP/1 stack (llhttp's parser, its limits and
+        // accept backoff); no FoundationNetworking, so the static release build links without libcurl.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Plugin only: `swift package generate-documentation` builds the DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -44,7 +45,9 @@ let package = Package(
         // target with an HTTP dependency, so OverlayKit itself has none.
         .target(
             name: "OverlayKitServer",
-            dependencies: ["OverlayKit", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["OverlayKit", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The command-line tool: glue over OverlayKit.
         .executableTarget(

@@ -6,7 +6,8 @@ import OverlayKit
 /// sets the view (MapLibre's `hash`), `?panel=0` hides the panel and the attribution button (a bare map, for screenshots), `?inspect=lon,lat` opens the
 /// inspector at that place once the map is idle. The page reports MapLibre's errors and its
 /// first idle to `/client-event`, which `serve` prints, logs the errors on the console, and
-/// resolves `window.overlaykitIdle` at the first idle (for scripts driving the page).
+/// resolves `window.overlaykitIdle` at the first idle (for scripts driving the page). When the
+/// script does not load (offline, with the CDN default) the page says so and names `--maplibre-js`.
 enum PreviewPage {
     static func html(site: PreviewSite) -> [UInt8] {
         let script = site.options.mapLibreScript == nil
@@ -14,6 +15,7 @@ enum PreviewPage {
         let stylesheet = site.options.mapLibreScript == nil
             ? "https://unpkg.com/maplibre-gl@\(PreviewSite.mapLibreVersion)/dist/maplibre-gl.css" : "/maplibre-gl.css"
         var config = JSONObject()
+        config.append("script", .string(script))
         if let bounds = site.bounds {
             let south = max(bounds.south, -85.05), north = min(bounds.north, 85.05)
             config.append("bounds", .array([.number(bounds.west), .number(south), .number(bounds.east), .number(north)]))
@@ -71,7 +73,20 @@ enum PreviewPage {
       console.error(message);
       report('error', message);
     };
-    window.addEventListener('error', (event) => showError(String(event.message)));
+    // Set when MapLibre is missing: the error that stops this script is then not reported twice.
+    let mapLibreMissing = false;
+    window.addEventListener('error', (event) => { if (!mapLibreMissing) showError(String(event.message)); });
+    if (typeof maplibregl === 'undefined') {
+      mapLibreMissing = true;
+      // Offline, or the script path is wrong: say so instead of a blank page.
+      const message = 'MapLibre GL JS could not load from ' + config.script + '. Without the internet, start serve with ' +
+        '--maplibre-js FILE (a local maplibre-gl.js, e.g. from the PyPI wheel maplibre).';
+      const notice = document.getElementById('map');
+      notice.style.cssText = 'display:flex;align-items:center;justify-content:center;padding:40px 360px 40px 40px;color:#b00;font-size:16px;';
+      notice.textContent = message;
+      showError(message);
+      throw new Error(message);
+    }
     const options = { container: 'map', style: location.origin + '/style.json', hash: true, fadeDuration: 0,
       maxPitch: 85, canvasContextAttributes: { preserveDrawingBuffer: true } };
     if (config.bounds && !location.hash) { options.bounds = config.bounds; options.fitBoundsOptions = { padding: 40 }; }

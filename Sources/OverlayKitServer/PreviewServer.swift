@@ -1,11 +1,16 @@
-import FlyingFox
-import FlyingSocks
 import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import OverlayKit
 
-/// `overlaykit serve` as one library call: a `PreviewSite` behind FlyingFox's HTTP server
-/// (Swift concurrency over non-blocking sockets, each connection a task), on loopback unless
-/// told otherwise.
+/// `overlaykit serve` as one library call: a `PreviewSite` behind SwiftNIO's HTTP/1 server
+/// (llhttp's parser, an event loop per core, a thread pool for tile reads), on loopback unless
+/// told otherwise, within ``ServerLimits``: request line and head sizes, a head deadline, an
+/// idle timeout and a connection cap; `accept` failures such as EMFILE back off and retry
+/// (SwiftNIO's `AcceptBackoffHandler`), so they never end the server. A preview server for a
+/// trusted network, not a production tile host.
 ///
 /// ```swift
 /// let site = try PreviewSite(tileSets: [ServedTileSet(id: "parks", title: "parks.pmtiles",
@@ -20,127 +25,98 @@ public final class PreviewServer: Sendable {
     public let site: PreviewSite
     /// The address listened on.
     public let host: String
-    private let server: HTTPServer
+    /// The limits each connection is held to.
+    public let limits: ServerLimits
+    private let port: Int
     private let events: @Sendable (PreviewSite.ClientEvent) -> Void
-    private let running = RunningTask()
+    private let log: (@Sendable (RequestLogEntry) -> Void)?
+    private let group: MultiThreadedEventLoopGroup
+    private let pool: NIOThreadPool
+    private let connections: ConnectionTable
+    private let listening = NIOLockedValueBox<(any Channel)?>(nil)
+    private let stopped = NIOLockedValueBox(false)
 
     /// A server of `site` on `host` (an IPv4 or IPv6 address; `localhost` is 127.0.0.1) and
-    /// `port` (0: any free port). `onClientEvent` receives what the page reports (MapLibre
-    /// errors, idle), on any thread.
+    /// `port` (0: any free port), within `limits`. `onClientEvent` receives what the page reports
+    /// (MapLibre errors, idle) and `onRequest` each answered request, on any thread.
     /// - Throws: `Diagnostic` `io.listen-failed` for a host that is not an address.
-    public init(site: PreviewSite, host: String = "127.0.0.1", port: UInt16 = 8080,
-                onClientEvent: @escaping @Sendable (PreviewSite.ClientEvent) -> Void = { _ in }) throws {
+    public init(site: PreviewSite, host: String = "127.0.0.1", port: UInt16 = 8080, limits: ServerLimits = ServerLimits(),
+                onClientEvent: @escaping @Sendable (PreviewSite.ClientEvent) -> Void = { _ in },
+                onRequest: (@Sendable (RequestLogEntry) -> Void)? = nil) throws {
         self.site = site
         self.host = host == "localhost" ? "127.0.0.1" : host
+        self.port = Int(port)
+        self.limits = limits
         events = onClientEvent
-        let address: any SocketAddress
-        do {
-            address = self.host.contains(":") ? try sockaddr_in6.inet6(ip6: self.host, port: port) : try sockaddr_in.inet(ip4: self.host, port: port)
-        } catch {
+        log = onRequest
+        guard (try? SocketAddress(ipAddress: self.host, port: 0)) != nil else {
             throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host): not an IPv4 or IPv6 address")
         }
-        server = HTTPServer(address: address, timeout: 30, logger: .disabled, handler: SiteHandler(site: site, events: onClientEvent))
+        group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, min(4, System.coreCount)))
+        pool = NIOThreadPool(numberOfThreads: max(4, 2 * System.coreCount))
+        connections = ConnectionTable(cap: limits.connectionCap)
     }
 
-    /// Starts listening and serving in a task of its own; returns the port listened on.
+    /// Starts listening and serving; returns the port listened on.
     /// - Throws: `Diagnostic` `io.listen-failed` when the address cannot be bound (in use, not local).
     public func start() async throws -> Int {
-        let server = self.server
-        let task = Task { try await server.run() }
-        running.set(task)
+        pool.start()
+        let site = self.site, pool = self.pool, connections = self.connections, limits = self.limits
+        let events = self.events, log = self.log
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 512)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .childChannelInitializer { channel in
+                guard connections.admit(channel) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    let handlers = channel.pipeline.syncOperations
+                    try handlers.addHandler(RequestHeadGuard(limits: limits))
+                    try handlers.addHandler(IdleStateHandler(allTimeout: .seconds(limits.idleSeconds)))
+                    try handlers.addHandler(HTTPResponseEncoder())
+                    try handlers.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
+                    try handlers.addHandler(HTTPServerPipelineHandler())
+                    try handlers.addHandler(HTTPServerProtocolErrorHandler())
+                    try handlers.addHandler(SiteChannelHandler(site: site, pool: pool, connections: connections, events: events, log: log))
+                }
+            }
         do {
-            try await server.waitUntilListening(timeout: 10)
+            let channel = try await bootstrap.bind(host: host, port: port).get()
+            listening.withLockedValue { $0 = channel }
+            return channel.localAddress?.port ?? port
         } catch {
-            task.cancel()
-            let failure = await Self.failure(of: task)
-            let reason = Self.describe(failure)
-            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host): \(reason)")
-        }
-        guard let address = await server.listeningAddress else {
-            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host)")
-        }
-        switch address {
-        case .ip4(_, let port), .ip6(_, let port): return Int(port)
-        default: return 0
+            try? await pool.shutdownGracefully()
+            try? await group.shutdownGracefully()
+            throw Diagnostic(.error, code: .ioListenFailed, message: "cannot listen on \(host) port \(port): \(Self.describe(error))")
         }
     }
 
-    /// Serves until the task running it is cancelled or ``stop()`` is called.
+    /// Serves until ``stop()`` is called.
     public func wait() async {
-        _ = await running.task?.result
+        guard let channel = listening.withLockedValue({ $0 }) else { return }
+        try? await channel.closeFuture.get()
     }
 
-    /// Stops listening and ends open connections (waits up to a second for requests in flight).
+    /// Stops listening, closes open connections and ends the server's threads.
     public func stop() async {
-        await server.stop(timeout: 1)
-        running.task?.cancel()
-    }
-
-    private static func failure(of task: Task<Void, any Error>) async -> (any Error)? {
-        if case .failure(let error) = await task.result { return error }
-        return nil
-    }
-
-    private static func describe(_ error: (any Error)?) -> String {
-        guard let error else { return "not listening after 10 s" }
-        if let socket = error as? SocketError { return "\(socket)" }
-        return error.localizedDescription
-    }
-}
-
-/// The task running the server, set once.
-private final class RunningTask: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Task<Void, any Error>?
-
-    var task: Task<Void, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return stored
-    }
-
-    func set(_ task: Task<Void, any Error>) {
-        lock.lock()
-        stored = task
-        lock.unlock()
-    }
-}
-
-/// FlyingFox's side: every request to `PreviewSite.respond`, on a detached task so tile
-/// reads and cutting do not hold up the server's other connections.
-private struct SiteHandler: HTTPHandler {
-    let site: PreviewSite
-    let events: @Sendable (PreviewSite.ClientEvent) -> Void
-
-    func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let headers = request.headers.map { (name: $0.key.rawValue, value: $0.value) }
-        let host = request.headers[.host] ?? "127.0.0.1"
-        let site = self.site, events = self.events
-        // The raw target: FlyingFox's `path` has already resolved dot segments.
-        let target = request.target.rawValue
-        let response = await Task.detached {
-            site.respond(method: request.method.rawValue, path: target, headers: headers, origin: "http://\(host)",
-                         onClientEvent: events)
-        }.value
-        var fields = HTTPHeaders()
-        for field in response.headers where field.name != "Content-Length" { fields.addValue(field.value, for: HTTPHeader(field.name)) }
-        var answer = HTTPResponse(statusCode: HTTPStatusCode(response.status, phrase: Self.phrase(response.status)), headers: fields,
-                                  body: Data(response.body))
-        if request.method == .HEAD, let length = response.header("Content-Length") {
-            answer.headers[.contentLength] = length
+        let first = stopped.withLockedValue { done -> Bool in
+            defer { done = true }
+            return !done
         }
-        return answer
+        guard first else { return }
+        if let channel = listening.withLockedValue({ $0 }) {
+            try? await channel.close()
+        }
+        for channel in connections.channels { try? await channel.close() }
+        try? await pool.shutdownGracefully()
+        try? await group.shutdownGracefully()
     }
 
-    static func phrase(_ status: Int) -> String {
-        switch status {
-        case 200: "OK"
-        case 204: "No Content"
-        case 304: "Not Modified"
-        case 400: "Bad Request"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        default: "Internal Server Error"
-        }
+    private static func describe(_ error: any Error) -> String {
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
     }
 }

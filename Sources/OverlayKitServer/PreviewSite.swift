@@ -20,6 +20,8 @@ public struct PreviewSite: Sendable {
         /// The labels' font stack, as the glyphs host names it (`/fonts/` serves a stack that
         /// names ``SDFGlyphFont/defaultFamily``).
         public var fontStack: [String]
+        /// Bytes of tiles transcoded from MLT kept per tile set (when the page's MapLibre reads no MLT).
+        public var transcodedCacheBytes = FeatureTileSet.defaultCacheBytes
 
         /// The defaults: MapLibre from the CDN, labels with glyphs from `/fonts/`.
         public init(mapLibreScript: String? = nil, glyphs: String? = nil, fontStack: [String] = [SDFGlyphFont.defaultFamily]) {
@@ -43,6 +45,10 @@ public struct PreviewSite: Sendable {
         public var headers: [(name: String, value: String)]
         /// The body (empty for HEAD).
         public var body: [UInt8]
+        /// True when ``body`` holds gzip bytes the server inflates as it sends them (a gzip tile
+        /// for a client that takes no gzip): the client gets the inflated bytes, chunk by chunk,
+        /// without a `Content-Length`.
+        public var inflatesBody = false
 
         /// The value of the first header called `name` (case-insensitive).
         public func header(_ name: String) -> String? {
@@ -105,7 +111,8 @@ public struct PreviewSite: Sendable {
             let release = mapLibreScriptVersion.map { "MapLibre GL JS \($0) (\(script)) reads no MapLibre Tiles" }
                 ?? "\(script) names no MapLibre GL JS release in its header"
             for index in served.indices where served[index].provider.contentType == .mlt {
-                served[index].provider = try TranscodedTileProvider(served[index].provider, as: .mvt)
+                served[index].provider = try TranscodedTileProvider(served[index].provider, as: .mvt,
+                                                                    cacheBytes: options.transcodedCacheBytes)
                 notes.append("\(release) (\(MapLibreScriptVersion.firstReadingMLT) and later do): "
                              + "\(served[index].title) is served as MVT, each tile transcoded from MLT")
             }
@@ -149,13 +156,17 @@ public struct PreviewSite: Sendable {
             response = ok(scriptBytes!, type: "text/javascript; charset=utf-8", headers: headers)
         case "maplibre-gl.css" where parts.count == 1 && stylesheetBytes != nil:
             response = ok(stylesheetBytes!, type: "text/css; charset=utf-8", headers: headers)
+        case "catalog" where parts.count == 1:
+            response = ok(catalog(origin: origin), type: "application/json", headers: headers)
         case "client-event" where parts.count == 1:
             var fields = [String: String]()
             for pair in query.split(separator: "&") {
                 let item = pair.split(separator: "=", maxSplits: 1).map { String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
-                if item.count == 2 { fields[item[0]] = String(item[1].prefix(2000)) }
+                if item.count == 2 { fields[item[0]] = item[1] }
             }
-            onClientEvent(ClientEvent(type: fields["type"] ?? "message", message: fields["message"] ?? ""))
+            // Escaped and capped here: the page's words reach a terminal.
+            onClientEvent(ClientEvent(type: LogText.escaped(fields["type"] ?? "message", limit: 16),
+                                      message: LogText.escaped(fields["message"] ?? "", limit: 500)))
             response = Response(status: 204, headers: [("Cache-Control", "no-store")], body: [])
         default:
             response = notFound()
@@ -163,12 +174,16 @@ public struct PreviewSite: Sendable {
         return finish(response, head: isHead)
     }
 
-    /// The style `/style.json` serves: every tile set a source through its TileJSON.
+    /// The style `/style.json` serves: every tile set a source through its TileJSON, each in a
+    /// colour of its own (``MapLibreStyle/sourceColors``) where its features give none.
     public func style(origin: String) -> MapLibreStyle {
-        var style = MapLibreStyle(name: tileSets.map(\.id).joined(separator: ", "), sources: tileSets.filter { $0.provider.contentType.isVector }.map {
-            var source = MapLibreStyle.Source(id: $0.id, location: .tileJSON("\(origin)/tilesets/\($0.id).json"),
-                                              layers: $0.provider.metadata.vectorLayers.map(\.id))
-            source.encoding = $0.provider.contentType.name                 // "mlt" says `"encoding": "mlt"`
+        let vector = tileSets.filter { $0.provider.contentType.isVector }
+        var style = MapLibreStyle(name: tileSets.map(\.id).joined(separator: ", "), sources: vector.enumerated().map { index, tileSet in
+            var source = MapLibreStyle.Source(id: tileSet.id, location: .tileJSON("\(origin)/tilesets/\(tileSet.id).json"),
+                                              layers: tileSet.provider.metadata.vectorLayers.map(\.id))
+            source.encoding = tileSet.provider.contentType.name                 // "mlt" says `"encoding": "mlt"`
+            // The first keeps `render`'s colours (so the page and `render` draw it alike).
+            source.color = index == 0 ? nil : MapLibreStyle.sourceColors[(index - 1) % MapLibreStyle.sourceColors.count]
             return source
         }, glyphs: options.glyphs ?? "\(origin)/fonts/{fontstack}/{range}.pbf")
         style.fontStack = options.fontStack
@@ -176,6 +191,30 @@ public struct PreviewSite: Sendable {
             style.center = ((bounds.west + bounds.east) / 2, (bounds.south + bounds.north) / 2, 0)
         }
         return style
+    }
+
+    /// `/catalog`: every tile set with its content type, title, TileJSON and tiles, and the
+    /// fonts served, as martin's catalog lists them (`{"tiles": {ID: {…}}, "fonts": {…}}`).
+    public func catalog(origin: String) -> [UInt8] {
+        var tiles = JSONObject()
+        for tileSet in tileSets {
+            let metadata = tileSet.provider.metadata
+            var entry = JSONObject()
+            entry.append("content_type", .string(tileSet.provider.contentType.mediaType))
+            entry.append("name", .string(tileSet.title))
+            entry.append("tilejson", .string("\(origin)/tilesets/\(tileSet.id).json"))
+            entry.append("tiles", .string(tileTemplate(tileSet, origin: origin)))
+            entry.append("minzoom", .integer(Int64(metadata.minZoom)))
+            entry.append("maxzoom", .integer(Int64(metadata.maxZoom)))
+            entry.append("layers", .array(metadata.vectorLayers.map { .string($0.id) }))
+            tiles.append(tileSet.id, .object(entry))
+        }
+        var fonts = JSONObject()
+        if let glyphFont {
+            let stack = glyphFont.family.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? glyphFont.family
+            fonts.append(glyphFont.family, .object(["url": .string("\(origin)/fonts/\(stack)/{range}.pbf")]))
+        }
+        return JSONValue.object(["tiles": .object(tiles), "fonts": .object(fonts)]).jsonBytes
     }
 
     /// The union of the tile sets' bounds.
@@ -194,7 +233,8 @@ public struct PreviewSite: Sendable {
         guard let tileSet = tileSet(parts[1]) else { return notFound() }
         let type = tileSet.provider.contentType
         let last = parts[4]
-        guard last.hasSuffix("." + type.fileExtension) else { return notFound() }
+        // `0.mvt.mvt` names no tile: the name is a row and the set's extension, nothing more.
+        guard last.hasSuffix("." + type.fileExtension), !last.dropLast(type.fileExtension.count + 1).contains(".") else { return notFound() }
         let id: TileID
         do {
             id = try TileID(parsing: "\(parts[2])/\(parts[3])/\(last.dropLast(type.fileExtension.count + 1))")
@@ -208,10 +248,10 @@ public struct PreviewSite: Sendable {
             guard let found = try tileSet.provider.storedTile(id) else { return notFound() }
             stored = found
         } catch {
-            return text(500, "\(error)\n")
+            return text(500, "tile \(id): \(error)\n")
         }
         let acceptsGzip = AcceptEncoding(headers.filter { $0.name.lowercased() == "accept-encoding" }.map(\.value)).accepts("gzip")
-        var body = stored.bytes
+        let body = stored.bytes
         var extra: [(String, String)] = [("Vary", "Accept-Encoding")]
         var tag = Self.hash(stored.bytes)
         if stored.compression == .gzip {
@@ -219,8 +259,10 @@ public struct PreviewSite: Sendable {
                 extra.append(("Content-Encoding", "gzip"))
                 tag += "-gzip"
             } else {
-                guard let plain = try? stored.uncompressed(source: "tile \(id)") else { return text(500, "tile \(id) does not inflate\n") }
-                body = plain
+                // Inflated by the server as the client reads (a 60 MiB tile is never held whole).
+                var response = ok(body, type: type.mediaType, headers: headers, etag: "\"\(tag)\"", extra: extra)
+                response.inflatesBody = response.status == 200
+                return response
             }
         }
         return ok(body, type: type.mediaType, headers: headers, etag: "\"\(tag)\"", extra: extra)
@@ -261,6 +303,22 @@ public struct PreviewSite: Sendable {
 
     private func finish(_ response: Response, head: Bool) -> Response {
         var result = response
+        if response.inflatesBody {
+            // Sent chunked, its length unknown; HEAD gets the true length, counted a chunk at a
+            // time with nothing kept (a chunked announcement would promise a body HEAD cannot have).
+            guard head else { return result }
+            guard let chunks = try? GzipChunks(response.body, limit: GzipChunks.tileLimit, source: "tile") else { return finish(text(500, "tile does not inflate\n"), head: head) }
+            var length = 0
+            do {
+                while let chunk = try chunks.next() { length += chunk.count }
+            } catch {
+                return finish(text(500, "\(error)\n"), head: head)
+            }
+            result.inflatesBody = false
+            result.headers.append(("Content-Length", String(length)))
+            result.body = []
+            return result
+        }
         result.headers.append(("Content-Length", String(response.body.count)))
         if head { result.body = [] }
         return result

@@ -20,8 +20,10 @@ struct ServeCommand: ParsableCommand {
             recognised by its bytes) or a GeoJSON, GeoJSONSeq, KML or KMZ file, tiled on the fly. \
             Open the printed address: / is the map with a layer list, a tile-boundary switch and a \
             feature inspector (click a feature); /style.json is the style; /tilesets/ID.json each \
-            set's TileJSON, whose tiles are /tiles/ID/{z}/{x}/{y}.EXT. Listens on 127.0.0.1 unless \
-            --host says otherwise; Ctrl-C (SIGINT) or SIGTERM stops it. See docs/serve.md.
+            set's TileJSON, whose tiles are /tiles/ID/{z}/{x}/{y}.EXT; /catalog lists the sets. \
+            Listens on 127.0.0.1 unless --host says otherwise; a preview server for a trusted network. \
+            Each request is logged on standard error (--quiet: none). Ctrl-C (SIGINT) or SIGTERM \
+            stops it. See docs/serve.md (its limits too).
             """
     )
 
@@ -46,10 +48,30 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-zoom"), help: "Highest zoom GeoJSON and KML files are tiled to (0…24).")
     var maxZoom = 14
 
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of tiles cut from GeoJSON/KML (or transcoded from MLT) kept in memory, shared by the files served; the oldest are forgotten first.", valueName: "MiB"))
+    var cacheSize = 256
+
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a client has to send a request's head (408 after).", valueName: "s"))
+    var headerTimeout: Int64 = ServerLimits().headerSeconds
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may be idle before it is closed.", valueName: "s"))
+    var idleTimeout: Int64 = ServerLimits().idleSeconds
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Most connections open at once (default: the descriptor limit less 64); at the cap the one idle longest is closed.", valueName: "n"))
+    var maxConnections: Int?
+
+    @Flag(help: "Print no line per request on standard error.")
+    var quiet = false
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one tile set or GeoJSON/KML file") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
         guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
+        guard (1...1_048_576).contains(cacheSize) else { throw ValidationError("--cache-size must be 1…1048576 (MiB)") }
+        guard (1...3600).contains(headerTimeout), (1...86400).contains(idleTimeout) else {
+            throw ValidationError("--header-timeout must be 1…3600 and --idle-timeout 1…86400 seconds")
+        }
+        if let maxConnections, !(1...1_000_000).contains(maxConnections) { throw ValidationError("--max-connections must be 1…1000000") }
         if let font {
             guard glyphs != nil else { throw ValidationError("--font names a font on the --glyphs host; serve's own glyphs are \(SDFGlyphFont.defaultFamily)") }
             guard StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
@@ -60,23 +82,43 @@ struct ServeCommand: ParsableCommand {
         try runReportingErrors {
             var tileSets = [ServedTileSet]()
             let ids = ServedTileSet.ids(for: paths.map { PathName($0).stem })
+            let cacheBytes = (cacheSize << 20) / max(1, paths.count)
             for (path, id) in zip(paths, ids) {
                 let provider: any TileProvider
-                if TileSet.recognizedFormat(path) != nil {
-                    provider = LockedTileSet(try TileSet(path: path))
+                if let format = TileSet.recognizedFormat(path) {
+                    let tileSet = try TileSet(path: path)
+                    // A folder with no tiles is a wrong path far more often than a set to show.
+                    let empty = format == .directory ? try tileSet.reader.tileIDs().isEmpty : false
+                    if empty {
+                        throw Diagnostic(.error, code: .tilesetNoTiles,
+                                         message: "\(path) holds no tiles (no z/x/y.mvt, .pbf, .mlt or .geojson files): nothing to serve")
+                    }
+                    provider = LockedTileSet(tileSet)
                 } else {
                     var options = TileOptions()
                     options.maxZoom = maxZoom
-                    provider = try FeatureTileSet(path: path, layer: id, options: options)
+                    provider = try FeatureTileSet(path: path, layer: id, options: options, cacheBytes: cacheBytes)
                 }
                 tileSets.append(ServedTileSet(id: id, title: PathName(path).lastComponent, provider: provider))
             }
-            let site = try PreviewSite(tileSets: tileSets, options: PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
-                                                                                       fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily]))
+            var siteOptions = PreviewSite.Options(mapLibreScript: mapLibreJS, glyphs: glyphs,
+                                                  fontStack: font.flatMap(StyleFontStack.names) ?? [SDFGlyphFont.defaultFamily])
+            siteOptions.transcodedCacheBytes = cacheBytes
+            let site = try PreviewSite(tileSets: tileSets, options: siteOptions)
             for note in site.notes { Report.standardError("serve: note: \(note)\n") }
-            let server = try PreviewServer(site: site, host: host, port: UInt16(port)) { event in
-                Report.standardError("serve: browser \(event.type)" + (event.message.isEmpty ? "" : ": \(event.message)") + "\n")
+            ServeLoop.raiseDescriptorLimit()
+            var log: (@Sendable (RequestLogEntry) -> Void)?
+            if !quiet {
+                log = { entry in Report.standardError("serve: \(entry.line)\n") }
             }
+            var limits = ServerLimits()
+            limits.headerSeconds = headerTimeout
+            limits.idleSeconds = idleTimeout
+            limits.maxConnections = maxConnections
+            let server = try PreviewServer(site: site, host: host, port: UInt16(port), limits: limits, onClientEvent: { event in
+                // PreviewSite escaped and capped both.
+                Report.standardError("serve: browser \(event.type)" + (event.message.isEmpty ? "" : ": \(event.message)") + "\n")
+            }, onRequest: log)
             try ServeLoop.run(server)
         }
     }
@@ -113,9 +155,25 @@ enum ServeLoop {
             }
             source.resume()
         }
-        stopped.wait()
+        // The sources must outlive the wait: an optimised build releases them after their last
+        // use above, which cancels them, and the signals (ignored) would then do nothing.
+        withExtendedLifetime(sources) { stopped.wait() }
         if let error = failure.error { throw error }
         Report.standardError("serve: stopped\n")
+    }
+
+    /// Raises the soft descriptor limit to the hard one (as Go's runtime does): more room for
+    /// connections before the server's cap (`ServerLimits.connectionCap`) closes idle ones.
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
+        _ = setrlimit(resource, &limit)
     }
 
     private final class FailureBox: @unchecked Sendable {

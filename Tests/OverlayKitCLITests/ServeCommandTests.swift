@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TestSupport
 import XCTest
 
@@ -32,15 +29,12 @@ final class ServeCommandTests: XCTestCase {
         return (process, String(text[range]), errors)
     }
 
+    /// GET of `address + path` over a loopback socket (no URLSession: no FoundationNetworking).
     private func get(_ url: String) throws -> (status: Int, body: Data) {
-        nonisolated(unsafe) var result: (Int, Data) = (0, Data())
-        let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: URL(string: url)!) { data, response, _ in
-            result = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + 30)
-        return result
+        guard let range = url.range(of: #"^http://127\.0\.0\.1:[0-9]+"#, options: .regularExpression),
+              let port = Int(url[range].split(separator: ":").last ?? "") else { throw LoopbackHTTP.Failure(description: url) }
+        let response = try LoopbackHTTP(port: port).get(String(url[range.upperBound...]), seconds: 30)
+        return (response.status, Data(response.body))
     }
 
     func testServesAndStopsOnSIGINTAndSIGTERM() throws {

@@ -79,6 +79,10 @@ struct RawHTTPClient {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let body = Array(bytes[(end + 4)...])
+        if method != "HEAD", headers["transfer-encoding"]?.lowercased() == "chunked" {
+            guard let decoded = dechunked(body) else { return nil }
+            return Response(status: status, headers: headers, body: decoded)
+        }
         let length = method == "HEAD" ? 0 : Int(headers["content-length"] ?? "0") ?? 0
         guard body.count >= length else { return nil }
         return Response(status: status, headers: headers, body: Array(body.prefix(length)))
@@ -86,6 +90,23 @@ struct RawHTTPClient {
 }
 
 extension RawHTTPClient {
+    /// A chunked body (RFC 9112, section 7.1) put together; nil until its last chunk has arrived.
+    static func dechunked(_ bytes: [UInt8]) -> [UInt8]? {
+        var body = [UInt8]()
+        var position = 0
+        while true {
+            guard let lineEnd = (position..<max(position, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else { return nil }
+            let sizeText = String(decoding: bytes[position..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
+            position = lineEnd + 2
+            if size == 0 { return body }
+            guard bytes.count >= position + size + 2 else { return nil }
+            body += bytes[position..<(position + size)]
+            position += size + 2
+        }
+    }
+
+
     /// Opens one connection per target, sends every request, and only then reads the answers:
     /// all requests are in the server at once.
     func sendAtOnce(_ targets: [String]) throws -> [Response] {

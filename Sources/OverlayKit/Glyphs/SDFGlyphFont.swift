@@ -54,12 +54,19 @@ public final class SDFGlyphFont: @unchecked Sendable {
         if let made = ranges[range] { return made }
         var glyphs = [SDFGlyph]()
         for value in range.start...range.end {
-            // Surrogate code points are not characters.
-            guard let scalar = Unicode.Scalar(value), let drawn = try rasterizer.glyph(scalar) else { continue }
+            // Surrogate code points and Unicode's noncharacters (U+FDD0…U+FDEF, U+xxFFFE and
+            // U+xxFFFF) are not characters: no font has a glyph for them (cairo refuses them).
+            guard !Self.isNoncharacter(value), let scalar = Unicode.Scalar(value),
+                  let drawn = try rasterizer.glyph(scalar) else { continue }
             glyphs.append(sdfGlyph(drawn, id: value))
         }
         ranges[range] = glyphs
         return glyphs
+    }
+
+    /// True for Unicode's 66 noncharacters.
+    static func isNoncharacter(_ value: UInt32) -> Bool {
+        (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 
     /// A drawn glyph as MapLibre's glyph: the border added, the field computed, `top` measured

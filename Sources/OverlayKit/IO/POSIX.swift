@@ -114,6 +114,44 @@ enum POSIX {
         return bytes
     }
 
+    /// Opens the regular file at `relative` (components split at `/`) beneath the folder open as
+    /// `folder`, without following any symbolic link on the way (`openat` with `O_NOFOLLOW` for
+    /// each component) and without blocking (`O_NONBLOCK`, so a FIFO does not wait for a writer);
+    /// what was opened is then checked (`fstat`), not the path before opening it, so no race can
+    /// swap in a link out of the folder. Returns nil for anything that is not a regular file
+    /// there: absent, a symbolic link, a FIFO, a device, `..`.
+    /// - Throws: `POSIX.Errno` for other failures (EMFILE, EACCES).
+    static func openRegularFile(_ relative: String, beneath folder: Int32) throws -> Int32? {
+        let components = relative.split(separator: "/", omittingEmptySubsequences: true)
+        guard let last = components.last, !components.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        var directory = folder
+        defer { if directory != folder { close(directory) } }
+        let refused: Set<Int32> = [ENOENT, ELOOP, ENOTDIR, ENXIO, EISDIR]
+        for component in components.dropLast() {
+            switch valueOrErrno({ openat(directory, String(component), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }) {
+            case .success(let next):
+                if directory != folder { close(directory) }
+                directory = next
+            case .failure(let error):
+                if refused.contains(error.rawValue) { return nil }
+                throw error
+            }
+        }
+        let descriptor: Int32
+        switch valueOrErrno({ openat(directory, String(last), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error):
+            if refused.contains(error.rawValue) { return nil }
+            throw error
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, type(info) == S_IFREG else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
     /// The file's status without following a final symbolic link, or nil when nothing is there.
     static func linkStatus(_ path: String) -> stat? {
         var info = stat()

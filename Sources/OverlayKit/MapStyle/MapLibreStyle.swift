@@ -17,6 +17,9 @@ public struct MapLibreStyle: Sendable {
         public var layers: [String]
         /// The tiles' encoding when it is not MVT: "mlt" (the source then says `"encoding": "mlt"`).
         public var encoding: String?
+        /// The colour (`#rrggbb`) of fills, lines and points of features that name none; nil:
+        /// `render`'s defaults (blue shapes, red points).
+        public var color: String?
 
         /// How a source is located.
         public enum Location: Hashable, Sendable {
@@ -56,6 +59,10 @@ public struct MapLibreStyle: Sendable {
         self.sources = sources
         self.glyphs = glyphs
     }
+
+    /// Colours that tell sources apart (ColorBrewer's Dark2), for ``Source/color``: `serve`
+    /// gives its first source `render`'s defaults and the others these in order.
+    public static let sourceColors = ["#d95f02", "#1b9e77", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d"]
 
     // `overlaykit render`'s defaults (RenderStyle.standard), as MapLibre values.
     static let defaultStroke = "#3366cc", defaultFill = "#3366cc", defaultMarker = "#e0413a", defaultLabel = "#1a1a1a"
@@ -99,12 +106,12 @@ public struct MapLibreStyle: Sendable {
         // `render` draws annotations above overlays.
         for source in sources {
             for layer in source.layers {
-                layers += [fill(source.id, layer), outline(source.id, layer), line(source.id, layer)]
+                layers += [fill(source.id, layer, source.color), outline(source.id, layer, source.color), line(source.id, layer, source.color)]
             }
         }
         for source in sources {
             for layer in source.layers {
-                layers.append(circle(source.id, layer))
+                layers.append(circle(source.id, layer, source.color))
                 if glyphs != nil { layers.append(label(source.id, layer)) }
             }
         }
@@ -151,46 +158,46 @@ public struct MapLibreStyle: Sendable {
 
     static func get(_ key: String) -> JSONValue { .array([.string("get"), .string(key)]) }
 
-    private func fill(_ source: String, _ layer: String) -> JSONValue {
+    private func fill(_ source: String, _ layer: String, _ color: String?) -> JSONValue {
         var object = base(source, layer, "fill", type: "fill", geometry: "Polygon")
         // simplestyle: fill-opacity 0.6 when a fill color is given; render's own default 0.25.
         let opacity: JSONValue = .array([.string("case"),
                                          .array([.string("has"), .string("fill-opacity")]), Self.number("fill-opacity", Self.simplestyleFillOpacity),
                                          .array([.string("has"), .string("fill")]), .number(Self.simplestyleFillOpacity),
                                          .number(Self.defaultFillOpacity)])
-        object.append("paint", .object(["fill-color": Self.color("fill", Self.defaultFill), "fill-opacity": opacity]))
+        object.append("paint", .object(["fill-color": Self.color("fill", color ?? Self.defaultFill), "fill-opacity": opacity]))
         return .object(object)
     }
 
-    private func strokePaint() -> JSONObject {
-        ["line-color": Self.color("stroke", Self.defaultStroke),
+    private func strokePaint(_ color: String?) -> JSONObject {
+        ["line-color": Self.color("stroke", color ?? Self.defaultStroke),
          "line-width": Self.number("stroke-width", Self.defaultStrokeWidth),
          "line-opacity": Self.number("stroke-opacity", 1)]
     }
 
-    private func outline(_ source: String, _ layer: String) -> JSONValue {
+    private func outline(_ source: String, _ layer: String, _ color: String?) -> JSONValue {
         var object = base(source, layer, "outline", type: "line", geometry: "Polygon")
         // KML's `<outline>0</outline>` reaches the tiles as `"outline": false` (SimpleStyle.outlineKey).
         object["filter"] = .array([.string("all"), .array([.string("=="), .string("$type"), .string("Polygon")]),
                                    .array([.string("!="), .string(SimpleStyle.outlineKey), .bool(false)])])
         object.append("layout", .object(["line-cap": .string("round"), "line-join": .string("round")]))
-        object.append("paint", .object(strokePaint()))
+        object.append("paint", .object(strokePaint(color)))
         return .object(object)
     }
 
-    private func line(_ source: String, _ layer: String) -> JSONValue {
+    private func line(_ source: String, _ layer: String, _ color: String?) -> JSONValue {
         var object = base(source, layer, "line", type: "line", geometry: "LineString")
         object.append("layout", .object(["line-cap": .string("round"), "line-join": .string("round")]))
-        object.append("paint", .object(strokePaint()))
+        object.append("paint", .object(strokePaint(color)))
         return .object(object)
     }
 
-    private func circle(_ source: String, _ layer: String) -> JSONValue {
+    private func circle(_ source: String, _ layer: String, _ color: String?) -> JSONValue {
         var object = base(source, layer, "circle", type: "circle", geometry: "Point")
         // simplestyle marker-size: small, medium (the default), large.
         let radius: JSONValue = .array([.string("match"), Self.get("marker-size"), .string("small"), .number(4),
                                         .string("large"), .number(9), .number(6)])
-        object.append("paint", .object(["circle-color": Self.color("marker-color", Self.defaultMarker), "circle-radius": radius,
+        object.append("paint", .object(["circle-color": Self.color("marker-color", color ?? Self.defaultMarker), "circle-radius": radius,
                                         "circle-stroke-color": .string("#ffffff"), "circle-stroke-width": .number(1)]))
         return .object(object)
     }

@@ -3,7 +3,8 @@ import OverlayModel
 
 /// Tiles cut from features on demand (`TileIndex`, geojson-vt's algorithm) and encoded as gzip
 /// Mapbox Vector Tiles in one layer: what `serve` gives for a GeoJSON or KML file. Encoded
-/// tiles are kept (up to ``cacheLimit``), so a tile is cut and compressed once.
+/// tiles are kept (up to ``cacheBytes`` bytes, the oldest forgotten first), so a tile is cut and
+/// compressed once while it is kept.
 public final class FeatureTileSet: TileProvider, @unchecked Sendable {
     /// The tile set's metadata: the layer with its fields, bounds, zooms 0…`options.maxZoom`.
     public let metadata: TileSetMetadata
@@ -11,18 +12,21 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
     public let contentType = TileContentType.mvt
     /// The layer's name in the tiles.
     public let layer: String
-    /// The most encoded tiles kept; older ones are cut again when asked for.
-    public var cacheLimit: Int { cache.limit }
+    /// The most bytes of encoded tiles kept; older ones are cut again when asked for.
+    public var cacheBytes: Int { cache.byteLimit }
+    /// The default of ``cacheBytes``: 64 MiB.
+    public static let defaultCacheBytes = 64 << 20
     private let index: TileIndex
     private let encoder: MVTEncoder
     private let cache: StoredTileCache
 
     /// Prepares `features` for tiling into `layer` with `options` (geojson-vt's defaults: max
-    /// zoom 14, tolerance 3, extent 4096, buffer 64).
+    /// zoom 14, tolerance 3, extent 4096, buffer 64), keeping up to `cacheBytes` of encoded tiles.
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options.
-    public init(features: [Feature], layer: String, options: TileOptions = TileOptions(), cacheLimit: Int = 4096) throws {
+    public init(features: [Feature], layer: String, options: TileOptions = TileOptions(),
+                cacheBytes: Int = FeatureTileSet.defaultCacheBytes) throws {
         self.layer = layer
-        cache = StoredTileCache(limit: cacheLimit)
+        cache = StoredTileCache(byteLimit: cacheBytes)
         index = try TileIndex(features: features, options: options)
         encoder = MVTEncoder(layerName: layer)
         var summary = DatasetSummary()
@@ -54,11 +58,13 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
     }
 
     /// Reads every feature of the GeoJSON, GeoJSONSeq, KML or KMZ file at `path` into a layer
-    /// named `layer` (nil: the file's name without its extension).
+    /// named `layer` (nil: the file's name without its extension), keeping up to `cacheBytes`
+    /// of encoded tiles.
     /// - Throws: the reader's `Diagnostic` for bad input, `io.*` when the file cannot be read.
-    public convenience init(path: String, layer: String? = nil, options: TileOptions = TileOptions()) throws {
+    public convenience init(path: String, layer: String? = nil, options: TileOptions = TileOptions(),
+                            cacheBytes: Int = FeatureTileSet.defaultCacheBytes) throws {
         let document = try FeatureIO.readAll(path: path)
-        try self.init(features: document.features, layer: layer ?? PathName(path).stem, options: options)
+        try self.init(features: document.features, layer: layer ?? PathName(path).stem, options: options, cacheBytes: cacheBytes)
     }
 
     public func storedTile(_ id: TileID) throws -> StoredTile? {

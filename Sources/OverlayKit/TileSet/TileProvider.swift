@@ -15,9 +15,12 @@ public protocol TileProvider: AnyObject, Sendable {
 }
 
 /// A finished tile set shared between threads: every read goes through one lock (SQLite
-/// statements and the directory reader are not to be used by two threads at once).
+/// statements and the directory reader are not to be used by two threads at once). A read that
+/// fails (the file was cut short or rewritten under the server) reopens the set from its path
+/// and tries once more, so a set replaced while served is served anew; the error stands when
+/// the reopened set fails too.
 public final class LockedTileSet: TileProvider, @unchecked Sendable {
-    private let tileSet: TileSet
+    private var tileSet: TileSet
     private let lock = NSLock()
     /// The metadata, read once.
     public let metadata: TileSetMetadata
@@ -37,6 +40,12 @@ public final class LockedTileSet: TileProvider, @unchecked Sendable {
     public func storedTile(_ id: TileID) throws -> StoredTile? {
         lock.lock()
         defer { lock.unlock() }
-        return try tileSet.reader.storedTile(id)
+        do {
+            return try tileSet.reader.storedTile(id)
+        } catch {
+            guard let reopened = try? TileSet(path: tileSet.path) else { throw error }
+            tileSet = reopened
+            return try tileSet.reader.storedTile(id)
+        }
     }
 }

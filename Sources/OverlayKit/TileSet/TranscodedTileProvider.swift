@@ -3,8 +3,8 @@ import OverlayModel
 
 /// Another provider's vector tiles rewritten into another encoding as they are asked for
 /// (``VectorTileTranscoder``, layer by layer, same features): how `serve` shows an MLT tile set
-/// to a MapLibre GL JS that reads MVT only. Tiles are gzip-compressed and the last
-/// `cacheLimit` (given to `init`) kept, so a tile is transcoded once.
+/// to a MapLibre GL JS that reads MVT only. Tiles are gzip-compressed and kept up to
+/// `cacheBytes` (given to `init`; the oldest forgotten first), so a tile is transcoded once while kept.
 public final class TranscodedTileProvider: TileProvider, @unchecked Sendable {
     /// The source's metadata with the target's `format`.
     public let metadata: TileSetMetadata
@@ -16,9 +16,9 @@ public final class TranscodedTileProvider: TileProvider, @unchecked Sendable {
     private let targetEncoding: TileEncoding
     private let cache: StoredTileCache
 
-    /// `source`'s tiles in `encoding` (`.mvt` or `.mlt`).
+    /// `source`'s tiles in `encoding` (`.mvt` or `.mlt`), keeping up to `cacheBytes` of them.
     /// - Throws: `tile.bad-option` when `source` holds no MVT or MLT tiles or `encoding` is GeoJSON.
-    public init(_ source: any TileProvider, as encoding: TileEncoding, cacheLimit: Int = 4096) throws {
+    public init(_ source: any TileProvider, as encoding: TileEncoding, cacheBytes: Int = FeatureTileSet.defaultCacheBytes) throws {
         guard let from = TileEncoding(contentType: source.contentType), encoding != .geojson else {
             throw Diagnostic(.error, code: .tileBadOption,
                              message: "cannot transcode \(source.contentType.name) tiles to \(encoding.rawValue): only MVT and MLT")
@@ -30,7 +30,7 @@ public final class TranscodedTileProvider: TileProvider, @unchecked Sendable {
         var metadata = source.metadata
         metadata.format = encoding.metadataFormat
         self.metadata = metadata
-        cache = StoredTileCache(limit: cacheLimit)
+        cache = StoredTileCache(byteLimit: cacheBytes)
     }
 
     /// Tile `id` in the target encoding, gzip-compressed; nil when the source has none.

@@ -5,6 +5,8 @@ extension Diagnostic.Code {
     public static let tilesetUndecodable = Diagnostic.Code("tileset.undecodable", kind: .data)
     /// `tileset.bad-tile-id` (usage): A tile address is not z/x/y of the tile grid (z 0…30, x and y 0…2^z−1).
     public static let tilesetBadTileID = Diagnostic.Code("tileset.bad-tile-id", kind: .usage)
+    /// `tileset.no-tiles` (data): A tile set to be served holds no tiles (a folder without z/x/y tiles, an empty archive).
+    public static let tilesetNoTiles = Diagnostic.Code("tileset.no-tiles", kind: .data)
     /// `io.listen-failed` (io): The server cannot listen on the host and port asked for.
     public static let ioListenFailed = Diagnostic.Code("io.listen-failed", kind: .io)
 
@@ -12,6 +14,7 @@ extension Diagnostic.Code {
     static let tileSetCodes: [Diagnostic.Code] = [
         .tilesetUndecodable,
         .tilesetBadTileID,
+        .tilesetNoTiles,
         .ioListenFailed,
     ]
 }

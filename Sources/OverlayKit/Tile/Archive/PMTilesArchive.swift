@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import OverlayModel
 
@@ -219,13 +224,17 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     func abort() { output.abort() }
 }
 
-/// Reads a PMTiles v3 archive (memory-mapped): header, root and leaf directories (at most
-/// three levels deep), gzip or uncompressed directories and tiles.
+/// Reads a PMTiles v3 archive: header, root and leaf directories (at most three levels deep),
+/// gzip or uncompressed directories and tiles. Bytes are read with `pread`, never mapped: a file
+/// cut short or rewritten while it is open (a server's archive replaced in place) makes a read
+/// fail with `tile.archive-truncated` instead of a SIGBUS.
 final class PMTilesReader: TileArchiveReader {
     let path: String
     let metadata: TileSetMetadata
     let header: PMTiles.Header
-    private let data: Data
+    private let descriptor: Int32
+    /// The file's size when it was opened: every offset is checked against it.
+    private let size: UInt64
     private let rootEntries: [PMTiles.Entry]
 
     /// Addressed tiles beyond this are refused (a hostile run length could claim billions).
@@ -233,50 +242,65 @@ final class PMTilesReader: TileArchiveReader {
 
     init(path: String) throws {
         self.path = path
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        } catch {
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error.localizedDescription)")
+        switch POSIX.open(path, O_RDONLY | O_CLOEXEC) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error)")
         }
-        let header = try PMTiles.Header(Array(data.prefix(PMTiles.headerLength)), source: path)
-        self.header = header
-        for compression in [header.internalCompression, header.tileCompression]
-        where compression != PMTiles.compressionGzip && compression != PMTiles.compressionNone {
-            throw Diagnostic(.error, code: .tileArchivePmtiles,
-                             message: "\(path) uses compression \(compression); only gzip (2) and none (1) are read")
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            close(descriptor)
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(ArchiveFiles.lastError())")
         }
-        let fileData = data, source = path
+        size = UInt64(max(0, info.st_size))
+        let descriptor = self.descriptor, size = self.size, source = path
         func bytes(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
-            guard offset <= UInt64(fileData.count), length <= UInt64(fileData.count) - offset else {
+            try Self.read(descriptor, size: size, offset, length, what, path: source)
+        }
+        do {
+            let header = try PMTiles.Header(try bytes(0, min(UInt64(PMTiles.headerLength), size), "header"), source: path)
+            self.header = header
+            for compression in [header.internalCompression, header.tileCompression]
+            where compression != PMTiles.compressionGzip && compression != PMTiles.compressionNone {
                 throw Diagnostic(.error, code: .tileArchivePmtiles,
-                                 message: "\(source): \(what) at \(offset)+\(length) lies beyond the file's \(fileData.count) bytes")
+                                 message: "\(path) uses compression \(compression); only gzip (2) and none (1) are read")
             }
-            return Array(fileData[Int(offset)..<Int(offset + length)])
+            let internalGzip = header.internalCompression == PMTiles.compressionGzip
+            func unpack(_ raw: [UInt8], _ what: String) throws -> [UInt8] {
+                internalGzip ? try Gzip.decompress(raw, limit: 256 << 20, source: "\(source) (\(what))") : raw
+            }
+            rootEntries = try PMTiles.decodeDirectory(
+                unpack(bytes(header.rootOffset, header.rootLength, "root directory"), "root directory"), source: path)
+            let json = try unpack(bytes(header.metadataOffset, header.metadataLength, "metadata"), "metadata")
+            let bounds = TileSetMetadata.Bounds(west: Double(header.minLonE7) / 1e7, south: Double(header.minLatE7) / 1e7,
+                                                east: Double(header.maxLonE7) / 1e7, north: Double(header.maxLatE7) / 1e7)
+            let center = TileSetMetadata.Center(longitude: Double(header.centerLonE7) / 1e7, latitude: Double(header.centerLatE7) / 1e7,
+                                                zoom: Int(header.centerZoom))
+            var stored = try TileSetMetadata.fromPMTilesJSON(json, source: path, bounds: bounds, center: center,
+                                                             minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom))
+            // The header's tile type decides the encoding (other writers' JSON may not say it).
+            if header.tileType == PMTiles.tileTypeMLT { stored.format = "mlt" }
+            metadata = stored
+        } catch {
+            close(descriptor)
+            throw error
         }
-        let internalGzip = header.internalCompression == PMTiles.compressionGzip
-        func unpack(_ raw: [UInt8], _ what: String) throws -> [UInt8] {
-            internalGzip ? try Gzip.decompress(raw, limit: 256 << 20, source: "\(source) (\(what))") : raw
+    }
+
+    deinit { close(descriptor) }
+
+    /// `length` bytes at `offset`, refused when they lie beyond the file's size at opening, and
+    /// `tile.archive-truncated` when the file has been cut shorter since.
+    private static func read(_ descriptor: Int32, size: UInt64, _ offset: UInt64, _ length: UInt64, _ what: String,
+                             path: String) throws -> [UInt8] {
+        guard offset <= size, length <= size - offset else {
+            throw Diagnostic(.error, code: .tileArchivePmtiles,
+                             message: "\(path): \(what) at \(offset)+\(length) lies beyond the file's \(size) bytes")
         }
-        rootEntries = try PMTiles.decodeDirectory(
-            unpack(bytes(header.rootOffset, header.rootLength, "root directory"), "root directory"), source: path)
-        let json = try unpack(bytes(header.metadataOffset, header.metadataLength, "metadata"), "metadata")
-        let bounds = TileSetMetadata.Bounds(west: Double(header.minLonE7) / 1e7, south: Double(header.minLatE7) / 1e7,
-                                            east: Double(header.maxLonE7) / 1e7, north: Double(header.maxLatE7) / 1e7)
-        let center = TileSetMetadata.Center(longitude: Double(header.centerLonE7) / 1e7, latitude: Double(header.centerLatE7) / 1e7,
-                                            zoom: Int(header.centerZoom))
-        var stored = try TileSetMetadata.fromPMTilesJSON(json, source: path, bounds: bounds, center: center,
-                                                         minZoom: Int(header.minZoom), maxZoom: Int(header.maxZoom))
-        // The header's tile type decides the encoding (other writers' JSON may not say it).
-        if header.tileType == PMTiles.tileTypeMLT { stored.format = "mlt" }
-        metadata = stored
+        return try ArchiveFiles.read(descriptor, count: Int(length), at: Int(offset), path: path)
     }
 
     private func slice(_ offset: UInt64, _ length: UInt64, _ what: String) throws -> [UInt8] {
-        guard offset <= UInt64(data.count), length <= UInt64(data.count) - offset else {
-            throw Diagnostic(.error, code: .tileArchivePmtiles,
-                             message: "\(path): \(what) at \(offset)+\(length) lies beyond the file's \(data.count) bytes")
-        }
-        return Array(data[Int(offset)..<Int(offset + length)])
+        try Self.read(descriptor, size: size, offset, length, what, path: path)
     }
 
     private func leaf(_ entry: PMTiles.Entry) throws -> [PMTiles.Entry] {

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Foundation
 import OverlayModel
 
@@ -80,12 +85,17 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
 }
 
 /// Reads a tile directory: `metadata.json` (tippecanoe/GDAL layout; absent: empty metadata) and
-/// every `z/x/y.mvt`, `.pbf` or `.geojson` file. Tiles gzip-compressed on disk are unpacked; a
-/// tile whose real path lies outside the directory (a symbolic link out) reads as absent.
+/// every `z/x/y.mvt`, `.pbf` or `.geojson` file. Tiles gzip-compressed on disk are unpacked. A
+/// tile is opened beneath the directory's descriptor, component by component without following
+/// symbolic links (`POSIX.openRegularFile(_:beneath:)`), and must be a regular file: a link out
+/// of the directory, a FIFO or a device reads as absent, whatever is swapped in while serving.
 final class TileDirectoryReader: TileArchiveReader {
     let path: String
     let metadata: TileSetMetadata
+    /// Each tile's file, relative to the directory.
     private let files: [TileID: String]
+    /// The directory, open; reopened by its path once it has been removed (replaced by a new run).
+    private var root: Int32
 
     init(path: String) throws {
         self.path = path
@@ -110,22 +120,63 @@ final class TileDirectoryReader: TileArchiveReader {
                     let parts = yName.split(separator: ".", maxSplits: 1)
                     guard parts.count == 2, ["mvt", "pbf", "mlt", "geojson"].contains(parts[1]),
                           let y = Int(parts[0]), y >= 0, y < 1 << z else { continue }
-                    files[TileID(z: z, x: x, y: y)] = "\(path)/\(zName)/\(xName)/\(yName)"
+                    files[TileID(z: z, x: x, y: y)] = "\(zName)/\(xName)/\(yName)"
                 }
             }
         }
         self.files = files
+        root = try Self.openFolder(path)
+    }
+
+    deinit { close(root) }
+
+    private static func openFolder(_ path: String) throws -> Int32 {
+        switch POSIX.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
+        case .success(let descriptor): return descriptor
+        case .failure(let error): throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)")
+        }
     }
 
     func tileIDs() throws -> [TileID] { files.keys.sorted() }
 
     func tile(_ id: TileID) throws -> [UInt8]? {
-        try storedTile(id)?.uncompressed(source: files[id] ?? path)
+        try storedTile(id)?.uncompressed(source: files[id].map { "\(path)/\($0)" } ?? path)
     }
 
     func storedTile(_ id: TileID) throws -> StoredTile? {
-        // A tile reached through a symbolic link out of the set is not the set's: never read.
-        guard let file = files[id], TileSetPaths.isInside(file, root: path) else { return nil }
-        return StoredTile(detecting: try ArchiveFiles.readFile(file, limit: Gzip.maximumTileSize))
+        guard let file = files[id] else { return nil }
+        var descriptor = try open(file)
+        if descriptor == nil && folderWasRemoved() {
+            // The directory was replaced (a new `tile --force` run): serve the one now at the path.
+            let reopened = try Self.openFolder(path)
+            close(root)
+            root = reopened
+            descriptor = try open(file)
+        }
+        guard let descriptor else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path)/\(file): \(ArchiveFiles.lastError())")
+        }
+        guard Int(info.st_size) <= Gzip.maximumTileSize else {
+            throw Diagnostic(.error, code: .tileArchiveTooLarge,
+                             message: "\(path)/\(file) has \(info.st_size) bytes, more than the limit of \(Gzip.maximumTileSize)")
+        }
+        return StoredTile(detecting: try ArchiveFiles.read(descriptor, count: Int(info.st_size), at: 0, path: "\(path)/\(file)"))
+    }
+
+    private func open(_ file: String) throws -> Int32? {
+        do {
+            return try POSIX.openRegularFile(file, beneath: root)
+        } catch let error as POSIX.Errno {
+            throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path)/\(file): \(error)")
+        }
+    }
+
+    /// True when the directory open as `root` has no name left (removed or renamed over).
+    private func folderWasRemoved() -> Bool {
+        var info = stat()
+        return fstat(root, &info) == 0 && info.st_nlink == 0
     }
 }
