@@ -6,9 +6,12 @@ import OverlayModel
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     let path: String
+    /// A read-only connection reads a file from elsewhere: its failures are bad data, not I/O.
+    private let readOnly: Bool
 
     init(path: String, readOnly: Bool) throws {
         self.path = path
+        self.readOnly = readOnly
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
@@ -38,7 +41,7 @@ final class SQLiteDatabase {
 
     private func failure(_ call: String) -> Diagnostic {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
-        return Diagnostic(.error, code: .ioWriteFailed, message: "\(path): SQLite \(call): \(message)")
+        return Diagnostic(.error, code: readOnly ? .tileArchiveMbtiles : .ioWriteFailed, message: "\(path): SQLite \(call): \(message)")
     }
 
     func execute(_ sql: String) throws {

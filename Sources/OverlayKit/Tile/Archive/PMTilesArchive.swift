@@ -354,6 +354,16 @@ final class PMTilesReader: TileArchiveReader {
 
     var contentType: TileContentType { TileContentType(pmtilesType: header.tileType, format: metadata.format) }
 
+    /// The bytes a tile entry points at, without a directory lookup (`info` reads each run once
+    /// this way: looking each up again inflated its leaf directory once per run).
+    func storedTile(of entry: PMTiles.Entry) throws -> StoredTile {
+        guard entry.offset <= UInt64.max - header.dataOffset else {
+            throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
+        }
+        let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile id \(entry.tileID)")
+        return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
+    }
+
     func storedTile(_ id: TileID) throws -> StoredTile? {
         let wanted = PMTiles.tileID(id)
         var entries = rootEntries
@@ -371,11 +381,7 @@ final class PMTilesReader: TileArchiveReader {
                 continue
             }
             guard wanted - entry.tileID < UInt64(entry.runLength) else { return nil }
-            guard entry.offset <= UInt64.max - header.dataOffset else {
-                throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
-            }
-            let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile \(id)")
-            return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
+            return try storedTile(of: entry)
         }
         throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
     }
