@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 runs=${1:-1000000}
 binary=$(Fuzz/build.sh | tail -n 1)
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-for target in ${FUZZ_TARGETS:-kmz where geojson-validate render tile kml-validate kml geojson}; do
+for target in ${FUZZ_TARGETS:-kmz where geojson-validate render tile kml-validate kml geojson mlt mvt pmtiles mbtiles profile tile-job}; do
     line=$(FUZZ_BINARY=$binary Fuzz/run.sh "$target" 86400 -runs="$runs" 2>&1 | tail -n 1)
     echo "$(date -u +%FT%TZ) $commit $line" | tee -a Fuzz/campaign.log
     case "$line" in *FAILED*) exit 1 ;; esac

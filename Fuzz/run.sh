@@ -15,7 +15,9 @@ case "$target" in
     kml|kml-validate) seeds=Fuzz/Seeds/kml; dict=Fuzz/dict/kml.dict ;;
     kmz) seeds=Fuzz/Seeds/kmz; dict=Fuzz/dict/kml.dict ;;
     where) seeds=Fuzz/Seeds/where; dict=Fuzz/dict/json.dict ;;
-    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render)" >&2; exit 64 ;;
+    mlt|mvt|pmtiles|mbtiles|tile-job) seeds=Fuzz/Seeds/$target; dict= ;;
+    profile) seeds=Fuzz/Seeds/profile; dict=Fuzz/dict/json.dict ;;
+    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render mlt mvt pmtiles mbtiles profile tile-job)" >&2; exit 64 ;;
 esac
 corpus=Fuzz/.build-fuzz/corpus/$target
 artifacts=Fuzz/crashes/$target
@@ -26,7 +28,7 @@ for folder in "${extraSeeds[@]}"; do [ -d "$folder" ] && extra+=("$folder"); don
 log=$(mktemp)
 started=$SECONDS
 LSAN_OPTIONS=suppressions=Fuzz/lsan.supp:print_suppressions=0 FUZZ_TARGET=$target "$binary" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=2048 -max_len=65536 \
-    -print_final_stats=1 -dict="$dict" -artifact_prefix="$artifacts/" "$@" \
+    -print_final_stats=1 ${dict:+-dict="$dict"} -artifact_prefix="$artifacts/" "$@" \
     "$corpus" "$seeds" "${extra[@]}" >"$log" 2>&1
 status=$?
 runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -n 1)

@@ -22,6 +22,12 @@ enum FuzzTargets {
         "where": WhereTarget.run,
         "tile": TileTarget.run,
         "render": RenderTarget.run,
+        "mlt": MLTTarget.run,
+        "mvt": MVTTarget.run,
+        "pmtiles": TileSetFileTarget.run,
+        "mbtiles": TileSetFileTarget.run,
+        "profile": ProfileTarget.run,
+        "tile-job": TileJobTarget.run,
     ]
 
     /// The target named by `FUZZ_TARGET`, resolved once.

@@ -19,13 +19,15 @@ struct UniformGrid {
         let target = Double(max(itemCount, 1))
         var size = max(minimumCellSize, ((width * height) / target).squareRoot(), max(width, height) / target)
         if !(size.isFinite && size > 0) { size = 1 }
-        // Never more than 4n + 16 cells, whatever the shape of the rectangle.
-        while (width / size + 1) * (height / size + 1) > 4 * target + 16 { size *= 2 }
+        // Never more than 4n + 16 cells, whatever the shape of the rectangle. A side beyond any
+        // Double (corners at ±1e308) makes one cell of infinite size.
+        if !(width.isFinite && height.isFinite) { size = .infinity }
+        while size.isFinite && (width / size + 1) * (height / size + 1) > 4 * target + 16 { size *= 2 }
         self.minX = minX
         self.minY = minY
         cellSize = size
-        columns = Int(saturating: (width / size).rounded(.down)) + 1
-        rows = Int(saturating: (height / size).rounded(.down)) + 1
+        columns = size.isFinite ? Int(saturating: (width / size).rounded(.down)) + 1 : 1
+        rows = size.isFinite ? Int(saturating: (height / size).rounded(.down)) + 1 : 1
         cellStarts = []
         items = []
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
@@ -46,13 +48,14 @@ struct UniformGrid {
     @inline(__always)
     func column(_ x: Double) -> Int {
         let value = ((x - minX) / cellSize).rounded(.down)
-        return value < 0 ? 0 : value >= Double(columns - 1) ? columns - 1 : Int(value)
+        // NaN (∞ / ∞) falls in the first cell, as values below the grid do.
+        return value >= 0 ? value >= Double(columns - 1) ? columns - 1 : Int(value) : 0
     }
 
     @inline(__always)
     func row(_ y: Double) -> Int {
         let value = ((y - minY) / cellSize).rounded(.down)
-        return value < 0 ? 0 : value >= Double(rows - 1) ? rows - 1 : Int(value)
+        return value >= 0 ? value >= Double(rows - 1) ? rows - 1 : Int(value) : 0
     }
 
     /// The cell of a point.

@@ -21,7 +21,8 @@ extension TileSet {
     func forEachRun(_ body: (StoredTileRun) throws -> Void) throws {
         if let pmtiles = reader as? PMTilesReader {
             for entry in try pmtiles.tileEntries() {
-                guard let first = PMTiles.tile(entry.tileID), let tile = try pmtiles.storedTile(first) else {
+                let tile = try pmtiles.storedTile(of: entry)
+                guard let first = PMTiles.tile(entry.tileID) else {
                     throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(entry.tileID) is beyond zoom 26")
                 }
                 var zoomCounts = [(zoom: Int, count: Int)]()

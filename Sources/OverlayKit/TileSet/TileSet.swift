@@ -62,7 +62,11 @@ public final class TileSet {
     public func layers(at id: TileID) throws -> [DecodedTileLayer]? {
         let decoder = try TileDecoders.require(contentType, source: path)
         guard let bytes = try reader.tile(id) else { return nil }
-        return try decoder.decodeLayers(bytes)
+        do {
+            return try decoder.decodeLayers(bytes)
+        } catch let diagnostic as Diagnostic {
+            throw Diagnostic(.error, code: diagnostic.code, message: "\(path) tile \(id.z)/\(id.x)/\(id.y): \(diagnostic.message)")
+        }
     }
 
     /// Tile `id` as features in degrees (`DecodedTileGeography`), as `tippecanoe-decode`

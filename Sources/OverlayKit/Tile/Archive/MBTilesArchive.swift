@@ -6,9 +6,12 @@ import OverlayModel
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
     let path: String
+    /// A read-only connection reads a file from elsewhere: its failures are bad data, not I/O.
+    private let readOnly: Bool
 
     init(path: String, readOnly: Bool) throws {
         self.path = path
+        self.readOnly = readOnly
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &handle, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
@@ -21,6 +24,16 @@ final class SQLiteDatabase {
 
     deinit { close() }
 
+    /// Refuses any string or blob longer than `bytes` (SQLITE_LIMIT_LENGTH): a stored value is
+    /// refused before SQLite copies it out, a computed one (a hostile view's `zeroblob`) before
+    /// it is made, so a step fails ("string or blob too big") rather than allocating.
+    func limitValueLength(_ bytes: Int32) {
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, bytes)
+    }
+
+    /// SQLite's message for the last failure on this connection.
+    var lastError: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed" }
+
     func close() {
         if let handle { sqlite3_close_v2(handle) }   // v2: closes once live statements are finalized
         handle = nil
@@ -28,7 +41,7 @@ final class SQLiteDatabase {
 
     private func failure(_ call: String) -> Diagnostic {
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
-        return Diagnostic(.error, code: .ioWriteFailed, message: "\(path): SQLite \(call): \(message)")
+        return Diagnostic(.error, code: readOnly ? .tileArchiveMbtiles : .ioWriteFailed, message: "\(path): SQLite \(call): \(message)")
     }
 
     func execute(_ sql: String) throws {
@@ -224,6 +237,7 @@ final class MBTilesReader: TileArchiveReader {
             throw Diagnostic(.error, code: .ioNotFound, message: "\(path) does not exist")
         }
         database = try SQLiteDatabase(path: path, readOnly: true)
+        database.limitValueLength(Int32(Gzip.maximumTileSize))
         var rows = [(name: String, value: String)]()
         do {
             let statement = try database.prepare("SELECT name, value FROM metadata")
@@ -258,7 +272,13 @@ final class MBTilesReader: TileArchiveReader {
         select.bind(2, id.x)
         select.bind(3, (1 << id.z) - 1 - id.y)
         defer { select.reset() }
-        guard try select.step() else { return nil }
+        do {
+            guard try select.step() else { return nil }
+        } catch {
+            // Among the causes: a blob over the tile size limit, refused by SQLite unread.
+            throw Diagnostic(.error, code: .tileArchiveMbtiles,
+                             message: "\(path): tile \(id.z)/\(id.x)/\(id.y) cannot be read (\(database.lastError); tiles are read up to \(Gzip.maximumTileSize) bytes)")
+        }
         return StoredTile(detecting: select.blob(0))
     }
 }

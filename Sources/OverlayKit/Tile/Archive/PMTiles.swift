@@ -7,6 +7,10 @@ enum PMTiles {
     static let headerLength = 127
     /// The root directory, with the header, must fit in the first 16 KiB.
     static let rootLimit = 16384 - headerLength
+    /// The largest directory (root or leaf) read, uncompressed: 16 MiB, four million entries at
+    /// the spec's four bytes or more each; writers keep leaves to a few thousand entries. Checked
+    /// while inflating, so a directory that inflates to gigabytes stops at this.
+    static let maximumDirectoryBytes = 16 << 20
     /// Compression codes (header bytes 97 and 98).
     static let compressionNone: UInt8 = 1, compressionGzip: UInt8 = 2
     /// Tile type codes (header byte 99).
@@ -131,8 +135,8 @@ enum PMTiles {
             }
         }
         let count = try varint()
-        // Each entry takes at least 4 bytes, so the count cannot exceed the directory's size.
-        guard count <= UInt64(bytes.count) else { throw bad("claims \(count) entries in \(bytes.count) bytes") }
+        // Each entry takes at least 4 bytes (one varint in each of the four columns).
+        guard count <= UInt64(bytes.count / 4) else { throw bad("claims \(count) entries in \(bytes.count) bytes") }
         var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
         var last: UInt64 = 0
         for index in entries.indices {
@@ -153,7 +157,9 @@ enum PMTiles {
             let value = try varint()
             if value == 0 {
                 guard index > 0 else { throw bad("starts with a contiguous offset") }
-                entries[index].offset = entries[index - 1].offset + UInt64(entries[index - 1].length)
+                let (next, overflow) = entries[index - 1].offset.addingReportingOverflow(UInt64(entries[index - 1].length))
+                guard !overflow else { throw bad("has a tile offset beyond 64 bits") }
+                entries[index].offset = next
             } else {
                 entries[index].offset = value - 1
             }

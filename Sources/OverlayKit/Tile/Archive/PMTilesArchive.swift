@@ -237,8 +237,16 @@ final class PMTilesReader: TileArchiveReader {
     private let size: UInt64
     private let rootEntries: [PMTiles.Entry]
 
-    /// Addressed tiles beyond this are refused (a hostile run length could claim billions).
-    static let maximumTiles = 1 << 28
+    /// Directory entries beyond this (leaves expanded) are refused: 16,777,216 entries, 400 MB
+    /// as `PMTiles.Entry`s. Runs are not expanded here, so the tiles they address are not
+    /// limited but by the Hilbert ids of zooms 0–26 (`maximumAddressedTiles`).
+    static let maximumEntries = 1 << 24
+    /// Every tile of zooms 0–26, the zooms `PMTiles.tile` reads: a run addressing more is damage.
+    static let maximumAddressedTiles = Int(PMTiles.firstID(ofZoom: 27))
+    /// The most tiles ``tileIDs()`` lists one by one (`tile-join`, profile checks): 16,777,216
+    /// `TileID`s, 400 MB. An archive whose runs address more is read by its runs (`info`) but not
+    /// listed.
+    static let maximumListedTiles = 1 << 24
 
     init(path: String) throws {
         self.path = path
@@ -266,7 +274,7 @@ final class PMTilesReader: TileArchiveReader {
             }
             let internalGzip = header.internalCompression == PMTiles.compressionGzip
             func unpack(_ raw: [UInt8], _ what: String) throws -> [UInt8] {
-                internalGzip ? try Gzip.decompress(raw, limit: 256 << 20, source: "\(source) (\(what))") : raw
+                internalGzip ? try Gzip.decompress(raw, limit: PMTiles.maximumDirectoryBytes, source: "\(source) (\(what))") : raw
             }
             rootEntries = try PMTiles.decodeDirectory(
                 unpack(bytes(header.rootOffset, header.rootLength, "root directory"), "root directory"), source: path)
@@ -309,7 +317,7 @@ final class PMTilesReader: TileArchiveReader {
         }
         var raw = try slice(header.leafOffset + entry.offset, UInt64(entry.length), "leaf directory")
         if header.internalCompression == PMTiles.compressionGzip {
-            raw = try Gzip.decompress(raw, limit: 256 << 20, source: "\(path) (leaf directory)")
+            raw = try Gzip.decompress(raw, limit: PMTiles.maximumDirectoryBytes, source: "\(path) (leaf directory)")
         }
         return try PMTiles.decodeDirectory(raw, source: path)
     }
@@ -327,9 +335,13 @@ final class PMTilesReader: TileArchiveReader {
                     try walk(leaf(entry), depth: depth + 1)
                 } else {
                     total += Int(entry.runLength)
-                    guard total <= Self.maximumTiles else {
+                    guard total <= Self.maximumAddressedTiles else {
+                        throw Diagnostic(.error, code: .tileArchivePmtiles,
+                                         message: "\(path) addresses more than \(Self.maximumAddressedTiles) tiles, every tile of zooms 0–26")
+                    }
+                    guard result.count < Self.maximumEntries else {
                         throw Diagnostic(.error, code: .tileArchiveTooLarge,
-                                         message: "\(path) addresses more than \(Self.maximumTiles) tiles")
+                                         message: "\(path) has more than \(Self.maximumEntries) directory entries")
                     }
                     result.append(entry)
                 }
@@ -340,8 +352,16 @@ final class PMTilesReader: TileArchiveReader {
     }
 
     func tileIDs() throws -> [TileID] {
+        let entries = try tileEntries()
+        // Counted before a single id is made: a run of 2^28 would otherwise be gigabytes of ids.
+        let addressed = entries.reduce(0) { $0 + Int($1.runLength) }
+        guard addressed <= Self.maximumListedTiles else {
+            throw Diagnostic(.error, code: .tileArchiveTooLarge,
+                             message: "\(path) addresses \(addressed) tiles; they are listed one by one up to \(Self.maximumListedTiles) (info reads it by its runs)")
+        }
         var ids = [TileID]()
-        for entry in try tileEntries() {
+        ids.reserveCapacity(addressed)
+        for entry in entries {
             for step in 0..<UInt64(entry.runLength) {
                 guard let id = PMTiles.tile(entry.tileID + step) else {
                     throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(entry.tileID + step) is beyond zoom 26")
@@ -357,6 +377,16 @@ final class PMTilesReader: TileArchiveReader {
     }
 
     var contentType: TileContentType { TileContentType(pmtilesType: header.tileType, format: metadata.format) }
+
+    /// The bytes a tile entry points at, without a directory lookup (`info` reads each run once
+    /// this way: looking each up again inflated its leaf directory once per run).
+    func storedTile(of entry: PMTiles.Entry) throws -> StoredTile {
+        guard entry.offset <= UInt64.max - header.dataOffset else {
+            throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
+        }
+        let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile id \(entry.tileID)")
+        return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
+    }
 
     func storedTile(_ id: TileID) throws -> StoredTile? {
         let wanted = PMTiles.tileID(id)
@@ -375,11 +405,7 @@ final class PMTilesReader: TileArchiveReader {
                 continue
             }
             guard wanted - entry.tileID < UInt64(entry.runLength) else { return nil }
-            guard entry.offset <= UInt64.max - header.dataOffset else {
-                throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
-            }
-            let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile \(id)")
-            return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
+            return try storedTile(of: entry)
         }
         throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
     }

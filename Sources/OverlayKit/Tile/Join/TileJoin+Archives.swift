@@ -58,19 +58,27 @@ extension TileJoin {
     }
 
     /// An archive as the join reads it: each tile as MVT bytes (MLT converted), a GeoJSON tile
-    /// refused.
+    /// refused. The archive's declared content type (a PMTiles header's tile type, a `format`)
+    /// decides what a tile is; its first byte is looked at only when nothing is declared (an MLT
+    /// tile may well start with `{`).
     private static func input(_ reader: any TileArchiveReader) throws -> Input {
         let path = reader.path
-        let encoding = TileEncoding(metadataFormat: reader.metadata.format.lowercased()) ?? .mvt
+        let declared = reader.contentType
+        let encoding = declared == .mlt ? .mlt : TileEncoding(metadataFormat: reader.metadata.format.lowercased()) ?? .mvt
+        let sniffs = declared == .unknown || reader is TileDirectoryReader     // a folder of files has no header
         // Read from the joining thread only, one tile at a time.
         nonisolated(unsafe) let source = reader
         return Input(name: path, tileIDs: try reader.tileIDs()) { id in
             guard let bytes = try source.tile(id) else { return nil }
-            if bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
+            if sniffs && bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") {
                 throw Diagnostic(.error, code: .tilejoinFormatMismatch,
                                  message: "\(path) tile \(id.z)/\(id.x)/\(id.y) is a GeoJSON tile; tile-join joins vector tiles")
             }
-            return try VectorTileTranscoder.transcode(bytes, from: encoding, to: .mvt)
+            do {
+                return try VectorTileTranscoder.transcode(bytes, from: encoding, to: .mvt)
+            } catch let diagnostic as Diagnostic {
+                throw Diagnostic(.error, code: diagnostic.code, message: "\(path) tile \(id.z)/\(id.x)/\(id.y): \(diagnostic.message)")
+            }
         }
     }
 }

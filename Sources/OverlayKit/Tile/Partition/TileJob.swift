@@ -77,11 +77,7 @@ public struct TileJob: Sendable {
     ///     and 8): 4^z tasks, the empty ones skipped. The output does not depend on it.
     /// - Throws: `tile.bad-option` for settings out of range; `io.*` when the folder cannot be written.
     public static func create(work: String, tiler: Tiler, partitionZoom: Int) throws -> TileJob {
-        try tiler.validate()
-        guard (0...min(8, tiler.options.maxZoom)).contains(partitionZoom) else {
-            throw TileSettingProblem(setting: "partitionZoom", requirement: "must be 0…\(min(8, tiler.options.maxZoom)) (at most the max zoom and 8)",
-                                     value: "\(partitionZoom)").diagnostic
-        }
+        if let first = settingProblems(tiler: tiler, partitionZoom: partitionZoom).first { throw first.diagnostic }
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: work, isDirectory: &isDirectory) {
             do {
@@ -105,11 +101,30 @@ public struct TileJob: Sendable {
         return job
     }
 
+    /// Every setting of a job out of its range: the run's (``Tiler/problems``, what the command
+    /// line refuses) and the partition zoom. `create` refuses them and so does reading `job.json`
+    /// back, by this one list.
+    static func settingProblems(tiler: Tiler, partitionZoom: Int) -> [TileSettingProblem] {
+        var found = tiler.problems
+        let highest = min(8, tiler.options.maxZoom)
+        if partitionZoom < 0 || partitionZoom > highest {
+            found.append(TileSettingProblem(setting: "partitionZoom", requirement: "must be 0…\(max(0, highest)) (at most the max zoom and 8)",
+                                            value: "\(partitionZoom)"))
+        }
+        return found
+    }
+
     /// The job begun in `work`.
-    /// - Throws: `tile.bad-work-file` when `work` holds no job.
+    /// - Throws: `tile.bad-work-file` when `work` holds no job, or a `job.json` whose settings
+    ///   `create` would refuse (an edited or foreign file).
     public init(work: String) throws {
         self.work = work
-        let settings = try Self.load(Settings.self, from: File.job.path(in: work))
+        let path = File.job.path(in: work)
+        let settings = try Self.load(Settings.self, from: path)
+        if let first = Self.settingProblems(tiler: settings.tiler, partitionZoom: settings.partitionZoom).first {
+            throw Diagnostic(.error, code: .tileBadWorkFile,
+                             message: "\(path) holds a setting the job cannot run with: \(first); start the job again with tile-job create")
+        }
         tiler = settings.tiler
         partitionZoom = settings.partitionZoom
     }
@@ -386,7 +401,7 @@ public struct TileJob: Sendable {
     ///   its budget; `io.*`.
     @discardableResult
     public func cut(partition: Int) throws -> PartitionReport {
-        let plan = try Self.load(Plan.self, from: File.plan.path(in: work))
+        let plan = try loadPlan()
         guard plan.partitions.contains(where: { $0.index == partition }) else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "the plan in \(work) has no partition \(partition)")
         }
@@ -479,7 +494,7 @@ public struct TileJob: Sendable {
     /// into the run's output with the metadata, and reports as one run does.
     /// - Throws: `tile.bad-work-file` when a partition was not cut; `io.*`.
     public func finish(onProgress: (@Sendable (TileArchiveSink.Progress) -> Void)? = nil) throws -> Tiler.Report {
-        let plan = try Self.load(Plan.self, from: File.plan.path(in: work))
+        let plan = try loadPlan()
         let options = plan.facts.options
         var finalTiler = tiler
         finalTiler.options = options
@@ -493,7 +508,7 @@ public struct TileJob: Sendable {
                     throw Diagnostic(.error, code: .tileBadWorkFile, message: "partition \(partition.index)'s report is of another plan")
                 }
                 TilePyramid.Walk.add(report.zooms, to: &counts)
-                try TileLogWriter.replay(File.partitionTiles(partition.index).path(in: work), into: writer)
+                try TileLogWriter.replay(File.partitionTiles(partition.index).path(in: work), maxZoom: options.maxZoom, into: writer)
             }
             if plan.partitionZoom > 0 {
                 let low = try lowRecords(plan)
@@ -619,6 +634,22 @@ public struct TileJob: Sendable {
             output.abort()
             throw error
         }
+    }
+
+    /// `plan.json`, checked as `job.json` is: its settled options in range (the settings the
+    /// command line would accept), the job's partition zoom, partitions inside its grid.
+    /// - Throws: `tile.bad-work-file` naming the file.
+    private func loadPlan() throws -> Plan {
+        let path = File.plan.path(in: work)
+        let plan = try Self.load(Plan.self, from: path)
+        if let first = plan.facts.options.problems.first {
+            throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) holds a setting out of range: \(first); run the plan again")
+        }
+        let partitions = 1 << (2 * partitionZoom)
+        guard plan.partitionZoom == partitionZoom, plan.partitions.allSatisfy({ (0..<partitions).contains($0.index) }) else {
+            throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) is not the plan of this job (partition zoom \(partitionZoom)); run the plan again")
+        }
+        return plan
     }
 
     private static func loadBytes(from path: String) throws -> [UInt8] {

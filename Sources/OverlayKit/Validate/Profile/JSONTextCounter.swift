@@ -32,7 +32,7 @@ enum JSONTextCounter {
                     depth += 1
                     if depth > deepest {
                         deepest = depth
-                        for threshold in thresholds where depth == threshold + 1 {
+                        for threshold in thresholds where depth - 1 == threshold {   // threshold + 1 overflows at Int64.max
                             passed[threshold] = SourceLocation(file: file, line: line, column: column)
                         }
                     }

@@ -40,7 +40,8 @@ struct KMLCounter {
         mutating func add(_ thresholds: Set<Int64>?, _ place: () -> SourceLocation) {
             value += 1
             guard let thresholds else { return }
-            for threshold in thresholds where value == threshold + 1 { passed[threshold] = place() }
+            // threshold + 1 overflows at Int64.max; value is at least 1 here.
+            for threshold in thresholds where value - 1 == threshold { passed[threshold] = place() }
         }
 
         var measured: ProfileMeasurement.Value { .init(value: value, passed: passed) }
@@ -91,7 +92,7 @@ struct KMLCounter {
         let here = { xml.location(line: xml.line, needle: "<" + xml.qualifiedName) }
         state.depth += 1
         state.deepest = max(state.deepest, state.depth)
-        for threshold in needs[.elementDepth] ?? [] where state.depth == threshold + 1 && state.depthPassed[threshold] == nil {
+        for threshold in needs[.elementDepth] ?? [] where state.depth - 1 == threshold && state.depthPassed[threshold] == nil {
             state.depthPassed[threshold] = here()
         }
         if isKML && Self.features.contains(local) {

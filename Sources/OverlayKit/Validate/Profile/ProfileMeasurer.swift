@@ -77,7 +77,7 @@ enum ProfileMeasurer {
                 var passed: [Int64: SourceLocation] = [:]
                 while let feature = try reader.next() {
                     count += 1
-                    for threshold in needs[.features] ?? [] where count == threshold + 1 {
+                    for threshold in needs[.features] ?? [] where count - 1 == threshold {   // threshold + 1 overflows at Int64.max
                         passed[threshold] = feature.location ?? SourceLocation(file: file, line: 0, column: 0)
                     }
                 }

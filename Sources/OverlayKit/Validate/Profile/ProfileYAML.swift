@@ -11,7 +11,7 @@ import OverlayModel
 /// Anything else (anchors `&`, aliases `*`, tags `!`, block scalars `|` `>`, multi-line plain
 /// scalars, flow mappings with content, several documents) is refused with its line and column,
 /// never read as something else. Each value's place is kept by JSON Pointer, so a profile error
-/// found later names its line too. O(n) in the text.
+/// found later names its line too. O(n) in the text; collections nest at most `maximumDepth` deep.
 struct ProfileYAML {
     /// One significant line: its indentation, its text without the comment, its number.
     private struct Line {
@@ -23,6 +23,11 @@ struct ProfileYAML {
     }
 
     private var lines: [Line] = []
+    /// Collections open around the node being read.
+    private var depth = 0
+    /// The deepest nesting read: a profile needs four levels; a hostile file of 10,000 `- `
+    /// would otherwise recurse until the stack overflows.
+    static let maximumDepth = 64
     private let file: String?
     /// Where each value starts, by JSON Pointer.
     private(set) var places: [String: SourceLocation] = [:]
@@ -62,6 +67,11 @@ struct ProfileYAML {
     /// The value that starts at `lines[index]`, indented by `indent`.
     private mutating func node(_ index: inout Int, indent: Int, pointer: String) throws -> JSONValue {
         let line = lines[index]
+        guard depth < Self.maximumDepth else {
+            throw failure("collections nest more than \(Self.maximumDepth) deep", line: line.number, column: line.column)
+        }
+        depth += 1
+        defer { depth -= 1 }
         places[pointer] = SourceLocation(file: file, line: line.number, column: line.column)
         if line.text == "-" || line.text.hasPrefix("- ") { return try sequence(&index, indent: indent, pointer: pointer) }
         if Self.keySplit(line.text) != nil { return try mapping(&index, indent: indent, pointer: pointer) }

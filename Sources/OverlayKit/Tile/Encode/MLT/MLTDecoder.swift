@@ -37,7 +37,7 @@ public enum MLTDecoder {
         if column.code >= 10 { column.name = try reader.string() }
         if column.code == 30 {
             guard depth == 0 else { throw reader.failure("nested struct columns") }
-            column.children = try (0..<reader.count()).map { _ in try Self.column(&reader, depth: 1) }
+            column.children = try (0..<reader.declaredCount(bytesEach: 1, of: "struct children")).map { _ in try Self.column(&reader, depth: 1) }
         }
         return column
     }
@@ -46,7 +46,7 @@ public enum MLTDecoder {
         let name = try reader.string()
         guard !name.isEmpty else { throw reader.failure("a layer without a name") }
         let extent = try reader.count()
-        let columns = try (0..<reader.count()).map { _ in try column(&reader) }
+        let columns = try (0..<reader.declaredCount(bytesEach: 1, of: "columns")).map { _ in try column(&reader) }
         var ids: [UInt64?]?
         var features: [TileFeature]?
         var properties = [(name: String, values: [JSONValue?])]()

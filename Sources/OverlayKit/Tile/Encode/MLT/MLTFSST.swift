@@ -115,12 +115,15 @@ struct MLTFSST {
     /// Expands codes with a table given as bytes and lengths.
     static func decompress(_ compressed: ArraySlice<UInt8>, symbolBytes: ArraySlice<UInt8>, symbolLengths: [UInt64],
                            reader: MLTWire.Reader) throws -> [UInt8] {
+        guard symbolLengths.count <= 256, symbolLengths.allSatisfy({ $0 <= 8 }) else {
+            throw reader.failure("an FSST symbol table of \(symbolLengths.count) symbols or a symbol over 8 bytes")
+        }
         var offsets = [Int](), offset = symbolBytes.startIndex
         for length in symbolLengths {
             offsets.append(offset)
             offset += Int(length)
         }
-        guard offset <= symbolBytes.endIndex, symbolLengths.allSatisfy({ $0 <= 8 }) else {
+        guard offset <= symbolBytes.endIndex else {
             throw reader.failure("FSST symbol lengths exceed the symbol table")
         }
         var out = [UInt8]()

@@ -46,6 +46,10 @@ enum MLTGeometryDecoder {
                     length = Int(lengths[next])
                     next += 1
                 }
+                // Every level ends at a vertex, so no level holds more slots than a stream can.
+                guard result[result.count - 1] + length <= MLTWire.maximumStreamValues else {
+                    throw reader.failure("geometry lengths add up to more than \(MLTWire.maximumStreamValues)")
+                }
                 result.append(result[result.count - 1] + length)
             }
             return result

@@ -81,11 +81,14 @@ enum MLTIntegerStream {
         guard header.physical == .varint || header.physical == .none else {
             throw sub.failure("FastPFOR integer streams are not supported")
         }
+        // Each stored value takes at least one byte (four unencoded): checked before reserving.
+        guard header.physical == .varint ? header.valueCount <= header.byteLength : header.byteLength == 4 * header.valueCount else {
+            throw sub.failure("\(header.valueCount) values declared in a stream of \(header.byteLength) bytes")
+        }
         var raw = [UInt64]()
         raw.reserveCapacity(header.valueCount)
         if header.physical == .none {
             // Fixed-width little-endian 32-bit values.
-            guard header.byteLength == 4 * header.valueCount else { throw sub.failure("unencoded stream of the wrong length") }
             for _ in 0..<header.valueCount {
                 var value: UInt64 = 0
                 for shift in stride(from: 0, to: 32, by: 8) { value |= UInt64(try sub.byte()) << UInt64(shift) }
@@ -96,7 +99,10 @@ enum MLTIntegerStream {
         }
         func unstored(_ value: UInt64) -> UInt64 { signed ? UInt64(bitPattern: MLTWire.unzigzag(value)) : value }
         func expandRuns(_ raw: [UInt64]) throws -> [UInt64] {
-            guard header.runs * 2 <= raw.count, header.rleValueCount <= 1 << 28 else { throw sub.failure("RLE stream shorter than its runs") }
+            guard header.runs * 2 <= raw.count else { throw sub.failure("RLE stream shorter than its runs") }
+            guard header.rleValueCount <= MLTWire.maximumStreamValues else {
+                throw sub.failure("RLE runs of \(header.rleValueCount) values, more than \(MLTWire.maximumStreamValues)")
+            }
             var out = [UInt64]()
             out.reserveCapacity(header.rleValueCount)
             for run in 0..<header.runs {

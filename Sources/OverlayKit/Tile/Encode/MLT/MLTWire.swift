@@ -4,6 +4,11 @@ import OverlayModel
 /// and the ORC byte and boolean run-length encodings the specification names for present
 /// streams and boolean columns.
 enum MLTWire {
+    /// The most values one stream may decode to, run-length expansions and present bits included:
+    /// 4,194,304, twenty times tippecanoe's 200,000 features per tile. A declared count or run
+    /// beyond it is a hostile tile (a 20-byte run of 2^28 would otherwise take gigabytes).
+    static let maximumStreamValues = 1 << 22
+
     /// A stream's physical kind (high nibble of its first header byte).
     enum PhysicalStream: UInt8 {
         case present = 0, data = 1, offset = 2, length = 3
@@ -179,6 +184,9 @@ enum MLTWire {
 
     /// Reads a boolean stream whose header has been read.
     static func readBooleans(_ reader: inout Reader, header: StreamHeader) throws -> [Bool] {
+        guard header.valueCount <= maximumStreamValues else {
+            throw reader.failure("a boolean stream of \(header.valueCount) bits, more than \(maximumStreamValues)")
+        }
         let bytes = try byteRLEDecode(&reader, count: (header.valueCount + 7) / 8, byteLength: header.byteLength)
         return (0..<header.valueCount).map { bytes[$0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
     }
@@ -227,6 +235,14 @@ enum MLTWire {
             let value = try varint()
             guard value <= UInt64(Int32.max) else { throw failure("count \(value) too large") }
             return Int(value)
+        }
+
+        /// A count of things each taking at least `bytesEach` of the bytes left (columns,
+        /// struct children): refused before anything is allocated for them when they could not fit.
+        mutating func declaredCount(bytesEach: Int, of what: String) throws -> Int {
+            let value = try count()
+            guard value <= remaining / bytesEach else { throw failure("\(value) \(what) declared in \(remaining) bytes") }
+            return value
         }
 
         mutating func string() throws -> String {
