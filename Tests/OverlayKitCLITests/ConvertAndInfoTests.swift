@@ -5,7 +5,7 @@ final class ConvertAndInfoTests: XCTestCase {
     let sample = """
     {"type":"FeatureCollection","features":[
     {"type":"Feature","properties":{"name":"Pin"},"geometry":{"type":"Point","coordinates":[2.35,48.85]}},
-    {"type":"Feature","properties":{"k":1},"geometry":{"type":"LineString","coordinates":[[179,10],[-179,11]]}}
+    {"type":"Feature","properties":{"k":1},"geometry":{"type":"LineString","coordinates":[[179,10],[181,11]]}}
     ]}
     """
 
@@ -63,7 +63,8 @@ final class ConvertAndInfoTests: XCTestCase {
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         XCTAssertEqual(object["features"] as? Int, 2)
         XCTAssertEqual(object["vertices"] as? Int, 3)
-        // Data on both sides of the antimeridian with a wider gap elsewhere: west > east.
+        // A line written past 180° (edges are straight in longitude: a jump to -179 would be the
+        // long way round) and a point far west of it: west > east.
         XCTAssertEqual(object["bbox"] as? [Double], [2.35, 10, -179, 48.85])
         XCTAssertEqual(object["crossesAntimeridian"] as? Bool, true)
         XCTAssertEqual((object["properties"] as? [String: [String]])?["k"], ["number"])
