@@ -44,10 +44,60 @@ struct DiffCommand: ParsableCommand {
     @Option(help: "With --format markdown: rows per table before the rest are counted.")
     var markdownRows: Int = 50
 
+    @Option(help: ArgumentHelp("Also draw the changes as a PNG picture (added green, removed red, modified orange).", valueName: "OUT.png"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("Also draw the changes as an SVG picture.", valueName: "OUT.svg"))
+    var svg: String?
+
+    @Option(help: "Picture size in screen points, WIDTHxHEIGHT.")
+    var size: String = "1024x768"
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Picture center in degrees (with --zoom; default: fitted to the changes).", valueName: "lat,lon"))
+    var center: String?
+
+    @Option(help: "Picture zoom level (0–24; with --center).")
+    var zoom: Double?
+
     @OptionGroup var input: InputFormatOptions
 
     func validate() throws {
         guard markdownRows >= 0 else { throw ValidationError("--markdown-rows must be ≥ 0") }
+        if png != nil && svg != nil { throw ValidationError("give --png or --svg, not both") }
+        guard let (width, height) = parsedSize, width <= RenderOptions.maximumPixelSide, height <= RenderOptions.maximumPixelSide else {
+            throw ValidationError("--size must be WIDTHxHEIGHT in points, 1…16384 each, e.g. 1024x768")
+        }
+        if (center == nil) != (zoom == nil) { throw ValidationError("--center goes with --zoom") }
+        if center != nil && parsedCenter == nil {
+            throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180")
+        }
+        if let zoom, !(0...24).contains(zoom) { throw ValidationError("--zoom must be 0…24") }
+        if let picture = png ?? svg, picture == "-" || picture.isEmpty {
+            throw ValidationError("name a file for the picture (it is not written to standard output)")
+        }
+    }
+
+    private var parsedSize: (Int, Int)? {
+        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
+
+    private var parsedCenter: Coordinate? {
+        guard let center else { return nil }
+        let parts = center.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = Double(parts[0].filter { $0 != " " }), let longitude = Double(parts[1].filter { $0 != " " }),
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// Draws the changes into `--png`/`--svg`, when given.
+    private func drawPicture(_ result: DiffResult) throws {
+        guard let path = png ?? svg, let (width, height) = parsedSize else { return }
+        let camera: RenderOptions.CameraChoice? = parsedCenter.map { .centered($0, zoom: zoom ?? 0) }
+        let picture = DiffPicture(options: RenderOptions(width: width, height: height, camera: camera))
+        let output = try ByteOutput(path: path, replaceExisting: overwrite.force)
+        _ = try picture.render(result, to: output, format: png != nil ? .png : .svg)
     }
 
     func run() throws {
@@ -60,6 +110,7 @@ struct DiffCommand: ParsableCommand {
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             try byteOutput.write(DiffReport.render(result, as: format, markdownRows: markdownRows))
             try byteOutput.commit()
+            try drawPicture(result)
             if format != .text { Report.standardError(DiffReport.summaryLine(result.summary) + "\n") }
             status = result.exitStatus
         }

@@ -409,3 +409,54 @@ enum SARIFStructure {
         }
     }
 }
+
+/// The picture: checked by the colour of its pixels where the changed features are.
+final class DiffPictureTests: XCTestCase {
+    func testChangesAreDrawnInTheirClassColours() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diff-picture-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = TestPaths.packageRoot.appendingPathComponent("Examples/parks.geojson").path
+        var reader = try FeatureIO.reader(for: ByteInput(path: original))
+        var features = try reader.readAll()
+        features.remove(at: 1)                                    // the Spree walk: removed
+        features[0].properties?["name"] = .string("Tiergarten")   // modified
+        features.append(Feature(id: .string("new"), shape: .annotation(PointAnnotation(coordinate: Coordinate(latitude: 52.5105, longitude: 13.395)))))
+        let new = folder.appendingPathComponent("parks-new.geojson")
+        try FeatureIO.data(features, as: .geojson).write(to: new)
+        let result = try FeatureDiff.compare(oldPath: original, newPath: new.path)
+        XCTAssertEqual(result.changes.map(\.kind), [.modified, .added, .removed])
+
+        let center = Coordinate(latitude: 52.5150, longitude: 13.3650), zoom = 14.0
+        let options = RenderOptions(width: 800, height: 500, camera: .centered(center, zoom: zoom))
+        let output = ByteOutput()
+        _ = try DiffPicture(options: options).render(result, to: output, format: .png)
+        let image = try RasterImage(png: output.bytes)
+        XCTAssertEqual(image.width, 800)
+        func pixel(_ coordinate: Coordinate, dy: Int = 0) -> RGBAColor {
+            let perPoint = Zoom.mapPointsPerScreenPoint(atZoom: zoom)
+            let point = MapPoint(coordinate), middle = MapPoint(center)
+            let x = Int((400 + (point.x - middle.x) / perPoint).rounded()), y = Int((250 + (point.y - middle.y) / perPoint).rounded())
+            return image.pixel(x: x, y: y + dy)
+        }
+        func isRed(_ color: RGBAColor) -> Bool { color.red > 180 && color.green < 90 && color.blue < 90 }
+        func isGreen(_ color: RGBAColor) -> Bool { color.green > 120 && Int(color.green) > Int(color.red) + 60 && Int(color.green) > Int(color.blue) + 40 }
+        func isOrange(_ color: RGBAColor) -> Bool { color.red > 200 && Int(color.red) > Int(color.green) + 25 && Int(color.green) > Int(color.blue) + 25 }
+        // The removed line, on a vertex.
+        XCTAssertTrue(isRed(pixel(Coordinate(latitude: 52.5205, longitude: 13.3650))), "\(pixel(Coordinate(latitude: 52.5205, longitude: 13.3650)))")
+        // The modified polygon, inside (old and new fills over each other) and on a vertex.
+        let inside = Coordinate(latitude: 52.5120, longitude: 13.3450)
+        XCTAssertTrue(isOrange(pixel(inside)), "\(pixel(inside))")
+        XCTAssertTrue(isOrange(pixel(Coordinate(latitude: 52.5108, longitude: 13.3770))), "\(pixel(Coordinate(latitude: 52.5108, longitude: 13.3770)))")
+        // The added point: its pin rises above it.
+        let pin = (1...30).map { pixel(Coordinate(latitude: 52.5105, longitude: 13.395), dy: -$0) }
+        XCTAssertTrue(pin.contains(where: isGreen), "\(pin)")
+        // Unchanged features are not drawn: the Brandenburg Gate's place is white.
+        XCTAssertEqual(pixel(Coordinate(latitude: 52.516275, longitude: 13.377704), dy: -12), RGBAColor(red: 255, green: 255, blue: 255))
+        // The legend: three pins in the lower left, green, red, orange from the top.
+        let legend = (0..<3).map { index in (6...34).map { image.pixel(x: 20, y: 500 - 28 - (2 - index) * 24 - $0) } }
+        XCTAssertTrue(legend[0].contains(where: isGreen), "\(legend[0])")
+        XCTAssertTrue(legend[1].contains(where: isRed), "\(legend[1])")
+        XCTAssertTrue(legend[2].contains(where: isOrange), "\(legend[2])")
+    }
+}
