@@ -19,7 +19,7 @@ extension DiffReport {
             text += "\n#### \(kind.rawValue.prefix(1).uppercased() + kind.rawValue.dropFirst()) (\(changes.count))\n\n"
             text += "| feature | where | what |\n|---|---|---|\n"
             for change in changes.prefix(max(0, rowsPerClass)) {
-                let place = change.location.map { "`\($0)`" + ($0.documentPath.map { " `\($0)`" } ?? "") } ?? ""
+                let place = change.location.map { "`\($0)`" + ($0.documentPath.flatMap { $0.isEmpty ? nil : " `\($0)`" } ?? "") } ?? ""
                 text += "| \(cell(name(change))) | \(cell(place)) | \(cell(what(change))) |\n"
             }
             if changes.count > rowsPerClass { text += "\n… and \(changes.count - max(0, rowsPerClass)) more \(kind.rawValue).\n" }

@@ -11,7 +11,7 @@ extension DiffReport {
         for change in result.changes {
             if let location = change.location { text += "\(location): " }
             text += describe(change)
-            if let path = change.location?.documentPath { text += " (\(path))" }
+            if let path = change.location?.documentPath, !path.isEmpty { text += " (\(path))" }
             text += "\n"
         }
         return text
