@@ -106,6 +106,21 @@ struct DiffCommand: ParsableCommand {
             let options = DiffOptions(key: key, precision: precision, tolerance: tolerance,
                                       oldFormat: input.from, newFormat: input.from, kmzLimits: input.kmzLimits)
             if new == "-" { input.noteIfReadingTerminal(new) }
+            let tileSets = [old, new].map { $0 != "-" && TileSetDiff.isTileSet($0) }
+            if tileSets[0] || tileSets[1] {
+                guard tileSets[0] && tileSets[1] else {
+                    throw Diagnostic(.error, code: .diffBadOption, message: "a tile set can only be compared with another tile set")
+                }
+                guard png == nil && svg == nil else {
+                    throw Diagnostic(.error, code: .diffBadOption, message: "--png and --svg draw feature files' changes, not tile sets'")
+                }
+                let result = try TileSetDiff.compare(oldPath: old, newPath: new)
+                let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
+                try byteOutput.write(result.report(format))
+                try byteOutput.commit()
+                status = result.hasChanges ? 1 : 0
+                return
+            }
             let result = try FeatureDiff.compare(oldPath: old, newPath: new, options: options, warning: Report.diagnostic)
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             try byteOutput.write(DiffReport.render(result, as: format, markdownRows: markdownRows))

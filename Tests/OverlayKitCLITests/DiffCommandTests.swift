@@ -128,4 +128,53 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["diff", parks, try editedParks(), "--svg", svg]).status, 1)
         XCTAssertTrue(try String(contentsOfFile: svg, encoding: .utf8).contains("<svg"))
     }
+
+    /// Two tile sets: the same tiles as PMTiles and MBTiles are no change; without one country
+    /// and one zoom more, per zoom the tiles added, removed and changed, and the changed tiles'
+    /// features per layer, checked against the tiles decoded by `info TILESET z/x/y`.
+    func testTileSetsPerZoom() throws {
+        let countries = CLI.packageRoot.appendingPathComponent("Examples/countries.geojson").path
+        let a = folder.appendingPathComponent("a.pmtiles").path, same = folder.appendingPathComponent("same.mbtiles").path
+        let b = folder.appendingPathComponent("b.pmtiles").path
+        XCTAssertEqual(try CLI.run(["tile", countries, "-o", a, "-z3", "-l", "countries"]).status, 0)
+        XCTAssertEqual(try CLI.run(["tile", countries, "-o", same, "-z3", "-l", "countries"]).status, 0)
+        let unchanged = try CLI.run(["diff", a, same])
+        XCTAssertEqual(unchanged.status, 0, unchanged.stdoutText + unchanged.stderr)
+        XCTAssertTrue(unchanged.lines.allSatisfy { !$0.hasPrefix("z") || $0.contains(" 0 added, 0 removed, 0 changed") }, unchanged.stdoutText)
+
+        let filtered = folder.appendingPathComponent("without-france.geojsons").path
+        let filter = try CLI.run(["filter", countries, "--where", "NAME != 'France'", "-o", filtered])
+        XCTAssertEqual(filter.status, 0, filter.stderr)
+        XCTAssertEqual(try CLI.run(["tile", filtered, "-o", b, "-z4", "-l", "countries"]).status, 0)
+        let result = try CLI.run(["diff", a, b, "--format", "json"])
+        XCTAssertEqual(result.status, 1, result.stderr)
+        let report = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
+        let zooms = report["zooms"] as! [[String: Int]]
+        XCTAssertEqual(zooms.map { $0["zoom"] }, [0, 1, 2, 3, 4])
+        XCTAssertEqual(zooms[0]["changed"], 1)  // France was in the world tile
+        XCTAssertEqual(zooms[4]["removed"], 0)
+        XCTAssertGreaterThan(zooms[4]["added"] ?? 0, 0)
+        XCTAssertEqual(zooms[4]["changed"], 0)
+        XCTAssertEqual(zooms[4]["unchanged"], 0)
+        // Each listed tile: the features per layer, checked against `info` decoding them.
+        let tiles = report["changedTiles"] as! [[String: Any]]
+        XCTAssertFalse(tiles.isEmpty)
+        for tile in tiles.prefix(3) {
+            let id = tile["tile"] as! String
+            let layer = (tile["layers"] as! [[String: Any]])[0]
+            XCTAssertEqual(layer["name"] as? String, "countries")
+            for (set, key) in [(a, "old"), (b, "new")] {
+                let decoded = try CLI.run(["info", set, id])
+                let features = (try JSONSerialization.jsonObject(with: decoded.stdout) as? [String: Any])?["features"] as? [Any]
+                XCTAssertEqual(features?.count, layer[key] as? Int, "\(id) \(key)")
+            }
+            XCTAssertLessThanOrEqual(layer["new"] as! Int, layer["old"] as! Int, id)
+        }
+        // The world tile held France: one feature fewer.
+        let world = try XCTUnwrap(tiles.first { $0["tile"] as? String == "0/0/0" })
+        let counts = (world["layers"] as! [[String: Any]])[0]
+        XCTAssertEqual((counts["old"] as! Int) - (counts["new"] as! Int), 1)
+        // A tile set and a feature file cannot be compared.
+        XCTAssertEqual(try CLI.run(["diff", a, countries]).status, 64)
+    }
 }

@@ -68,7 +68,7 @@ struct CanonicalGeometry: Hashable {
     }
 
     private mutating func append(_ coordinate: Coordinate, scale: Double) {
-        tokens.append(contentsOf: Self.rounded(coordinate, scale: scale))
+        Self.appendRounded(coordinate, scale: scale, to: &tokens)
     }
 
     private mutating func appendPositions(_ positions: [Int64]) {
@@ -76,45 +76,61 @@ struct CanonicalGeometry: Hashable {
         tokens.append(contentsOf: positions)
     }
 
-    /// Longitude, latitude and altitude (0 when absent) rounded to `scale`.
-    private static func rounded(_ coordinate: Coordinate, scale: Double) -> [Int64] {
-        [round(coordinate.longitude, scale), round(coordinate.latitude, scale), round(coordinate.altitude ?? 0, scale)]
+    /// Longitude, latitude and altitude (0 when absent) rounded to `scale`, appended.
+    @inline(__always)
+    private static func appendRounded(_ coordinate: Coordinate, scale: Double, to positions: inout [Int64]) {
+        positions.append(round(coordinate.longitude, scale))
+        positions.append(round(coordinate.latitude, scale))
+        positions.append(round(coordinate.altitude ?? 0, scale))
     }
 
-    /// Positions as `x, y, z` triples, without a position equal to the one before it.
+    /// Positions as flat `x, y, z` triples, without a position equal to the one before it.
     private static func rounded(_ coordinates: [Coordinate], scale: Double) -> [Int64] {
         var positions: [Int64] = []
         positions.reserveCapacity(coordinates.count * 3)
         for coordinate in coordinates {
-            let position = rounded(coordinate, scale: scale)
-            if positions.count >= 3, positions[(positions.count - 3)...].elementsEqual(position) { continue }
-            positions.append(contentsOf: position)
+            appendRounded(coordinate, scale: scale, to: &positions)
+            let count = positions.count
+            if count >= 6, positions[count - 1] == positions[count - 4], positions[count - 2] == positions[count - 5],
+               positions[count - 3] == positions[count - 6] {
+                positions.removeLast(3)
+            }
         }
         return positions
+    }
+
+    /// Whether position `a` precedes position `b` (by longitude, then latitude, then altitude).
+    @inline(__always)
+    private static func precedes(_ positions: [Int64], _ a: Int, _ b: Int) -> Bool {
+        let i = a * 3, j = b * 3
+        if positions[i] != positions[j] { return positions[i] < positions[j] }
+        if positions[i + 1] != positions[j + 1] { return positions[i + 1] < positions[j + 1] }
+        return positions[i + 2] < positions[j + 2]
     }
 
     /// A ring's positions without the closing one, turned the given way, starting at its
     /// smallest position (by longitude, then latitude, then altitude).
     private static func canonicalRing(_ coordinates: [Coordinate], scale: Double, counterclockwise: Bool) -> [Int64] {
-        var positions = rounded(coordinates, scale: scale)
+        let positions = rounded(coordinates, scale: scale)
         var count = positions.count / 3
-        if count > 1, positions[0..<3].elementsEqual(positions[(positions.count - 3)...]) {
-            positions.removeLast(3)
+        if count > 1, positions[0] == positions[positions.count - 3], positions[1] == positions[positions.count - 2],
+           positions[2] == positions[positions.count - 1] {
             count -= 1
         }
-        guard count > 2 else { return positions }
+        guard count > 2 else { return Array(positions[..<(count * 3)]) }
         let area = ringTwiceSignedArea(count: count) { (Double(positions[$0 * 3]), Double(positions[$0 * 3 + 1])) }
-        if (area > 0) != counterclockwise, area != 0 {
-            var reversed: [Int64] = []
-            reversed.reserveCapacity(positions.count)
-            for index in stride(from: count - 1, through: 0, by: -1) { reversed.append(contentsOf: positions[(index * 3)..<(index * 3 + 3)]) }
-            positions = reversed
-        }
+        let reversed = area != 0 && (area > 0) != counterclockwise
         var start = 0
-        for index in 1..<count where positions[(index * 3)..<(index * 3 + 3)].lexicographicallyPrecedes(positions[(start * 3)..<(start * 3 + 3)]) {
-            start = index
+        for index in 1..<count where precedes(positions, index, start) { start = index }
+        var ring: [Int64] = []
+        ring.reserveCapacity(count * 3)
+        for step in 0..<count {
+            let index = reversed ? (start - step + count) % count : (start + step) % count
+            ring.append(positions[index * 3])
+            ring.append(positions[index * 3 + 1])
+            ring.append(positions[index * 3 + 2])
         }
-        return Array(positions[(start * 3)...] + positions[..<(start * 3)])
+        return ring
     }
 
     private static func round(_ value: Double, _ scale: Double) -> Int64 {
