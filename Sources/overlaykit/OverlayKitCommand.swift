@@ -19,6 +19,7 @@ struct OverlayKitCommand: ParsableCommand {
             ConvertCommand.self,
             InfoCommand.self,
             ValidateCommand.self,
+            DiffCommand.self,
             FilterCommand.self,
             TileCommand.self,
             TileJoinCommand.self,
