@@ -27,6 +27,8 @@ public enum FeatureIO {
             return try KMLReader(input: input)
         case .kmz:
             return try KMZ.reader(for: input, limits: kmzLimits)
+        case .geoparquet:
+            return try GeoParquetReader(input: input)
         default:
             throw Diagnostic(.error, code: .inputUnsupportedFormat,
                              message: "\(format.rawValue) cannot be read as features")
