@@ -63,6 +63,26 @@ final class GeoParquetCommandTests: XCTestCase {
         }
     }
 
+    func testGeometryColumnOptionOnEveryReadingCommand() throws {
+        let folder = try corpus()
+        let input = folder.appendingPathComponent("two_geometries.parquet").path
+        try Prerequisite.require(FileManager.default.fileExists(atPath: input), "geopandas missing: no file with two geometry columns")
+        for arguments in [["convert", input, "--to", "geojsonseq"], ["filter", input, "--bbox", "-180,-90,180,90", "--to", "geojsonseq"]] {
+            let run = try CLI.run(arguments + ["--geometry-column", "centroid"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertFalse(run.stdoutText.contains("\"Polygon\""), "centroids are points: \(arguments[0])")
+            XCTAssertTrue(run.stdoutText.contains("\"Point\""))
+        }
+        let info = try CLI.run(["info", input, "--geometry-column", "centroid"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertFalse(info.stdoutText.contains("polygon"), info.stdoutText)
+        let wrong = try CLI.run(["info", input, "--geometry-column", "nope"])
+        XCTAssertEqual(wrong.status, 64, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("geoparquet.geometry-column") && wrong.stderr.contains("centroid"), wrong.stderr)
+        let notParquet = try CLI.run(["info", "--from", "geojson", "--geometry-column", "g", "-"], stdin: Data("{\"type\":\"FeatureCollection\",\"features\":[]}".utf8))
+        XCTAssertEqual(notParquet.status, 64, notParquet.stderr)
+    }
+
     func testDamagedGeoParquetExits65WithTheFileNamed() throws {
         let folder = try corpus()
         var bytes = try Array(Data(contentsOf: folder.appendingPathComponent("codec_none.parquet")))

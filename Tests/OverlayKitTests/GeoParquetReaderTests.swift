@@ -57,6 +57,27 @@ final class GeoParquetReaderTests: XCTestCase {
         XCTAssertEqual(try reader.readAll().count, 400)
     }
 
+    func testGeometryColumnPicksAnotherGeometryColumn() throws {
+        let folder = try Self.corpus()
+        let path = folder.appendingPathComponent("two_geometries.parquet").path
+        try Prerequisite.require(FileManager.default.fileExists(atPath: path), "geopandas missing: no file with two geometry columns")
+        var reader = try GeoParquetReader(input: ByteInput(path: path), geometryColumn: "centroid")
+        let features = try reader.readAll()
+        let data = try Data(contentsOf: folder.appendingPathComponent("two_geometries.centroid.json"))
+        let expected = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [Any])
+        XCTAssertEqual(features.count, expected.count)
+        for (index, (feature, want)) in zip(features, expected).enumerated() {
+            Self.assertSame(Self.geometry(feature.shape), want, "centroid \(index)")
+            XCTAssertNil(feature.properties?["geometry"], "the other geometry column is not a property")
+        }
+        XCTAssertThrowsError(try GeoParquetReader(input: ByteInput(path: path), geometryColumn: "name")) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .geoparquetGeometryColumn)
+        }
+        XCTAssertThrowsError(try FeatureIO.reader(for: ByteInput(string: "{}", name: "x.geojson"), geometryColumn: "centroid")) { error in
+            XCTAssertEqual((error as? Diagnostic)?.code, .geoparquetGeometryColumn)
+        }
+    }
+
     func testAProjectedCRSIsRefusedByName() throws {
         let folder = try Self.corpus()
         let path = folder.appendingPathComponent("refuse_utm.parquet").path

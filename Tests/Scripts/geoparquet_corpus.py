@@ -185,6 +185,14 @@ try:
         path = os.path.join(out, name + ".parquet")
         typed.to_parquet(path, geometry_encoding="geoarrow", schema_version="1.1.0")
         save(name, path)
+    # Two geometry columns: the primary one and a centroid (geopandas writes both in `geo`).
+    two = frame.copy()
+    two["centroid"] = geopandas.GeoSeries([None if g is None else g.centroid for g in geoms], crs="EPSG:4326")
+    path = os.path.join(out, "two_geometries.parquet")
+    two.to_parquet(path)
+    save("two_geometries", path)
+    with open(os.path.join(out, "two_geometries.centroid.json"), "w") as f:
+        json.dump([None if g is None or g.is_empty else shapely.geometry.mapping(g.centroid) for g in geoms], f)
     projected = geopandas.GeoDataFrame({"k": [1]}, geometry=[shapely.Point(500000, 4649776)], crs="EPSG:32633")
     projected.to_parquet(os.path.join(out, "refuse_utm.parquet"))
 except ImportError:

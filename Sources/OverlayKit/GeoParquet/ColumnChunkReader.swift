@@ -27,6 +27,9 @@ struct ColumnChunkData: Sendable {
 enum ColumnChunkReader {
     /// The largest uncompressed page read (writers use about 1 MiB).
     static let maxPageSize = 256 << 20
+    /// The most values one page may declare: RLE levels can hold many values in few bytes, so
+    /// the declared count is bounded on its own (writers put at most about 20,000 in a page).
+    static let maxPageValues = 1 << 24
 
     /// The chunk's data from its bytes (`bytes` starts at the chunk's first page).
     static func read(_ bytes: [UInt8], leaf: ParquetLeaf, codec rawCodec: Int, valueCount: Int) throws -> ColumnChunkData {
@@ -65,6 +68,7 @@ enum ColumnChunkReader {
                 guard let page = header[5]?.structure, let count = page.int(1), count >= 0, let encoding = page.int(2) else {
                     throw ParquetDecodingFailure(reason: "a data page lacks its header")
                 }
+                try checkValueCount(count, left: valueCount - data.entryCount)
                 let plain = try decompress(codec, body, size: size)
                 var offset = 0
                 func levels(_ maximum: Int) throws -> [Int32] {
@@ -86,6 +90,7 @@ enum ColumnChunkReader {
                       definitionLength >= 0, repetitionLength >= 0, definitionLength + repetitionLength <= min(compressed, size) else {
                     throw ParquetDecodingFailure(reason: "a data page (v2) lacks its header or its level lengths run past it")
                 }
+                try checkValueCount(count, left: valueCount - data.entryCount)
                 let start = body.startIndex
                 let repetitions = leaf.maxRepetition > 0
                     ? try RLEHybridDecoder.decode(body[start..<(start + repetitionLength)], bitWidth: bitWidth(leaf.maxRepetition), count: count) : []
@@ -105,6 +110,13 @@ enum ColumnChunkReader {
             throw ParquetDecodingFailure(reason: "the column chunk holds \(data.entryCount) values, not the \(valueCount) its metadata declares")
         }
         return data
+    }
+
+    /// A page may hold no more values than the chunk has left, nor more than ``maxPageValues``.
+    private static func checkValueCount(_ count: Int, left: Int) throws {
+        guard count <= left, count <= maxPageValues else {
+            throw ParquetDecodingFailure(reason: "a page declares \(count) values where the column chunk has \(left) left (at most \(maxPageValues) a page)")
+        }
     }
 
     /// Bits needed for levels up to `maximum`.
@@ -141,16 +153,16 @@ enum ColumnChunkReader {
             let bits = try RLEHybridDecoder.decode(bytes.dropFirst(4), bitWidth: 1, count: present)
             data.values.booleans.append(contentsOf: bits.map { $0 != 0 })
         case 5:
-            let decoded = try DeltaBinaryPackedDecoder.decode(bytes).values
+            let decoded = try DeltaBinaryPackedDecoder.decode(bytes, maxCount: present).values
             switch data.values.type {
             case .int32: data.values.int32s.append(contentsOf: decoded.map { Int32(truncatingIfNeeded: $0) })
             case .int64: data.values.int64s.append(contentsOf: decoded)
             default: throw ParquetDecodingFailure(reason: "DELTA_BINARY_PACKED values in a \(data.values.type) column")
             }
         case 6:
-            try DeltaByteArrayDecoder.decodeLengths(bytes, into: &data.values)
+            try DeltaByteArrayDecoder.decodeLengths(bytes, maxCount: present, into: &data.values)
         case 7:
-            try DeltaByteArrayDecoder.decodeIncremental(bytes, into: &data.values)
+            try DeltaByteArrayDecoder.decodeIncremental(bytes, maxCount: present, into: &data.values)
         case 9:
             try ByteStreamSplitDecoder.decode(bytes, count: present, typeLength: leaf.element.typeLength, into: &data.values)
         default:

@@ -40,9 +40,11 @@ struct GeoParquetMetadata: Sendable {
             geometryColumnNames = Set(columns.members.map(\.key))
             let name = requested ?? geo["primary_column"]?.stringValue ?? columns.members[0].key
             guard case .object(let column)? = columns[name] else {
-                throw Self.failure(requested != nil
-                    ? "--geometry-column \(name) is not one of the file's geometry columns (\(columns.members.map(\.key).joined(separator: ", ")))"
-                    : "the `geo` metadata's primary_column \(name) is not in its `columns`")
+                if requested != nil {
+                    throw Diagnostic(.error, code: .geoparquetGeometryColumn,
+                                     message: "--geometry-column \(name) is not one of the file's geometry columns (\(columns.members.map(\.key).joined(separator: ", ")))")
+                }
+                throw Self.failure("the `geo` metadata's primary_column \(name) is not in its `columns`")
             }
             guard let field = fields[name] else { throw Self.failure("the `geo` metadata names column \(name), which the file does not have") }
             let encodingName = column["encoding"]?.stringValue ?? ""
@@ -74,7 +76,7 @@ struct GeoParquetMetadata: Sendable {
             }
             geometryColumnNames = Set(native.map(\.element.name))
             guard let field = requested.map({ name in native.first { $0.element.name == name } }) ?? native.first else {
-                throw Self.failure("--geometry-column \(requested ?? "") is not one of the file's geometry columns (\(native.map(\.element.name).joined(separator: ", ")))")
+                throw Diagnostic(.error, code: .geoparquetGeometryColumn, message: "--geometry-column \(requested ?? "") is not one of the file's geometry columns (\(native.map(\.element.name).joined(separator: ", ")))")
             }
             switch field.element.logicalType {
             case .geometry(let crs), .geography(let crs):

@@ -116,6 +116,11 @@ public struct GeoParquetReader: FeatureReader {
                 }
             }
         }
+        // Every row has at least one entry in each column: a row count beyond them is a lie.
+        let geometryEntries = chunks[geometryField.leafRange.lowerBound]?.entryCount ?? 0
+        guard group.rowCount <= geometryEntries else {
+            throw failure(.geoparquetBadFile, "row group \(index) declares \(group.rowCount) rows, but column \(metadata.geometry.name) holds \(geometryEntries) values")
+        }
         var assembler = ParquetRecordAssembler(chunks: chunks, leaves: tree.leaves)
         var features = [Feature]()
         features.reserveCapacity(group.rowCount)

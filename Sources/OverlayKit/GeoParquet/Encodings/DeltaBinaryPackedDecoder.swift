@@ -1,8 +1,8 @@
 /// Parquet's DELTA_BINARY_PACKED encoding: a first value, then blocks of miniblocks of
 /// bit-packed deltas above each block's minimum delta. Arithmetic wraps, as the writers' does.
 enum DeltaBinaryPackedDecoder {
-    /// The values and the position after the last byte they use.
-    static func decode(_ bytes: ArraySlice<UInt8>) throws -> (values: [Int64], end: Int) {
+    /// The values (at most `maxCount`, the page's count) and the position after the last byte they use.
+    static func decode(_ bytes: ArraySlice<UInt8>, maxCount: Int) throws -> (values: [Int64], end: Int) {
         var position = bytes.startIndex
         let blockSize = try ParquetVarint.read(bytes, &position)
         let miniblockCount = try ParquetVarint.read(bytes, &position)
@@ -12,11 +12,8 @@ enum DeltaBinaryPackedDecoder {
               blockSize % miniblockCount == 0, (blockSize / miniblockCount) % 32 == 0 else {
             throw ParquetDecodingFailure(reason: "a DELTA_BINARY_PACKED header with block size \(blockSize) and \(miniblockCount) miniblocks")
         }
-        // Each value after the first takes at least one bit… unless its width is 0; a block of
-        // widths costs at least miniblockCount + 1 bytes for blockSize values.
-        let available = UInt64(bytes.endIndex - position)
-        guard total <= 1 + (available + 1) * blockSize else {
-            throw ParquetDecodingFailure(reason: "DELTA_BINARY_PACKED declares \(total) values, more than its \(available) bytes can hold")
+        guard total <= UInt64(max(0, maxCount)) else {
+            throw ParquetDecodingFailure(reason: "DELTA_BINARY_PACKED declares \(total) values, more than the page's \(maxCount)")
         }
         var values = [Int64]()
         guard total > 0 else { return (values, position) }

@@ -4,8 +4,8 @@
 enum DeltaByteArrayDecoder {
     /// Appends DELTA_LENGTH_BYTE_ARRAY values to `values`; returns where they end.
     @discardableResult
-    static func decodeLengths(_ bytes: ArraySlice<UInt8>, into values: inout ParquetValues) throws -> Int {
-        let (lengths, start) = try DeltaBinaryPackedDecoder.decode(bytes)
+    static func decodeLengths(_ bytes: ArraySlice<UInt8>, maxCount: Int, into values: inout ParquetValues) throws -> Int {
+        let (lengths, start) = try DeltaBinaryPackedDecoder.decode(bytes, maxCount: maxCount)
         var position = start
         for length in lengths {
             guard length >= 0, length <= Int64(bytes.endIndex - position) else {
@@ -18,10 +18,10 @@ enum DeltaByteArrayDecoder {
     }
 
     /// Appends DELTA_BYTE_ARRAY values to `values`.
-    static func decodeIncremental(_ bytes: ArraySlice<UInt8>, into values: inout ParquetValues) throws {
-        let (prefixes, start) = try DeltaBinaryPackedDecoder.decode(bytes)
+    static func decodeIncremental(_ bytes: ArraySlice<UInt8>, maxCount: Int, into values: inout ParquetValues) throws {
+        let (prefixes, start) = try DeltaBinaryPackedDecoder.decode(bytes, maxCount: maxCount)
         var suffixes = ParquetValues(type: .byteArray)
-        try decodeLengths(bytes[start...], into: &suffixes)
+        try decodeLengths(bytes[start...], maxCount: maxCount, into: &suffixes)
         guard suffixes.count == prefixes.count else {
             throw ParquetDecodingFailure(reason: "DELTA_BYTE_ARRAY has \(prefixes.count) prefixes and \(suffixes.count) suffixes")
         }
