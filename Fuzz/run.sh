@@ -15,7 +15,8 @@ case "$target" in
     kml|kml-validate) seeds=Fuzz/Seeds/kml; dict=Fuzz/dict/kml.dict ;;
     kmz) seeds=Fuzz/Seeds/kmz; dict=Fuzz/dict/kml.dict ;;
     where) seeds=Fuzz/Seeds/where; dict=Fuzz/dict/json.dict ;;
-    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render)" >&2; exit 64 ;;
+    geoparquet) seeds=Fuzz/Seeds/geoparquet; dict=Fuzz/dict/parquet.dict ;;
+    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render geoparquet)" >&2; exit 64 ;;
 esac
 corpus=Fuzz/.build-fuzz/corpus/$target
 artifacts=Fuzz/crashes/$target

@@ -22,6 +22,7 @@ enum FuzzTargets {
         "where": WhereTarget.run,
         "tile": TileTarget.run,
         "render": RenderTarget.run,
+        "geoparquet": GeoParquetTarget.run,
     ]
 
     /// The target named by `FUZZ_TARGET`, resolved once.
