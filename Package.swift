@@ -25,7 +25,7 @@ let package = Package(
         // The pipeline stages, filed by format and stage (docs/design.md: which folder may use which).
         .target(
             name: "OverlayKit",
-            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "CLibDeflate", "CMalloc", "ZIPFoundation"],
+            dependencies: ["OverlayModel", "CLibXML2", "CCairo", "CSQLite", "CSystemZlib", "CLibDeflate", "CMalloc", "CZstd", "CSnappy", "CBrotli", "CLZ4", "ZIPFoundation"],
             // The script that writes JSON/JSONNumberParser+PowersOfFive.swift.
             exclude: ["JSON/generate_powers_of_five.py"]
         ),
@@ -41,6 +41,12 @@ let package = Package(
         // libdeflate-dev); only IO/Compression/WholeBufferGzip.swift imports it. zlib stays for streams and reading.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
+        // The Parquet page codecs besides gzip (zlib above), for GeoParquet input; only
+        // GeoParquet/Codecs/ParquetCodec.swift imports them (Debian: libzstd-dev, libsnappy-dev, libbrotli-dev, liblz4-dev).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         // The preview server of `overlaykit serve` (tiles, TileJSON, style, MapLibre page): the one
         // target with an HTTP dependency, so OverlayKit itself has none.
         .target(

@@ -20,7 +20,7 @@ done
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name OverlayKitFuzz \
     -I "$release/Modules" "${maps[@]}" $(pkg-config --cflags-only-I libxml-2.0 cairo | sed 's/-I/-Xcc -I/g') \
     Fuzz/Targets/*.swift "${objects[@]}" \
-    $(pkg-config --libs libxml-2.0 cairo sqlite3 zlib) \
+    $(pkg-config --libs libxml-2.0 cairo sqlite3 zlib libzstd snappy libbrotlidec liblz4) \
     -o "$scratch/overlaykit-fuzz" 2>&1 | { grep -v "Cannot export local symbol '__asan" >&2 || true; }
 [ -x "$scratch/overlaykit-fuzz" ] || { echo "fuzz build failed" >&2; exit 1; }
 echo "$scratch/overlaykit-fuzz"

@@ -17,7 +17,8 @@ case "$target" in
     where) seeds=Fuzz/Seeds/where; dict=Fuzz/dict/json.dict ;;
     mlt|mvt|pmtiles|mbtiles|tile-job) seeds=Fuzz/Seeds/$target; dict= ;;
     profile) seeds=Fuzz/Seeds/profile; dict=Fuzz/dict/json.dict ;;
-    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render mlt mvt pmtiles mbtiles profile tile-job)" >&2; exit 64 ;;
+    geoparquet) seeds=Fuzz/Seeds/geoparquet; dict=Fuzz/dict/parquet.dict ;;
+    *) echo "unknown target $target (geojson geojson-validate kml kmz kml-validate where tile render mlt mvt pmtiles mbtiles profile tile-job geoparquet)" >&2; exit 64 ;;
 esac
 corpus=Fuzz/.build-fuzz/corpus/$target
 artifacts=Fuzz/crashes/$target

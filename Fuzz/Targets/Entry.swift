@@ -28,6 +28,7 @@ enum FuzzTargets {
         "mbtiles": TileSetFileTarget.run,
         "profile": ProfileTarget.run,
         "tile-job": TileJobTarget.run,
+        "geoparquet": GeoParquetTarget.run,
     ]
 
     /// The target named by `FUZZ_TARGET`, resolved once.

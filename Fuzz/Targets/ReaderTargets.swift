@@ -30,6 +30,21 @@ enum KMZTarget {
     }
 }
 
+/// GeoParquet: the first byte picks the footer and page decoders (a whole file, read to its
+/// end or its first error) or the WKB reader alone (the rest of the bytes as one geometry).
+enum GeoParquetTarget {
+    static func run(_ bytes: [UInt8]) {
+        guard let mode = bytes.first else { return }
+        if mode & 1 == 1 {
+            _ = try? WKBReader.shape(bytes.dropFirst())
+            return
+        }
+        guard var reader = try? GeoParquetReader(input: ByteInput(bytes: Array(bytes.dropFirst()))) else { return }
+        var count = 0
+        while count < 2000, (try? reader.next()) != nil { count += 1 }
+    }
+}
+
 /// Writes features as GeoJSON, GeoJSONSeq, KML and KMZ into memory: writers must accept
 /// whatever a reader produced.
 enum WriterRoundTrip {

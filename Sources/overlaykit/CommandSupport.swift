@@ -69,6 +69,9 @@ struct InputFormatOptions: ParsableArguments {
     @Option(name: .customLong("max-kmz-size"), parsing: .unconditional, help: "Largest size in MiB a KMZ entry may inflate to, a guard against zip bombs (default 1024; also lifts the 200:1 ratio check).")
     var maxKMZSize: Int?
 
+    @Option(name: .customLong("geometry-column"), help: "GeoParquet: the geometry column to read instead of the primary one.")
+    var geometryColumn: String?
+
     /// The KMZ limits these options ask for.
     var kmzLimits: KMZ.Limits {
         guard let maxKMZSize else { return KMZ.Limits() }
@@ -93,13 +96,13 @@ struct InputFormatOptions: ParsableArguments {
     /// Opens the input `path` (as ``openInput(_:)``) and a reader for it.
     func openReader(_ path: String?) throws -> (ByteInput, any FeatureReader) {
         let byteInput = try openInput(path)
-        return (byteInput, try FeatureIO.reader(for: byteInput, format: from, kmzLimits: kmzLimits))
+        return (byteInput, try FeatureIO.reader(for: byteInput, format: from, kmzLimits: kmzLimits, geometryColumn: geometryColumn))
     }
 }
 
 /// The input every reading command takes.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML or KMZ); '-' or none reads standard input.")
+    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet); '-' or none reads standard input.")
     var input: String?
 
     @OptionGroup var format: InputFormatOptions

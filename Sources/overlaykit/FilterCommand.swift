@@ -109,6 +109,7 @@ struct FilterCommand: ParsableCommand {
             engine.countsOnly = count
             engine.onError = onError
             engine.showsProgress = progress
+            engine.geometryColumn = inputOptions.format.geometryColumn
             let input = try inputOptions.openInput()
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }

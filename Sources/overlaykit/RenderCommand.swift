@@ -202,6 +202,7 @@ struct RenderCommand: ParsableCommand {
             } else {
                 inputOptions.format.noteIfReadingTerminal(inputOptions.input)
                 var source = FileRenderSource(path: inputOptions.input, format: inputOptions.from, kmzLimits: inputOptions.format.kmzLimits)
+                source.geometryColumn = inputOptions.format.geometryColumn
                 report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)
             }
             report.diagnostics.forEach(Report.diagnostic)

@@ -40,6 +40,8 @@ public struct StreamingFilter {
     public var selectedKeys: [String]?
     /// Re-encode coordinates with this many decimals instead of copying them through.
     public var precision: Int?
+    /// The GeoParquet geometry column to read instead of the primary one.
+    public var geometryColumn: String?
     /// Write only the number of matching features, one line.
     public var countsOnly = false
     /// What a bad feature does.
@@ -68,14 +70,14 @@ public struct StreamingFilter {
         let inputFormat = try FeatureIO.detectFormat(of: input, given: inputFormat)
         let copiesBytes = !countsOnly && selectedKeys == nil && precision == nil && (format == .geojson || format == .geojsonseq)
         var source: FilterSource
-        if inputFormat == .geojson || inputFormat == .geojsonseq {
+        if (inputFormat == .geojson || inputFormat == .geojsonseq) && geometryColumn == nil {
             var reader = GeoJSONReader(input: input)
             reader.keepsFeatureBytes = copiesBytes
             reader.skipsGeometry = !filter.needsGeometry && (copiesBytes || countsOnly)
             reader.resumable = onError != .fail
             source = .geoJSON(reader)
         } else {
-            source = .other(try FeatureIO.reader(for: input, format: inputFormat))
+            source = .other(try FeatureIO.reader(for: input, format: inputFormat, geometryColumn: geometryColumn))
         }
 
         var writer: (any FeatureWriter)? = countsOnly ? nil

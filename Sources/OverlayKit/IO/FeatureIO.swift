@@ -19,7 +19,20 @@ public enum FeatureIO {
     /// A streaming reader for the input; `kmzLimits` bound what a KMZ may inflate to.
     public static func reader(for input: ByteInput, format: FileFormat? = nil,
                               kmzLimits: KMZ.Limits = KMZ.Limits()) throws -> any FeatureReader {
+        try reader(for: input, format: format, kmzLimits: kmzLimits, geometryColumn: nil)
+    }
+
+    /// A streaming reader for the input, as ``reader(for:format:kmzLimits:)``; `geometryColumn`
+    /// names the GeoParquet geometry column to read instead of the primary one (nil: the
+    /// primary one); other formats have one geometry and refuse a name (usage error).
+    public static func reader(for input: ByteInput, format: FileFormat? = nil, kmzLimits: KMZ.Limits = KMZ.Limits(),
+                              geometryColumn: String?) throws -> any FeatureReader {
         let format = try detectFormat(of: input, given: format)
+        if let geometryColumn, format != .geoparquet {
+            throw Diagnostic(.error, code: .geoparquetGeometryColumn,
+                             message: "--geometry-column \(geometryColumn) names a GeoParquet column, but the input is \(format.rawValue)",
+                             location: SourceLocation(file: input.name, line: 1, column: 1))
+        }
         switch format {
         case .geojson, .geojsonseq:
             return GeoJSONReader(input: input)
@@ -27,6 +40,8 @@ public enum FeatureIO {
             return try KMLReader(input: input)
         case .kmz:
             return try KMZ.reader(for: input, limits: kmzLimits)
+        case .geoparquet:
+            return try GeoParquetReader(input: input, geometryColumn: geometryColumn)
         default:
             throw Diagnostic(.error, code: .inputUnsupportedFormat,
                              message: "\(format.rawValue) cannot be read as features")

@@ -65,6 +65,8 @@ public struct FileRenderSource: RenderSource {
     public var format: FileFormat?
     /// Limits on KMZ entries (zip bombs).
     public var kmzLimits: KMZ.Limits
+    /// The GeoParquet geometry column to read instead of the primary one.
+    public var geometryColumn: String?
     private var spool: TemporaryFile?
     /// The smallest part of a file worth a thread of its own (smaller in tests).
     var minimumPartBytes = FileRenderSource.defaultMinimumPartBytes
@@ -114,7 +116,7 @@ public struct FileRenderSource: RenderSource {
     ///   for standard input's copy), or the reader's errors about the first bytes.
     public mutating func features(for view: RenderView?) throws -> any FeatureReader {
         guard isStandardInput else {
-            let reader = try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits)
+            let reader = try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn)
             guard view == nil, var sequence = reader as? GeoJSONReader else { return reader }
             // Measuring: only shapes matter, and the drawing pass reads everything in full.
             sequence.readsShapesOnly = true
@@ -122,7 +124,7 @@ public struct FileRenderSource: RenderSource {
         }
         if view == nil && spool == nil { spool = try FileRenderSource.copyStandardInput() }
         let input = try spool.map { try ByteInput(path: $0.descriptorPath, name: nil) } ?? ByteInput(path: nil)
-        return try FeatureIO.reader(for: input, format: format, kmzLimits: kmzLimits)
+        return try FeatureIO.reader(for: input, format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn)
     }
 
     /// Standard input, copied to an unnamed temporary file.

@@ -124,6 +124,11 @@ public enum Validator {
                 findings = try validateKML(input, filePath: filePath, options: options, schema: schema)
             case .kmz:
                 findings = try validateKMZ(input, options: options)
+            case .geoparquet:
+                // Reading every row group checks the file, its metadata and every geometry.
+                var reader = try FeatureIO.reader(for: input, format: .geoparquet)
+                while try reader.next() != nil {}
+                findings = []
             default:
                 return ValidationResult(file: input.name, format: detected, findings: [
                     Diagnostic(.error, code: .inputUnsupportedFormat, message: "\(detected.rawValue) files cannot be validated",

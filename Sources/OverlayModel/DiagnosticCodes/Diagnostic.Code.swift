@@ -70,7 +70,7 @@ extension Diagnostic {
         /// Every code OverlayKit declares, grouped by area in declaration order; docs/diagnostics.md
         /// lists the same codes.
         public static let allDeclared: [Code] = ioCodes + conversionCodes + filterCodes + jsonCodes + geojsonCodes
-            + kmlCodes + kmlRulesCodes + kmzCodes + geometryCodes + coverageCodes + tileCodes + renderCodes + tileSetCodes + profileCodes + diffCodes
+            + kmlCodes + kmlRulesCodes + kmzCodes + geometryCodes + coverageCodes + tileCodes + renderCodes + tileSetCodes + profileCodes + diffCodes + geoparquetCodes
 
         private static let declaredByRawValue: [String: Code] =
             Dictionary(allDeclared.map { ($0.rawValue, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,0 +1,167 @@
+import OverlayModel
+
+/// Reads GeoParquet (1.0, 1.1 and 2.0 / Parquet GEOMETRY) as features, one row group at a
+/// time: memory is bounded by the largest row group's decoded columns. The geometry column is
+/// the `geo` metadata's primary one unless another is named; every other column that is not a
+/// geometry column (nor the 1.1 bbox covering column) becomes a property, in schema order.
+public struct GeoParquetReader: FeatureReader {
+    private let source: RandomAccessBytes
+    private let footer: ParquetFooter
+    private let tree: ParquetSchemaTree
+    private let metadata: GeoParquetMetadata
+    /// The top-level fields read as properties, and the geometry field.
+    private let propertyFields: [ParquetSchemaTree.Node]
+    private let geometryField: ParquetSchemaTree.Node
+    private let fileName: String
+    private var rowGroupIndex = 0
+    private var pending: [Feature] = []
+    private var pendingIndex = 0
+
+    /// The document context: GeoParquet carries no KML resources or collection members.
+    public var documentContext: DocumentContext { DocumentContext() }
+
+    /// Opens `input` and reads its footer and `geo` metadata; `geometryColumn` picks a
+    /// geometry column other than the primary one.
+    /// - Throws: a `Diagnostic` (`geoparquet.*`) naming the file and what is wrong.
+    public init(input: ByteInput, geometryColumn: String? = nil) throws {
+        let source = try RandomAccessBytes(input)
+        self.source = source
+        fileName = source.name
+        let size = source.size
+        func bad(_ message: String) -> Diagnostic {
+            Diagnostic(.error, code: .geoparquetBadFile, message: "\(source.name): \(message)", location: SourceLocation(file: input.name, line: 0, column: 0))
+        }
+        guard size >= 12 else { throw bad("\(size) bytes is too short for Parquet (its magic and footer take 12)") }
+        let head = try source.read(at: 0, count: 4)
+        let tail = try source.read(at: size - 8, count: 8)
+        guard head == Array("PAR1".utf8), tail.count == 8, Array(tail[4...]) == Array("PAR1".utf8) else {
+            throw bad("not a Parquet file: it does not start and end with the magic PAR1\(head == Array("PAR1".utf8) ? " (truncated? the end is not PAR1)" : "")")
+        }
+        let footerLength = Int64(tail[0]) | Int64(tail[1]) << 8 | Int64(tail[2]) << 16 | Int64(tail[3]) << 24
+        guard footerLength > 0, footerLength <= size - 12 else {
+            throw bad("the footer length \(footerLength) points past the file of \(size) bytes (truncated?)")
+        }
+        let footerBytes = try source.read(at: size - 8 - footerLength, count: Int(footerLength))
+        do {
+            footer = try ParquetFooter(thrift: footerBytes, fileSize: size - 8 - footerLength)
+            tree = try ParquetSchemaTree(footer.schema)
+        } catch let failure as CompactThriftDecoder.Failure {
+            throw bad("the footer is corrupt: \(failure.reason)")
+        } catch let failure as ParquetDecodingFailure {
+            throw bad("the footer's schema is corrupt: \(failure.reason)")
+        }
+        do {
+            metadata = try GeoParquetMetadata(keyValues: footer.keyValues, schema: tree, column: geometryColumn)
+        } catch var diagnostic as Diagnostic {
+            diagnostic.message = "\(source.name): \(diagnostic.message)"
+            diagnostic.location = SourceLocation(file: input.name, line: 0, column: 0)
+            throw diagnostic
+        }
+        let metadata = metadata
+        guard let geometryField = tree.fields.first(where: { $0.element.name == metadata.geometry.name }) else {
+            throw bad("no column \(metadata.geometry.name)")
+        }
+        self.geometryField = geometryField
+        propertyFields = tree.fields.filter {
+            !metadata.geometryColumnNames.contains($0.element.name) && $0.element.name != metadata.geometry.coveringColumn
+        }
+        var rows = 0
+        for (index, group) in footer.rowGroups.enumerated() {
+            guard group.columns.count == tree.leaves.count else {
+                throw bad("row group \(index) has \(group.columns.count) column chunks where the schema has \(tree.leaves.count) columns")
+            }
+            rows += group.rowCount
+            guard rows <= footer.rowCount || footer.rowCount == 0 else { throw bad("the row groups hold more rows than the footer's \(footer.rowCount)") }
+        }
+    }
+
+    /// The number of rows the footer declares.
+    public var rowCount: Int { footer.rowCount }
+
+    /// The next feature, reading the next row group when the current one is used up.
+    public mutating func next() throws -> Feature? {
+        while pendingIndex >= pending.count {
+            guard rowGroupIndex < footer.rowGroups.count else { return nil }
+            pending = try readRowGroup(rowGroupIndex)
+            pendingIndex = 0
+            rowGroupIndex += 1
+        }
+        defer { pendingIndex += 1 }
+        return pending[pendingIndex]
+    }
+
+    /// No warnings: whatever cannot be read is an error.
+    public mutating func takeWarnings() -> [Diagnostic] { [] }
+
+    private func readRowGroup(_ index: Int) throws -> [Feature] {
+        let group = footer.rowGroups[index]
+        let fields = [geometryField] + propertyFields
+        var chunks = [Int: ColumnChunkData]()
+        for field in fields {
+            for leaf in field.leafRange {
+                let chunk = group.columns[leaf]
+                let column = tree.leaves[leaf].path.joined(separator: ".")
+                guard chunk.path == tree.leaves[leaf].path else {
+                    throw failure(.geoparquetBadFile, "row group \(index): column chunk \(leaf) is \(chunk.path.joined(separator: ".")), not \(column)")
+                }
+                guard chunk.compressedSize <= Int64(Int.max >> 1) else { throw failure(.geoparquetBadFile, "row group \(index), column \(column): a chunk too large") }
+                let bytes = try source.read(at: chunk.start, count: Int(chunk.compressedSize))
+                guard bytes.count == Int(chunk.compressedSize) else {
+                    throw failure(.geoparquetBadFile, "row group \(index), column \(column): the chunk runs past the end of the file")
+                }
+                do {
+                    chunks[leaf] = try ColumnChunkReader.read(bytes, leaf: tree.leaves[leaf], codec: chunk.codec, valueCount: chunk.valueCount)
+                } catch let error as ParquetDecodingFailure {
+                    throw failure(.geoparquetBadFile, "row group \(index), column \(column): \(error.reason)")
+                }
+            }
+        }
+        // Every row has at least one entry in each column: a row count beyond them is a lie.
+        let geometryEntries = chunks[geometryField.leafRange.lowerBound]?.entryCount ?? 0
+        guard group.rowCount <= geometryEntries else {
+            throw failure(.geoparquetBadFile, "row group \(index) declares \(group.rowCount) rows, but column \(metadata.geometry.name) holds \(geometryEntries) values")
+        }
+        var assembler = ParquetRecordAssembler(chunks: chunks, leaves: tree.leaves)
+        var features = [Feature]()
+        features.reserveCapacity(group.rowCount)
+        let geometryName = metadata.geometry.name
+        for row in 0..<group.rowCount {
+            let shape: Shape?
+            do {
+                if metadata.geometry.encoding == .wkb, geometryField.children.isEmpty {
+                    shape = try wkbShape(assembler: &assembler, chunks: chunks)
+                } else {
+                    shape = try GeoArrowShape.shape(try assembler.next(geometryField), encoding: metadata.geometry.encoding)
+                }
+            } catch let error as WKBReader.Failure {
+                throw failure(.geoparquetInvalidGeometry, "row group \(index), column \(geometryName), row \(row): invalid WKB: \(error.reason)")
+            } catch let error as GeoArrowShape.Failure {
+                throw failure(.geoparquetInvalidGeometry, "row group \(index), column \(geometryName), row \(row): invalid \(metadata.geometry.encoding.rawValue) geometry: \(error.reason)")
+            } catch let error as ParquetDecodingFailure {
+                throw failure(.geoparquetBadFile, "row group \(index), column \(geometryName), row \(row): \(error.reason)")
+            }
+            var properties = JSONObject()
+            properties.members.reserveCapacity(propertyFields.count)
+            for field in propertyFields {
+                do {
+                    properties.members.append(.init(key: field.element.name, value: try assembler.next(field)))
+                } catch let error as ParquetDecodingFailure {
+                    throw failure(.geoparquetBadFile, "row group \(index), column \(field.element.name), row \(row): \(error.reason)")
+                }
+            }
+            features.append(Feature(properties: properties, shape: shape,
+                                    location: SourceLocation(file: fileName, line: 0, column: 0)))
+        }
+        return features
+    }
+
+    /// The WKB geometry of the next row, read straight from the chunk's bytes (no JSON value).
+    private func wkbShape(assembler: inout ParquetRecordAssembler, chunks: [Int: ColumnChunkData]) throws -> Shape? {
+        guard let bytes = try assembler.nextBytes(geometryField) else { return nil }
+        return try WKBReader.shape(bytes)
+    }
+
+    private func failure(_ code: Diagnostic.Code, _ message: String) -> Diagnostic {
+        Diagnostic(.error, code: code, message: "\(fileName): \(message)", location: SourceLocation(file: fileName, line: 0, column: 0))
+    }
+}

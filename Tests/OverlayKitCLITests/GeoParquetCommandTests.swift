@@ -1,0 +1,98 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// GeoParquet through the commands: written in set-up by pyarrow (Tests/Scripts/geoparquet_corpus.py),
+/// read by `convert`, `info`, `validate`, `filter`, `render` and `tile` through the one input seam.
+final class GeoParquetCommandTests: XCTestCase {
+    private func corpus() throws -> URL {
+        let python = try Prerequisite.python(modules: ["pyarrow", "shapely"], install: "pip install pyarrow shapely geopandas")
+        let folder = try CLI.temporaryFolder(self)
+        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_corpus.py").path
+        let run = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
+        guard run.status == 0 else { throw XCTSkip("skipped: the corpus writer failed: \(run.text)") }
+        return folder
+    }
+
+    func testEveryReadingCommandTakesGeoParquet() throws {
+        let folder = try corpus()
+        let input = folder.appendingPathComponent("codec_zstd.parquet").path
+        let converted = try CLI.run(["convert", input, "--to", "geojsonseq"])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        XCTAssertEqual(converted.lines.count, 400)
+        XCTAssertTrue(converted.lines[0].contains("\"name\":null") && converted.lines[0].contains("\"Point\""), converted.lines[0])
+        let info = try CLI.run(["info", input])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdoutText.contains("400"), info.stdoutText)
+        let validate = try CLI.run(["validate", input])
+        XCTAssertEqual(validate.status, 0, validate.stderr + validate.stdoutText)
+        let filter = try CLI.run(["filter", input, "--bbox", "0,0,5,5", "--to", "geojsonseq"])
+        XCTAssertEqual(filter.status, 0, filter.stderr)
+        XCTAssertGreaterThan(filter.lines.count, 0)
+        XCTAssertLessThan(filter.lines.count, 400)
+        let svg = folder.appendingPathComponent("map.svg").path
+        let render = try CLI.run(["render", input, "-o", svg])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: svg))
+        let piped = try CLI.run(["info", "--from", "geoparquet", "-"], stdin: try Data(contentsOf: URL(fileURLWithPath: input)))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+    }
+
+    func testTileOfGeoParquetEqualsTileOfTheSameFeaturesAsGeoJSONSeq() throws {
+        let folder = try corpus()
+        for name in ["codec_snappy", "geopandas_1_1_covering"] {
+            let input = folder.appendingPathComponent(name + ".parquet").path
+            guard FileManager.default.fileExists(atPath: input) else { continue }
+            let sequence = folder.appendingPathComponent(name + ".geojsonseq").path
+            let converted = try CLI.run(["convert", input, "-o", sequence, "--precision", "15"])
+            XCTAssertEqual(converted.status, 0, converted.stderr)
+            let fromParquet = folder.appendingPathComponent(name + "-parquet").path
+            let fromSequence = folder.appendingPathComponent(name + "-seq").path
+            for (source, output) in [(input, fromParquet), (sequence, fromSequence)] {
+                let run = try CLI.run(["tile", source, "-o", output, "--format", "dir", "--max-zoom", "5", "--layer", "l"])
+                XCTAssertEqual(run.status, 0, run.stderr)
+            }
+            let tiles = try FileManager.default.subpathsOfDirectory(atPath: fromParquet).filter { $0.hasSuffix(".pbf") || $0.hasSuffix(".mvt") }.sorted()
+            XCTAssertGreaterThan(tiles.count, 5, name)
+            XCTAssertEqual(tiles, try FileManager.default.subpathsOfDirectory(atPath: fromSequence).filter { $0.hasSuffix(".pbf") || $0.hasSuffix(".mvt") }.sorted())
+            for tile in tiles {
+                let a = try Data(contentsOf: URL(fileURLWithPath: fromParquet + "/" + tile))
+                let b = try Data(contentsOf: URL(fileURLWithPath: fromSequence + "/" + tile))
+                XCTAssertEqual(a, b, "\(name) tile \(tile)")
+            }
+        }
+    }
+
+    func testGeometryColumnOptionOnEveryReadingCommand() throws {
+        let folder = try corpus()
+        let input = folder.appendingPathComponent("two_geometries.parquet").path
+        try Prerequisite.require(FileManager.default.fileExists(atPath: input), "geopandas missing: no file with two geometry columns")
+        for arguments in [["convert", input, "--to", "geojsonseq"], ["filter", input, "--bbox", "-180,-90,180,90", "--to", "geojsonseq"]] {
+            let run = try CLI.run(arguments + ["--geometry-column", "centroid"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            XCTAssertFalse(run.stdoutText.contains("\"Polygon\""), "centroids are points: \(arguments[0])")
+            XCTAssertTrue(run.stdoutText.contains("\"Point\""))
+        }
+        let info = try CLI.run(["info", input, "--geometry-column", "centroid"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertFalse(info.stdoutText.contains("polygon"), info.stdoutText)
+        let wrong = try CLI.run(["info", input, "--geometry-column", "nope"])
+        XCTAssertEqual(wrong.status, 64, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("geoparquet.geometry-column") && wrong.stderr.contains("centroid"), wrong.stderr)
+        let notParquet = try CLI.run(["info", "--from", "geojson", "--geometry-column", "g", "-"], stdin: Data("{\"type\":\"FeatureCollection\",\"features\":[]}".utf8))
+        XCTAssertEqual(notParquet.status, 64, notParquet.stderr)
+    }
+
+    func testDamagedGeoParquetExits65WithTheFileNamed() throws {
+        let folder = try corpus()
+        var bytes = try Array(Data(contentsOf: folder.appendingPathComponent("codec_none.parquet")))
+        bytes.removeLast(30)
+        let damaged = folder.appendingPathComponent("cut.parquet").path
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+        let output = folder.appendingPathComponent("out.geojson").path
+        let run = try CLI.run(["convert", damaged, "-o", output])
+        XCTAssertEqual(run.status, 65, run.stderr)
+        XCTAssertTrue(run.stderr.contains("geoparquet.bad-file") && run.stderr.contains("cut.parquet"), run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing half-written")
+    }
+}
