@@ -94,6 +94,56 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertTrue(markdown.stdoutText.contains(#"| 2 | `"#), markdown.stdoutText)
     }
 
+    /// The SARIF against the SARIF 2.1.0 schema, through PyPI's pydantic-sarif (models generated
+    /// from the OASIS schema; a log without `tool.driver` fails it).
+    func testSARIFPassesTheSARIFSchemaModels() throws {
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["pydantic_sarif"], install: "pip install pydantic-sarif"))
+        let folder = try CLI.temporaryFolder(self)
+        let report = folder.appendingPathComponent("diff.sarif")
+        let sarif = try CLI.run(["diff", parks, try editedParks(), "--format", "sarif", "-o", report.path])
+        XCTAssertEqual(sarif.status, 1, sarif.stderr)
+        let script = """
+            import sys
+            from pydantic_sarif.model import StaticAnalysisResultsFormatSarifVersion210JsonSchema as Log
+            log = Log.parse_raw(open(sys.argv[1]).read())
+            print(log.version.value if hasattr(log.version, "value") else log.version, len(log.runs[0].results))
+            try:
+                Log.parse_raw('{"version":"2.1.0","runs":[{"tool":{}}]}')
+                print("the broken log passed")
+            except Exception:
+                pass
+            """
+        let check = try CLI.runTool(python, ["-c", script, report.path])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.stdoutText, "2.1.0 2\n")
+    }
+
+    /// GeoParquet on either side, through the one reader seam: the same features written by
+    /// geopandas are no change; one row renamed is one modification.
+    func testGeoParquetAgainstGeoJSON() throws {
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["geopandas", "pyarrow"], install: "pip install geopandas pyarrow"))
+        let folder = try CLI.temporaryFolder(self)
+        let countries = CLI.packageRoot.appendingPathComponent("Examples/countries.geojson").path
+        let same = folder.appendingPathComponent("same.parquet").path, renamed = folder.appendingPathComponent("renamed.parquet").path
+        let script = """
+            import sys, geopandas
+            frame = geopandas.read_file(sys.argv[1])
+            frame.to_parquet(sys.argv[2])
+            frame.loc[0, "NAME"] = "Renamed"
+            frame.to_parquet(sys.argv[3])
+            """
+        let written = try CLI.runTool(python, ["-c", script, countries, same, renamed])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let none = try CLI.run(["diff", countries, same])
+        XCTAssertEqual(none.status, 0, none.stdoutText + none.stderr)
+        XCTAssertTrue(none.stdoutText.contains("0 changes"), none.stdoutText)
+        let one = try CLI.run(["diff", same, renamed, "--format", "json"])
+        XCTAssertEqual(one.status, 1, one.stderr)
+        let report = try JSONSerialization.jsonObject(with: one.stdout) as! [String: Any]
+        let changes = report["changes"] as! [[String: Any]]
+        XCTAssertEqual(changes.map { $0["change"] as? String }, ["modified"])
+    }
+
     func testExitStatusesOfUsageBadDataAndIO() throws {
         let new = try editedParks()
         XCTAssertEqual(try CLI.run(["diff", parks]).status, 64)
