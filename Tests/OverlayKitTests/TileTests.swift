@@ -86,6 +86,26 @@ final class TileTests: XCTestCase {
         }
     }
 
+    /// `serve`'s index keeps no drill-down (issue 48 item 6: geojson-vt keeps every tile and its
+    /// features on the way down, so 6,000 distinct tiles grew a server by hundreds of MB): it
+    /// cuts the same tiles as the pyramid, and what it holds stays the first pass's.
+    func testAnIndexThatKeepsNoDrillDownCutsTheSameTilesAndHoldsOnlyItsFirstPass() throws {
+        var options = TileOptions()
+        options.maxZoom = 6
+        options.indexMaxZoom = 2
+        let features = try usStates()
+        let index = try TileIndex(features: features, options: options, retainsDrillDowns: false)
+        let firstPass = index.builtTiles.count
+        let (_, _, tiles) = try pyramid(try TileSource(features: features, options: options), parallelism: 2)
+        for tile in tiles where tile.id.z >= 3 {
+            let drilled = try XCTUnwrap(index.tile(z: tile.id.z, x: tile.id.x, y: tile.id.y), "\(tile.id)")
+            XCTAssertEqual(drilled.features, tile.features, "\(tile.id)")
+        }
+        XCTAssertGreaterThan(tiles.filter { $0.id.z >= 3 }.count, 50)
+        XCTAssertEqual(index.builtTiles.count, firstPass, "drill-downs keep nothing")
+        XCTAssertNil(index.tile(z: 7, x: 20, y: 40), "past the max zoom")
+    }
+
     /// MVT output decodes with an independent decoder (PyPI mapbox-vector-tile) to the same
     /// features: ids, properties, and every ring's integer points.
     func testMVTDecodesWithMapboxVectorTile() throws {

@@ -27,7 +27,9 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
                 cacheBytes: Int = FeatureTileSet.defaultCacheBytes) throws {
         self.layer = layer
         cache = StoredTileCache(byteLimit: cacheBytes)
-        index = try TileIndex(features: features, options: options)
+        // Drill-downs are not kept (the encoded tiles are, in the bounded cache): memory stays
+        // what the index's first pass built, however many distinct tiles are asked for.
+        index = try TileIndex(features: features, options: options, retainsDrillDowns: false)
         encoder = MVTEncoder(layerName: layer)
         var summary = DatasetSummary()
         for feature in features { summary.add(feature) }
