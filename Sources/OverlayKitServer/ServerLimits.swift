@@ -39,12 +39,23 @@ public struct ServerLimits: Sendable, Hashable {
     public var connectionCap: Int {
         if let maxConnections { return max(1, maxConnections) }
         var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < (1 << 40) else { return 4096 }
+        guard getrlimit(Self.descriptorResource, &limit) == 0, limit.rlim_cur < (1 << 40) else { return 4096 }
         return max(16, min(1 << 20, Int(limit.rlim_cur)) - reservedDescriptors)
     }
+
+    /// Raises the soft descriptor limit to the hard one, at most 65,536 (as Go's runtime does):
+    /// more room for connections before ``connectionCap`` closes idle ones.
+    public static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        guard getrlimit(descriptorResource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
+        _ = setrlimit(descriptorResource, &limit)
+    }
+
+    /// `RLIMIT_NOFILE` as `getrlimit` takes it on this platform.
+    #if os(Linux)
+    private static var descriptorResource: __rlimit_resource_t { __rlimit_resource_t(RLIMIT_NOFILE.rawValue) }
+    #else
+    private static var descriptorResource: Int32 { RLIMIT_NOFILE }
+    #endif
 }

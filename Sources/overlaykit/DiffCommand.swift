@@ -69,7 +69,8 @@ struct DiffCommand: ParsableCommand {
         }
         if (center == nil) != (zoom == nil) { throw ValidationError("--center goes with --zoom") }
         if center != nil && parsedCenter == nil {
-            throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180")
+            let hint = center.flatMap(CoordinateOrder.pointHint(parsing:)).map { " (\($0))" } ?? ""
+            throw ValidationError("--center must be LAT,LON in degrees, latitude -90…90 and longitude -180…180\(hint)")
         }
         if let zoom, !(0...24).contains(zoom) { throw ValidationError("--zoom must be 0…24") }
         if let picture = png ?? svg, picture == "-" || picture.isEmpty {
@@ -77,19 +78,9 @@ struct DiffCommand: ParsableCommand {
         }
     }
 
-    private var parsedSize: (Int, Int)? {
-        let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
-        return (width, height)
-    }
+    private var parsedSize: (Int, Int)? { RenderOptions.size(parsing: size) }
 
-    private var parsedCenter: Coordinate? {
-        guard let center else { return nil }
-        let parts = center.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2, let latitude = Double(parts[0].filter { $0 != " " }), let longitude = Double(parts[1].filter { $0 != " " }),
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
-    }
+    private var parsedCenter: Coordinate? { center.flatMap(CoordinateOrder.point(parsing:)) }
 
     /// Draws the changes into `--png`/`--svg`, when given.
     private func drawPicture(_ result: DiffResult) throws {

@@ -106,7 +106,7 @@ struct ServeCommand: ParsableCommand {
             siteOptions.transcodedCacheBytes = cacheBytes
             let site = try PreviewSite(tileSets: tileSets, options: siteOptions)
             for note in site.notes { Report.standardError("serve: note: \(note)\n") }
-            ServeLoop.raiseDescriptorLimit()
+            ServerLimits.raiseDescriptorLimit()
             var log: (@Sendable (RequestLogEntry) -> Void)?
             if !quiet {
                 log = { entry in Report.standardError("serve: \(entry.line)\n") }
@@ -160,20 +160,6 @@ enum ServeLoop {
         withExtendedLifetime(sources) { stopped.wait() }
         if let error = failure.error { throw error }
         Report.standardError("serve: stopped\n")
-    }
-
-    /// Raises the soft descriptor limit to the hard one (as Go's runtime does): more room for
-    /// connections before the server's cap (`ServerLimits.connectionCap`) closes idle ones.
-    static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = min(limit.rlim_max, 1 << 16)
-        _ = setrlimit(resource, &limit)
     }
 
     private final class FailureBox: @unchecked Sendable {

@@ -26,6 +26,21 @@ public enum CoordinateOrder {
             + "\(text(south)),\(text(west)),\(text(north)),\(text(east))?"
     }
 
+    /// `LAT,LON` in degrees (spaces allowed), latitude −90…90 and longitude −180…180, or nil.
+    public static func point(parsing text: String) -> Coordinate? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let latitude = Double(parts[0].filter { $0 != " " }),
+              let longitude = Double(parts[1].filter { $0 != " " }),
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
+    /// The hint for `text` when it is a `LAT,LON` that is valid only swapped, or nil.
+    public static func pointHint(parsing text: String) -> String? {
+        let numbers = text.split(separator: ",").compactMap { Double($0.filter { $0 != " " }) }
+        return numbers.count == 2 ? pointHint(latitude: numbers[0], longitude: numbers[1]) : nil
+    }
+
     /// A number as the user would type it back (`30`, not `30.0`).
     private static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)

@@ -81,6 +81,13 @@ public struct RenderOptions: Sendable {
     /// The largest picture side in device pixels (cairo's limit is 32,767; a 16,384² picture
     /// is already 1 GiB of pixels).
     public static let maximumPixelSide = 16_384
+
+    /// `WIDTHxHEIGHT` in screen points, both positive (`1024x768`, `x` in either case), or nil.
+    public static func size(parsing text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0 else { return nil }
+        return (width, height)
+    }
     /// The greatest display scale.
     public static let maximumScale = 8.0
     /// The zooms a camera may have, given or fitted: at zoom 0 the world is 256 points wide;
