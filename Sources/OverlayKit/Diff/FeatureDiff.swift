@@ -11,7 +11,11 @@ import OverlayModel
 /// file size; the old input must be a file (it is read twice).
 public enum FeatureDiff {
     /// Compares the files at `oldPath` and `newPath` (`newPath` may be "-", standard input).
-    /// - Parameter warning: receives each reader warning of the first read of either input.
+    /// - Parameters:
+    ///   - oldPath: the old version: a file (it is read twice).
+    ///   - newPath: the new version, or "-" for standard input.
+    ///   - options: identity, rounding, tolerance and the formats to read.
+    ///   - warning: receives each reader warning of the first read of either input.
     /// - Throws: `Diagnostic`: `diff.bad-option` (64) for an option out of range or the old
     ///   version on standard input, the readers' errors (65 bad data, 74 I/O).
     public static func compare(oldPath: String, newPath: String, options: DiffOptions = DiffOptions(),
