@@ -7,12 +7,22 @@ enum CLI {
     static let packageRoot = TestLocations.packageRoot
     static let corpus = TestLocations.corpus
 
+    /// The build folder of the tests, which holds this build's executables (the test bundle
+    /// sits beside them): `overlaykit-example` is there whichever `overlaykit` the tests run.
+    static var productsFolder: URL {
+        // On Linux the tests run as `.build/<config>/OverlayKitPackageTests.xctest` itself.
+        for candidate in [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+                          Bundle(for: BundleLocator.self).bundleURL.deletingLastPathComponent()]
+        where FileManager.default.isExecutableFile(atPath: candidate.appendingPathComponent("overlaykit-example").path) {
+            return candidate
+        }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }
+
     /// The binary: `OVERLAYKIT_BINARY` when set, else the debug product of this package.
     static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["OVERLAYKIT_BINARY"] { return URL(fileURLWithPath: path) }
-        // The test bundle sits in the same build folder as the executable.
-        let bundleFolder = Bundle(for: BundleLocator.self).bundleURL.deletingLastPathComponent()
-        let candidate = bundleFolder.appendingPathComponent("overlaykit")
+        let candidate = productsFolder.appendingPathComponent("overlaykit")
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         return packageRoot.appendingPathComponent(".build/debug/overlaykit")
     }

@@ -238,7 +238,9 @@ struct DocSandbox {
 
     /// Runs one command line with bash (pipefail) in the copy's root.
     func run(_ command: String) throws -> CLI.Result {
-        let path = toolFolder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        // The overlaykit under test first (the release binary in CI), then this build's other
+        // executables (overlaykit-example).
+        let path = toolFolder.path + ":" + CLI.productsFolder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         return try CLI.runTool(URL(fileURLWithPath: "/usr/bin/env"),
                                ["-u", "XDG_DATA_HOME", "-u", "XDG_CONFIG_HOME", "PATH=\(path)", "HOME=\(home.path)",
                                 // timeout signals the whole process group: a hung pipeline cannot stall the suite.
