@@ -96,7 +96,7 @@ final class ServeAttackTests: XCTestCase {
         #endif
         getrlimit(resource, &limit)
         if limit.rlim_cur < 1400 {
-            guard limit.rlim_max >= 1400 else { throw XCTSkip("skipped: the test needs 1,400 descriptors (ulimit -Hn is \(limit.rlim_max))") }
+            try Prerequisite.require(limit.rlim_max >= 1400, "the test needs 1,400 descriptors (ulimit -Hn is \(limit.rlim_max))")
             limit.rlim_cur = 1400
             setrlimit(resource, &limit)
         }

@@ -55,7 +55,8 @@ final class ServeProcess: @unchecked Sendable {
             usleep(20_000)
         }
         process.terminate()
-        throw XCTSkip("serve did not start: \(stderr)")
+        // A server that does not start is a failure, not a missing tool.
+        throw ServeDidNotStart(stderr: stderr)
     }
 
     /// Standard error so far.
@@ -205,4 +206,10 @@ struct LoopbackHTTP {
         Self.write(descriptor, bytes)
         return Self.parse(Self.readAll(descriptor))
     }
+}
+
+/// `serve` printed no listening line in time.
+struct ServeDidNotStart: Error, CustomStringConvertible {
+    var stderr: String
+    var description: String { "serve did not start: \(stderr)" }
 }
