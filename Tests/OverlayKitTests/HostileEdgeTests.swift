@@ -186,21 +186,28 @@ final class HostileEdgeTests: XCTestCase {
         let overflowed = report.zooms.reduce(0) { $0 + $1.statistics.overflowedSums }
         XCTAssertEqual(overflowed, 4, "one cluster per zoom z0–3")
         XCTAssertEqual(report.metadata.dropReport?.zooms.map(\.statistics.overflowedSums), [1, 1, 1, 1])
-        let archive = try TileArchive.open(tiler.output)
-        var clusters = 0
+        let clusters = try clusterProperties(in: tiler.output)
+        for properties in clusters {
+            XCTAssertEqual(properties["v"], .double(1e308), "the mean, finite")
+            XCTAssertNil(properties["w"], "an overflowing sum is left out, not written as -inf")
+            XCTAssertNotNil(properties["c"])
+        }
+        XCTAssertEqual(clusters.count, 4)
+    }
+
+    /// The properties of every cluster (`clustered: true`) in the archive at `path`, tile by tile.
+    private func clusterProperties(in path: String) throws -> [[String: MVTValue]] {
+        let archive = try TileArchive.open(path)
+        var clusters = [[String: MVTValue]]()
         for id in try archive.tileIDs() {
             for layer in try MVTDecoder().decode(try XCTUnwrap(archive.tile(id))) {
                 for feature in layer.features {
                     let properties = Dictionary(layer.properties(of: feature).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-                    guard properties["clustered"] == .bool(true) else { continue }
-                    clusters += 1
-                    XCTAssertEqual(properties["v"], .double(1e308), "the mean, finite")
-                    XCTAssertNil(properties["w"], "an overflowing sum is left out, not written as -inf")
-                    XCTAssertNotNil(properties["c"])
+                    if properties["clustered"] == .bool(true) { clusters.append(properties) }
                 }
             }
         }
-        XCTAssertEqual(clusters, 4)
+        return clusters
     }
 
     /// The tiny end in tiles, in both feature stores: three clustered points with subnormal
@@ -220,21 +227,13 @@ final class HostileEdgeTests: XCTestCase {
             var reader = try FeatureIO.reader(for: ByteInput(string: points.joined(separator: "\n")), format: .geojsonseq)
             let report = try tiler.run(reading: &reader)
             XCTAssertFalse(report.diagnostics.contains { $0.code == .tileSumOverflow }, "\(store): \(report.diagnostics)")
-            let archive = try TileArchive.open(tiler.output)
-            var clusters = 0
-            for id in try archive.tileIDs() {
-                for layer in try MVTDecoder().decode(try XCTUnwrap(archive.tile(id))) {
-                    for feature in layer.features {
-                        let properties = Dictionary(layer.properties(of: feature).map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
-                        guard properties["clustered"] == .bool(true) else { continue }
-                        clusters += 1
-                        XCTAssertEqual(properties["v"], .double(tinyValue), "\(store): the mean of equal values is that value")
-                        XCTAssertEqual(properties["w"], .double(tinyValue * 3), "\(store): the sum, exact")
-                        XCTAssertEqual(properties["n"], .double(-Double.leastNonzeroMagnitude), "\(store)")
-                    }
-                }
+            let clusters = try clusterProperties(in: tiler.output)
+            for properties in clusters {
+                XCTAssertEqual(properties["v"], .double(tinyValue), "\(store): the mean of equal values is that value")
+                XCTAssertEqual(properties["w"], .double(tinyValue * 3), "\(store): the sum, exact")
+                XCTAssertEqual(properties["n"], .double(-Double.leastNonzeroMagnitude), "\(store)")
             }
-            XCTAssertEqual(clusters, 3, "\(store): one cluster per zoom z0–2")
+            XCTAssertEqual(clusters.count, 3, "\(store): one cluster per zoom z0–2")
         }
     }
 
