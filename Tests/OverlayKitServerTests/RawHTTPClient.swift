@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TestSupport
 
 /// A minimal HTTP/1.1 client over a blocking loopback socket that sends the request target
 /// byte for byte (URLSession would resolve `..` and re-encode it before sending).
@@ -21,22 +22,10 @@ struct RawHTTPClient {
     /// A socket connected to the server on loopback, reads timing out after `timeoutSeconds`;
     /// the caller closes it.
     private func connectedSocket(timeoutSeconds: Int) throws -> Int32 {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure.socket("socket: \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        switch LoopbackSocket.connect(port: port, seconds: timeoutSeconds) {
+        case .success(let descriptor): return descriptor
+        case .failure(let failure): throw Failure.socket(failure.description)
         }
-        guard connected == 0 else {
-            close(descriptor)
-            throw Failure.socket("connect: \(errno)")
-        }
-        return descriptor
     }
 
     /// Sends `method target` with `headers` and `Connection: close`, reads the whole answer.
