@@ -303,6 +303,79 @@ final class HostileReaderTests: XCTestCase {
         XCTAssertTrue(try edited("partitionZoom", 7).contains("partitionZoom"))
     }
 
+    /// A shard's summary and the plan are JSON: an edited one (bins cut short, counts past what
+    /// adds up, layers that disagree, a partition off the grid) is refused by name before any
+    /// number in it is used (the fuzzer's first finding trapped in `LongitudeExtent.merge`).
+    func testEditedShardSummariesAndPlansAreRefusedByName() throws {
+        let work = folder.appendingPathComponent("job").path
+        var tiler = Tiler(output: folder.appendingPathComponent("out.pmtiles").path, layer: "l")
+        tiler.options.maxZoom = 3
+        let job = try TileJob.create(work: work, tiler: tiler, partitionZoom: 1)
+        let input = #"{"type":"Feature","properties":{"n":1},"geometry":{"type":"LineString","coordinates":[[-100,40],[100,-40]]}}"#
+        var reader = GeoJSONReader(input: ByteInput(bytes: Array(input.utf8)))
+        try job.split(shard: 0, reading: &reader)
+        let summaryPath = work + "/shard-000000.json"
+        let summary = try Data(contentsOf: URL(fileURLWithPath: summaryPath))
+        XCTAssertNoThrow(try job.plan())
+        let planPath = work + "/plan.json"
+        let plan = try Data(contentsOf: URL(fileURLWithPath: planPath))
+
+        func refused(_ path: String, _ original: Data, _ edit: (inout [String: Any]) throws -> Void,
+                     file: StaticString = #filePath, line: UInt = #line) throws -> String {
+            var json = try XCTUnwrap(JSONSerialization.jsonObject(with: original) as? [String: Any])
+            try edit(&json)
+            try JSONSerialization.data(withJSONObject: json).write(to: URL(fileURLWithPath: path))
+            defer { try? original.write(to: URL(fileURLWithPath: path)) }
+            do {
+                if path == planPath { try job.cut(partition: 0) } else { try job.plan() }
+                XCTFail("accepted", file: file, line: line)
+                return ""
+            } catch let diagnostic as Diagnostic {
+                XCTAssertEqual(diagnostic.code, .tileBadWorkFile, file: file, line: line)
+                XCTAssertTrue(diagnostic.message.contains(path), diagnostic.message, file: file, line: line)
+                return diagnostic.message
+            }
+        }
+        func projection(_ json: inout [String: Any], _ edit: (inout [String: Any]) throws -> Void) throws {
+            var projection = try XCTUnwrap(json["projection"] as? [String: Any])
+            try edit(&projection)
+            json["projection"] = projection
+        }
+        func extent(_ json: inout [String: Any], _ key: String, _ edit: (inout [Any]) -> Void) throws {
+            try projection(&json) { projection in
+                var extent = try XCTUnwrap(projection["longitudeExtent"] as? [String: Any])
+                var list = try XCTUnwrap(extent[key] as? [Any])
+                edit(&list)
+                extent[key] = list
+                projection["longitudeExtent"] = extent
+            }
+        }
+        _ = try refused(summaryPath, summary) { try extent(&$0, "minimum") { $0.removeLast(100) } }
+        _ = try refused(summaryPath, summary) { try extent(&$0, "coverageDelta") { $0[7] = Int.max } }
+        _ = try refused(summaryPath, summary) { try extent(&$0, "maximum") { $0[7] = 1e300 } }
+        XCTAssertTrue(try refused(summaryPath, summary) { json in
+            try projection(&json) { $0["filteredOut"] = Int.max - 1 }
+        }.contains("filteredOut"))
+        XCTAssertTrue(try refused(summaryPath, summary) { json in
+            try projection(&json) { $0["counts"] = ["features": -5, "withoutGeometry": 0, "withoutPositions": 0] }
+        }.contains("negative"))
+        XCTAssertTrue(try refused(summaryPath, summary) { json in
+            try projection(&json) { $0["layerSummaries"] = Array(repeating: $0["layerSummaries"].flatMap { ($0 as? [Any])?.first } as Any, count: 9) }
+        }.contains("layer summaries"))
+        XCTAssertTrue(try refused(summaryPath, summary) { json in
+            json["owned"] = [["features": 1, "partition": 4, "points": 0]]
+        }.contains("outside the grid"))
+        XCTAssertTrue(try refused(planPath, plan) { json in
+            var shards = try XCTUnwrap(json["shards"] as? [[String: Any]])
+            shards[0]["layerMap"] = [7]
+            json["shards"] = shards
+        }.contains("layers do not fit"))
+        // Untouched again, the job still runs to the end.
+        XCTAssertNoThrow(try job.plan())
+        for partition in try job.plan() { try job.cut(partition: partition) }
+        XCTAssertNoThrow(try job.finish())
+    }
+
     // MARK: 4. Validation inputs
 
     func testCoverageOfCornersAtTheEndsOfDoubleEndsWithoutATrap() {

@@ -25,6 +25,32 @@ package struct LongitudeExtent: Sendable, Codable {
     /// An empty extent.
     package init() {}
 
+    private enum CodingKeys: String, CodingKey {
+        case minimum, maximum, coverageDelta, reachesEast, reachesWest, hasCrossingEdge
+    }
+
+    /// An extent saved by `encode(to:)` (a distributed run's shard summaries), checked: bins of
+    /// the right count holding longitudes in −180…180 (or the empty bin's infinities), and edge
+    /// counts below 2^40, since the file may have been edited or damaged.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        minimum = try container.decode([Double].self, forKey: .minimum)
+        maximum = try container.decode([Double].self, forKey: .maximum)
+        coverageDelta = try container.decode([Int].self, forKey: .coverageDelta)
+        reachesEast = try container.decode(Bool.self, forKey: .reachesEast)
+        reachesWest = try container.decode(Bool.self, forKey: .reachesWest)
+        hasCrossingEdge = try container.decode(Bool.self, forKey: .hasCrossingEdge)
+        func fail(_ reason: String) -> DecodingError {
+            DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a longitude extent with \(reason)"))
+        }
+        guard minimum.count == Self.binCount, maximum.count == Self.binCount, coverageDelta.count == Self.binCount + 1 else {
+            throw fail("\(minimum.count), \(maximum.count) and \(coverageDelta.count) bins, not \(Self.binCount) and \(Self.binCount + 1)")
+        }
+        let inRange = { (longitude: Double) in (-180...180).contains(longitude) || longitude.isInfinite }
+        guard minimum.allSatisfy(inRange), maximum.allSatisfy(inRange) else { throw fail("a longitude outside −180…180") }
+        guard coverageDelta.allSatisfy({ $0.magnitude <= UInt(ReadBackLimits.count) }) else { throw fail("an edge count beyond 2^40") }
+    }
+
     /// Adds every vertex and edge of `shape` (rings and lines as edges, points alone).
     package mutating func add(_ shape: Shape) {
         switch shape {

@@ -29,6 +29,20 @@ package struct TileLayers: Sendable, Codable {
     /// No features yet.
     init() {}
 
+    /// What is wrong with a table read back from a work file (a distributed run's shard
+    /// summary or plan), or nil: the names unique and indexed as listed, one count per name,
+    /// counts not negative (their sizes are checked with every other integer there).
+    package var readBackProblem: String? {
+        guard names.count < Int(Self.inputLayer), counts.count == names.count, indexByName.count == names.count,
+              names.indices.allSatisfy({ indexByName[names[$0]] == UInt16($0) }) else {
+            return "layers whose names, indexes and counts disagree"
+        }
+        guard (counts + [inputLayerCount, namedInMembers, namesOverLimit]).allSatisfy({ $0 >= 0 }) else {
+            return "a negative layer count"
+        }
+        return nil
+    }
+
     /// The names a tile of these layers is encoded with: the layers', or `layer` when there is none.
     package func encodedNames(default layer: String) -> [String] { names.isEmpty ? [layer] : names }
 

@@ -72,6 +72,10 @@ package struct TileLayerSummary: Sendable, Codable {
               typeCounts.count == 4 else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "unequal field lists"))
         }
+        // Read back from a work file that may have been edited: positions and counts are never negative.
+        guard (positions + members + typeCounts).allSatisfy({ $0 >= 0 }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a negative position or count"))
+        }
         for index in names.indices { fields[names[index]] = (positions[index], members[index], types[index]) }
     }
 

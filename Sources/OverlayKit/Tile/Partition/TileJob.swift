@@ -349,7 +349,17 @@ public struct TileJob: Sendable {
                              message: "the shards in \(work) must be numbered from 0 or 1 with no gap; "
                                  + (first > 1 ? "the first is \(first)" : "missing: \(missing.prefix(10).map(String.init).joined(separator: ", "))"))
         }
-        return try numbers.map { ($0, try Self.load(ShardSummary.self, from: File.shardSummary($0).path(in: work))) }
+        guard numbers.count <= ReadBackLimits.shards else {
+            throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(work) holds \(numbers.count) shards, more than a plan joins (2^20)")
+        }
+        return try numbers.map { number in
+            let path = File.shardSummary(number).path(in: work)
+            let summary = try Self.load(ShardSummary.self, from: path)
+            if let problem = summary.readBackProblem(partitionZoom: partitionZoom) {
+                throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) is damaged: \(problem); split the shard again")
+            }
+            return (number, summary)
+        }
     }
 
     /// -zg and -Bg as one run guesses them: the anchors in Z-order (partition by partition, each
@@ -503,7 +513,11 @@ public struct TileJob: Sendable {
             let sink = finalTiler.makeSink(writer: writer, layers: plan.facts.layers, onProgress: onProgress)
             var counts = TileZoomCounts.zooms(through: options.maxZoom)
             for partition in plan.partitions {
-                let report = try Self.load(PartitionReport.self, from: File.partitionReport(partition.index).path(in: work))
+                let reportPath = File.partitionReport(partition.index).path(in: work)
+                let report = try Self.load(PartitionReport.self, from: reportPath)
+                if let problem = WorkFileCheck.integerOutOfRange(in: report) {
+                    throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(reportPath) is damaged: \(problem); cut partition \(partition.index) again")
+                }
                 guard report.zooms.count == counts.count else {
                     throw Diagnostic(.error, code: .tileBadWorkFile, message: "partition \(partition.index)'s report is of another plan")
                 }
@@ -644,6 +658,9 @@ public struct TileJob: Sendable {
         let plan = try Self.load(Plan.self, from: path)
         if let first = plan.facts.options.problems.first {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) holds a setting out of range: \(first); run the plan again")
+        }
+        if let problem = plan.readBackProblem {
+            throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) is damaged: \(problem); run the plan again")
         }
         let partitions = 1 << (2 * partitionZoom)
         guard plan.partitionZoom == partitionZoom, plan.partitions.allSatisfy({ (0..<partitions).contains($0.index) }) else {
