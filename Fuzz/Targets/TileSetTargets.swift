@@ -71,6 +71,9 @@ enum TileJobTarget {
         })
     }()
 
+    /// Cuts the small job once (from `LLVMFuzzerInitialize`).
+    static func prepare() { _ = prepared }
+
     static func run(_ bytes: [UInt8]) {
         guard let prepared, !prepared.files.isEmpty, let selector = bytes.first else { return }
         let chosen = prepared.files[Int(selector) % prepared.files.count].name

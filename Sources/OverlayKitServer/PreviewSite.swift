@@ -21,7 +21,7 @@ public struct PreviewSite: Sendable {
         /// names ``SDFGlyphFont/defaultFamily``).
         public var fontStack: [String]
         /// Bytes of tiles transcoded from MLT kept per tile set (when the page's MapLibre reads no MLT).
-        public var transcodedCacheBytes = FeatureTileSet.defaultCacheBytes
+        public var transcodedCacheBytes = TranscodedTileProvider.defaultCacheBytes
 
         /// The defaults: MapLibre from the CDN, labels with glyphs from `/fonts/`.
         public init(mapLibreScript: String? = nil, glyphs: String? = nil, fontStack: [String] = [SDFGlyphFont.defaultFamily]) {

@@ -45,10 +45,10 @@ struct ServeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The labels' font stack on the --glyphs host, comma-separated (default: \(SDFGlyphFont.defaultFamily)).", valueName: "names"))
     var font: String?
 
-    @Option(name: .customLong("max-zoom"), help: "Highest zoom GeoJSON and KML files are tiled to (0…24).")
-    var maxZoom = 14
+    @Option(name: .customLong("max-zoom"), help: "Highest zoom feature files are tiled to (0…24), as by tile.")
+    var maxZoom = TileOptions.tileDefaults.maxZoom
 
-    @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of tiles cut from GeoJSON/KML (or transcoded from MLT) kept in memory, shared by the files served; the oldest are forgotten first.", valueName: "MiB"))
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of tiles transcoded from MLT to MVT kept in memory, shared by the sets served; the oldest are forgotten first.", valueName: "MiB"))
     var cacheSize = 256
 
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a client has to send a request's head (408 after).", valueName: "s"))
@@ -66,7 +66,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one tile set or GeoJSON/KML file") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard (0...24).contains(maxZoom) else { throw ValidationError("--max-zoom must be 0…24") }
+        if let problem = tiler(layer: "served").problems.first { throw ValidationError(problem.description.replacingOccurrences(of: "maxZoom", with: "--max-zoom")) }
         guard (1...1_048_576).contains(cacheSize) else { throw ValidationError("--cache-size must be 1…1048576 (MiB)") }
         guard (1...3600).contains(headerTimeout), (1...86400).contains(idleTimeout) else {
             throw ValidationError("--header-timeout must be 1…3600 and --idle-timeout 1…86400 seconds")
@@ -76,6 +76,13 @@ struct ServeCommand: ParsableCommand {
             guard glyphs != nil else { throw ValidationError("--font names a font on the --glyphs host; serve's own glyphs are \(SDFGlyphFont.defaultFamily)") }
             guard StyleFontStack.names(font) != nil else { throw ValidationError("--font needs at least one font name") }
         }
+    }
+
+    /// The run a feature file is tiled with: `tile`'s defaults and `--max-zoom`.
+    private func tiler(layer: String) -> Tiler {
+        var tiler = Tiler(output: "", layer: layer)
+        tiler.options.maxZoom = maxZoom
+        return tiler
     }
 
     func run() throws {
@@ -95,9 +102,9 @@ struct ServeCommand: ParsableCommand {
                     }
                     provider = LockedTileSet(tileSet)
                 } else {
-                    var options = TileOptions()
-                    options.maxZoom = maxZoom
-                    provider = try FeatureTileSet(path: path, layer: id, options: options, cacheBytes: cacheBytes)
+                    // Tiled as `tile` tiles it, with the same defaults: a served tile is the tile `tile` writes.
+                    Report.standardError("serve: tiling \(path) to z\(maxZoom)…\n")
+                    provider = try FeatureTileSet(path: path, layer: id, tiler: tiler(layer: id), onWarning: Report.diagnostic)
                 }
                 tileSets.append(ServedTileSet(id: id, title: PathName(path).lastComponent, provider: provider))
             }

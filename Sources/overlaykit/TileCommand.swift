@@ -75,23 +75,23 @@ struct TileCommand: ParsableCommand {
     var explain: String?
 
     @Option(name: [.customShort("Z"), .customLong("min-zoom"), .customLong("minimum-zoom")], parsing: .unconditional, help: "Lowest zoom written.")
-    var minZoom = 0
+    var minZoom = TileOptions.tileDefaults.minZoom
 
     @Option(name: [.customShort("z"), .customLong("max-zoom"), .customLong("maximum-zoom")], parsing: .unconditional,
             help: "Highest zoom written, with full detail (0…24), or g to guess it from the features' spacing (at most 20; -zg).")
-    var maxZoomArgument: ZoomArgument = .zoom(14)
+    var maxZoomArgument: ZoomArgument = .zoom(TileOptions.tileDefaults.maxZoom)
 
     @OptionGroup(title: "Per-tile budget, thinning and clustering")
     var density: TileDensityOptions
 
     @Option(parsing: .unconditional, help: "Tile units across a tile.")
-    var extent = 4096
+    var extent = TileOptions.tileDefaults.extent
 
     @Option(parsing: .unconditional, help: "Tile units kept beyond each edge (default 64).")
     var buffer: Int?
 
     @Option(parsing: .unconditional, help: "Simplification tolerance in tile units.")
-    var tolerance = 3.0
+    var tolerance = TileOptions.tileDefaults.tolerance
 
     @Flag(inversion: .prefixedNo,
           help: "Keep borders that polygons of a layer share shared at every zoom: each simplified once, snapped to the same tile units on both sides (tippecanoe's -ab).")
@@ -154,7 +154,7 @@ struct TileCommand: ParsableCommand {
         tiler.options.minZoom = minZoom
         tiler.options.maxZoom = maxZoom
         tiler.options.extent = extent
-        tiler.options.buffer = buffer ?? 64
+        tiler.options.buffer = buffer ?? TileOptions.tileDefaults.buffer
         tiler.options.tolerance = tolerance
         tiler.options.sharedBorders = detectSharedBorders ?? false
         tiler.precision = precision

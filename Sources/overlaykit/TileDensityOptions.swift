@@ -77,10 +77,10 @@ struct TileDensityOptions: ParsableArguments {
     var noTinyPolygonReduction = false
 
     @Option(parsing: .unconditional, help: "Side in tile units of the smallest polygon drawn as itself below the max zoom; smaller ones are added up into stand-in squares of this side (tippecanoe's --tiny-polygon-size).")
-    var tinyPolygonSize: Double = 2
+    var tinyPolygonSize = TileOptions.tileDefaults.tinyPolygonSize
 
     @Option(parsing: .unconditional, help: "Merge points closer than PX screen pixels into clusters with point_count (0 = off); replaces thinning.")
-    var clusterDistance: Double = 0
+    var clusterDistance = TileOptions.tileDefaults.clusterDistance
 
     @Option(parsing: .unconditional, help: "Deepest zoom at which points are clustered (default: every zoom).")
     var clusterMaxzoom: Int?

@@ -17,7 +17,8 @@ final class ServeCommandTests: XCTestCase {
         try process.run()
         var text = ""
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !text.contains("\n") {
+        // A feature file is tiled first ("serve: tiling …"): read on to the address line.
+        while Date() < deadline, text.range(of: #"http://127\.0\.0\.1:[0-9]+[^\n]*\n"#, options: .regularExpression) == nil {
             let chunk = errors.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
@@ -62,6 +63,42 @@ final class ServeCommandTests: XCTestCase {
             let rest = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             XCTAssertTrue(rest.contains("serve: stopped"), rest)
         }
+    }
+
+    /// `serve FILE` tiles the file as `tile FILE` does, with the same defaults: served beside
+    /// `tile`'s archive of it, every tile over the data at every zoom has the same status and the
+    /// same stored bytes from both.
+    func testAFeatureFileIsServedAsTileTilesIt() throws {
+        let folder = try CLI.temporaryFolder(self)
+        let input = CLI.packageRoot.appendingPathComponent("Examples/parks.geojson").path
+        let archive = folder.appendingPathComponent("tiled.pmtiles").path
+        XCTAssertEqual(try CLI.run(["tile", input, "-o", archive]).status, 0)
+        let server = try ServeProcess([archive, input, "--quiet"])
+        defer { _ = server.stop() }
+        let http = LoopbackHTTP(port: server.port)
+        let tileJSON = try http.get("/tilesets/tiled.json")
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(tileJSON.body)) as? [String: Any])
+        let bounds = try XCTUnwrap(document["bounds"] as? [Double])
+        XCTAssertEqual(document["maxzoom"] as? Int, 14)
+        func tile(_ longitude: Double, _ latitude: Double, _ zoom: Int) -> (x: Int, y: Int) {
+            let side = Double(1 << zoom), radians = latitude * .pi / 180
+            let y = (1 - log(tan(radians) + 1 / cos(radians)) / .pi) / 2 * side
+            return (min(Int(side) - 1, Int((longitude + 180) / 360 * side)), min(Int(side) - 1, max(0, Int(y))))
+        }
+        var served = 0
+        for zoom in 0...14 {
+            let (west, north) = tile(bounds[0], bounds[3], zoom), (east, south) = tile(bounds[2], bounds[1], zoom)
+            for x in west...east {
+                for y in north...south {
+                    let archived = try http.get("/tiles/tiled/\(zoom)/\(x)/\(y).mvt", headers: ["Accept-Encoding": "gzip"])
+                    let cut = try http.get("/tiles/parks/\(zoom)/\(x)/\(y).mvt", headers: ["Accept-Encoding": "gzip"])
+                    XCTAssertEqual(cut.status, archived.status, "\(zoom)/\(x)/\(y)")
+                    XCTAssertEqual(cut.body, archived.body, "\(zoom)/\(x)/\(y)")
+                    if archived.status == 200 { served += 1 }
+                }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(served, 15)
     }
 
     func testAddressesItCannotListenOn() throws {

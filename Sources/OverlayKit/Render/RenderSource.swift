@@ -153,22 +153,6 @@ public struct FeatureArraySource: RenderSource {
 
     /// A reader over the features (every pass sees them all).
     public mutating func features(for view: RenderView?) throws -> any FeatureReader {
-        ArrayFeatureReader(features: features)
+        FeatureArrayReader(features: features)
     }
-}
-
-/// Hands out an array's features one at a time.
-private struct ArrayFeatureReader: FeatureReader {
-    let features: [Feature]
-    var index = 0
-
-    mutating func next() throws -> Feature? {
-        guard index < features.count else { return nil }
-        defer { index += 1 }
-        return features[index]
-    }
-
-    mutating func takeWarnings() -> [Diagnostic] { [] }
-
-    var documentContext: DocumentContext { DocumentContext() }
 }

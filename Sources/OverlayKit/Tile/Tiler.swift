@@ -33,10 +33,9 @@ public struct Tiler: Sendable, Codable {
     public var attribution: String?
     /// Every setting that decides what the tiles hold: zoom range and guesses, extent, buffer,
     /// tolerance, ids, attributes, thinning, tiny shapes, clustering and the tile budget. A new
-    /// `Tiler` starts from tippecanoe's (points thinned at rate 2.5 from the max zoom, tiny
-    /// shapes kept visible, 500 KiB and 200,000 features a tile); `TileOptions()` alone is
+    /// `Tiler` starts from ``TileOptions/tileDefaults`` (tippecanoe's); `TileOptions()` alone is
     /// geojson-vt's.
-    public var options = TileOptions()
+    public var options = TileOptions.tileDefaults
     /// `plan(reading:onWarning:)` cuts about this many tiles a zoom (every tile of the first
     /// zooms, while this covers them).
     public var planSampleTiles = 512
@@ -73,13 +72,11 @@ public struct Tiler: Sendable, Codable {
     /// ``FeatureStore/automatic`` keeps features on disk from this many input bytes on.
     public static let automaticDiskBytes = 128 << 20
 
-    /// A run writing `layer` into `output`, with geojson-vt's tile options.
+    /// A run writing `layer` into `output`, with `tile`'s options (``TileOptions/tileDefaults``).
     public init(output: String, layer: String) {
         self.output = output
         self.layer = layer
-        options.pointDropRate = 2.5
-        options.accumulatesTinyShapes = true
-        options.budget = TileBudget()
+        options = .tileDefaults
     }
 
     /// The container that will be written.

@@ -15,10 +15,12 @@ public final class TranscodedTileProvider: TileProvider, @unchecked Sendable {
     private let sourceEncoding: TileEncoding
     private let targetEncoding: TileEncoding
     private let cache: StoredTileCache
+    /// The default of `init`'s `cacheBytes`: 64 MiB.
+    public static let defaultCacheBytes = 64 << 20
 
     /// `source`'s tiles in `encoding` (`.mvt` or `.mlt`), keeping up to `cacheBytes` of them.
     /// - Throws: `tile.bad-option` when `source` holds no MVT or MLT tiles or `encoding` is GeoJSON.
-    public init(_ source: any TileProvider, as encoding: TileEncoding, cacheBytes: Int = FeatureTileSet.defaultCacheBytes) throws {
+    public init(_ source: any TileProvider, as encoding: TileEncoding, cacheBytes: Int = TranscodedTileProvider.defaultCacheBytes) throws {
         guard let from = TileEncoding(contentType: source.contentType), encoding != .geojson else {
             throw Diagnostic(.error, code: .tileBadOption,
                              message: "cannot transcode \(source.contentType.name) tiles to \(encoding.rawValue): only MVT and MLT")

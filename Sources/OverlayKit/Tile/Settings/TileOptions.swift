@@ -85,12 +85,25 @@ public struct TileOptions: Hashable, Sendable, Codable {
     public var clusterAttributes: [String: ClusterAttributeRule] = [:]
     /// The bytes and features each tile may hold, and what gives way (``Tiler`` writes tiles
     /// within it; `TileIndex` and `TilePyramid` alone hand tiles over as cut). No limit here by
-    /// default; `Tiler(output:layer:)` sets tippecanoe's (500 KiB compressed, 200,000 features,
+    /// default; ``tileDefaults`` has tippecanoe's (500 KiB compressed, 200,000 features,
     /// drop densest).
     public var budget = TileBudget.unlimited
 
     /// geojson-vt's defaults.
     public init() {}
+
+    /// What `tile`, `serve` and a ``Tiler`` cut with unless told otherwise, the one place these
+    /// defaults are set: geojson-vt's geometry settings (max zoom 14, extent 4096, buffer 64,
+    /// tolerance 3) with tippecanoe's reductions (points thinned at rate 2.5 from the max zoom,
+    /// tiny shapes kept visible, 500 KiB compressed and 200,000 features a tile, the densest
+    /// dropped first).
+    public static let tileDefaults: TileOptions = {
+        var options = TileOptions()
+        options.pointDropRate = 2.5
+        options.accumulatesTinyShapes = true
+        options.budget = TileBudget()
+        return options
+    }()
 
     /// The zoom from which every point is kept.
     public var resolvedBaseZoom: Int { baseZoom ?? maxZoom }
