@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """What keeping shared borders shared costs (issue 31's benchmark): `overlaykit tile` with and
-without --detect-shared-borders on Natural Earth's admin-1 (the corpus copy) and on 1,000,000
-generated buildings, and GEOS's coverage simplification (shapely.coverage_simplify) on the same
+without --detect-shared-borders on Natural Earth's admin-1 (the corpus copy), on 1,000,000
+generated buildings and on two full coverages (Voronoi cells: 3,000 to z8, 30,000 to z10, every
+inner edge shared; issue 51), and GEOS's coverage simplification (shapely.coverage_simplify) on the same
 polygons and tolerances, in the same run.
 
 For each input:
@@ -160,6 +161,26 @@ def tile_overlaps(archive):
     return result
 
 
+def voronoi(cells, work):
+    """A full coverage, the data --detect-shared-borders exists for: the Voronoi cells of `cells`
+    random points over Europe (seeded by the count), clipped to their box, as GeoJSONSeq. Every
+    edge but the box's is shared by two cells."""
+    import random
+    import shapely
+    from shapely.geometry import MultiPoint, box, mapping
+    path = os.path.join(work, "voronoi-%d.geojsons" % cells)
+    if os.path.exists(path):
+        return path
+    random.seed(cells)
+    frame = box(-10, 35, 30, 60)
+    points = MultiPoint([(random.uniform(-10, 30), random.uniform(35, 60)) for _ in range(cells)])
+    with open(path, "w", encoding="utf-8") as out:
+        for index, cell in enumerate(shapely.voronoi_polygons(points, extend_to=frame).geoms):
+            feature = {"type": "Feature", "properties": {"id": index}, "geometry": mapping(cell.intersection(frame))}
+            out.write(json.dumps(feature) + "\n")
+    return path
+
+
 def measure(args):
     binary = args.binary or os.path.join(ROOT, ".build", "release", "overlaykit")
     if not os.access(binary, os.X_OK):
@@ -174,6 +195,9 @@ def measure(args):
     if args.buildings > 0:
         path = make_tile_scale_data.generate("buildings", args.buildings, 1, args.data)
         inputs.append(("buildings", path, args.buildings_zoom))
+    for cells, zoom in ((args.voronoi_small, args.voronoi_small_zoom), (args.voronoi_large, args.voronoi_large_zoom)):
+        if cells > 0:
+            inputs.append(("voronoi-%d" % cells, voronoi(cells, work), zoom))
     tippecanoe = find_tippecanoe()["tippecanoe"] if args.tippecanoe else None
     report = {"load": load(), "binary": binary, "inputs": []}
     for name, path, zoom in inputs:
@@ -263,6 +287,10 @@ def main():
     parser.add_argument("--admin-zoom", type=int, default=10)
     parser.add_argument("--buildings-zoom", type=int, default=14)
     parser.add_argument("--convert-zoom", type=int, default=4)
+    parser.add_argument("--voronoi-small", type=int, default=3000, help="Voronoi cells of the small full coverage (0 leaves it out)")
+    parser.add_argument("--voronoi-small-zoom", type=int, default=8)
+    parser.add_argument("--voronoi-large", type=int, default=30000, help="Voronoi cells of the large full coverage (0 leaves it out)")
+    parser.add_argument("--voronoi-large-zoom", type=int, default=10)
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--tippecanoe", action="store_true", help="also time tippecanoe with and without -ab")
     parser.add_argument("--check", action="store_true", help="measure overlaps in every admin-1 tile (slow)")

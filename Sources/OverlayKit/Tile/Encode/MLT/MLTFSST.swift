@@ -8,16 +8,46 @@ struct MLTFSST {
     private(set) var symbolBytes = [UInt8]()
     /// Each symbol's length.
     private(set) var symbolLengths = [UInt32]()
-    /// Symbol code by packed bytes, one table per symbol length (index 0 unused).
-    private var codes = [[UInt64: UInt8]](repeating: [:], count: 9)
-    private var longest = 0
+    /// The symbols sorted by first byte, longest first within a first byte (so the first that
+    /// matches is the longest match), and where each first byte's run starts (257 entries).
+    private var entries = [Entry]()
+    private var firstByteStarts = [UInt16](repeating: 0, count: 257)
+
+    /// A symbol: its bytes packed big-endian into the low `length` bytes, and its code.
+    private struct Entry {
+        var key: UInt64
+        var length: Int
+        var code: UInt8
+    }
+
+    /// A symbol while a table is trained: packed as `Entry.key`.
+    private struct Symbol: Hashable {
+        var key: UInt64
+        var length: Int
+
+        /// The first `8 − length` bytes of `next` appended (symbols are at most 8 bytes).
+        func joined(_ next: Symbol) -> Symbol {
+            let room = min(next.length, 8 - length)
+            return Symbol(key: key << UInt64(8 * room) | next.key >> UInt64(8 * (next.length - room)), length: length + room)
+        }
+
+        /// Byte-wise order (a prefix first), as `[UInt8].lexicographicallyPrecedes`.
+        func precedes(_ other: Symbol) -> Bool {
+            let aligned = key << UInt64(8 * (8 - length)), otherAligned = other.key << UInt64(8 * (8 - other.length))
+            return aligned != otherAligned ? aligned < otherAligned : length < other.length
+        }
+
+        var bytes: [UInt8] { (0..<length).map { UInt8(truncatingIfNeeded: key >> UInt64(8 * (length - 1 - $0))) } }
+    }
 
     static let escape: UInt8 = 255
     private static let maximumSymbols = 255
     private static let sampleBytes = 8 * 1024
     private static let generations = 5
 
-    /// A table trained on `strings` (a sample of them when they are long).
+    /// A table trained on `strings` (a sample of them when they are long). The counts and
+    /// candidates are kept in flat lists (pairs counted by sorting their keys): training runs
+    /// once per string column of every MLT tile, so it must cost little beside the tile's encoding.
     init(training strings: [[UInt8]]) {
         var sample = [[UInt8]]()
         var total = 0
@@ -27,74 +57,98 @@ struct MLTFSST {
             total += string.count
             if total >= Self.sampleBytes { break }
         }
-        var symbols = [[UInt8]]()
+        var symbols = [Symbol]()
+        var single = [Int](repeating: 0, count: 512), pairs = [Int32]()
+        pairs.reserveCapacity(total)
+        var candidates = [(gain: Int, symbol: Symbol)]()
         for _ in 0..<Self.generations {
-            self = MLTFSST(symbols: symbols)
+            self = MLTFSST(trained: symbols)
             // Counts by code: a symbol's index, or 256 + byte for an escaped byte.
-            var single = [Int](repeating: 0, count: 512), pairs = [Int: Int]()
-            pairs.reserveCapacity(total)
+            for index in single.indices { single[index] = 0 }
+            pairs.removeAll(keepingCapacity: true)
             for string in sample {
                 var position = 0, previous = -1
                 while position < string.count {
                     let (code, length) = match(string, at: position)
                     let key = code.map(Int.init) ?? 256 + Int(string[position])
                     single[key] += 1
-                    if previous >= 0 { pairs[previous << 9 | key, default: 0] += 1 }
+                    if previous >= 0 { pairs.append(Int32(previous << 9 | key)) }
                     previous = key
                     position += length
                 }
             }
-            var current = [[UInt8]](), offset = 0                        // the table's symbols by code
-            for length in symbolLengths {
-                current.append(Array(symbolBytes[offset..<offset + Int(length)]))
-                offset += Int(length)
-            }
-            func symbol(_ key: Int) -> [UInt8] { key < 256 ? current[key] : [UInt8(key - 256)] }
-            var candidates = [(gain: Int, symbol: [UInt8])]()
+            let current = symbols
+            func symbol(_ key: Int) -> Symbol { key < 256 ? current[key] : Symbol(key: UInt64(key - 256), length: 1) }
+            candidates.removeAll(keepingCapacity: true)
             for (key, count) in single.enumerated() where count > 0 {
                 let bytes = symbol(key)
-                candidates.append((count * bytes.count, bytes))
+                candidates.append((count * bytes.length, bytes))
             }
-            for (key, count) in pairs where count > 1 {
-                let joined = Array((symbol(key >> 9) + symbol(key & 511)).prefix(8))
-                candidates.append((count * joined.count, joined))
+            pairs.sort()
+            var run = 0
+            while run < pairs.count {
+                var next = run + 1
+                while next < pairs.count && pairs[next] == pairs[run] { next += 1 }
+                let count = next - run, key = Int(pairs[run])
+                if count > 1 {
+                    let joined = symbol(key >> 9).joined(symbol(key & 511))
+                    candidates.append((count * joined.length, joined))
+                }
+                run = next
             }
-            candidates.sort { $0.gain != $1.gain ? $0.gain > $1.gain : $0.symbol.lexicographicallyPrecedes($1.symbol) }
-            var chosen = [[UInt8]](), seen = Set<[UInt8]>()
+            candidates.sort { $0.gain != $1.gain ? $0.gain > $1.gain : $0.symbol.precedes($1.symbol) }
+            var chosen = [Symbol](), seen = Set<Symbol>()
             for candidate in candidates where chosen.count < Self.maximumSymbols && candidate.gain > 1 {
                 if seen.insert(candidate.symbol).inserted { chosen.append(candidate.symbol) }
             }
             symbols = chosen
         }
-        self = MLTFSST(symbols: symbols)
+        self = MLTFSST(trained: symbols)
     }
 
     /// A table of the given symbols (at most 255, each 1…8 bytes).
     init(symbols: [[UInt8]]) {
-        for symbol in symbols.prefix(Self.maximumSymbols) where (1...8).contains(symbol.count) {
-            let key = Self.key(symbol[...])
-            guard codes[symbol.count][key] == nil else { continue }
-            codes[symbol.count][key] = UInt8(symbolLengths.count)
-            symbolLengths.append(UInt32(symbol.count))
-            symbolBytes += symbol
-            longest = max(longest, symbol.count)
-        }
+        self.init(trained: symbols.map { symbol in
+            Symbol(key: symbol.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, length: symbol.count)
+        })
     }
 
-    @inline(__always)
-    private static func key(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var packed: UInt64 = 0
-        for byte in bytes { packed = packed << 8 | UInt64(byte) }
-        return packed
+    /// A table of `symbols` in order: codes by position, the first of equal symbols kept, those
+    /// not 1…8 bytes long left out, at most 255.
+    private init(trained symbols: [Symbol]) {
+        var seen = Set<Symbol>()
+        for symbol in symbols where symbolLengths.count < Self.maximumSymbols {
+            guard (1...8).contains(symbol.length), seen.insert(symbol).inserted else { continue }
+            entries.append(Entry(key: symbol.key, length: symbol.length, code: UInt8(symbolLengths.count)))
+            symbolLengths.append(UInt32(symbol.length))
+            symbolBytes += symbol.bytes
+        }
+        entries.sort { a, b in
+            let (firstA, firstB) = (a.key >> UInt64(8 * (a.length - 1)), b.key >> UInt64(8 * (b.length - 1)))
+            return firstA != firstB ? firstA < firstB : a.length > b.length
+        }
+        var index = 0
+        for byte in 0..<256 {
+            firstByteStarts[byte] = UInt16(index)
+            while index < entries.count && entries[index].key >> UInt64(8 * (entries[index].length - 1)) == UInt64(byte) { index += 1 }
+        }
+        firstByteStarts[256] = UInt16(index)
     }
 
     /// The longest symbol at `position` (code and length), or nil and 1 for an escaped byte.
     @inline(__always)
     private func match(_ string: [UInt8], at position: Int) -> (UInt8?, Int) {
-        var length = min(longest, string.count - position)
-        while length > 0 {
-            if let code = codes[length][Self.key(string[position..<position + length])] { return (code, length) }
-            length -= 1
+        let first = Int(string[position])
+        let start = Int(firstByteStarts[first]), end = Int(firstByteStarts[first + 1])
+        guard start < end else { return (nil, 1) }
+        let available = min(8, string.count - position)
+        var window: UInt64 = 0
+        for offset in 0..<available { window = window << 8 | UInt64(string[position + offset]) }
+        for index in start..<end {
+            let entry = entries[index]
+            if entry.length <= available && window >> UInt64(8 * (available - entry.length)) == entry.key {
+                return (entry.code, entry.length)
+            }
         }
         return (nil, 1)
     }
