@@ -1,0 +1,9 @@
+/// What overlaykit adds to a GeoParquet file beyond the specification, shared by the writer and
+/// the reader: a key-value metadata entry naming the columns that hold each feature's id and
+/// KML folder path, so KML → GeoParquet → KML keeps them (docs/geoparquet.md, "Writing").
+enum GeoParquetConventions {
+    /// The file metadata key: a JSON object with `id_column` and `folders_column`, each present
+    /// when the file has that column, and `collection_members` (a FeatureCollection's members
+    /// besides its features) when there are any.
+    static let metadataKey = "overlaykit"
+}
