@@ -15,6 +15,8 @@ public struct GeoParquetReader: FeatureReader {
     /// The columns overlaykit's own metadata names as the feature id and the KML folder path.
     private let idField: ParquetSchemaTree.Node?
     private let foldersField: ParquetSchemaTree.Node?
+    /// Property columns whose nulls stand for an absent key (overlaykit's own metadata).
+    private let absentWhenNull: Set<String>
     private let fileName: String
     private var rowGroupIndex = 0
     private var pending: [Feature] = []
@@ -79,6 +81,11 @@ public struct GeoParquetReader: FeatureReader {
             return tree.fields.first { $0.element.name == name && !metadata.geometryColumnNames.contains(name) }
         }
         collectionMembers = own["collection_members"]?.objectValue ?? JSONObject()
+        if case .array(let names)? = own["absent_when_null"] {
+            absentWhenNull = Set(names.compactMap(\.stringValue))
+        } else {
+            absentWhenNull = []
+        }
         idField = ownField("id_column")
         foldersField = ownField("folders_column")
         let ownNames = Set([idField, foldersField].compactMap { $0?.element.name })
@@ -165,7 +172,9 @@ public struct GeoParquetReader: FeatureReader {
             properties.members.reserveCapacity(propertyFields.count)
             for field in propertyFields {
                 do {
-                    properties.members.append(.init(key: field.element.name, value: try assembler.next(field)))
+                    let value = try assembler.next(field)
+                    if case .null = value, absentWhenNull.contains(field.element.name) { continue }
+                    properties.members.append(.init(key: field.element.name, value: value))
                 } catch let error as ParquetDecodingFailure {
                     throw failure(.geoparquetBadFile, "row group \(index), column \(field.element.name), row \(row): \(error.reason)")
                 }

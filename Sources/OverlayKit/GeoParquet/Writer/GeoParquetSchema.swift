@@ -18,14 +18,22 @@ struct GeoParquetSchema {
     private(set) var typeCodes: Set<UInt32> = []
     /// The box of every geometry.
     private(set) var bounds = WKBWriter.GeometryBounds()
+    /// Records seen, and how many of them have each key.
+    private var records = 0
+    private var presence: [String: Int] = [:]
+    /// Keys some feature gives an explicit null.
+    private var explicitNulls: Set<String> = []
 
     /// The columns the writer adds (besides properties).
     static let geometryName = "geometry", bboxName = "bbox", idName = "id", foldersName = "folders"
 
     /// Learns one record's columns.
     mutating func observe(_ record: GeoParquetSpillRecord) {
+        records += 1
         for member in record.properties.members {
+            presence[member.key, default: 0] += 1
             let type = GeoParquetValueType(of: member.value)
+            if type == .null { explicitNulls.insert(member.key) }
             if let known = types[member.key] {
                 if known != type { types[member.key] = known.unified(with: type) }
             } else {
@@ -176,6 +184,12 @@ struct GeoParquetSchema {
                 encoder.endStruct()
             }
         }
+    }
+
+    /// The property keys some feature lacks and none gives an explicit null: in their columns a
+    /// null means "absent", and the reader leaves the member out (in key order).
+    var absentWhenNull: [String] {
+        keys.filter { (presence[$0] ?? 0) < records && !explicitNulls.contains($0) }
     }
 
     /// The GeoParquet `geometry_types` names of the codes present, in code order.

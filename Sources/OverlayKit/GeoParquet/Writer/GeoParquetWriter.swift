@@ -164,6 +164,9 @@ public struct GeoParquetWriter: FeatureWriter {
         var own = JSONObject()
         if layout.idLeaf != nil { own.append("id_column", .string(GeoParquetSchema.idName)) }
         if layout.foldersLeaf != nil { own.append("folders_column", .string(GeoParquetSchema.foldersName)) }
+        let columnOfKey = Dictionary(layout.propertyColumns.map { ($0.key, $0.column) }, uniquingKeysWith: { first, _ in first })
+        let sparse = schema.absentWhenNull.compactMap { columnOfKey[$0] }
+        if !sparse.isEmpty { own.append("absent_when_null", .array(sparse.map { .string($0) })) }
         if !collectionMembers.isEmpty { own.append("collection_members", .object(collectionMembers)) }
         if !own.isEmpty {
             var ownText = JSONBytes()
