@@ -6,9 +6,9 @@
 enum HilbertIndex {
     /// The key of the point at `longitude`, `latitude` (clamped to the world).
     static func key(longitude: Double, latitude: Double) -> UInt64 {
-        let scale = Double(UInt32.max)
-        let x = UInt64(max(0, min(scale, ((longitude + 180) / 360 * scale).rounded(.down))))
-        let y = UInt64(max(0, min(scale, ((latitude + 90) / 180 * scale).rounded(.down))))
+        let cells = 4_294_967_296.0, last = cells - 1
+        let x = UInt64(max(0, min(last, ((longitude + 180) / 360 * cells).rounded(.down))))
+        let y = UInt64(max(0, min(last, ((latitude + 90) / 180 * cells).rounded(.down))))
         return key(x: x, y: y)
     }
 
