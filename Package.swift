@@ -41,8 +41,8 @@ let package = Package(
         // libdeflate-dev); only IO/Compression/WholeBufferGzip.swift imports it. zlib stays for streams and reading.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CLibDeflate", pkgConfig: "libdeflate", providers: [.apt(["libdeflate-dev"])]),
-        // The Parquet page codecs besides gzip (zlib above), for GeoParquet input; only
-        // GeoParquet/Codecs/ParquetCodec.swift imports them (Debian: libzstd-dev, libsnappy-dev, libbrotli-dev, liblz4-dev).
+        // The Parquet page codecs besides gzip (zlib above), for GeoParquet; only
+        // GeoParquet/Codecs/ParquetCodec.swift imports them, for reading and (zstd, snappy) writing (Debian: libzstd-dev, libsnappy-dev, libbrotli-dev, liblz4-dev).
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .systemLibrary(name: "CSnappy", pkgConfig: "snappy", providers: [.apt(["libsnappy-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),

@@ -42,7 +42,7 @@ extension FileFormat: ExpressibleByArgument {
         guard let output, output != "-" else { return fallback }
         guard name.contains(".") else { return fallback }
         guard let format = FileFormat(pathExtensionOf: output), format.isFeatureFormat else {
-            throw ValidationError("cannot tell a feature format from '\(name)': use .geojson, .geojsonseq, .kml or .kmz, or give --to")
+            throw ValidationError("cannot tell a feature format from '\(name)': use .geojson, .geojsonseq, .kml, .kmz or .parquet, or give --to")
         }
         return format
     }

@@ -5,7 +5,7 @@ import OverlayModel
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert overlays between GeoJSON, GeoJSONSeq, KML and KMZ.",
+        abstract: "Convert overlays between GeoJSON, GeoJSONSeq, KML, KMZ and GeoParquet.",
         discussion: """
             Formats come from --from/--to, else the file extensions, else the input's first bytes. \
             Output goes to a temporary file renamed into place when complete, so a failed run \
@@ -27,9 +27,11 @@ struct ConvertCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Decimal places for coordinates (degrees).")
     var precision: Int = 7
 
+    @OptionGroup var geoParquet: GeoParquetOutputOptions
+
     func validate() throws {
         guard (0...17).contains(precision) else { throw ValidationError("--precision must be 0…17") }
-        _ = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
+        try geoParquet.validate(for: try FileFormat.forOutput(to: to, output: output, fallback: .geojson))
     }
 
     func run() throws {
@@ -40,7 +42,7 @@ struct ConvertCommand: ParsableCommand {
             let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }
-            var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision))
+            var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision, geoParquet: geoParquet.writeOptions))
             var transform = try geometry.makeTransform()
             if transform.sharedBorders != nil {
                 // Shared borders are found among all polygons: read everything, then write.

@@ -62,6 +62,8 @@ struct FilterCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Re-encode coordinates with this many decimals instead of copying them through.")
     var precision: Int?
 
+    @OptionGroup var geoParquet: GeoParquetOutputOptions
+
     @Flag(help: "Print only the number of matching features.")
     var count = false
 
@@ -97,7 +99,7 @@ struct FilterCommand: ParsableCommand {
         if let precision, !(0...17).contains(precision) { throw ValidationError("--precision must be 0…17") }
         if let visibleAt, !(0...30).contains(visibleAt) { throw ValidationError("--visible-at must be a zoom 0…30") }
         if let select, select.split(separator: ",").isEmpty { throw ValidationError("--select needs at least one key") }
-        _ = try FileFormat.forOutput(to: to, output: output, fallback: .geojsonseq)
+        try geoParquet.validate(for: try FileFormat.forOutput(to: to, output: output, fallback: .geojsonseq))
     }
 
     func run() throws {
@@ -110,6 +112,7 @@ struct FilterCommand: ParsableCommand {
             engine.onError = onError
             engine.showsProgress = progress
             engine.geometryColumn = inputOptions.format.geometryColumn
+            engine.geoParquet = geoParquet.writeOptions
             let input = try inputOptions.openInput()
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }

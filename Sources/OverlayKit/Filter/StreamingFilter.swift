@@ -42,6 +42,8 @@ public struct StreamingFilter {
     public var precision: Int?
     /// The GeoParquet geometry column to read instead of the primary one.
     public var geometryColumn: String?
+    /// How GeoParquet output is laid out.
+    public var geoParquet = GeoParquetWriteOptions()
     /// Write only the number of matching features, one line.
     public var countsOnly = false
     /// What a bad feature does.
@@ -81,7 +83,7 @@ public struct StreamingFilter {
         }
 
         var writer: (any FeatureWriter)? = countsOnly ? nil
-            : try FeatureIO.writer(for: format, output: output, options: WriterOptions(precision: precision ?? 7))
+            : try FeatureIO.writer(for: format, output: output, options: WriterOptions(precision: precision ?? 7, geoParquet: geoParquet))
         // A GeoJSON writer is kept as its concrete type: it takes copied bytes.
         var geoJSONWriter = writer as? GeoJSONWriter
         if geoJSONWriter != nil { writer = nil }

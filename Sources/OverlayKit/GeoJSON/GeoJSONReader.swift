@@ -545,7 +545,7 @@ public struct GeoJSONReader: FeatureReader {
     private mutating func makeFeature(_ parts: ObjectParts) throws -> Feature {
         if readsShapesOnly {
             let properties = parts.properties.map { $0.objectValue } ?? nil
-            return Feature(shape: parts.geometry?.shape.map { decorate($0, properties: properties) }, location: nil)
+            return Feature(shape: parts.geometry?.shape.map { GeoJSONConventions.decorate($0, properties: properties) }, location: nil)
         }
         var feature = Feature(shape: nil, location: parts.location(in: scanner))
         switch parts.id {
@@ -587,28 +587,9 @@ public struct GeoJSONReader: FeatureReader {
         if let geometry = parts.geometry {
             feature.geometryMembers = geometry.members
             // A repaired shape is kept even when skipping geometry: its bytes cannot be copied.
-            feature.shape = skipsGeometry && !repairedLastFeature ? nil : geometry.shape.map { decorate($0, properties: feature.properties) }
+            feature.shape = skipsGeometry && !repairedLastFeature ? nil : geometry.shape.map { GeoJSONConventions.decorate($0, properties: feature.properties) }
         }
         return feature
-    }
-
-    /// Applies the feature's properties to its shape: a Point with a positive `radius` becomes a
-    /// circle; annotations take their title and subtitle.
-    private func decorate(_ shape: Shape, properties: JSONObject?) -> Shape {
-        guard let properties else { return shape }
-        let title = properties["name"]?.stringValue ?? properties["title"]?.stringValue
-        let subtitle = properties["description"]?.stringValue
-        switch shape {
-        case .annotation(let annotation):
-            if let radius = properties["radius"]?.doubleValue, radius > 0, radius.isFinite {
-                return .circle(Circle(center: annotation.coordinate, radius: radius))
-            }
-            return shape.titlingPoints(title: title, subtitle: subtitle)
-        case .collection(let collection) where collection.origin == .multiPoint:
-            return shape.titlingPoints(title: title, subtitle: subtitle)
-        default:
-            return shape
-        }
     }
 
     private mutating func makeGeometry(_ parts: ObjectParts) throws -> ParsedGeometry {

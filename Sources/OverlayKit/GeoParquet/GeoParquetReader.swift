@@ -12,13 +12,20 @@ public struct GeoParquetReader: FeatureReader {
     /// The top-level fields read as properties, and the geometry field.
     private let propertyFields: [ParquetSchemaTree.Node]
     private let geometryField: ParquetSchemaTree.Node
+    /// The columns overlaykit's own metadata names as the feature id and the KML folder path.
+    private let idField: ParquetSchemaTree.Node?
+    private let foldersField: ParquetSchemaTree.Node?
+    /// Property columns whose nulls stand for an absent key (overlaykit's own metadata).
+    private let absentWhenNull: Set<String>
     private let fileName: String
     private var rowGroupIndex = 0
     private var pending: [Feature] = []
     private var pendingIndex = 0
 
-    /// The document context: GeoParquet carries no KML resources or collection members.
-    public var documentContext: DocumentContext { DocumentContext() }
+    /// The document context: the collection members overlaykit's writer kept in its metadata
+    /// (GeoParquet carries no KML resources).
+    public var documentContext: DocumentContext { DocumentContext(collectionMembers: collectionMembers) }
+    private let collectionMembers: JSONObject
 
     /// Opens `input` and reads its footer and `geo` metadata; `geometryColumn` picks a
     /// geometry column other than the primary one.
@@ -62,8 +69,29 @@ public struct GeoParquetReader: FeatureReader {
             throw bad("no column \(metadata.geometry.name)")
         }
         self.geometryField = geometryField
+        // overlaykit's own metadata: which columns hold the feature id and the folder path.
+        var own = JSONObject()
+        if let text = footer.keyValues.first(where: { $0.key == GeoParquetConventions.metadataKey })?.value,
+           case .object(let object)? = ParquetJSONText.parse(text) {
+            own = object
+        }
+        let tree = tree
+        func ownField(_ key: String) -> ParquetSchemaTree.Node? {
+            guard let name = own[key]?.stringValue else { return nil }
+            return tree.fields.first { $0.element.name == name && !metadata.geometryColumnNames.contains(name) }
+        }
+        collectionMembers = own["collection_members"]?.objectValue ?? JSONObject()
+        if case .array(let names)? = own["absent_when_null"] {
+            absentWhenNull = Set(names.compactMap(\.stringValue))
+        } else {
+            absentWhenNull = []
+        }
+        idField = ownField("id_column")
+        foldersField = ownField("folders_column")
+        let ownNames = Set([idField, foldersField].compactMap { $0?.element.name })
         propertyFields = tree.fields.filter {
             !metadata.geometryColumnNames.contains($0.element.name) && $0.element.name != metadata.geometry.coveringColumn
+                && !ownNames.contains($0.element.name)
         }
         var rows = 0
         for (index, group) in footer.rowGroups.enumerated() {
@@ -95,7 +123,7 @@ public struct GeoParquetReader: FeatureReader {
 
     private func readRowGroup(_ index: Int) throws -> [Feature] {
         let group = footer.rowGroups[index]
-        let fields = [geometryField] + propertyFields
+        let fields = [geometryField] + propertyFields + [idField, foldersField].compactMap { $0 }
         var chunks = [Int: ColumnChunkData]()
         for field in fields {
             for leaf in field.leafRange {
@@ -144,15 +172,37 @@ public struct GeoParquetReader: FeatureReader {
             properties.members.reserveCapacity(propertyFields.count)
             for field in propertyFields {
                 do {
-                    properties.members.append(.init(key: field.element.name, value: try assembler.next(field)))
+                    let value = try assembler.next(field)
+                    if case .null = value, absentWhenNull.contains(field.element.name) { continue }
+                    properties.members.append(.init(key: field.element.name, value: value))
                 } catch let error as ParquetDecodingFailure {
                     throw failure(.geoparquetBadFile, "row group \(index), column \(field.element.name), row \(row): \(error.reason)")
                 }
             }
-            features.append(Feature(properties: properties, shape: shape,
-                                    location: SourceLocation(file: fileName, line: 0, column: 0)))
+            var feature = Feature(properties: properties, shape: shape.map { GeoJSONConventions.decorate($0, properties: properties) },
+                                  location: SourceLocation(file: fileName, line: 0, column: 0))
+            feature.style = SimpleStyle.style(from: properties)
+            do {
+                if let idField { feature.id = Self.featureID(try assembler.next(idField)) }
+                if let foldersField, case .array(let names) = try assembler.next(foldersField) {
+                    feature.folderPath = names.compactMap(\.stringValue)
+                }
+            } catch let error as ParquetDecodingFailure {
+                throw failure(.geoparquetBadFile, "row group \(index), row \(row): \(error.reason)")
+            }
+            features.append(feature)
         }
         return features
+    }
+
+    /// A feature id from an id column's value: a string, an integer or another number.
+    private static func featureID(_ value: JSONValue) -> FeatureID? {
+        switch value {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .number(let number): .number(number)
+        default: nil
+        }
     }
 
     /// The WKB geometry of the next row, read straight from the chunk's bytes (no JSON value).

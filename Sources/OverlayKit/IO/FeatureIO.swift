@@ -58,6 +58,8 @@ public enum FeatureIO {
             return GeoJSONWriter(output: output, options: options, sequence: true)
         case .kml, .kmz:
             return try KMLWriter(output: output, options: options, kmz: format == .kmz)
+        case .geoparquet:
+            return GeoParquetWriter(output: output, options: options)
         default:
             throw Diagnostic(.error, code: .outputUnsupportedFormat,
                              message: "features cannot be written as \(format.rawValue) by this command")

@@ -42,10 +42,17 @@ public struct WriterOptions: Sendable {
     public var precision: Int
     /// A name for the document or layer (KML `Document/name`, MVT layer).
     public var name: String?
+    /// How a GeoParquet file is laid out (other writers ignore it).
+    public var geoParquet: GeoParquetWriteOptions
 
     /// Options with the given precision and name.
-    public init(precision: Int = 7, name: String? = nil) {
+    /// - Parameters:
+    ///   - precision: decimal places for coordinates in text formats.
+    ///   - name: a name for the document or layer.
+    ///   - geoParquet: how a GeoParquet file is laid out.
+    public init(precision: Int = 7, name: String? = nil, geoParquet: GeoParquetWriteOptions = GeoParquetWriteOptions()) {
         self.precision = precision
         self.name = name
+        self.geoParquet = geoParquet
     }
 }

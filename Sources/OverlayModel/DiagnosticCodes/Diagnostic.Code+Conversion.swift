@@ -23,6 +23,8 @@ extension Diagnostic.Code {
     public static let outputRingClosed = Diagnostic.Code("output.ring-closed", kind: .finding)
     /// `output.ring-dropped` (finding): A ring with too few positions is dropped.
     public static let outputRingDropped = Diagnostic.Code("output.ring-dropped", kind: .finding)
+    /// `output.style-dropped` (finding): A style part the output format has no place for (a KML highlight style, an icon href in GeoParquet) is not written.
+    public static let outputStyleDropped = Diagnostic.Code("output.style-dropped", kind: .finding)
     /// `output.unsupported-format` (usage): Features cannot be written in the format asked for.
     public static let outputUnsupportedFormat = Diagnostic.Code("output.unsupported-format", kind: .usage)
 
@@ -39,6 +41,7 @@ extension Diagnostic.Code {
         .outputLineToPoint,
         .outputRingClosed,
         .outputRingDropped,
+        .outputStyleDropped,
         .outputUnsupportedFormat,
     ]
 }

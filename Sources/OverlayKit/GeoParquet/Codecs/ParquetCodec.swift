@@ -102,3 +102,76 @@ enum ParquetCodec: Int, Sendable {
         }
     }
 }
+
+/// Compresses pages for the writer with one of the codecs it writes (UNCOMPRESSED, SNAPPY, GZIP,
+/// ZSTD), keeping one compression context for every page (not thread-safe: one per writer).
+final class ParquetPageCompressor {
+    /// The codec pages are compressed with.
+    let codec: ParquetCodec
+    private var zstdContext: OpaquePointer?
+    private var gzip: WholeBufferGzip?
+
+    /// The zstd level: zstd's default, as pyarrow and DuckDB write.
+    static let zstdLevel: Int32 = 3
+
+    /// A compressor for `codec`.
+    /// - Throws: `Diagnostic` `io.compress-failed` for a codec the writer does not write.
+    init(codec: ParquetCodec) throws {
+        self.codec = codec
+        switch codec {
+        case .uncompressed, .snappy: break
+        case .zstd:
+            guard let context = ZSTD_createCCtx() else {
+                throw Diagnostic(.error, code: .ioCompressFailed, message: "zstd could not allocate a compression context")
+            }
+            zstdContext = context
+        case .gzip:
+            gzip = try WholeBufferGzip()
+        default:
+            throw Diagnostic(.error, code: .ioCompressFailed, message: "the \(codec.name) codec is not written")
+        }
+    }
+
+    deinit { if let zstdContext { ZSTD_freeCCtx(zstdContext) } }
+
+    /// `input` compressed.
+    /// - Throws: `Diagnostic` `io.compress-failed` naming the codec.
+    func compress(_ input: [UInt8]) throws -> [UInt8] {
+        switch codec {
+        case .zstd:
+            let bound = ZSTD_compressBound(input.count)
+            var failure: String?
+            let output = [UInt8](unsafeUninitializedCapacity: max(bound, 1)) { buffer, count in
+                let result = input.withUnsafeBytes { source in
+                    ZSTD_compressCCtx(zstdContext, buffer.baseAddress, bound, source.baseAddress, source.count, Self.zstdLevel)
+                }
+                if ZSTD_isError(result) != 0 {
+                    failure = String(cString: ZSTD_getErrorName(result))
+                    count = 0
+                } else {
+                    count = result
+                }
+            }
+            if let failure { throw Diagnostic(.error, code: .ioCompressFailed, message: "zstd could not compress a page of \(input.count) bytes: \(failure)") }
+            return output
+        case .snappy:
+            let bound = snappy_max_compressed_length(input.count)
+            var ok = true
+            let output = [UInt8](unsafeUninitializedCapacity: max(bound, 1)) { buffer, count in
+                var length = bound
+                let status = input.withUnsafeBytes { source in
+                    snappy_compress(source.baseAddress?.assumingMemoryBound(to: CChar.self), source.count,
+                                    UnsafeMutableRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self), &length)
+                }
+                ok = status == SNAPPY_OK
+                count = ok ? length : 0
+            }
+            guard ok else { throw Diagnostic(.error, code: .ioCompressFailed, message: "snappy could not compress a page of \(input.count) bytes") }
+            return output
+        case .gzip:
+            return try gzip!.compress(input)
+        default:
+            return input
+        }
+    }
+}
