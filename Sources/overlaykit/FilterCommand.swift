@@ -110,6 +110,7 @@ struct FilterCommand: ParsableCommand {
             engine.onError = onError
             engine.showsProgress = progress
             engine.geometryColumn = inputOptions.format.geometryColumn
+            engine.readThreads = ReadAheadFeatureReader.usableCores
             let input = try inputOptions.openInput()
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }

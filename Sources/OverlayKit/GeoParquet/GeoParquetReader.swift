@@ -90,6 +90,23 @@ public struct GeoParquetReader: FeatureReader {
         try self.init(files: opened, hints: hints, slice: slice)
     }
 
+    /// Opens the GeoParquet file or folder at `path`: a folder as ``init(folder:geometryColumn:hints:slice:)``,
+    /// a file as ``init(input:geometryColumn:hints:slice:)``.
+    /// - Parameters:
+    ///   - path: a GeoParquet file, or a folder of them.
+    ///   - geometryColumn: a geometry column to read instead of the primary one (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs (see ``FeatureReadHints``).
+    ///   - slice: the slice of the row groups to read (nil: all).
+    /// - Throws: what opening the file or folder throws.
+    public init(path: String, geometryColumn: String? = nil, hints: FeatureReadHints = FeatureReadHints(),
+                slice: GeoParquetRowGroupSlice? = nil) throws {
+        if HivePartitionedFolder.isFolder(path) {
+            try self.init(folder: path, geometryColumn: geometryColumn, hints: hints, slice: slice)
+        } else {
+            try self.init(input: try ByteInput(path: path), geometryColumn: geometryColumn, hints: hints, slice: slice)
+        }
+    }
+
     private init(files opened: [(GeoParquetFile, [JSONObject.Member])], hints: FeatureReadHints, slice: GeoParquetRowGroupSlice?) throws {
         files = opened.map(\.0)
         let wanted = hints.properties
