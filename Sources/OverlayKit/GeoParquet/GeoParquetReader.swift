@@ -107,6 +107,14 @@ public struct GeoParquetReader: FeatureReader {
         }
     }
 
+    /// True when `path` is a folder that holds GeoParquet files (or `key=value` folders) at its
+    /// first level, so a command reads it as a data set, not as a directory of tiles.
+    /// - Parameter path: the path to look at.
+    /// - Returns: whether the folder reads as a GeoParquet data set.
+    public static func isDataSetFolder(_ path: String) -> Bool {
+        HivePartitionedFolder.looksLikeDataSet(path)
+    }
+
     private init(files opened: [(GeoParquetFile, [JSONObject.Member])], hints: FeatureReadHints, slice: GeoParquetRowGroupSlice?) throws {
         files = opened.map(\.0)
         let wanted = hints.properties

@@ -77,6 +77,17 @@ struct HivePartitionedFolder: Sendable {
         POSIX.status(path).map { POSIX.type($0) == S_IFDIR } ?? false
     }
 
+    /// True when `path` is a folder whose first level holds a `.parquet` or `.geoparquet` file
+    /// or a `key=value` folder: a data set, not a folder of tiles (`z/x/y.mvt`). Lists one level.
+    static func looksLikeDataSet(_ path: String) -> Bool {
+        guard isFolder(path), let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return false }
+        return names.contains { name in
+            guard !name.hasPrefix("."), !name.hasPrefix("_") else { return false }
+            if let ext = PathName(name).nameExtension?.lowercased(), ext == "parquet" || ext == "geoparquet" { return true }
+            return name.dropFirst().contains("=") && isFolder(PathName(path).appending(name))
+        }
+    }
+
     /// `%XX` escapes decoded as Hive writes them; a malformed escape stays as it is.
     static func percentDecoded(_ text: String) -> String {
         guard text.contains("%") else { return text }
