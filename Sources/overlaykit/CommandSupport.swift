@@ -93,16 +93,19 @@ struct InputFormatOptions: ParsableArguments {
         }
     }
 
-    /// Opens the input `path` (as ``openInput(_:)``) and a reader for it.
-    func openReader(_ path: String?) throws -> (ByteInput, any FeatureReader) {
-        let byteInput = try openInput(path)
-        return (byteInput, try FeatureIO.reader(for: byteInput, format: from, kmzLimits: kmzLimits, geometryColumn: geometryColumn))
+    /// Opens the input `path` (as ``openInput(_:)``; a folder as a Hive-partitioned GeoParquet
+    /// data set) and a reader for it, told `hints` (by default: GeoParquet row groups decoded on
+    /// every core this process may use, which changes no byte of the result).
+    func openReader(_ path: String?, hints: FeatureReadHints = FeatureReadHints(threads: ReadAheadFeatureReader.usableCores))
+        throws -> (ByteInput, any FeatureReader) {
+        noteIfReadingTerminal(path)
+        return try FeatureIO.reader(atPath: path, format: from, kmzLimits: kmzLimits, geometryColumn: geometryColumn, hints: hints)
     }
 }
 
 /// The input every reading command takes.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet); '-' or none reads standard input.")
+    @Argument(help: "Input file (GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet; a folder of GeoParquet files is one input); '-' or none reads standard input.")
     var input: String?
 
     @OptionGroup var format: InputFormatOptions

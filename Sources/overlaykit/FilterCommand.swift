@@ -113,6 +113,7 @@ struct FilterCommand: ParsableCommand {
             engine.showsProgress = progress
             engine.geometryColumn = inputOptions.format.geometryColumn
             engine.geoParquet = geoParquet.writeOptions
+            engine.readThreads = ReadAheadFeatureReader.usableCores
             let input = try inputOptions.openInput()
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }

@@ -6,7 +6,7 @@ import OverlayKit
 enum InfoTileSet {
     /// True when `path` names a tile set (recognised by its bytes), not a feature file.
     static func isTileSet(_ path: String?) -> Bool {
-        guard let path, path != "-" else { return false }
+        guard let path, path != "-", !GeoParquetReader.isDataSetFolder(path) else { return false }
         return TileSet.recognizedFormat(path) != nil
     }
 

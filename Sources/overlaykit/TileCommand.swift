@@ -259,7 +259,7 @@ struct TileCommand: ParsableCommand {
         }
         if let tile = try explainedTile() {
             try runReportingErrors {
-                var inputs = try inputOptions.open(layer: layer)
+                var inputs = try inputOptions.open(layer: layer, tiler: try tiler)
                 let explanation = try tiler.explain(tile, reading: &inputs, onWarning: Report.diagnostic)
                 print(TileExplanationText(explanation).text, terminator: "")
             }
@@ -267,7 +267,7 @@ struct TileCommand: ParsableCommand {
         }
         if plan {
             try runReportingErrors {
-                var inputs = try inputOptions.open(layer: layer)
+                var inputs = try inputOptions.open(layer: layer, tiler: try tiler)
                 let estimate = try tiler.plan(reading: &inputs, onWarning: Report.diagnostic)
                 print(Self.text(estimate, format: try tiler.resolvedArchiveFormat), terminator: "")
             }
@@ -275,7 +275,7 @@ struct TileCommand: ParsableCommand {
         }
         guard let output else { return }
         try runReportingErrors {
-            var inputs = try inputOptions.open(layer: layer)
+            var inputs = try inputOptions.open(layer: layer, tiler: try tiler)
             let meter = ProgressMeter(show: tippecanoe.quiet ? false : progress) { Report.standardError($0) }
             var onProgress: (@Sendable (TileWriteCounts) -> Void)?
             if meter.enabled { onProgress = { counts in meter.update { Self.progressLine(counts, seconds: meter.elapsedSeconds) } } }

@@ -5,7 +5,7 @@ import OverlayModel
 /// `tile`'s inputs, as tippecanoe takes them: files named on the command line (each its own
 /// layer named after the file, or all in the `-l` layer) and `-L NAME:FILE` inputs.
 struct TileInputOptions: ParsableArguments {
-    @Argument(help: "Input files (GeoJSON, GeoJSONSeq, KML or KMZ): each is a layer named after the file, or all go to -l's layer; '-' or none (and no -L) reads standard input.")
+    @Argument(help: "Input files (GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet; a folder of GeoParquet files is one input): each is a layer named after the file, or all go to -l's layer; '-' or none (and no -L) reads standard input.")
     var inputs: [String] = []
 
     @Option(name: [.customShort("L"), .customLong("named-layer")],
@@ -50,8 +50,9 @@ struct TileInputOptions: ParsableArguments {
         (try? layeredPaths(layer: layer))?.first?.layer ?? "features"
     }
 
-    /// Every input of ``layeredPaths(layer:)`` opened.
-    func open(layer: String?) throws -> [TileInput] {
-        try layeredPaths(layer: layer).map { TileInput(layer: $0.layer, reader: try format.openReader($0.path).1) }
+    /// Every input of ``layeredPaths(layer:)`` opened, told what the run reads (`tiler`'s
+    /// threads and properties: see ``Tiler/readHints``).
+    func open(layer: String?, tiler: Tiler) throws -> [TileInput] {
+        try layeredPaths(layer: layer).map { TileInput(layer: $0.layer, reader: try format.openReader($0.path, hints: tiler.readHints).1) }
     }
 }

@@ -28,7 +28,7 @@ struct TileJobCommand: ParsableCommand {
         @Argument(help: "The shard's number: 0, 1, 2, … in input order, with no gap.")
         var shard: Int
 
-        @Argument(help: "The shard (GeoJSON, GeoJSONSeq, KML or KMZ); '-' or none reads standard input.")
+        @Argument(help: "The shard (GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet, or a folder of GeoParquet files); '-' or none reads standard input.")
         var input: String?
 
         @Option(help: "The layer of the input this shard belongs to (default: the run's -l, else 'features').")
@@ -36,14 +36,30 @@ struct TileJobCommand: ParsableCommand {
 
         @OptionGroup var format: InputFormatOptions
 
+        @Option(name: .customLong("row-groups"), help: ArgumentHelp("GeoParquet (a file or a folder of them): read only the K-th (from 0) of N consecutive slices of the row groups, so N workers share one input without splitting it first.", valueName: "K/N"))
+        var rowGroups: String?
+
         func validate() throws {
             guard shard >= 0 else { throw ValidationError("the shard number must be 0 or more") }
+            if let rowGroups {
+                guard GeoParquetRowGroupSlice(parsing: rowGroups) != nil else {
+                    throw ValidationError("--row-groups takes K/N with 0 ≤ K < N ≤ \(GeoParquetRowGroupSlice.maxCount), not '\(rowGroups)'")
+                }
+                guard let input, input != "-" else { throw ValidationError("--row-groups reads a GeoParquet file or folder: name it") }
+                if let from = format.from, from != .geoparquet { throw ValidationError("--row-groups reads GeoParquet, not \(from.rawValue)") }
+            }
         }
 
         func run() throws {
             try runReportingErrors {
                 let job = try TileJob(work: work)
-                var reader = try format.openReader(input).1
+                var reader: any FeatureReader
+                if let rowGroups, let slice = GeoParquetRowGroupSlice(parsing: rowGroups), let input {
+                    reader = try GeoParquetReader(path: input, geometryColumn: format.geometryColumn,
+                                                  hints: FeatureReadHints(threads: ReadAheadFeatureReader.usableCores), slice: slice)
+                } else {
+                    reader = try format.openReader(input).1
+                }
                 let report = try job.split(shard: shard, layer: layer, reading: &reader, onWarning: Report.diagnostic)
                 Report.standardError("tile-job split: shard \(shard), \(report.features) features into \(report.partitions) partitions\n")
             }

@@ -95,4 +95,40 @@ final class GeoParquetCommandTests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("geoparquet.bad-file") && run.stderr.contains("cut.parquet"), run.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing half-written")
     }
+
+    /// `filter --bbox` skips row groups and prints what a full read prints; a Hive folder is one
+    /// input to `convert`, `info` and `tile`; `tile-job split --row-groups` takes K/N.
+    func testPushdownFoldersAndRowGroupSlicesThroughTheCommands() throws {
+        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
+        let folder = try CLI.temporaryFolder(self)
+        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
+        let written = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
+        try Prerequisite.require(written.status == 0, "the corpus writer failed: \(written.text)")
+        let input = folder.appendingPathComponent("covering.parquet").path
+        let sequence = folder.appendingPathComponent("covering.geojsons").path
+        XCTAssertEqual(try CLI.run(["convert", input, "-o", sequence, "--precision", "17"]).status, 0)
+        for box in ["0,-90,10,90", "100,0,120,30"] {
+            let pushed = try CLI.run(["filter", input, "--bbox", box, "--precision", "17"])
+            let full = try CLI.run(["filter", sequence, "--bbox", box, "--precision", "17"])
+            XCTAssertEqual(pushed.status, 0, pushed.stderr)
+            XCTAssertFalse(pushed.lines.isEmpty)
+            XCTAssertEqual(pushed.stdoutText, full.stdoutText, box)
+            XCTAssertEqual(try CLI.run(["filter", input, "--bbox", box, "--count"]).stdoutText, "\(pushed.lines.count)\n")
+        }
+        let hive = folder.appendingPathComponent("hive").path
+        let converted = try CLI.run(["convert", hive, "--to", "geojsonseq"])
+        XCTAssertEqual(converted.status, 0, converted.stderr)
+        XCTAssertEqual(converted.lines.count, 2400)
+        // Path order: region=__HIVE_DEFAULT_PARTITION__ (null) before region=east.
+        XCTAssertTrue(converted.lines[0].contains("\"region\":null"), converted.lines[0])
+        XCTAssertTrue(converted.lines[800].contains("\"region\":\"east\""), converted.lines[800])
+        let info = try CLI.run(["info", hive])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdoutText.contains("2400") && info.stdoutText.contains("region"), info.stdoutText)
+        let tiles = folder.appendingPathComponent("hive.pmtiles").path
+        let tile = try CLI.run(["tile", hive, "-o", tiles, "--max-zoom", "3", "-y", "name"])
+        XCTAssertEqual(tile.status, 0, tile.stderr)
+        let refused = try CLI.run(["tile-job", "split", folder.path, "0", input, "--row-groups", "2/2"])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
+    }
 }

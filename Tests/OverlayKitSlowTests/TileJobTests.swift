@@ -1,5 +1,6 @@
 import Foundation
 import OverlayModel
+import TestSupport
 import XCTest
 @testable import OverlayKit
 
@@ -150,6 +151,41 @@ final class TileJobTests: XCTestCase {
     /// Shared borders (`-ab`): which polygons tiles hold back is decided once from the whole
     /// input, so a border crossing a partition's edge, or the antimeridian, is simplified and
     /// snapped the same way on both sides, as in one run.
+    /// A GeoParquet file split by row groups (`tile-job split --row-groups K/N`), never
+    /// converted: each worker reads its slice of the row groups, and the job writes one run's bytes.
+    func testSplitByGeoParquetRowGroupsEqualsOneRun() throws {
+        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
+        let corpus = folder.appendingPathComponent("corpus")
+        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
+        let run = try ToolRun.run(python, [script, corpus.path], mergingErrors: true)
+        try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
+        for input in [corpus.appendingPathComponent("covering.parquet").path, corpus.appendingPathComponent("hive").path] {
+            for (shards, zoom) in [(1, 0), (3, 2), (7, 3)] {
+                let name = UUID().uuidString + ".pmtiles"
+                let one = folder.appendingPathComponent("one-\(name)")
+                var tiler = Tiler(output: one.path, layer: "mixed")
+                tiler.threads = 2
+                tiler.options.maxZoom = 6
+                var reader = try GeoParquetReader(path: input, hints: tiler.readHints)
+                let single = try tiler.run(reading: &reader)
+                let distributed = folder.appendingPathComponent("job-\(name)")
+                tiler.output = distributed.path
+                let work = folder.appendingPathComponent("work-\(UUID().uuidString)")
+                try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+                _ = try TileJob.create(work: work.path, tiler: tiler, partitionZoom: zoom)
+                for shard in 0..<shards {
+                    var part = try GeoParquetReader(path: input, hints: FeatureReadHints(threads: 2),
+                                                    slice: GeoParquetRowGroupSlice(index: shard, count: shards))
+                    try TileJob(work: work.path).split(shard: shard, reading: &part)
+                }
+                for partition in try TileJob(work: work.path).plan() { try TileJob(work: work.path).cut(partition: partition) }
+                let report = try TileJob(work: work.path).finish()
+                XCTAssertEqual(report.zooms, single.zooms, "\(input), \(shards) shards")
+                XCTAssertEqual(try Data(contentsOf: distributed), try Data(contentsOf: one), "\(input), \(shards) shards, partition zoom \(zoom)")
+            }
+        }
+    }
+
     func testSplitRunEqualsOneRunWithSharedBorders() throws {
         let cells = CoverageFixtures.voronoi(west: 166.6, south: -21.4, east: 193.7, north: -3.2, columns: 6, rows: 5, seed: 3)
             .map { [$0] }

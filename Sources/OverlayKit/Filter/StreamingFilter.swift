@@ -50,6 +50,20 @@ public struct StreamingFilter {
     public var onError: ErrorPolicy = .fail
     /// Always show the progress line (otherwise only on a terminal after two seconds).
     public var showsProgress = false
+    /// Threads a GeoParquet input's row groups are decoded on (the output is the same bytes).
+    public var readThreads = 1
+
+    /// What the reader is told: the box of ``FeatureFilter/intersecting`` or
+    /// ``FeatureFilter/within`` (row groups that cannot meet it are skipped: their features
+    /// would not pass), ``readThreads``, and the properties used when the filter looks at none
+    /// (`--count` reads none; `--select` the selected ones).
+    public var readHints: FeatureReadHints {
+        var properties: Set<String>?
+        if filter.expression == nil {
+            if countsOnly { properties = [] } else if let selectedKeys { properties = Set(selectedKeys) }
+        }
+        return FeatureReadHints(extent: filter.intersecting ?? filter.within, properties: properties, threads: readThreads)
+    }
 
     /// A filter run with the given predicates and defaults for everything else.
     public init(filter: FeatureFilter) {
@@ -79,7 +93,7 @@ public struct StreamingFilter {
             reader.resumable = onError != .fail
             source = .geoJSON(reader)
         } else {
-            source = .other(try FeatureIO.reader(for: input, format: inputFormat, geometryColumn: geometryColumn))
+            source = .other(try FeatureIO.reader(for: input, format: inputFormat, geometryColumn: geometryColumn, hints: readHints))
         }
 
         var writer: (any FeatureWriter)? = countsOnly ? nil

@@ -16,6 +16,8 @@ struct GeoParquetMetadata: Sendable {
         var encoding: Encoding
         /// The top-level struct column holding this column's bbox (1.1 covering), if any.
         var coveringColumn: String?
+        /// The paths of the covering's xmin, ymin, xmax and ymax columns (1.1), when all four are named.
+        var coveringPaths: [[String]]? = nil
     }
 
     /// The metadata's version (`2.0` for the logical types alone).
@@ -59,12 +61,19 @@ struct GeoParquetMetadata: Sendable {
             }
             if let crs = column["crs"] { try Self.checkCRS(crs, column: name) }
             var covering: String?
+            var coveringPaths: [[String]]?
             if case .object(let cover)? = column["covering"], case .object(let bbox)? = cover["bbox"],
                case .array(let xmin)? = bbox["xmin"], let first = xmin.first?.stringValue {
                 guard fields[first] != nil else { throw Self.failure("the covering of column \(name) names column \(first), which the file does not have") }
                 covering = first
+                let paths = ["xmin", "ymin", "xmax", "ymax"].compactMap { key -> [String]? in
+                    guard case .array(let path)? = bbox[key] else { return nil }
+                    let names = path.compactMap(\.stringValue)
+                    return names.count == path.count && !names.isEmpty ? names : nil
+                }
+                if paths.count == 4 { coveringPaths = paths }
             }
-            geometry = Column(name: name, encoding: encoding, coveringColumn: covering)
+            geometry = Column(name: name, encoding: encoding, coveringColumn: covering, coveringPaths: coveringPaths)
         } else {
             let native = schema.fields.filter {
                 if case .geometry = $0.element.logicalType { return true }

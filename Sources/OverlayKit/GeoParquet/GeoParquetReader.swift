@@ -1,118 +1,168 @@
 import OverlayModel
 
 /// Reads GeoParquet (1.0, 1.1 and 2.0 / Parquet GEOMETRY) as features, one row group at a
-/// time: memory is bounded by the largest row group's decoded columns. The geometry column is
-/// the `geo` metadata's primary one unless another is named; every other column that is not a
-/// geometry column (nor the 1.1 bbox covering column) becomes a property, in schema order.
+/// time: memory is bounded by the row groups decoded at once. The geometry column is the `geo`
+/// metadata's primary one unless another is named; every other column that is not a geometry
+/// column (nor the 1.1 bbox covering column) becomes a property, in schema order.
+///
+/// ``FeatureReadHints`` make it read less: row groups whose declared box (GeoParquet 2.0
+/// geospatial statistics, or the 1.1 covering columns' min and max) cannot meet the hint's
+/// extent are skipped (counted in ``statistics``); properties not named are not decoded; and
+/// with more than one thread, row groups are decoded side by side and handed over in order, so
+/// the features are those of one thread, in the same order.
+///
+/// A folder (``init(folder:geometryColumn:hints:slice:)``) is read as one input: its Parquet
+/// files in path order (``HivePartitionedFolder``), each file's `key=value` folders appended to
+/// its features' properties as strings (unless the file has a column of that name).
 public struct GeoParquetReader: FeatureReader {
-    private let source: RandomAccessBytes
-    private let footer: ParquetFooter
-    private let tree: ParquetSchemaTree
-    private let metadata: GeoParquetMetadata
-    /// The top-level fields read as properties, and the geometry field.
-    private let propertyFields: [ParquetSchemaTree.Node]
-    private let geometryField: ParquetSchemaTree.Node
-    /// The columns overlaykit's own metadata names as the feature id and the KML folder path.
-    private let idField: ParquetSchemaTree.Node?
-    private let foldersField: ParquetSchemaTree.Node?
-    /// Property columns whose nulls stand for an absent key (overlaykit's own metadata).
-    private let absentWhenNull: Set<String>
-    private let fileName: String
-    private var rowGroupIndex = 0
+    /// What a read skipped.
+    public struct Statistics: Sendable, Equatable {
+        /// The files read.
+        public var files = 0
+        /// The row groups of every file.
+        public var rowGroups = 0
+        /// The row groups outside the slice asked for.
+        public var rowGroupsOutsideSlice = 0
+        /// The row groups skipped because their declared box cannot meet the hint's extent.
+        public var rowGroupsSkipped = 0
+        /// The row groups read (or to be read).
+        public var rowGroupsRead = 0
+    }
+
+    /// One row group to read: which file, which group, and its properties.
+    private struct Task: Sendable {
+        var file: Int
+        var group: Int
+    }
+
+    private let files: [GeoParquetFile]
+    /// Per file: the property fields decoded and the partition values appended.
+    private let fields: [[ParquetSchemaTree.Node]]
+    private let extras: [[JSONObject.Member]]
+    private let tasks: [Task]
+    private let threads: Int
+    private var taskIndex = 0
     private var pending: [Feature] = []
     private var pendingIndex = 0
+    private var failure: (any Error)?
+    private var decoder: DecoderOwner?
+    /// What the read skips: known from the footers when the reader is made.
+    public let statistics: Statistics
 
     /// The document context: the collection members overlaykit's writer kept in its metadata
-    /// (GeoParquet carries no KML resources).
-    public var documentContext: DocumentContext { DocumentContext(collectionMembers: collectionMembers) }
-    private let collectionMembers: JSONObject
+    /// (the first file's; GeoParquet carries no KML resources).
+    public var documentContext: DocumentContext { DocumentContext(collectionMembers: files.first?.collectionMembers ?? JSONObject()) }
 
-    /// Opens `input` and reads its footer and `geo` metadata; `geometryColumn` picks a
-    /// geometry column other than the primary one.
+    /// Opens `input` and reads its footer and `geo` metadata.
+    /// - Parameters:
+    ///   - input: the file (or bytes in memory).
+    ///   - geometryColumn: a geometry column to read instead of the primary one (nil: the primary one).
     /// - Throws: a `Diagnostic` (`geoparquet.*`) naming the file and what is wrong.
     public init(input: ByteInput, geometryColumn: String? = nil) throws {
-        let source = try RandomAccessBytes(input)
-        self.source = source
-        fileName = source.name
-        let size = source.size
-        func bad(_ message: String) -> Diagnostic {
-            Diagnostic(.error, code: .geoparquetBadFile, message: "\(source.name): \(message)", location: SourceLocation(file: input.name, line: 0, column: 0))
+        try self.init(input: input, geometryColumn: geometryColumn, hints: FeatureReadHints())
+    }
+
+    /// Opens `input` to read with `hints`, all of it or one slice of its row groups.
+    /// - Parameters:
+    ///   - input: the file (or bytes in memory).
+    ///   - geometryColumn: a geometry column to read instead of the primary one (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs (see ``FeatureReadHints``).
+    ///   - slice: the slice of the row groups to read (nil: all).
+    /// - Throws: a `Diagnostic` (`geoparquet.*`) naming the file and what is wrong.
+    public init(input: ByteInput, geometryColumn: String? = nil, hints: FeatureReadHints,
+                slice: GeoParquetRowGroupSlice? = nil) throws {
+        try self.init(files: [(try GeoParquetFile(input: input, geometryColumn: geometryColumn), [])], hints: hints, slice: slice)
+    }
+
+    /// Opens every Parquet file of the folder `folder` (a Hive-partitioned data set) as one input.
+    /// - Parameters:
+    ///   - folder: the folder's path.
+    ///   - geometryColumn: a geometry column to read instead of the primary one (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs (see ``FeatureReadHints``).
+    ///   - slice: the slice of all files' row groups to read (nil: all).
+    /// - Throws: `geoparquet.empty-folder` when no Parquet file is in it, `io.open-failed` when it
+    ///   cannot be listed, and what opening each file throws.
+    public init(folder: String, geometryColumn: String? = nil, hints: FeatureReadHints = FeatureReadHints(),
+                slice: GeoParquetRowGroupSlice? = nil) throws {
+        let listed = try HivePartitionedFolder(path: folder)
+        let opened = try listed.files.map { file in
+            (try GeoParquetFile(input: try ByteInput(path: file.path), geometryColumn: geometryColumn), file.partitions)
         }
-        guard size >= 12 else { throw bad("\(size) bytes is too short for Parquet (its magic and footer take 12)") }
-        let head = try source.read(at: 0, count: 4)
-        let tail = try source.read(at: size - 8, count: 8)
-        guard head == Array("PAR1".utf8), tail.count == 8, Array(tail[4...]) == Array("PAR1".utf8) else {
-            throw bad("not a Parquet file: it does not start and end with the magic PAR1\(head == Array("PAR1".utf8) ? " (truncated? the end is not PAR1)" : "")")
-        }
-        let footerLength = Int64(tail[0]) | Int64(tail[1]) << 8 | Int64(tail[2]) << 16 | Int64(tail[3]) << 24
-        guard footerLength > 0, footerLength <= size - 12 else {
-            throw bad("the footer length \(footerLength) points past the file of \(size) bytes (truncated?)")
-        }
-        let footerBytes = try source.read(at: size - 8 - footerLength, count: Int(footerLength))
-        do {
-            footer = try ParquetFooter(thrift: footerBytes, fileSize: size - 8 - footerLength)
-            tree = try ParquetSchemaTree(footer.schema)
-        } catch let failure as CompactThriftDecoder.Failure {
-            throw bad("the footer is corrupt: \(failure.reason)")
-        } catch let failure as ParquetDecodingFailure {
-            throw bad("the footer's schema is corrupt: \(failure.reason)")
-        }
-        do {
-            metadata = try GeoParquetMetadata(keyValues: footer.keyValues, schema: tree, column: geometryColumn)
-        } catch var diagnostic as Diagnostic {
-            diagnostic.message = "\(source.name): \(diagnostic.message)"
-            diagnostic.location = SourceLocation(file: input.name, line: 0, column: 0)
-            throw diagnostic
-        }
-        let metadata = metadata
-        guard let geometryField = tree.fields.first(where: { $0.element.name == metadata.geometry.name }) else {
-            throw bad("no column \(metadata.geometry.name)")
-        }
-        self.geometryField = geometryField
-        // overlaykit's own metadata: which columns hold the feature id and the folder path.
-        var own = JSONObject()
-        if let text = footer.keyValues.first(where: { $0.key == GeoParquetConventions.metadataKey })?.value,
-           case .object(let object)? = ParquetJSONText.parse(text) {
-            own = object
-        }
-        let tree = tree
-        func ownField(_ key: String) -> ParquetSchemaTree.Node? {
-            guard let name = own[key]?.stringValue else { return nil }
-            return tree.fields.first { $0.element.name == name && !metadata.geometryColumnNames.contains(name) }
-        }
-        collectionMembers = own["collection_members"]?.objectValue ?? JSONObject()
-        if case .array(let names)? = own["absent_when_null"] {
-            absentWhenNull = Set(names.compactMap(\.stringValue))
+        try self.init(files: opened, hints: hints, slice: slice)
+    }
+
+    /// Opens the GeoParquet file or folder at `path`: a folder as ``init(folder:geometryColumn:hints:slice:)``,
+    /// a file as ``init(input:geometryColumn:hints:slice:)``.
+    /// - Parameters:
+    ///   - path: a GeoParquet file, or a folder of them.
+    ///   - geometryColumn: a geometry column to read instead of the primary one (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs (see ``FeatureReadHints``).
+    ///   - slice: the slice of the row groups to read (nil: all).
+    /// - Throws: what opening the file or folder throws.
+    public init(path: String, geometryColumn: String? = nil, hints: FeatureReadHints = FeatureReadHints(),
+                slice: GeoParquetRowGroupSlice? = nil) throws {
+        if HivePartitionedFolder.isFolder(path) {
+            try self.init(folder: path, geometryColumn: geometryColumn, hints: hints, slice: slice)
         } else {
-            absentWhenNull = []
-        }
-        idField = ownField("id_column")
-        foldersField = ownField("folders_column")
-        let ownNames = Set([idField, foldersField].compactMap { $0?.element.name })
-        propertyFields = tree.fields.filter {
-            !metadata.geometryColumnNames.contains($0.element.name) && $0.element.name != metadata.geometry.coveringColumn
-                && !ownNames.contains($0.element.name)
-        }
-        var rows = 0
-        for (index, group) in footer.rowGroups.enumerated() {
-            guard group.columns.count == tree.leaves.count else {
-                throw bad("row group \(index) has \(group.columns.count) column chunks where the schema has \(tree.leaves.count) columns")
-            }
-            rows += group.rowCount
-            guard rows <= footer.rowCount || footer.rowCount == 0 else { throw bad("the row groups hold more rows than the footer's \(footer.rowCount)") }
+            try self.init(input: try ByteInput(path: path), geometryColumn: geometryColumn, hints: hints, slice: slice)
         }
     }
 
-    /// The number of rows the footer declares.
-    public var rowCount: Int { footer.rowCount }
+    /// True when `path` is a folder that holds GeoParquet files (or `key=value` folders) at its
+    /// first level, so a command reads it as a data set, not as a directory of tiles.
+    /// - Parameter path: the path to look at.
+    /// - Returns: whether the folder reads as a GeoParquet data set.
+    public static func isDataSetFolder(_ path: String) -> Bool {
+        HivePartitionedFolder.looksLikeDataSet(path)
+    }
+
+    private init(files opened: [(GeoParquetFile, [JSONObject.Member])], hints: FeatureReadHints, slice: GeoParquetRowGroupSlice?) throws {
+        files = opened.map(\.0)
+        let wanted = hints.properties
+        fields = files.map { file in file.propertyFields.filter { wanted?.contains($0.element.name) ?? true } }
+        extras = opened.map { file, partitions in
+            let columns = Set(file.propertyFields.map(\.element.name)).union(file.metadata.geometryColumnNames)
+            return partitions.filter { !columns.contains($0.key) && (wanted?.contains($0.key) ?? true) }
+        }
+        var all = [Task]()
+        for (index, file) in files.enumerated() {
+            all += file.footer.rowGroups.indices.map { Task(file: index, group: $0) }
+        }
+        var statistics = Statistics(files: files.count, rowGroups: all.count)
+        if let slice {
+            let range = slice.range(ofTotal: all.count)
+            statistics.rowGroupsOutsideSlice = all.count - range.count
+            all = Array(all[range])
+        }
+        if let extent = hints.extent {
+            let files = files
+            let kept = all.filter { task in files[task.file].declaredBox(ofRowGroup: task.group)?.mayMeet(extent) ?? true }
+            statistics.rowGroupsSkipped = all.count - kept.count
+            all = kept
+        }
+        statistics.rowGroupsRead = all.count
+        self.statistics = statistics
+        tasks = all
+        threads = hints.threads
+    }
+
+    /// The number of rows the footers declare (every file's, before any row group is skipped).
+    public var rowCount: Int { files.reduce(0) { $0 + $1.footer.rowCount } }
 
     /// The next feature, reading the next row group when the current one is used up.
     public mutating func next() throws -> Feature? {
         while pendingIndex >= pending.count {
-            guard rowGroupIndex < footer.rowGroups.count else { return nil }
-            pending = try readRowGroup(rowGroupIndex)
+            if let failure { throw failure }
+            guard taskIndex < tasks.count else { return nil }
+            do {
+                pending = try nextRowGroup()
+            } catch {
+                // The same error again on every later call, as a reader that stopped there.
+                failure = error
+                throw error
+            }
             pendingIndex = 0
-            rowGroupIndex += 1
+            taskIndex += 1
         }
         defer { pendingIndex += 1 }
         return pending[pendingIndex]
@@ -121,97 +171,28 @@ public struct GeoParquetReader: FeatureReader {
     /// No warnings: whatever cannot be read is an error.
     public mutating func takeWarnings() -> [Diagnostic] { [] }
 
-    private func readRowGroup(_ index: Int) throws -> [Feature] {
-        let group = footer.rowGroups[index]
-        let fields = [geometryField] + propertyFields + [idField, foldersField].compactMap { $0 }
-        var chunks = [Int: ColumnChunkData]()
-        for field in fields {
-            for leaf in field.leafRange {
-                let chunk = group.columns[leaf]
-                let column = tree.leaves[leaf].path.joined(separator: ".")
-                guard chunk.path == tree.leaves[leaf].path else {
-                    throw failure(.geoparquetBadFile, "row group \(index): column chunk \(leaf) is \(chunk.path.joined(separator: ".")), not \(column)")
-                }
-                guard chunk.compressedSize <= Int64(Int.max >> 1) else { throw failure(.geoparquetBadFile, "row group \(index), column \(column): a chunk too large") }
-                let bytes = try source.read(at: chunk.start, count: Int(chunk.compressedSize))
-                guard bytes.count == Int(chunk.compressedSize) else {
-                    throw failure(.geoparquetBadFile, "row group \(index), column \(column): the chunk runs past the end of the file")
-                }
-                do {
-                    chunks[leaf] = try ColumnChunkReader.read(bytes, leaf: tree.leaves[leaf], codec: chunk.codec, valueCount: chunk.valueCount)
-                } catch let error as ParquetDecodingFailure {
-                    throw failure(.geoparquetBadFile, "row group \(index), column \(column): \(error.reason)")
-                }
-            }
+    /// The features of task `taskIndex`: decoded here, or taken from the workers.
+    private mutating func nextRowGroup() throws -> [Feature] {
+        guard threads > 1, tasks.count > 1 else { return try decode(tasks[taskIndex]) }
+        if decoder == nil {
+            let files = files, fields = fields, extras = extras, tasks = tasks
+            decoder = DecoderOwner(try OrderedRowGroupDecoder(count: tasks.count, threads: threads, window: 2 * threads) { index in
+                let task = tasks[index]
+                return Result { try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file]) }
+            })
         }
-        // Every row has at least one entry in each column: a row count beyond them is a lie.
-        let geometryEntries = chunks[geometryField.leafRange.lowerBound]?.entryCount ?? 0
-        guard group.rowCount <= geometryEntries else {
-            throw failure(.geoparquetBadFile, "row group \(index) declares \(group.rowCount) rows, but column \(metadata.geometry.name) holds \(geometryEntries) values")
-        }
-        var assembler = ParquetRecordAssembler(chunks: chunks, leaves: tree.leaves)
-        var features = [Feature]()
-        features.reserveCapacity(group.rowCount)
-        let geometryName = metadata.geometry.name
-        for row in 0..<group.rowCount {
-            let shape: Shape?
-            do {
-                if metadata.geometry.encoding == .wkb, geometryField.children.isEmpty {
-                    shape = try wkbShape(assembler: &assembler, chunks: chunks)
-                } else {
-                    shape = try GeoArrowShape.shape(try assembler.next(geometryField), encoding: metadata.geometry.encoding)
-                }
-            } catch let error as WKBReader.Failure {
-                throw failure(.geoparquetInvalidGeometry, "row group \(index), column \(geometryName), row \(row): invalid WKB: \(error.reason)")
-            } catch let error as GeoArrowShape.Failure {
-                throw failure(.geoparquetInvalidGeometry, "row group \(index), column \(geometryName), row \(row): invalid \(metadata.geometry.encoding.rawValue) geometry: \(error.reason)")
-            } catch let error as ParquetDecodingFailure {
-                throw failure(.geoparquetBadFile, "row group \(index), column \(geometryName), row \(row): \(error.reason)")
-            }
-            var properties = JSONObject()
-            properties.members.reserveCapacity(propertyFields.count)
-            for field in propertyFields {
-                do {
-                    let value = try assembler.next(field)
-                    if case .null = value, absentWhenNull.contains(field.element.name) { continue }
-                    properties.members.append(.init(key: field.element.name, value: value))
-                } catch let error as ParquetDecodingFailure {
-                    throw failure(.geoparquetBadFile, "row group \(index), column \(field.element.name), row \(row): \(error.reason)")
-                }
-            }
-            var feature = Feature(properties: properties, shape: shape.map { GeoJSONConventions.decorate($0, properties: properties) },
-                                  location: SourceLocation(file: fileName, line: 0, column: 0))
-            feature.style = SimpleStyle.style(from: properties)
-            do {
-                if let idField { feature.id = Self.featureID(try assembler.next(idField)) }
-                if let foldersField, case .array(let names) = try assembler.next(foldersField) {
-                    feature.folderPath = names.compactMap(\.stringValue)
-                }
-            } catch let error as ParquetDecodingFailure {
-                throw failure(.geoparquetBadFile, "row group \(index), row \(row): \(error.reason)")
-            }
-            features.append(feature)
-        }
-        return features
+        guard let outcome = decoder?.decoder.next() else { return [] }
+        return try outcome.get()
     }
 
-    /// A feature id from an id column's value: a string, an integer or another number.
-    private static func featureID(_ value: JSONValue) -> FeatureID? {
-        switch value {
-        case .string(let text): .string(text)
-        case .integer(let number): .integer(number)
-        case .number(let number): .number(number)
-        default: nil
-        }
+    private func decode(_ task: Task) throws -> [Feature] {
+        try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file])
     }
 
-    /// The WKB geometry of the next row, read straight from the chunk's bytes (no JSON value).
-    private func wkbShape(assembler: inout ParquetRecordAssembler, chunks: [Int: ColumnChunkData]) throws -> Shape? {
-        guard let bytes = try assembler.nextBytes(geometryField) else { return nil }
-        return try WKBReader.shape(bytes)
-    }
-
-    private func failure(_ code: Diagnostic.Code, _ message: String) -> Diagnostic {
-        Diagnostic(.error, code: code, message: "\(fileName): \(message)", location: SourceLocation(file: fileName, line: 0, column: 0))
+    /// Stops the workers when the last copy of the reader is gone.
+    private final class DecoderOwner {
+        let decoder: OrderedRowGroupDecoder
+        init(_ decoder: OrderedRowGroupDecoder) { self.decoder = decoder }
+        deinit { decoder.cancel() }
     }
 }

@@ -39,6 +39,11 @@ struct ParquetFooter: Sendable {
         /// Where the chunk's pages start (the dictionary page's offset when it has one).
         var start: Int64
         var compressedSize: Int64
+        /// The chunk's statistics min and max (plain-encoded), when written.
+        var minimum: [UInt8]? = nil
+        var maximum: [UInt8]? = nil
+        /// The geospatial statistics' box (xmin, xmax, ymin, ymax) of a GEOMETRY column, when written.
+        var geospatialBox: [Double]? = nil
     }
 
     /// One row group.
@@ -79,7 +84,17 @@ struct ParquetFooter: Sendable {
                 guard start >= 4, size >= 0, start <= fileSize, size <= fileSize - start else {
                     throw CompactThriftDecoder.Failure(reason: "column \(path.joined(separator: ".")) of row group \(index) points past the file (offset \(start), \(size) bytes, file \(fileSize) bytes)")
                 }
-                return ColumnChunk(path: path, codec: codec, valueCount: values, start: start, compressedSize: size)
+                var column = ColumnChunk(path: path, codec: codec, valueCount: values, start: start, compressedSize: size)
+                if let statistics = meta[12]?.structure {
+                    // min_value / max_value; the deprecated min / max order doubles the same way.
+                    column.minimum = statistics[6]?.binary ?? statistics[2]?.binary
+                    column.maximum = statistics[5]?.binary ?? statistics[1]?.binary
+                }
+                if let box = meta[17]?.structure?[1]?.structure {
+                    let bounds = (1...4).compactMap { id -> Double? in if case .double(let value)? = box[Int16(id)] { value } else { nil } }
+                    if bounds.count == 4 { column.geospatialBox = bounds }
+                }
+                return column
             }
             return RowGroup(rowCount: groupRows, columns: columns)
         }

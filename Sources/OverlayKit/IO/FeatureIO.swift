@@ -27,6 +27,23 @@ public enum FeatureIO {
     /// primary one); other formats have one geometry and refuse a name (usage error).
     public static func reader(for input: ByteInput, format: FileFormat? = nil, kmzLimits: KMZ.Limits = KMZ.Limits(),
                               geometryColumn: String?) throws -> any FeatureReader {
+        try reader(for: input, format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn, hints: FeatureReadHints())
+    }
+
+    /// A streaming reader for the input, as ``reader(for:format:kmzLimits:geometryColumn:)``,
+    /// told what the caller needs (GeoParquet skips row groups outside `hints.extent`, leaves
+    /// properties not asked for undecoded and decodes row groups on `hints.threads` threads;
+    /// the other formats read everything).
+    /// - Parameters:
+    ///   - input: the bytes to read.
+    ///   - format: the input's format (nil: detected, ``detectFormat(of:given:)``).
+    ///   - kmzLimits: what a KMZ may inflate to.
+    ///   - geometryColumn: the GeoParquet geometry column to read (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs.
+    /// - Throws: what opening the reader throws; `geoparquet.geometry-column` (usage) for a
+    ///   geometry column named for another format.
+    public static func reader(for input: ByteInput, format: FileFormat? = nil, kmzLimits: KMZ.Limits = KMZ.Limits(),
+                              geometryColumn: String?, hints: FeatureReadHints) throws -> any FeatureReader {
         let format = try detectFormat(of: input, given: format)
         if let geometryColumn, format != .geoparquet {
             throw Diagnostic(.error, code: .geoparquetGeometryColumn,
@@ -41,11 +58,35 @@ public enum FeatureIO {
         case .kmz:
             return try KMZ.reader(for: input, limits: kmzLimits)
         case .geoparquet:
-            return try GeoParquetReader(input: input, geometryColumn: geometryColumn)
+            return try GeoParquetReader(input: input, geometryColumn: geometryColumn, hints: hints)
         default:
             throw Diagnostic(.error, code: .inputUnsupportedFormat,
                              message: "\(format.rawValue) cannot be read as features")
         }
+    }
+
+    /// A streaming reader for the file or folder at `path` (nil or "-": standard input): a folder
+    /// is read as a Hive-partitioned GeoParquet data set (``GeoParquetReader/init(folder:geometryColumn:hints:slice:)``),
+    /// anything else as ``reader(for:format:kmzLimits:geometryColumn:hints:)`` reads it.
+    /// - Parameters:
+    ///   - path: the file or folder (nil or "-": standard input).
+    ///   - format: the input's format (nil: detected; a folder is GeoParquet whatever it says).
+    ///   - kmzLimits: what a KMZ may inflate to.
+    ///   - geometryColumn: the GeoParquet geometry column to read (nil: the primary one).
+    ///   - hints: the extent, properties and threads the caller needs.
+    /// - Returns: the input (for a folder, an empty one named after it) and its reader.
+    /// - Throws: what opening the file or the reader throws.
+    public static func reader(atPath path: String?, format: FileFormat? = nil, kmzLimits: KMZ.Limits = KMZ.Limits(),
+                              geometryColumn: String?, hints: FeatureReadHints) throws -> (ByteInput, any FeatureReader) {
+        if let path, path != "-", HivePartitionedFolder.isFolder(path) {
+            if let format, format != .geoparquet {
+                throw Diagnostic(.error, code: .inputUnsupportedFormat,
+                                 message: "\(path) is a folder: only GeoParquet is read from a folder, not \(format.rawValue)")
+            }
+            return (ByteInput(bytes: [], name: path), try GeoParquetReader(folder: path, geometryColumn: geometryColumn, hints: hints))
+        }
+        let input = try ByteInput(path: path)
+        return (input, try reader(for: input, format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn, hints: hints))
     }
 
     /// A streaming writer into `output`.

@@ -38,7 +38,7 @@ public final class ReadAheadFeatureReader: FeatureReader {
 
     /// The cores this process may run on: its CPU affinity on Linux (`taskset`, container
     /// cpusets), which `ProcessInfo.activeProcessorCount` ignores; the active count elsewhere.
-    static var usableCores: Int {
+    package static var usableCores: Int {
         #if os(Linux)
         // `Cpus_allowed:\t3` (a hex mask, comma-grouped) in /proc/self/status; Glibc's module
         // does not export sched_getaffinity.

@@ -50,6 +50,13 @@ public struct Tiler: Sendable, Codable {
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     /// Replace an existing output (otherwise an existing non-empty output is an error).
     public var replaceExisting = false
+
+    /// What to tell the readers of this run's inputs (``FeatureIO/reader(for:format:kmzLimits:geometryColumn:hints:)``):
+    /// decode on ``threads`` threads, and read only ``TileOptions/propertiesRead``. The tiles are
+    /// the same bytes as when every property is read on one thread.
+    public var readHints: FeatureReadHints {
+        FeatureReadHints(properties: options.propertiesRead, threads: threads)
+    }
     /// Where projected features are kept while tiles are cut (see ``FeatureStore``).
     public var featureStore = FeatureStore.automatic
     /// The folder of the temporary files ``FeatureStore/disk`` writes; nil uses `$TMPDIR`, else `/tmp`.

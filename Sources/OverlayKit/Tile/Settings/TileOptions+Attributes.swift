@@ -24,3 +24,17 @@ extension TileOptions {
         attributeTypes.applied(to: attributes.applied(to: properties), uncoercible: &uncoercible)
     }
 }
+
+extension TileOptions {
+    /// The only properties a run reads from a feature, for ``FeatureReadHints/properties``: nil
+    /// (all of them) unless ``AttributeSelection/included`` lists the kept ones (`-y`, `-X`) and
+    /// no ``featureFilter`` may look at any property. Then the kept ones, and every name
+    /// ``namedProperties`` checks was found, and ``promoteID``: the tiles, their metadata and
+    /// warnings are what reading every property gives.
+    public var propertiesRead: Set<String>? {
+        guard let included = attributes.included, featureFilter == nil else { return nil }
+        var names = included.union(namedProperties)
+        if let promoteID { names.insert(promoteID) }
+        return names
+    }
+}
