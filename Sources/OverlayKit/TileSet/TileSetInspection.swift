@@ -64,7 +64,8 @@ public struct TileSetReport: Sendable {
 
 extension TileSet {
     /// Reads every stored tile once (a PMTiles run once, counted for each tile it stands
-    /// for), decodes it when a decoder exists, and sums per zoom. Memory: one entry per
+    /// for, per zoom by arithmetic; runs pointing at the same bytes decoded once), decodes it
+    /// when a decoder exists, and sums per zoom. Memory: one entry per
     /// distinct tile size per zoom, plus the `largest` tiles kept.
     /// - Throws: `tile.archive-*` for a damaged set, the decoder's `Diagnostic` for a bad tile
     ///   (naming it).
@@ -79,11 +80,15 @@ extension TileSet {
             largestTiles.sort { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.id < $1.id }
             if largestTiles.count > largest { largestTiles.removeLast(largestTiles.count - largest) }
         }
+        // Features per layer of the stored tiles decoded so far (an ocean's runs share a few).
+        var decodedLayers = [TileRun.Content: [(String, Int)]]()
         try forEachRun { run in
             let size = run.tile.bytes.count
             gzip = gzip || run.tile.compression == .gzip
             var perLayer = [(String, Int)]()
-            if let decoder {
+            if let known = decodedLayers[run.content] {
+                perLayer = known
+            } else if let decoder {
                 let first = run.sampleIDs.first.map { "\($0)" } ?? "?"
                 let bytes = try run.tile.uncompressed(source: "\(path) (tile \(first))")
                 do {
@@ -91,6 +96,8 @@ extension TileSet {
                 } catch let diagnostic as Diagnostic {
                     throw Diagnostic(.error, code: diagnostic.code, message: "\(path) tile \(first): \(diagnostic.message)")
                 }
+                if decodedLayers.count >= 1 << 16 { decodedLayers.removeAll(keepingCapacity: true) }
+                decodedLayers[run.content] = perLayer
             }
             for (zoom, count) in run.zoomCounts {
                 sizes[zoom, default: [:]][size, default: 0] += count
