@@ -20,9 +20,14 @@ struct StoredTileRun {
 extension TileSet {
     /// Calls `body` with every run of tiles (`TileArchiveReader.tileRuns()`), in the set's own
     /// order, its tiles counted per zoom by arithmetic (`TileRun.zoomSpans`), never listed.
+    /// - Parameters:
+    ///   - listed: called with the number of runs once they are listed, before the first is read.
+    ///   - body: called with each run.
     /// - Throws: `tile.archive-*` for a damaged set, or what `body` throws.
-    func forEachRun(_ body: (StoredTileRun) throws -> Void) throws {
-        for run in try reader.tileRuns() {
+    func forEachRun(listed: (Int) -> Void = { _ in }, _ body: (StoredTileRun) throws -> Void) throws {
+        let runs = try reader.tileRuns()
+        listed(runs.count)
+        for run in runs {
             guard let tile = try reader.storedTile(of: run) else { continue }
             let zoomCounts = run.zoomSpans.map { (zoom: $0.zoom, count: Int($0.count)) }
             let samples = (0..<min(run.count, UInt64(StoredTileRun.sampleLimit))).compactMap { PMTiles.tile(run.firstID + $0) }

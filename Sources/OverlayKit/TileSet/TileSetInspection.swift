@@ -1,3 +1,4 @@
+import Dispatch
 import OverlayModel
 
 /// What a tile set holds, zoom by zoom, as `overlaykit info TILESET` prints it (planetiler's
@@ -55,6 +56,8 @@ public struct TileSetReport: Sendable {
     public var largestTiles: [LargeTile]
     /// False when the tiles' encoding has no decoder (feature counts are then empty).
     public var decoded: Bool
+    /// What the set says of itself before any tile is read (header and metadata).
+    public var summary: TileSetSummary
 
     /// Tiles over all zooms.
     public var tileCount: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -69,7 +72,17 @@ extension TileSet {
     /// distinct tile size per zoom, plus the `largest` tiles kept.
     /// - Throws: `tile.archive-*` for a damaged set, the decoder's `Diagnostic` for a bad tile
     ///   (naming it).
-    public func inspect(largest: Int = 10) throws -> TileSetReport {
+    ///
+    /// `onProgress`, when given, hears how far the scan is (``TileSetScanProgress``): before the
+    /// runs are listed, once they are, and every 1,024 runs read.
+    public func inspect(largest: Int = 10, onProgress: ((TileSetScanProgress) -> Void)? = nil) throws -> TileSetReport {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var progress = TileSetScanProgress()
+        func report() {
+            progress.seconds = TileSetScanProgress.seconds(since: start)
+            onProgress?(progress)
+        }
+        report()
         let decoder = TileDecoders.decoder(for: contentType)
         var sizes = [Int: [Int: Int]]()            // zoom → stored size → tiles
         var layerCounts = [Int: [(String, Int)]]()  // zoom → layer counts in order
@@ -82,7 +95,13 @@ extension TileSet {
         }
         // Features per layer of the stored tiles decoded so far (an ocean's runs share a few).
         var decodedLayers = [TileRun.Content: [(String, Int)]]()
-        try forEachRun { run in
+        try forEachRun(listed: { runs in
+            progress.runs = runs
+            report()
+        }) { run in
+            progress.runsRead += 1
+            progress.tilesCounted = progress.tilesCounted.addingSaturating(run.zoomCounts.reduce(0) { $0.addingSaturating($1.count) })
+            if progress.runsRead & 1023 == 0 { report() }
             let size = run.tile.bytes.count
             gzip = gzip || run.tile.compression == .gzip
             var perLayer = [(String, Int)]()
@@ -131,6 +150,6 @@ extension TileSet {
                                       featuresByLayer: (layerCounts[zoom] ?? []).map { TileSetReport.LayerCount(layer: $0.0, features: $0.1) })
         }
         return TileSetReport(path: path, format: format, contentType: contentType, gzipTiles: gzip, metadata: metadata,
-                             zooms: zooms, largestTiles: largestTiles, decoded: decoder != nil)
+                             zooms: zooms, largestTiles: largestTiles, decoded: decoder != nil, summary: summary)
     }
 }
