@@ -141,7 +141,7 @@ final class TileRunTests: XCTestCase {
         try writePlaces(path("places.pmtiles"))
         XCTAssertLessThan(try TileArchive.open(path("ocean.pmtiles")).tileRuns().count, 40, "runs, not 341 tiles")
         XCTAssertEqual(try TileArchive.open(path("ocean-tiles")).tileRuns().count, 341)
-        for output in ["by-runs.pmtiles", "one-by-one.pmtiles", "by-runs-folder"] {
+        for output in ["by-runs.pmtiles", "one-by-one.pmtiles", "by-runs-folder", "by-runs.mbtiles"] {
             let ocean = output == "one-by-one.pmtiles" ? path("ocean-tiles") : path("ocean.pmtiles")
             let report = try TileJoin.join(TileJoin.Options(inputs: [ocean, path("places.pmtiles")], output: path(output)))
             XCTAssertEqual(report.tiles, 342, output)
@@ -151,12 +151,14 @@ final class TileRunTests: XCTestCase {
             XCTAssertEqual(report.counts.written.zooms.prefix(6).map(\.statistics.features), [2, 4, 17, 64, 257, 1], output)
         }
         let byRuns = try TileArchive.open(path("by-runs.pmtiles")), oneByOne = try TileArchive.open(path("one-by-one.pmtiles"))
-        let folder = try TileArchive.open(path("by-runs-folder"))
+        let folder = try TileArchive.open(path("by-runs-folder")), rows = try TileArchive.open(path("by-runs.mbtiles"))
         XCTAssertEqual(try byRuns.tileRuns(), try oneByOne.tileRuns(), "the same directory entries")
         XCTAssertEqual(try byRuns.tileIDs(), try folder.tileIDs())
+        XCTAssertEqual(try byRuns.tileIDs(), try rows.tileIDs())
         for id in try folder.tileIDs() {
             XCTAssertEqual(try byRuns.tile(id), try folder.tile(id), "\(id)")
             XCTAssertEqual(try byRuns.tile(id), try oneByOne.tile(id), "\(id)")
+            XCTAssertEqual(try byRuns.tile(id), try rows.tile(id), "\(id)")
         }
         let merged = try MVTDecoder().decode(try XCTUnwrap(try byRuns.tile(TileID(z: 4, x: 9, y: 4))))
         XCTAssertEqual(merged.map(\.name), ["water", "places"])

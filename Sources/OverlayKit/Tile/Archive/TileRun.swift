@@ -7,7 +7,7 @@ import OverlayModel
 /// MBTiles) has a run of one per tile.
 ///
 /// Runs are never expanded tile by tile: their tiles are counted per zoom by arithmetic
-/// (``zoomSpans``) and written as square blocks (``blocks``).
+/// (``zoomSpans``) and written as square blocks (``ZoomSpan/blocks``).
 public struct TileRun: Hashable, Sendable {
     /// Where the run's bytes lie in its archive, as the archive tells them apart: two runs of one
     /// archive with equal contents hold the same bytes. PMTiles: the tile's offset in the data

@@ -68,8 +68,11 @@ extension TileJoin {
                 }
                 if block.zoom == block.root.z {
                     try writer.write(block.root, bytes, gzipped: compressed)
-                } else {
+                } else if writer.storesBlocksOnce {
                     try writer.writeBlock(block, bytes, gzipped: compressed)
+                } else {
+                    // MBTiles: a row per tile, each taking the bytes compressed once.
+                    try block.forEachTile { try writer.write($0, bytes, gzipped: compressed) }
                 }
             }
             var merged = join.metadata(merging: readers.map(\.metadata), counts: counts)
