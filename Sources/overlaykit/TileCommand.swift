@@ -280,7 +280,10 @@ struct TileCommand: ParsableCommand {
             var onProgress: (@Sendable (TileRunProgress) -> Void)?
             if meter.enabled {
                 onProgress = { progress in
-                    meter.update(stage: progress.stage == .reading ? 1 : 2) { Self.progressLine(progress, seconds: meter.elapsedSeconds) }
+                    // Stages drawn at once when they begin: reading, reading under way (the first
+                    // report with features read, so its percentage and time left show), writing.
+                    let stage = progress.stage == .writing ? 3 : progress.featuresRead == 0 ? 1 : 2
+                    meter.update(stage: stage) { Self.progressLine(progress, seconds: meter.elapsedSeconds) }
                 }
             }
             let tiler = try tiler

@@ -10,6 +10,7 @@ final class ProgressEstimateTests: XCTestCase {
     func testPercentTimeLeftAndStages() throws {
         XCTAssertEqual(ProgressEstimate(done: 25, total: 100, elapsedSeconds: 10)?.text, "25%, about 30 s left")
         XCTAssertEqual(ProgressEstimate(done: 0, total: 100, elapsedSeconds: 10)?.text, "0%")
+        XCTAssertEqual(ProgressEstimate(done: 1, total: 100_000, elapsedSeconds: 0.01)?.text, "0%", "no time left from a first tile")
         XCTAssertEqual(ProgressEstimate(done: 500, total: 100, elapsedSeconds: 10)?.fraction, 0.99, "an estimate passed is not the end")
         XCTAssertNil(ProgressEstimate(done: 5, total: nil, elapsedSeconds: 1))
         XCTAssertNil(ProgressEstimate(done: 5, total: 0, elapsedSeconds: 1))

@@ -22,10 +22,11 @@ package struct ProgressEstimate: Hashable, Sendable {
         return elapsedSeconds * (1 - fraction) / fraction
     }
 
-    /// "42%, about 1 min 20 s left" ("42%" alone before anything is done).
+    /// "42%, about 1 min 20 s left" ("0%" alone below 1%: a rate from so little is noise — the
+    /// first tile of a world said hours).
     package var text: String {
         let percent = "\(Int((fraction * 100).rounded(.down)))%"
-        guard let left = secondsLeft else { return percent }
+        guard fraction >= 0.01, let left = secondsLeft else { return percent }
         return percent + ", about \(Self.duration(left)) left"
     }
 

@@ -42,8 +42,8 @@ extension TileJoin {
                 let tiles = join.tileCount(inputs)
                 guard tiles <= maximumTilesWrittenOneByOne else {
                     throw Diagnostic(.error, code: .tileTooManyTiles,
-                                     message: "the inputs hold \(tiles) tiles, more than the \(maximumTilesWrittenOneByOne) \(options.output) "
-                                        + "should hold one file or row per tile; join into a .pmtiles archive (it stores identical tiles once) or give --maximum-zoom")
+                                     message: "the inputs hold \(tiles) tiles, more than the \(maximumTilesWrittenOneByOne) that \(options.output) "
+                                        + "should hold as one file or row per tile; join into a .pmtiles archive (it stores identical tiles once) or give --maximum-zoom")
                 }
             }
             // PMTiles and MBTiles store gzip: a joined tile written as several blocks is compressed once.
