@@ -9,8 +9,9 @@ struct InfoCommand: ParsableCommand {
         discussion: """
             A tile set (PMTiles, MBTiles or a directory, recognised by its bytes) gets its own \
             report: per zoom tiles, stored bytes (sum, max, 99th percentile) and features per layer, \
-            the 10 largest tiles and the metadata's drop counts; with z/x/y, that tile decoded to \
-            GeoJSON in degrees (as tippecanoe-decode prints it). See docs/serve.md.
+            the 10 largest tiles and the metadata's drop counts, after a summary printed before any \
+            tile is read (the header and metadata); with z/x/y, that tile decoded to GeoJSON in \
+            degrees (as tippecanoe-decode prints it). See docs/serve.md.
             """
     )
 
@@ -22,9 +23,12 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(inversion: .prefixedNo, help: "With a tile set: print the tiles read, a percentage and the time left on standard error (default: when it is a terminal).")
+    var progress: Bool?
+
     func run() throws {
         if InfoTileSet.isTileSet(inputOptions.input) {
-            try runReportingErrors { try InfoTileSet.run(path: inputOptions.input!, tile: tile, json: json) }
+            try runReportingErrors { try InfoTileSet.run(path: inputOptions.input!, tile: tile, json: json, progress: progress) }
             return
         }
         if tile != nil { throw ValidationError("z/x/y goes with a tile set (.pmtiles, .mbtiles or a directory of tiles)") }

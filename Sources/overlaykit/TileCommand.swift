@@ -277,11 +277,20 @@ struct TileCommand: ParsableCommand {
         try runReportingErrors {
             var inputs = try inputOptions.open(layer: layer, tiler: try tiler)
             let meter = ProgressMeter(show: tippecanoe.quiet ? false : progress) { Report.standardError($0) }
-            var onProgress: (@Sendable (TileWriteCounts) -> Void)?
-            if meter.enabled { onProgress = { counts in meter.update { Self.progressLine(counts, seconds: meter.elapsedSeconds) } } }
+            var onProgress: (@Sendable (TileRunProgress) -> Void)?
+            if meter.enabled {
+                onProgress = { progress in
+                    // Stages drawn at once when they begin: reading, reading under way (the first
+                    // report with features read, so its percentage and time left show), writing.
+                    let stage = progress.stage == .writing ? 3 : progress.featuresRead == 0 ? 1 : 2
+                    meter.update(stage: stage) { Self.progressLine(progress, seconds: meter.elapsedSeconds) }
+                }
+            }
             let tiler = try tiler
             let report = try tiler.run(reading: &inputs, onWarning: tippecanoe.show, onProgress: onProgress)
-            if meter.finish(Self.progressLine(TileWriteCounts(report.zooms), seconds: meter.elapsedSeconds)) {
+            var done = TileRunProgress(stage: .writing)
+            done.written = TileWriteCounts(report.zooms)
+            if meter.finish(Self.progressLine(done, seconds: meter.elapsedSeconds, finished: true)) {
                 Report.standardError("tile: read and projected \(report.input.features) features in \((report.readingSeconds * 100).rounded() / 100) s\n")
             }
             let size = report.fileBytes.map { "\($0) bytes" } ?? "\(report.encodedBytes) bytes of tiles"
@@ -301,11 +310,42 @@ struct TileCommand: ParsableCommand {
 }
 
 extension TileCommand {
-    /// The progress line: the deepest zoom reached, tiles written (and at that zoom), tiles a second.
-    static func progressLine(_ counts: TileWriteCounts, seconds: Double) -> String {
-        let zoom = counts.deepestZoom ?? 0
-        let atZoom = counts.zooms.indices.contains(zoom) ? counts.zooms[zoom].tiles : 0
-        return "tile: z\(zoom) \(counts.tiles) tiles (\(atZoom) at z\(zoom)), \(Int((Double(counts.tiles) / seconds).rounded())) tiles/s"
+    /// The progress line. Reading: bytes of the inputs' size (a percentage and the time left when
+    /// the size is known) and features. Writing: the deepest zoom reached, tiles written (and at
+    /// that zoom), the percentage of the tiles the features reach and the time left, tiles a second.
+    static func progressLine(_ progress: TileRunProgress, seconds: Double, finished: Bool = false) -> String {
+        switch progress.stage {
+        case .reading:
+            var text = "tile: reading"
+            if let position = progress.position {
+                text += " \(megabytes(position.bytesRead))"
+                if let total = position.totalBytes { text += " of \(megabytes(total))" }
+                text += ","
+            }
+            text += " \(progress.featuresRead) features"
+            if let fraction = progress.fractionOfStage,
+               let estimate = ProgressEstimate(done: fraction, total: 1, elapsedSeconds: progress.secondsInStage) {
+                text += ", " + estimate.text
+            }
+            return text
+        case .writing:
+            let counts = progress.written
+            let zoom = counts.deepestZoom ?? 0
+            let atZoom = counts.zooms.indices.contains(zoom) ? counts.zooms[zoom].tiles : 0
+            var text = "tile: z\(zoom) \(counts.tiles) tiles (\(atZoom) at z\(zoom))"
+            if finished {
+                text += ", 100%"
+            } else if let fraction = progress.fractionOfStage,
+                      let estimate = ProgressEstimate(done: fraction, total: 1, elapsedSeconds: progress.secondsInStage) {
+                text += ", " + estimate.text
+            }
+            return text + ", \(Int((Double(counts.tiles) / seconds).rounded())) tiles/s"
+        }
+    }
+
+    /// "12.3 MB", or "456.7 KB" below a megabyte.
+    static func megabytes(_ bytes: Int) -> String {
+        bytes < 1_000_000 ? "\((Double(bytes) / 100).rounded() / 10) KB" : "\((Double(bytes) / 100_000).rounded() / 10) MB"
     }
 
     /// `--plan`'s table.

@@ -1,5 +1,6 @@
 import Foundation
 import OverlayModel
+import TestSupport
 import XCTest
 @testable import OverlayKit
 
@@ -100,14 +101,19 @@ final class HostileReaderMemoryTests: XCTestCase {
             XCTAssertEqual(result.status, 65, result.stderr)
             XCTAssertTrue(result.stderr.contains("tile.archive-too-large"), result.stderr)
         }
-        // A run of 2^28 tiles in a 268-byte file: read by runs, never listed.
+        // A run of 2^28 tiles in a 268-byte file: read, joined and compared by runs, never listed.
         let run = folder.appendingPathComponent("run.pmtiles").path
         try writePMTiles(run, root: PMTiles.encodeDirectory([PMTiles.Entry(tileID: 0, offset: 0, length: 0, runLength: 1 << 28)]),
                          tileType: PMTiles.tileTypeMVT, data: [])
         XCTAssertEqual(try self.run(["info", run]).status, 0)
         let joined = try self.run(["tile-join", run, "-o", folder.appendingPathComponent("run-out.pmtiles").path])
-        XCTAssertEqual(joined.status, 65, joined.stderr)
-        XCTAssertTrue(joined.stderr.contains("tile.archive-too-large"), joined.stderr)
+        XCTAssertEqual(joined.status, 0, joined.stderr)
+        XCTAssertEqual(try self.run(["diff", run, folder.appendingPathComponent("run-out.pmtiles").path]).status, 0, "the same tiles")
+        // Into a folder, one file a tile: refused before the first file.
+        let files = try self.run(["tile-join", run, "-o", folder.appendingPathComponent("run-out").path])
+        XCTAssertEqual(files.status, 65, files.stderr)
+        XCTAssertTrue(files.stderr.contains("tile.too-many-tiles"), files.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("run-out").path))
         // An MBTiles whose `tiles` view hands over a 1 GB blob: 3.0 GB before.
         let mbtiles = folder.appendingPathComponent("view.mbtiles").path
         let database = try SQLiteDatabase(path: mbtiles, readOnly: false)
@@ -123,15 +129,68 @@ final class HostileReaderMemoryTests: XCTestCase {
         }
     }
 
-    /// The world to z14, as `tile` writes it (357,913,941 tiles in one run): `info` reads it.
-    func testInfoReadsTheWorldToZ14ThatTileWrites() throws {
+    /// The world to z14, as `tile` writes it (356,785,493 tiles in 151,064 runs): `info`,
+    /// `tile-join` with a point's tiles and `diff` read it by its runs; the PyPI `pmtiles` reader
+    /// counts the joined archive's tiles per zoom from its directory and finds the point's tile
+    /// merged and the ocean's copied.
+    func testInfoJoinAndDiffReadTheWorldToZ14ThatTileWrites() throws {
         let folder = try CLI.temporaryFolder(self)
-        let world = folder.appendingPathComponent("world.geojson")
+        let world = folder.appendingPathComponent("world.geojson"), point = folder.appendingPathComponent("point.geojson")
         try Data(#"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[-180,-85.0511],[180,-85.0511],[180,85.0511],[-180,85.0511],[-180,-85.0511]]]}}"#.utf8)
             .write(to: world)
-        let archive = folder.appendingPathComponent("world.pmtiles").path
+        try Data(#"{"type":"Feature","properties":{"name":"p"},"geometry":{"type":"Point","coordinates":[2.35,48.85]}}"#.utf8).write(to: point)
+        let archive = folder.appendingPathComponent("world.pmtiles").path, places = folder.appendingPathComponent("places.pmtiles").path
+        let joined = folder.appendingPathComponent("joined.pmtiles").path
         XCTAssertEqual(try CLI.run(["tile", world.path, "-o", archive, "-z", "14"]).status, 0)
+        XCTAssertEqual(try CLI.run(["tile", point.path, "-o", places, "-z", "14", "-l", "places"]).status, 0)
         let info = try run(["info", archive])
         XCTAssertEqual(info.status, 0, info.stderr)
+        let join = try run(["tile-join", archive, places, "-o", joined])
+        XCTAssertEqual(join.status, 0, join.stderr)
+        let diff = try run(["diff", archive, joined])
+        XCTAssertEqual(diff.status, 1, "the point's tiles changed: \(diff.stderr)")
+
+        let python = URL(fileURLWithPath: try Prerequisite.python(modules: ["pmtiles.reader"], install: "pip install pmtiles"))
+        let script = """
+            import gzip, json, sys
+            from pmtiles.reader import Reader, MmapSource
+            from pmtiles.tile import deserialize_directory, zxy_to_tileid
+            with open(sys.argv[1], 'rb') as f:
+                r = Reader(MmapSource(f))
+                h = r.header()
+                starts = [zxy_to_tileid(z, 0, 0) for z in range(16)]
+                zooms, entries = [0] * 15, 0
+                def walk(offset, length):
+                    global entries
+                    for e in deserialize_directory(r.get_bytes(offset, length)):
+                        if e.run_length == 0:
+                            walk(h['leaf_directory_offset'] + e.offset, e.length)
+                            continue
+                        entries += 1
+                        first, end = e.tile_id, e.tile_id + e.run_length
+                        for z in range(15):
+                            zooms[z] += max(0, min(end, starts[z + 1]) - max(first, starts[z]))
+                walk(h['root_offset'], h['root_length'])
+                def layers(z, x, y):
+                    data = gzip.decompress(r.get(z, x, y))
+                    return [name for name in ('world', 'places') if name.encode() in data]
+                print(json.dumps({'addressed': h['addressed_tiles_count'], 'zooms': zooms, 'entries': entries,
+                                  'paris': layers(14, 8298, 5637), 'ocean': layers(14, 100, 8000)}))
+            """
+        let result = try CLI.runTool(python, ["-c", script, joined])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdoutText.utf8)) as? [String: Any])
+        let zooms = try XCTUnwrap(report["zooms"] as? [Int])
+        XCTAssertEqual(zooms.reduce(0, +), report["addressed"] as? Int)
+        XCTAssertEqual(zooms.prefix(9), [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536], "every tile down to z8")
+        XCTAssertGreaterThan(zooms[14], 260_000_000)
+        XCTAssertLessThan(report["entries"] as? Int ?? .max, 200_000, "runs, as the input's")
+        XCTAssertEqual(report["paris"] as? [String], ["world", "places"])
+        XCTAssertEqual(report["ocean"] as? [String], ["world"])
+        // info's per-zoom tiles are the Python reader's.
+        let text = try XCTUnwrap(try CLI.run(["info", joined, "--json"]).stdoutText.data(using: .utf8))
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: text) as? [String: Any])
+        let perZoom = try XCTUnwrap(json["zooms"] as? [[String: Any]]).compactMap { $0["tiles"] as? Int }
+        XCTAssertEqual(perZoom, zooms)
     }
 }

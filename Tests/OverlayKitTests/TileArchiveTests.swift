@@ -122,7 +122,9 @@ final class TileArchiveTests: XCTestCase {
         for id in ids { XCTAssertEqual(try reader.tile(id), tileBytes(id), "\(id)") }
 
         // The default limit keeps 1365 entries in the root (they compress below 16 KiB).
-        let whole = try PMTilesWriter.directories(try reader.tileEntries(), rootLimit: PMTiles.rootLimit)
+        let whole = try PMTilesWriter.directories(try reader.tileRuns().map {
+            PMTiles.Entry(tileID: $0.firstID, offset: $0.content.offset, length: $0.content.length, runLength: UInt32($0.count))
+        }, rootLimit: PMTiles.rootLimit)
         XCTAssertTrue(whole.leaves.isEmpty)
     }
 

@@ -242,10 +242,14 @@ final class TileJoinTests: XCTestCase {
             id.z == 0 || id == TileID(z: 2, x: 3, y: 1) ? b : nil
         }
         let join = TileJoin()
-        let ids = join.tileIDs([first, second])
-        XCTAssertEqual(ids, [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 0, y: 0), TileID(z: 2, x: 3, y: 1)], "sorted, once each")
-        var written = [TileID: [UInt8]]()
-        let counts = try join.run([first, second], ids: ids) { written[$0] = $1 }
+        XCTAssertEqual(join.tileCount([first, second]), 3, "each id once")
+        var written = [TileID: [UInt8]](), order = [TileID]()
+        let counts = try join.run([first, second]) { block, bytes in
+            XCTAssertEqual(block.tileCount, 1, "single tiles are written one by one")
+            written[block.root] = bytes
+            order.append(block.root)
+        }
+        XCTAssertEqual(order, [TileID(z: 0, x: 0, y: 0), TileID(z: 1, x: 0, y: 0), TileID(z: 2, x: 3, y: 1)], "in tile id order, once each")
         XCTAssertEqual(counts.tiles, 3)
         XCTAssertEqual(counts.mergedTiles, 1)
         XCTAssertEqual(counts.copiedTiles, 2)
@@ -259,15 +263,15 @@ final class TileJoinTests: XCTestCase {
         var options = VectorTileMerger.Options()
         options.excludedLayers = ["parks"]
         let filtered = TileJoin(merger: VectorTileMerger(options: options), zooms: 0...1)
-        let filteredIDs = filtered.tileIDs([first, second])
-        XCTAssertEqual(filteredIDs.count, 2)
-        let none = try filtered.run([first, second], ids: filteredIDs) { _, _ in XCTFail("nothing to write") }
+        XCTAssertEqual(filtered.tileCount([first, second]), 2)
+        let none = try filtered.run([first, second]) { _, _ in XCTFail("nothing to write") }
         XCTAssertEqual(none.tiles, 0)
         XCTAssertEqual(none.emptyTiles, 2)
+        XCTAssertEqual(none.tilesOutsideZooms, 1)
 
         // A broken tile names its input and z/x/y.
         let broken = TileJoin.Input(name: "broken.pmtiles", tileIDs: [TileID(z: 0, x: 0, y: 0)]) { _ in [0x1A, 0x7F] }
-        XCTAssertThrowsError(try join.run([first, broken], ids: [TileID(z: 0, x: 0, y: 0)]) { _, _ in }) { error in
+        XCTAssertThrowsError(try join.run([first, broken]) { _, _ in }) { error in
             XCTAssertTrue((error as? Diagnostic)?.message.contains("broken.pmtiles tile 0/0/0") == true, "\(error)")
         }
     }

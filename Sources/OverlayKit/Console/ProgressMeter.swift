@@ -28,6 +28,8 @@ package final class ProgressMeter: @unchecked Sendable {
     private var open = false
     /// A line was drawn.
     private var drawn = false
+    /// The stage of the last line drawn.
+    private var drawnStage = 0
 
     /// A meter writing its lines to `status`.
     /// - Parameter show: true always, false never, nil when standard error is a terminal (after
@@ -42,14 +44,16 @@ package final class ProgressMeter: @unchecked Sendable {
     /// Seconds since the meter was made, for rates.
     package var elapsedSeconds: Double { max(Self.now() - start, 1e-6) }
 
-    /// Draws the line `text` gives when one is due.
-    package func update(_ text: () -> String) {
+    /// Draws the line `text` gives when one is due, or at once when `stage` differs from the last
+    /// line's (reading done, writing begun: a new stage's first line is not held back).
+    package func update(stage: Int = 0, _ text: () -> String) {
         guard enabled else { return }
         let now = Self.now()
         lock.lock()
         defer { lock.unlock() }
-        guard now - lastDraw >= (terminal ? 0.5 : 2), forced || now - start >= 2 else { return }
+        guard stage != drawnStage || now - lastDraw >= (terminal ? 0.5 : 2), forced || now - start >= 2 else { return }
         lastDraw = now
+        drawnStage = stage
         draw(text(), final: false)
     }
 

@@ -72,41 +72,47 @@ public enum TileSetDiff {
     }
 
     /// Compares the tile sets at `oldPath` and `newPath`; at most `maximumListedTiles` changed
-    /// tiles are listed with their layers (all are counted).
+    /// tiles are listed with their layers (all are counted). The sets are read by their runs
+    /// (`TileRun`, swept together by `TileRunSweep`): tiles over which both hold the same stored
+    /// tiles are compared once and counted by arithmetic, so two oceans to z14 (358 million
+    /// tiles in a few thousand runs each) compare in the time of their directories.
     /// - Throws: `Diagnostic`: the archives' errors (`tile.archive-*`), `tileset.undecodable`.
     public static func compare(oldPath: String, newPath: String, maximumListedTiles: Int = 1000) throws -> Result {
         let old = try TileSet(path: oldPath), new = try TileSet(path: newPath)
-        let oldIDs = try old.reader.tileIDs(), newIDs = try new.reader.tileIDs()
+        let oldRuns = TileRun.normalized(try old.reader.tileRuns()), newRuns = TileRun.normalized(try new.reader.tileRuns())
         var zooms: [Int: Zoom] = [:]
-        var listed: [ChangedTile] = []
-        var unlisted = 0
-        // Both lists are sorted: one merge pass.
-        var i = 0, j = 0
-        while i < oldIDs.count || j < newIDs.count {
-            let oldID = i < oldIDs.count ? oldIDs[i] : nil, newID = j < newIDs.count ? newIDs[j] : nil
-            if let oldID, let newID, oldID == newID {
-                if try sameContent(old, new, oldID) {
-                    zooms[oldID.z, default: Zoom(zoom: oldID.z)].unchanged += 1
+        var changed = SmallestTiles(limit: maximumListedTiles), changedTiles = 0
+        // Whether two stored tiles hold the same content, by where each is stored.
+        var compared = [[TileRun.Content]: Bool]()
+        try TileRunSweep(sets: [oldRuns, newRuns]).forEachSegment { segment in
+            let span = segment.span, count = Int(span.count), zoom = span.zoom
+            switch (segment.runs[0], segment.runs[1]) {
+            case let (oldRun?, newRun?):
+                let key = [oldRuns[oldRun].content, newRuns[newRun].content]
+                let same: Bool
+                if let known = compared[key] {
+                    same = known
                 } else {
-                    zooms[oldID.z, default: Zoom(zoom: oldID.z)].changed += 1
-                    if listed.count < maximumListedTiles {
-                        listed.append(ChangedTile(id: oldID, layers: try layerCounts(old, new, oldID)))
-                    } else {
-                        unlisted += 1
-                    }
+                    guard let id = PMTiles.tile(span.firstID) else { return }
+                    same = try sameContent(old, new, id)
+                    if compared.count >= 1 << 16 { compared.removeAll(keepingCapacity: true) }
+                    compared[key] = same
                 }
-                i += 1
-                j += 1
-            } else if let oldID, newID.map({ oldID < $0 }) ?? true {
-                zooms[oldID.z, default: Zoom(zoom: oldID.z)].removed += 1
-                i += 1
-            } else if let newID {
-                zooms[newID.z, default: Zoom(zoom: newID.z)].added += 1
-                j += 1
+                if same {
+                    zooms[zoom, default: Zoom(zoom: zoom)].unchanged += count
+                } else {
+                    zooms[zoom, default: Zoom(zoom: zoom)].changed += count
+                    changedTiles = changedTiles.addingSaturating(count)
+                    for block in span.blocks { changed.offer(block) }
+                }
+            case (_?, nil): zooms[zoom, default: Zoom(zoom: zoom)].removed += count
+            case (nil, _?): zooms[zoom, default: Zoom(zoom: zoom)].added += count
+            case (nil, nil): break
             }
         }
+        let listed = try changed.tiles.map { ChangedTile(id: $0, layers: try layerCounts(old, new, $0)) }
         return Result(oldPath: oldPath, newPath: newPath, zooms: zooms.values.sorted { $0.zoom < $1.zoom },
-                      changedTiles: listed, unlistedChangedTiles: unlisted)
+                      changedTiles: listed, unlistedChangedTiles: changedTiles - listed.count)
     }
 
     /// The same bytes, or the same decoded layers.

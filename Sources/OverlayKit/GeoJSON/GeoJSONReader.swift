@@ -88,6 +88,11 @@ public struct GeoJSONReader: FeatureReader {
 
     /// The input, when it is a regular file opened by path and nothing of it has been parsed
     /// yet: a caller may then read it in slices instead (`ByteInput.slice(_:)`).
+    /// The bytes of the input parsed so far (read ahead by a buffer) and its size when a file.
+    public var readPosition: ReadPosition? {
+        ReadPosition(bytesRead: scanner.input.bytesRead, totalBytes: scanner.input.expectedSize)
+    }
+
     package var unreadFile: ByteInput? {
         let input = scanner.input
         guard !checkedByteOrderMark, scanner.absolutePosition == 0, input.bytesRead == 0,

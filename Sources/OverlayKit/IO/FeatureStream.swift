@@ -10,6 +10,9 @@ public protocol FeatureReader {
     /// What the document holds besides features (a KMZ's files, a collection's members);
     /// complete once ``next()`` has returned nil.
     var documentContext: DocumentContext { get }
+    /// How far the reader is through its input's bytes, for progress lines; nil when it does not
+    /// say (a default).
+    var readPosition: ReadPosition? { get }
 }
 
 /// A serializer that takes one feature at a time.
@@ -27,6 +30,9 @@ public protocol FeatureWriter {
 }
 
 extension FeatureReader {
+    /// By default the reader does not say.
+    public var readPosition: ReadPosition? { nil }
+
     /// Reads every remaining feature into an array (for stages that need them all).
     public mutating func readAll() throws -> [Feature] {
         var features = [Feature]()

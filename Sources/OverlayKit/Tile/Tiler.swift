@@ -250,12 +250,14 @@ public struct Tiler: Sendable, Codable {
     ///     `tile.attribute-type` warning counting values ``TileOptions/attributeTypes`` left out, a
     ///     `tile.attribute-not-found` warning naming property names no tiled feature has, and a
     ///     `tile.filtered` note counting features ``TileOptions/featureFilter`` left out (each when any were).
-    ///   - onProgress: called after every tile written (under a lock: keep it quick).
+    ///   - onProgress: how far the run is (``TileRunProgress``): while reading, once before the
+    ///     first feature and every 1,024 features, with the inputs' bytes read of their size; then
+    ///     after every tile written, with the tiles the features reach (under a lock: keep it quick).
     /// - Returns: what was written and what was left out (``Report/diagnostics`` says it in words).
     /// - Throws: `Diagnostic` `tile.bad-option` before any work; the reader's errors; `io.*` when the
     ///   archive cannot be written. The old output is then untouched.
     public func run(reading reader: inout some FeatureReader, onWarning: (Diagnostic) -> Void = { _ in },
-                    onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) throws -> Report {
+                    onProgress: (@Sendable (TileRunProgress) -> Void)? = nil) throws -> Report {
         try withSingleInput(&reader) { try run(reading: &$0, onWarning: onWarning, onProgress: onProgress) }
     }
 
@@ -265,15 +267,24 @@ public struct Tiler: Sendable, Codable {
     /// run on, and thinning and clustering see all of them. Otherwise as
     /// `run(reading:onWarning:onProgress:)` with one reader.
     public func run(reading inputs: inout [TileInput], onWarning: (Diagnostic) -> Void = { _ in },
-                    onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) throws -> Report {
+                    onProgress: (@Sendable (TileRunProgress) -> Void)? = nil) throws -> Report {
         try validate(inputs: inputs)
         // Taken first: a locked or existing output fails before minutes of reading.
         let writer = try createWriter()
         do {
             let readingStart = DispatchTime.now().uptimeNanoseconds
             let diskFolder = try temporaryFolder(for: inputs)
+            let onRead = onProgress.map { onProgress in
+                { @Sendable (position: ReadPosition?, features: Int) in
+                    var progress = TileRunProgress(stage: .reading)
+                    progress.position = position
+                    progress.featuresRead = features
+                    progress.secondsInStage = TileRunProgress.seconds(since: readingStart)
+                    onProgress(progress)
+                }
+            }
             let source = try TileSource(reading: &inputs, options: options, readThreads: threads, diskFolder: diskFolder,
-                                        onWarning: onWarning)
+                                        onWarning: onWarning, onRead: onRead)
             // Cutting writes each large tile's children: about the records again, and a level more.
             if let files = source.store.temporaryFiles { try Self.checkFreeSpace(files.folder, needed: files.bytes / 2 * 3) }
             let readingSeconds = Double(DispatchTime.now().uptimeNanoseconds - readingStart) / 1e9
@@ -283,7 +294,20 @@ public struct Tiler: Sendable, Codable {
                 onWarning(Diagnostic(.note, code: .tileFiltered,
                                      message: "\(source.featuresFilteredOut) features did not match --where and were not tiled"))
             }
-            let sink = makeSink(writer: writer, layer: inputs[0].layer, layers: source.layers, onProgress: onProgress)
+            let onWritten = onProgress.map { onProgress in
+                let expected = source.estimatedTiles(zooms: options.minZoom...source.options.maxZoom)
+                let features = source.inputCounts.features
+                let writingStart = DispatchTime.now().uptimeNanoseconds
+                return { @Sendable (counts: TileWriteCounts) in
+                    var progress = TileRunProgress(stage: .writing)
+                    progress.featuresRead = features
+                    progress.written = counts
+                    progress.expectedTiles = expected
+                    progress.secondsInStage = TileRunProgress.seconds(since: writingStart)
+                    onProgress(progress)
+                }
+            }
+            let sink = makeSink(writer: writer, layer: inputs[0].layer, layers: source.layers, onProgress: onWritten)
             if !writer.storesBlocksOnce || encoding == .geojson {
                 // Checked before the first tile: hundreds of millions of files would fill the disk.
                 let estimate = source.estimatedTiles(zooms: options.minZoom...source.options.maxZoom)

@@ -10,40 +10,28 @@ struct StoredTileRun {
     var sampleIDs: [TileID]
     /// The bytes every tile of the run has.
     var tile: StoredTile
+    /// Where the bytes are stored: runs of one set with equal contents hold the same bytes.
+    var content: TileRun.Content
 
     /// The most ids a run lists.
     static let sampleLimit = 16
 }
 
 extension TileSet {
-    /// Calls `body` with every run of tiles, in the set's own order.
+    /// Calls `body` with every run of tiles (`TileArchiveReader.tileRuns()`), in the set's own
+    /// order, its tiles counted per zoom by arithmetic (`TileRun.zoomSpans`), never listed.
+    /// - Parameters:
+    ///   - listed: called with the number of runs once they are listed, before the first is read.
+    ///   - body: called with each run.
     /// - Throws: `tile.archive-*` for a damaged set, or what `body` throws.
-    func forEachRun(_ body: (StoredTileRun) throws -> Void) throws {
-        if let pmtiles = reader as? PMTilesReader {
-            for entry in try pmtiles.tileEntries() {
-                let tile = try pmtiles.storedTile(of: entry)
-                guard let first = PMTiles.tile(entry.tileID) else {
-                    throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(entry.tileID) is beyond zoom 26")
-                }
-                var zoomCounts = [(zoom: Int, count: Int)]()
-                var start = entry.tileID
-                let end = entry.tileID + UInt64(entry.runLength)
-                var zoom = first.z
-                while start < end && zoom <= 26 {
-                    let zoomEnd = PMTiles.firstID(ofZoom: zoom + 1)
-                    let stop = min(end, zoomEnd)
-                    if stop > start { zoomCounts.append((zoom, Int(stop - start))) }
-                    start = max(start, stop)
-                    zoom += 1
-                }
-                let samples = (0..<min(UInt64(entry.runLength), UInt64(StoredTileRun.sampleLimit))).compactMap { PMTiles.tile(entry.tileID + $0) }
-                try body(StoredTileRun(zoomCounts: zoomCounts, sampleIDs: samples, tile: tile))
-            }
-            return
-        }
-        for id in try reader.tileIDs() {
-            guard let tile = try reader.storedTile(id) else { continue }
-            try body(StoredTileRun(zoomCounts: [(id.z, 1)], sampleIDs: [id], tile: tile))
+    func forEachRun(listed: (Int) -> Void = { _ in }, _ body: (StoredTileRun) throws -> Void) throws {
+        let runs = try reader.tileRuns()
+        listed(runs.count)
+        for run in runs {
+            guard let tile = try reader.storedTile(of: run) else { continue }
+            let zoomCounts = run.zoomSpans.map { (zoom: $0.zoom, count: Int($0.count)) }
+            let samples = (0..<min(run.count, UInt64(StoredTileRun.sampleLimit))).compactMap { PMTiles.tile(run.firstID + $0) }
+            try body(StoredTileRun(zoomCounts: zoomCounts, sampleIDs: samples, tile: tile, content: run.content))
         }
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import OverlayModel
 
 /// What a tile set holds, zoom by zoom, as `overlaykit info TILESET` prints it (planetiler's
@@ -55,6 +56,8 @@ public struct TileSetReport: Sendable {
     public var largestTiles: [LargeTile]
     /// False when the tiles' encoding has no decoder (feature counts are then empty).
     public var decoded: Bool
+    /// What the set says of itself before any tile is read (header and metadata).
+    public var summary: TileSetSummary
 
     /// Tiles over all zooms.
     public var tileCount: Int { zooms.reduce(0) { $0 + $1.tiles } }
@@ -64,11 +67,22 @@ public struct TileSetReport: Sendable {
 
 extension TileSet {
     /// Reads every stored tile once (a PMTiles run once, counted for each tile it stands
-    /// for), decodes it when a decoder exists, and sums per zoom. Memory: one entry per
+    /// for, per zoom by arithmetic; runs pointing at the same bytes decoded once), decodes it
+    /// when a decoder exists, and sums per zoom. Memory: one entry per
     /// distinct tile size per zoom, plus the `largest` tiles kept.
     /// - Throws: `tile.archive-*` for a damaged set, the decoder's `Diagnostic` for a bad tile
     ///   (naming it).
-    public func inspect(largest: Int = 10) throws -> TileSetReport {
+    ///
+    /// `onProgress`, when given, hears how far the scan is (``TileSetScanProgress``): before the
+    /// runs are listed, once they are, and every 1,024 runs read.
+    public func inspect(largest: Int = 10, onProgress: ((TileSetScanProgress) -> Void)? = nil) throws -> TileSetReport {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var progress = TileSetScanProgress()
+        func report() {
+            progress.seconds = TileSetScanProgress.seconds(since: start)
+            onProgress?(progress)
+        }
+        report()
         let decoder = TileDecoders.decoder(for: contentType)
         var sizes = [Int: [Int: Int]]()            // zoom → stored size → tiles
         var layerCounts = [Int: [(String, Int)]]()  // zoom → layer counts in order
@@ -79,11 +93,21 @@ extension TileSet {
             largestTiles.sort { $0.bytes != $1.bytes ? $0.bytes > $1.bytes : $0.id < $1.id }
             if largestTiles.count > largest { largestTiles.removeLast(largestTiles.count - largest) }
         }
-        try forEachRun { run in
+        // Features per layer of the stored tiles decoded so far (an ocean's runs share a few).
+        var decodedLayers = [TileRun.Content: [(String, Int)]]()
+        try forEachRun(listed: { runs in
+            progress.runs = runs
+            report()
+        }) { run in
+            progress.runsRead += 1
+            progress.tilesCounted = progress.tilesCounted.addingSaturating(run.zoomCounts.reduce(0) { $0.addingSaturating($1.count) })
+            if progress.runsRead & 1023 == 0 { report() }
             let size = run.tile.bytes.count
             gzip = gzip || run.tile.compression == .gzip
             var perLayer = [(String, Int)]()
-            if let decoder {
+            if let known = decodedLayers[run.content] {
+                perLayer = known
+            } else if let decoder {
                 let first = run.sampleIDs.first.map { "\($0)" } ?? "?"
                 let bytes = try run.tile.uncompressed(source: "\(path) (tile \(first))")
                 do {
@@ -91,6 +115,8 @@ extension TileSet {
                 } catch let diagnostic as Diagnostic {
                     throw Diagnostic(.error, code: diagnostic.code, message: "\(path) tile \(first): \(diagnostic.message)")
                 }
+                if decodedLayers.count >= 1 << 16 { decodedLayers.removeAll(keepingCapacity: true) }
+                decodedLayers[run.content] = perLayer
             }
             for (zoom, count) in run.zoomCounts {
                 sizes[zoom, default: [:]][size, default: 0] += count
@@ -124,6 +150,6 @@ extension TileSet {
                                       featuresByLayer: (layerCounts[zoom] ?? []).map { TileSetReport.LayerCount(layer: $0.0, features: $0.1) })
         }
         return TileSetReport(path: path, format: format, contentType: contentType, gzipTiles: gzip, metadata: metadata,
-                             zooms: zooms, largestTiles: largestTiles, decoded: decoder != nil)
+                             zooms: zooms, largestTiles: largestTiles, decoded: decoder != nil, summary: summary)
     }
 }

@@ -10,20 +10,17 @@ extension TileSetReport {
         }
     }
 
-    /// The report for people (`overlaykit info TILESET`).
+    /// The report for people (`overlaykit info TILESET`): the ``summary``'s lines (what the set
+    /// says of itself), then ``scanText()`` (what reading its tiles found).
     public func text() -> String {
-        var lines = ["tileset: \(path)",
-                     "format: \(format.rawValue), \(contentType.name) tiles" + (gzipTiles ? " (gzip)" : ""),
-                     "name: \(metadata.name)"]
-        if let bounds = metadata.bounds {
-            lines.append("bounds (west, south, east, north): \(bounds.west), \(bounds.south), \(bounds.east), \(bounds.north)")
-        }
-        lines.append("zooms: \(metadata.minZoom)…\(metadata.maxZoom) (metadata); tiles: \(tileCount), bytes: \(byteCount)")
-        for layer in metadata.vectorLayers {
-            lines.append("layer \(layer.id): zooms \(layer.minZoom)…\(layer.maxZoom), fields: "
-                         + (layer.fields.isEmpty ? "none" : layer.fields.map { "\($0.name) (\($0.type))" }.joined(separator: ", ")))
-        }
-        lines.append("")
+        summary.text() + scanText()
+    }
+
+    /// What reading the tiles found: tiles and bytes in all, per zoom, the largest tiles, and the
+    /// metadata's drop counts (`info TILESET` prints it after the ``summary``, once the scan is done).
+    public func scanText() -> String {
+        let stored = gzipTiles && summary.declaredCompression != .gzip ? " (stored gzip)" : ""
+        var lines = ["tiles: \(tileCount), bytes: \(byteCount)\(stored)", ""]
         let header = ["zoom", "tiles", "bytes", "max", "p99", "features per layer"]
         var rows = zooms.map { zoom in
             [String(zoom.zoom), String(zoom.tiles), String(zoom.bytes), String(zoom.maxBytes), String(zoom.p99Bytes),

@@ -37,7 +37,7 @@ extension Diagnostic.Code {
     public static let tileNotATileSet = Diagnostic.Code("tile.not-a-tile-set", kind: .data)
     /// `tile.sum-overflow` (finding): A cluster's summed attribute is beyond the largest double; it is left out, not written as infinity.
     public static let tileSumOverflow = Diagnostic.Code("tile.sum-overflow", kind: .finding)
-    /// `tile.too-many-tiles` (data): The features (polygons by area, lines by length, points) reach more tiles than a directory or MBTiles should hold one by one.
+    /// `tile.too-many-tiles` (data): The features (polygons by area, lines by length, points), or the tile sets `tile-join` joins, reach more tiles than a directory or MBTiles should hold one by one.
     public static let tileTooManyTiles = Diagnostic.Code("tile.too-many-tiles", kind: .data)
     /// `tilejoin.empty` (finding): Tiles left without layers by the filters were not written.
     public static let tilejoinEmpty = Diagnostic.Code("tilejoin.empty", kind: .finding)

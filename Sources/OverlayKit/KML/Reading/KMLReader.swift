@@ -57,6 +57,11 @@ public struct KMLReader: FeatureReader {
         core = try KMLParserCore(xml: XMLStreamReader(input: input, name: name), input: input)
     }
 
+    /// The bytes of the KML read so far and its size when a file (a KMZ's: its document's, inflated).
+    public var readPosition: ReadPosition? {
+        ReadPosition(bytesRead: core.input.bytesRead, totalBytes: core.input.expectedSize)
+    }
+
     public mutating func next() throws -> Feature? {
         guard networkLinks != nil else { return try core.nextFeature() }
         return try networkLinks!.next(after: core)

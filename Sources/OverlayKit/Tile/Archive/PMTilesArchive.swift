@@ -58,7 +58,10 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     var storesBlocksOnce: Bool { true }
 
     func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws {
-        let compressed = try Gzip.compress(tile)
+        try writeBlock(block, tile, gzipped: Gzip.compress(tile))
+    }
+
+    func writeBlock(_ block: TileBlock, _ tile: [UInt8], gzipped compressed: [UInt8]) throws {
         let hash = Self.hash(tile)
         let depth = 2 * UInt64(block.zoom - block.root.z)
         let count = UInt64(1) << depth
@@ -237,15 +240,15 @@ final class PMTilesReader: TileArchiveReader {
     private let size: UInt64
     private let rootEntries: [PMTiles.Entry]
 
-    /// Directory entries beyond this (leaves expanded) are refused: 16,777,216 entries, 400 MB
-    /// as `PMTiles.Entry`s. Runs are not expanded here, so the tiles they address are not
+    /// Directory entries beyond this (leaves expanded) are refused: 16,777,216 entries, 512 MB
+    /// as `TileRun`s. Runs are not expanded here, so the tiles they address are not
     /// limited but by the Hilbert ids of zooms 0–26 (`maximumAddressedTiles`).
     static let maximumEntries = 1 << 24
     /// Every tile of zooms 0–26, the zooms `PMTiles.tile` reads: a run addressing more is damage.
     static let maximumAddressedTiles = Int(PMTiles.firstID(ofZoom: 27))
-    /// The most tiles ``tileIDs()`` lists one by one (`tile-join`, profile checks): 16,777,216
-    /// `TileID`s, 400 MB. An archive whose runs address more is read by its runs (`info`) but not
-    /// listed.
+    /// The most tiles ``tileIDs()`` lists one by one (what still asks for every id): 16,777,216
+    /// `TileID`s, 400 MB. `info`, `tile-join`, `diff` and profile checks read archives by their
+    /// runs (``tileRuns()``), whatever the tiles those address.
     static let maximumListedTiles = 1 << 24
 
     init(path: String) throws {
@@ -322,9 +325,14 @@ final class PMTilesReader: TileArchiveReader {
         return try PMTiles.decodeDirectory(raw, source: path)
     }
 
-    /// Every tile entry (leaves expanded), in Hilbert order.
-    func tileEntries() throws -> [PMTiles.Entry] {
-        var result = [PMTiles.Entry]()
+    /// Every tile entry as a run (leaves expanded), in tile id order: an entry starting inside an
+    /// earlier one's run cuts that run short (a lookup of those ids finds the later entry), so
+    /// runs never overlap. Runs are never expanded: a run of 2^28 tiles is one `TileRun`.
+    /// - Throws: `tile.archive-too-large` past ``maximumEntries`` entries; `tile.archive-pmtiles`
+    ///   for leaves nested deeper than 3 levels, entries out of tile id order, runs addressing
+    ///   more than ``maximumAddressedTiles`` tiles or ids beyond zoom 26.
+    func tileRuns() throws -> [TileRun] {
+        var result = [TileRun]()
         var total = 0
         func walk(_ entries: [PMTiles.Entry], depth: Int) throws {
             for entry in entries {
@@ -333,18 +341,33 @@ final class PMTilesReader: TileArchiveReader {
                         throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
                     }
                     try walk(leaf(entry), depth: depth + 1)
-                } else {
-                    total += Int(entry.runLength)
-                    guard total <= Self.maximumAddressedTiles else {
-                        throw Diagnostic(.error, code: .tileArchivePmtiles,
-                                         message: "\(path) addresses more than \(Self.maximumAddressedTiles) tiles, every tile of zooms 0–26")
-                    }
-                    guard result.count < Self.maximumEntries else {
-                        throw Diagnostic(.error, code: .tileArchiveTooLarge,
-                                         message: "\(path) has more than \(Self.maximumEntries) directory entries")
-                    }
-                    result.append(entry)
+                    continue
                 }
+                total += Int(entry.runLength)
+                guard total <= Self.maximumAddressedTiles else {
+                    throw Diagnostic(.error, code: .tileArchivePmtiles,
+                                     message: "\(path) addresses more than \(Self.maximumAddressedTiles) tiles, every tile of zooms 0–26")
+                }
+                guard result.count < Self.maximumEntries else {
+                    throw Diagnostic(.error, code: .tileArchiveTooLarge,
+                                     message: "\(path) has more than \(Self.maximumEntries) directory entries")
+                }
+                guard entry.tileID < TileRun.endOfIDs, UInt64(entry.runLength) <= TileRun.endOfIDs - entry.tileID else {
+                    throw Diagnostic(.error, code: .tileArchivePmtiles,
+                                     message: "\(path): the run of tile id \(entry.tileID) reaches beyond zoom 26")
+                }
+                if let last = result.last {
+                    guard entry.tileID >= last.firstID else {
+                        throw Diagnostic(.error, code: .tileArchivePmtiles,
+                                         message: "\(path): tile id \(entry.tileID) follows \(last.firstID); directory entries must be in tile id order")
+                    }
+                    if last.endID > entry.tileID {
+                        result[result.count - 1].count = entry.tileID - last.firstID
+                        if result[result.count - 1].count == 0 { result.removeLast() }
+                    }
+                }
+                result.append(TileRun(firstID: entry.tileID, count: UInt64(entry.runLength),
+                                      content: TileRun.Content(offset: entry.offset, length: entry.length)))
             }
         }
         try walk(rootEntries, depth: 0)
@@ -352,19 +375,19 @@ final class PMTilesReader: TileArchiveReader {
     }
 
     func tileIDs() throws -> [TileID] {
-        let entries = try tileEntries()
+        let runs = try tileRuns()
         // Counted before a single id is made: a run of 2^28 would otherwise be gigabytes of ids.
-        let addressed = entries.reduce(0) { $0 + Int($1.runLength) }
+        let addressed = runs.reduce(0) { $0 + Int($1.count) }
         guard addressed <= Self.maximumListedTiles else {
             throw Diagnostic(.error, code: .tileArchiveTooLarge,
-                             message: "\(path) addresses \(addressed) tiles; they are listed one by one up to \(Self.maximumListedTiles) (info reads it by its runs)")
+                             message: "\(path) addresses \(addressed) tiles; they are listed one by one up to \(Self.maximumListedTiles) (info, tile-join and diff read it by its runs)")
         }
         var ids = [TileID]()
         ids.reserveCapacity(addressed)
-        for entry in entries {
-            for step in 0..<UInt64(entry.runLength) {
-                guard let id = PMTiles.tile(entry.tileID + step) else {
-                    throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(entry.tileID + step) is beyond zoom 26")
+        for run in runs {
+            for step in 0..<run.count {
+                guard let id = PMTiles.tile(run.firstID + step) else {
+                    throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile id \(run.firstID + step) is beyond zoom 26")
                 }
                 ids.append(id)
             }
@@ -378,13 +401,17 @@ final class PMTilesReader: TileArchiveReader {
 
     var contentType: TileContentType { TileContentType(pmtilesType: header.tileType, format: metadata.format) }
 
-    /// The bytes a tile entry points at, without a directory lookup (`info` reads each run once
-    /// this way: looking each up again inflated its leaf directory once per run).
-    func storedTile(of entry: PMTiles.Entry) throws -> StoredTile {
-        guard entry.offset <= UInt64.max - header.dataOffset else {
+    /// The bytes a run points at, without a directory lookup (`info` and `tile-join` read each
+    /// run once this way: looking each up again inflated its leaf directory once per run).
+    func storedTile(of run: TileRun) throws -> StoredTile? {
+        try storedTile(at: run.content, id: run.firstID)
+    }
+
+    private func storedTile(at content: TileRun.Content, id: UInt64) throws -> StoredTile {
+        guard content.offset <= UInt64.max - header.dataOffset else {
             throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): tile offset overflows")
         }
-        let raw = try slice(header.dataOffset + entry.offset, UInt64(entry.length), "tile id \(entry.tileID)")
+        let raw = try slice(header.dataOffset + content.offset, UInt64(content.length), "tile id \(id)")
         return StoredTile(bytes: raw, compression: header.tileCompression == PMTiles.compressionGzip ? .gzip : .none)
     }
 
@@ -405,7 +432,7 @@ final class PMTilesReader: TileArchiveReader {
                 continue
             }
             guard wanted - entry.tileID < UInt64(entry.runLength) else { return nil }
-            return try storedTile(of: entry)
+            return try storedTile(at: TileRun.Content(offset: entry.offset, length: entry.length), id: entry.tileID)
         }
         throw Diagnostic(.error, code: .tileArchivePmtiles, message: "\(path): leaf directories nest deeper than 3 levels")
     }

@@ -44,6 +44,17 @@ extension TileArchiveReader {
         try tile(id).map { StoredTile(bytes: $0, compression: .none) }
     }
 
+    /// By default a run of one for each of ``tileIDs()``, numbered in their order.
+    public func tileRuns() throws -> [TileRun] {
+        try tileIDs().enumerated().map { TileRun(tile: $0.element, content: TileRun.Content(offset: UInt64($0.offset), length: 0)) }
+    }
+
+    /// By default the stored bytes of the run's first tile.
+    public func storedTile(of run: TileRun) throws -> StoredTile? {
+        guard let id = run.firstTile else { return nil }
+        return try storedTile(id)
+    }
+
     /// By default the type the metadata's `format` names.
     public var contentType: TileContentType { TileContentType(format: metadata.format) }
 }

@@ -87,6 +87,11 @@ public protocol TileArchiveWriter: AnyObject, Sendable {
     /// address a run of identical tiles store it once; the default writes each tile.
     /// - Throws: as ``write(_:_:)``.
     func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws
+    /// Adds the same tile at every position of `block`, its gzip-compressed bytes already known
+    /// (`gzipped` is `tile` as `Gzip.compress` writes it: `tile-join` writes one joined tile as
+    /// several blocks). The default ignores them.
+    /// - Throws: as ``write(_:_:)``.
+    func writeBlock(_ block: TileBlock, _ tile: [UInt8], gzipped: [UInt8]) throws
     /// True when ``writeBlock(_:_:)`` stores a block once, whatever its size (PMTiles' run
     /// lengths); false when it writes every tile.
     var storesBlocksOnce: Bool { get }
@@ -110,6 +115,11 @@ extension TileArchiveWriter {
     public func writeBlock(_ block: TileBlock, _ tile: [UInt8]) throws {
         try block.forEachTile { try write($0, tile) }
     }
+
+    /// Writes the block as ``writeBlock(_:_:)`` does.
+    public func writeBlock(_ block: TileBlock, _ tile: [UInt8], gzipped: [UInt8]) throws {
+        try writeBlock(block, tile)
+    }
 }
 
 /// Reads a finished tile set.
@@ -121,6 +131,17 @@ public protocol TileArchiveReader: AnyObject {
     /// Every tile id in the set, sorted by `TileID`'s order (z, then x, then y).
     /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive.
     func tileIDs() throws -> [TileID]
+    /// Every tile as runs of tiles that share one stored tile (``TileRun``), never expanded: a
+    /// PMTiles archive's directory entries in tile id order, clipped where a later entry starts
+    /// inside an earlier one (as a lookup reads them); an archive that stores each tile apart
+    /// has a run of one per tile, in ``tileIDs()``'s order (a default). Runs never overlap.
+    /// Memory: one ``TileRun`` per entry, whatever the tiles they address.
+    /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive.
+    func tileRuns() throws -> [TileRun]
+    /// The bytes every tile of `run` (one of ``tileRuns()``'s) has, as stored, or nil when the
+    /// tile is gone (a default over ``storedTile(_:)`` of the run's first tile).
+    /// - Throws: as ``tile(_:)``.
+    func storedTile(of run: TileRun) throws -> StoredTile?
     /// The tile's UNCOMPRESSED bytes, or nil when the set has no such tile.
     /// - Throws: `Diagnostic` `tile.archive-*` for a damaged archive, `io.*` for read errors.
     func tile(_ id: TileID) throws -> [UInt8]?

@@ -3,23 +3,46 @@ import OverlayModel
 /// Joins several vector tile sets into one, as tippecanoe's `tile-join` does: every z/x/y held
 /// by any input becomes one tile whose same-named layers are merged (`VectorTileMerger`).
 ///
-/// Streaming over tile ids: memory holds the sorted id list and the tiles of one z/x/y at a time.
+/// Streaming over runs of tiles (`TileRun`: a PMTiles directory entry, or one tile of a folder
+/// or an MBTiles file): the inputs' runs are swept together in tile id order (`TileRunSweep`),
+/// each stretch over which every input holds the same stored tile is merged once and written as
+/// blocks (`TileArchiveWriter.writeBlock`), so a PMTiles output keeps it as one run. Memory holds
+/// the inputs' runs (their directory entries, never a list of their tiles) and the last merged
+/// tiles; an ocean of 358 million tiles to z14 is a few thousand runs.
 public struct TileJoin: Sendable {
-    /// One input as the join reads it: its tile ids and, for each, the uncompressed MVT bytes.
+    /// One input as the join reads it: its tiles as runs and, for each run, the uncompressed MVT
+    /// bytes every tile of it has.
     public struct Input: Sendable {
         /// A name for messages (the path).
         public var name: String
-        /// Every tile id the input holds.
-        public var tileIDs: [TileID]
-        /// The uncompressed MVT bytes of a tile, nil when absent.
-        public var read: @Sendable (TileID) throws -> [UInt8]?
+        /// Every tile the input holds, as runs in tile id order, not overlapping.
+        public var runs: [TileRun]
+        /// The uncompressed MVT bytes of a run's tiles, nil when absent.
+        public var read: @Sendable (TileRun) throws -> [UInt8]?
 
-        /// Creates an input.
-        public init(name: String, tileIDs: [TileID], read: @escaping @Sendable (TileID) throws -> [UInt8]?) {
+        /// Creates an input of runs (put in tile id order, overlaps cut: `TileRun.normalized`).
+        /// - Parameters:
+        ///   - name: a name for messages (the path).
+        ///   - runs: the input's tiles as runs; two runs with equal `content` hold the same bytes.
+        ///   - read: the uncompressed MVT bytes of a run's tiles, nil when absent.
+        public init(name: String, runs: [TileRun], read: @escaping @Sendable (TileRun) throws -> [UInt8]?) {
             self.name = name
-            self.tileIDs = tileIDs
+            self.runs = TileRun.normalized(runs)
             self.read = read
         }
+
+        /// Creates an input of single tiles, each read by its id.
+        /// - Parameters:
+        ///   - name: a name for messages (the path).
+        ///   - tileIDs: every tile id the input holds.
+        ///   - read: the uncompressed MVT bytes of a tile, nil when absent.
+        public init(name: String, tileIDs: [TileID], read: @escaping @Sendable (TileID) throws -> [UInt8]?) {
+            let runs = tileIDs.enumerated().map { TileRun(tile: $0.element, content: TileRun.Content(offset: UInt64($0.offset), length: 0)) }
+            self.init(name: name, runs: runs) { run in try run.firstTile.flatMap(read) }
+        }
+
+        /// Whether the input holds no tile.
+        public var isEmpty: Bool { runs.isEmpty }
     }
 
     /// What the join wrote and how each tile was made.
@@ -34,6 +57,8 @@ public struct TileJoin: Sendable {
         /// Tiles held by one input and rewritten because layers or properties were filtered or
         /// renamed. Merged, copied and rewritten tiles add up to ``tiles``.
         public var rewrittenTiles = 0
+        /// Distinct tiles of the inputs outside ``TileJoin/zooms``: not read.
+        public var tilesOutsideZooms = 0
 
         /// No tiles yet.
         public init() {}
@@ -85,7 +110,7 @@ public struct TileJoin: Sendable {
     /// - Throws: `Diagnostic` `tilejoin.no-tiles` when no input holds any: there is nothing to
     ///   join, and an empty output would hide the mistake (a wrong or empty directory).
     public static func checkHoldTiles(_ inputs: [Input]) throws -> [Diagnostic] {
-        let empty = inputs.filter(\.tileIDs.isEmpty)
+        let empty = inputs.filter(\.isEmpty)
         if empty.count == inputs.count {
             throw Diagnostic(.error, code: .tilejoinNoTiles,
                              message: "no tiles to join: \(empty.map(\.name).joined(separator: ", ")) hold\(empty.count == 1 ? "s" : "") no tiles")
@@ -93,75 +118,6 @@ public struct TileJoin: Sendable {
         return empty.map {
             Diagnostic(.warning, code: .tilejoinEmptyInput, message: "\($0.name) holds no tiles; the other inputs are joined")
         }
-    }
-
-    /// Every tile id of the inputs within ``zooms``, once, in `order` (default: zoom, then x,
-    /// then y).
-    public func tileIDs(_ inputs: [Input], order: (TileID, TileID) -> Bool = TileJoin.zxyOrder) -> [TileID] {
-        tileIDsAndOutsideZooms(inputs, order: order).ids
-    }
-
-    /// ``tileIDs(_:order:)`` and how many distinct ids ``zooms`` leaves out.
-    func tileIDsAndOutsideZooms(_ inputs: [Input], order: (TileID, TileID) -> Bool = TileJoin.zxyOrder) -> (ids: [TileID], outside: Int) {
-        var ids = inputs.flatMap(\.tileIDs)
-        ids.sort(by: order)
-        var unique = [TileID](), outside = 0
-        unique.reserveCapacity(ids.count)
-        for (index, id) in ids.enumerated() where index == 0 || ids[index - 1] != id {
-            if let zooms, !zooms.contains(id.z) { outside += 1 } else { unique.append(id) }
-        }
-        return (unique, outside)
-    }
-
-    /// Zoom, then x, then y.
-    public static func zxyOrder(_ a: TileID, _ b: TileID) -> Bool {
-        (a.z, a.x, a.y) < (b.z, b.x, b.y)
-    }
-
-    /// Merges each tile id's tiles from every input and hands the result, in ``encoding``, to
-    /// `write`, in `ids` order.
-    /// - Throws: `Diagnostic` `mvt.bad-tile` naming the input and tile when one does not decode,
-    ///   or what `read`/`write` throw.
-    public func run(_ inputs: [Input], ids: [TileID], write: (TileID, [UInt8]) throws -> Void) throws -> Counts {
-        var counts = Counts()
-        let copyUnchanged = merger.options == VectorTileMerger.Options()
-        let decoder = MVTDecoder()
-        for id in ids {
-            var found = [(input: Int, bytes: [UInt8])]()
-            for (index, input) in inputs.enumerated() {
-                if let bytes = try input.read(id) { found.append((index, bytes)) }
-            }
-            guard !found.isEmpty else { continue }
-            var layers = [[MVTLayer]]()
-            for (index, bytes) in found {
-                do {
-                    layers.append(try decoder.decode(bytes))
-                } catch let diagnostic as Diagnostic {
-                    throw Diagnostic(.error, code: diagnostic.code,
-                                     message: "\(inputs[index].name) tile \(id.z)/\(id.x)/\(id.y): \(diagnostic.message)")
-                }
-            }
-            var output: [UInt8]
-            let merged: [MVTLayer]
-            if found.count == 1 && copyUnchanged {
-                // Decoded above only to check it and count features; the bytes go out as they came.
-                merged = layers[0]
-                output = found[0].bytes
-                counts.copiedTiles += 1
-            } else {
-                merged = try merger.merge(layers)
-                guard !merged.isEmpty else {
-                    counts.written.addEmptyTile(atZoom: id.z)
-                    continue
-                }
-                output = VectorTileMerger.encode(merged)
-                if found.count > 1 { counts.mergedTiles += 1 } else { counts.rewrittenTiles += 1 }
-            }
-            if encoding != .mvt { output = try VectorTileTranscoder.transcode(output, from: .mvt, to: encoding) }
-            try write(id, output)
-            counts.written.add(bytesEach: output.count, features: merged.reduce(0) { $0 + $1.features.count }, atZoom: id.z)
-        }
-        return counts
     }
 
     /// The joined set's metadata: the inputs' united with this join's filters

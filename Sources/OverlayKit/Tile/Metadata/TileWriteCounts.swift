@@ -64,9 +64,9 @@ public struct TileWriteCounts: Hashable, Sendable {
         zooms[zoom].statistics.features = zooms[zoom].statistics.features.addingSaturating(features.multipliedSaturating(by: count))
     }
 
-    /// Counts a tile at `zoom` left empty, and so not written.
-    public mutating func addEmptyTile(atZoom zoom: Int) {
+    /// Counts `count` tiles at `zoom` left empty, and so not written (a run of them at once).
+    public mutating func addEmptyTile(atZoom zoom: Int, tiles count: Int = 1) {
         guard zooms.indices.contains(zoom) else { return }
-        zooms[zoom].emptyTiles = zooms[zoom].emptyTiles.addingSaturating(1)
+        zooms[zoom].emptyTiles = zooms[zoom].emptyTiles.addingSaturating(count)
     }
 }

@@ -24,8 +24,11 @@ enum ParallelSequenceProjection {
     /// - Throws: the first error in input order, with its location as one reader gives it;
     ///   `io.thread-failed` when no thread can be started.
     static func project(_ file: ByteInput, parts: [Range<Int>], options: TileOptions, diskFolder: String? = nil,
+                        position: SharedReadPosition? = nil,
                         onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable) {
-        let jobs = parts.map { Job(file: file, part: $0, options: options, diskFolder: diskFolder) }
+        let jobs = parts.enumerated().map { index, part in
+            Job(file: file, part: part, options: options, diskFolder: diskFolder, position: position.map { ($0, index) })
+        }
         try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var tables = [MVTPropertyTable]()
@@ -93,7 +96,12 @@ enum ParallelSequenceProjection {
         let diskFolder: String?
         private(set) var outcome: Outcome?
 
-        init(file: ByteInput, part: Range<Int>, options: TileOptions, diskFolder: String?) {
+        /// Where the part's bytes and features read are summed with the others' (for progress), and its place there.
+        let position: (shared: SharedReadPosition, index: Int)?
+
+        init(file: ByteInput, part: Range<Int>, options: TileOptions, diskFolder: String?,
+             position: (shared: SharedReadPosition, index: Int)? = nil) {
+            self.position = position
             self.file = file
             self.part = part
             self.options = options
@@ -109,10 +117,15 @@ enum ParallelSequenceProjection {
             var warnings = [Diagnostic]()
             var failure: (any Error)?
             do {
+                var features = 0
                 while let feature = try reader.next() {
                     warnings += reader.takeWarnings()
                     if let warning = PolarLatitudes.warning(for: feature) { warnings.append(warning) }
                     try projection.add(feature)
+                    features += 1
+                    if features & 1023 == 0, let position {
+                        position.shared.update(position.index, bytes: input.bytesRead, features: features)
+                    }
                 }
                 warnings += reader.takeWarnings()
             } catch {

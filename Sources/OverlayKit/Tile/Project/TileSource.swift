@@ -93,18 +93,32 @@ public struct TileSource: Sendable {
     /// With a `diskFolder`, the projected features and their attributes go to temporary files
     /// there (unlinked at once: nothing is left behind on any exit) and memory holds a byte per
     /// feature; `TilePyramid.build` then reads them back.
+    ///
+    /// `onRead`, when given, hears the inputs' bytes read so far (out of their sizes summed, when
+    /// every input is a file whose reader says: GeoJSON, GeoJSONSeq, KML) and the features read,
+    /// once before the first and then every 1,024 features (from the reading threads too).
     /// - Throws: `Diagnostic` `tile.bad-option` for out-of-range options; the readers' errors;
     ///   `io.*` when the temporary files cannot be written.
     public init(reading inputs: inout [TileInput], options: TileOptions, readThreads: Int = 1,
-                diskFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in }) throws {
+                diskFolder: String? = nil, onWarning: (Diagnostic) -> Void = { _ in },
+                onRead: (@Sendable (ReadPosition?, Int) -> Void)? = nil) throws {
         try options.validate()
         var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var table: MVTPropertyTable?
+        // The inputs' sizes, summed before any is read (nil when one is not a file or its reader does not say).
+        let sizes = inputs.map { $0.reader.readPosition?.totalBytes }
+        let totalBytes = sizes.contains(where: { $0 == nil }) ? nil : sizes.reduce(0) { $0 + ($1 ?? 0) }
+        var bytesBefore = 0, featuresBefore = 0
         for index in inputs.indices {
             merged.layers.register(inputs[index].layer)
+            let reading = onRead.map { onRead in
+                Reading(bytesBefore: bytesBefore, totalBytes: totalBytes, featuresBefore: featuresBefore, onRead: onRead)
+            }
             let (projection, partTable) = try Self.project(&inputs[index].reader, options: options, readThreads: readThreads,
                                                            minimumPartBytes: ParallelSequenceProjection.minimumPartBytes,
-                                                           diskFolder: diskFolder, onWarning: onWarning)
+                                                           diskFolder: diskFolder, reading: reading, onWarning: onWarning)
+            bytesBefore += sizes[index] ?? 0
+            featuresBefore += projection.counts.features
             merged.append(projection)
             merged.assignInputLayer(inputs[index].layer)
             // A table built in parts holds one input's features: with several it is built again.
@@ -114,10 +128,17 @@ public struct TileSource: Sendable {
         try self.init(merged, propertyTable: table)
     }
 
+    /// Where a progress line's reading counts start for one input of several, and where they go.
+    private struct Reading {
+        var bytesBefore: Int, totalBytes: Int?, featuresBefore: Int
+        var onRead: @Sendable (ReadPosition?, Int) -> Void
+    }
+
     /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
     /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
+    /// `reading` hears the bytes and features read, every 1,024 features.
     private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                                minimumPartBytes: Int, diskFolder: String?,
+                                minimumPartBytes: Int, diskFolder: String?, reading: Reading? = nil,
                                 onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
         if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
            let size = file.expectedSize {
@@ -125,16 +146,32 @@ public struct TileSource: Sendable {
             let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,
                                                             minimumBytes: minimumPartBytes)
             if parts.count > 1 {
+                let position = reading.map {
+                    SharedReadPosition(readers: parts.count, bytesBefore: $0.bytesBefore, totalBytes: $0.totalBytes,
+                                       featuresBefore: $0.featuresBefore, onRead: $0.onRead)
+                }
                 let (projection, table) = try ParallelSequenceProjection.project(file, parts: parts, options: options,
-                                                                                 diskFolder: diskFolder, onWarning: onWarning)
+                                                                                 diskFolder: diskFolder, position: position,
+                                                                                 onWarning: onWarning)
                 return (projection, table)
             }
         }
         var projection = try FeatureProjection(options: options, diskFolder: diskFolder)
+        var features = 0
+        func report() {
+            guard let reading else { return }
+            let position = reader.readPosition.map {
+                ReadPosition(bytesRead: reading.bytesBefore + $0.bytesRead, totalBytes: reading.totalBytes)
+            }
+            reading.onRead(position, reading.featuresBefore + features)
+        }
+        report()
         while let feature = try reader.next() {
             reader.takeWarnings().forEach(onWarning)
             if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
             try projection.add(feature)
+            features += 1
+            if features & 1023 == 0 { report() }
         }
         reader.takeWarnings().forEach(onWarning)
         return (projection, nil)

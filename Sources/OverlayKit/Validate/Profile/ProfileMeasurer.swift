@@ -140,15 +140,20 @@ enum ProfileMeasurer {
     /// cannot shrink, measures its size plus gzip's 18-byte frame).
     private static func measureTiles(_ path: String, needs: [ProfileMeasure: Set<Int64>], into measurement: inout ProfileMeasurement) throws {
         let archive = try TileArchive.open(path)
-        let ids = try archive.tileIDs()
-        measurement.values[.tiles] = .init(value: Int64(ids.count))
-        measurement.values[.maxZoom] = .init(value: Int64(ids.map(\.z).max() ?? 0))
+        // By runs (a PMTiles entry stands for all its identical tiles): counted, never listed.
+        let runs = try archive.tileRuns()
+        measurement.values[.tiles] = .init(value: runs.reduce(Int64(0)) { $0 + Int64($1.count) })
+        measurement.values[.maxZoom] = .init(value: Int64(runs.compactMap { TileRun.zoom(ofID: $0.endID - 1) }.max() ?? 0))
         guard needs[.tileBytes] != nil else { return }
         var largest: (size: Int64, id: TileID?) = (0, nil)
-        for id in ids {
-            guard let tile = try archive.tile(id) else { continue }
+        var measured = Set<TileRun.Content>()
+        for run in runs {
+            // Runs of an archive's one stored tile measure alike; the first names it.
+            guard measured.insert(run.content).inserted, let id = run.firstTile,
+                  let tile = try archive.storedTile(of: run)?.uncompressed(source: "\(path) (tile \(id))") else { continue }
+            if measured.count >= 1 << 16 { measured.removeAll(keepingCapacity: true) }
             let size = Int64(try Gzip.compress(tile).count)
-            if size > largest.size { largest = (size, id) }
+            if size > largest.size || (size == largest.size && largest.id.map { id < $0 } == true) { largest = (size, id) }
         }
         measurement.values[.tileBytes] = .init(value: largest.size, item: largest.id.map { "tile \($0.z)/\($0.x)/\($0.y)" })
     }
