@@ -18,10 +18,12 @@ struct MLTFSST {
         var key: UInt64
         var length: Int
         var code: UInt8
+        /// First byte, then longest first: the order `entries` is sorted in.
+        var order: Int { Int(key >> UInt64(8 * (length - 1))) << 4 | (8 - length) }
     }
 
     /// A symbol while a table is trained: packed as `Entry.key`.
-    private struct Symbol: Hashable {
+    private struct Symbol {
         var key: UInt64
         var length: Int
 
@@ -37,7 +39,37 @@ struct MLTFSST {
             return aligned != otherAligned ? aligned < otherAligned : length < other.length
         }
 
-        var bytes: [UInt8] { (0..<length).map { UInt8(truncatingIfNeeded: key >> UInt64(8 * (length - 1 - $0))) } }
+    }
+
+    /// A set of symbols (open addressing, linear probing): training asks it thousands of times a
+    /// tile, where `Set`'s seeded hashing cost more than the rest of a generation.
+    private struct SymbolSet {
+        private var keys = [UInt64](repeating: 0, count: 1024)
+        private var lengths = [Int](repeating: 0, count: 1024)   // 0: an empty slot
+        private var count = 0
+
+        /// Adds `symbol`; false when it was there already.
+        mutating func insert(_ symbol: Symbol) -> Bool {
+            if 2 * (count + 1) > keys.count { grow() }
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (symbol.key &+ UInt64(symbol.length)) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
+            while lengths[slot] != 0 {
+                if lengths[slot] == symbol.length && keys[slot] == symbol.key { return false }
+                slot = (slot + 1) & mask
+            }
+            keys[slot] = symbol.key
+            lengths[slot] = symbol.length
+            count += 1
+            return true
+        }
+
+        private mutating func grow() {
+            let old = zip(keys, lengths).filter { $0.1 != 0 }
+            keys = [UInt64](repeating: 0, count: 2 * keys.count)
+            lengths = [Int](repeating: 0, count: keys.count)
+            count = 0
+            for (key, length) in old { _ = insert(Symbol(key: key, length: length)) }
+        }
     }
 
     static let escape: UInt8 = 255
@@ -97,42 +129,42 @@ struct MLTFSST {
                 run = next
             }
             candidates.sort { $0.gain != $1.gain ? $0.gain > $1.gain : $0.symbol.precedes($1.symbol) }
-            var chosen = [Symbol](), seen = Set<Symbol>()
+            var chosen = [Symbol](), seen = SymbolSet()
             for candidate in candidates where chosen.count < Self.maximumSymbols && candidate.gain > 1 {
-                if seen.insert(candidate.symbol).inserted { chosen.append(candidate.symbol) }
+                if seen.insert(candidate.symbol) { chosen.append(candidate.symbol) }
             }
             symbols = chosen
         }
         self = MLTFSST(trained: symbols)
     }
 
-    /// A table of the given symbols (at most 255, each 1…8 bytes).
+    /// A table of the given symbols (at most 255, each 1…8 bytes; the first of equal ones kept).
     init(symbols: [[UInt8]]) {
-        self.init(trained: symbols.map { symbol in
-            Symbol(key: symbol.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, length: symbol.count)
-        })
+        var unique = [Symbol](), seen = SymbolSet()
+        for bytes in symbols where (1...8).contains(bytes.count) {
+            let symbol = Symbol(key: bytes.reduce(0) { $0 << 8 | UInt64($1) }, length: bytes.count)
+            if seen.insert(symbol) { unique.append(symbol) }
+        }
+        self.init(trained: unique)
     }
 
-    /// A table of `symbols` in order: codes by position, the first of equal symbols kept, those
-    /// not 1…8 bytes long left out, at most 255.
+    /// A table of `symbols` (distinct, 1…8 bytes each) in order: codes by position, at most 255.
     private init(trained symbols: [Symbol]) {
-        var seen = Set<Symbol>()
-        for symbol in symbols where symbolLengths.count < Self.maximumSymbols {
-            guard (1...8).contains(symbol.length), seen.insert(symbol).inserted else { continue }
+        let kept = symbols.prefix(Self.maximumSymbols)
+        entries.reserveCapacity(kept.count)
+        symbolLengths.reserveCapacity(kept.count)
+        symbolBytes.reserveCapacity(8 * kept.count)
+        for symbol in kept {
             entries.append(Entry(key: symbol.key, length: symbol.length, code: UInt8(symbolLengths.count)))
             symbolLengths.append(UInt32(symbol.length))
-            symbolBytes += symbol.bytes
+            for index in stride(from: symbol.length - 1, through: 0, by: -1) {
+                symbolBytes.append(UInt8(truncatingIfNeeded: symbol.key >> UInt64(8 * index)))
+            }
         }
-        entries.sort { a, b in
-            let (firstA, firstB) = (a.key >> UInt64(8 * (a.length - 1)), b.key >> UInt64(8 * (b.length - 1)))
-            return firstA != firstB ? firstA < firstB : a.length > b.length
-        }
-        var index = 0
-        for byte in 0..<256 {
-            firstByteStarts[byte] = UInt16(index)
-            while index < entries.count && entries[index].key >> UInt64(8 * (entries[index].length - 1)) == UInt64(byte) { index += 1 }
-        }
-        firstByteStarts[256] = UInt16(index)
+        entries.sort { $0.order < $1.order }
+        // Each first byte's run: counted, then summed into starts.
+        for entry in entries { firstByteStarts[entry.order >> 4 + 1] += 1 }
+        for byte in 0..<256 { firstByteStarts[byte + 1] += firstByteStarts[byte] }
     }
 
     /// The longest symbol at `position` (code and length), or nil and 1 for an escaped byte.
