@@ -14,8 +14,9 @@ final class PartitionRouter: ProjectedFeatureSink {
     let options: TileOptions
     let partitionZoom: Int
     private let writer: SectionedFileWriter
-    /// Per partition: its owned features and those whose pieces are all points.
-    private(set) var owned = [Int: (features: Int, points: Int)]()
+    /// Per partition: its owned features, those whose pieces are all points, and the highest
+    /// anchor key of those points (point thinning's walk resumes after it).
+    private(set) var owned = [Int: (features: Int, points: Int, lastPointKey: UInt64?)]()
     private var record = [UInt8]()
 
     /// The sections kinds, by group where they have groups.
@@ -80,8 +81,11 @@ final class PartitionRouter: ProjectedFeatureSink {
         withUnsafeBytes(of: anchor.key.littleEndian) { entry.append(contentsOf: $0) }
         withUnsafeBytes(of: (UInt64(source) | (anchor.pointsOnly ? 0 : 1 << 63)).littleEndian) { entry.append(contentsOf: $0) }
         try writer.append(entry, to: Self.section(owner, .anchors))
-        owned[owner, default: (0, 0)].features += 1
-        if anchor.pointsOnly { owned[owner, default: (0, 0)].points += 1 }
+        owned[owner, default: (0, 0, nil)].features += 1
+        if anchor.pointsOnly {
+            owned[owner]!.points += 1
+            owned[owner]!.lastPointKey = max(owned[owner]!.lastPointKey ?? anchor.key, anchor.key)
+        }
     }
 
     /// Clips `feature` down the pyramid from `tile` to the partition zoom, as one run's tiles

@@ -16,7 +16,8 @@ import OverlayModel
 /// 2. ``plan()``, once: joins the shards' summaries as one run's projection would (input
 ///    positions, layers, metadata), settles guessed zooms, and gives every partition the state of
 ///    point thinning at its first point: the global Z-order rank of a point is its partition's
-///    offset plus its rank there, and thinning depends only on the rank. Returns the partitions.
+///    offset plus its rank there, and thinning depends only on the rank and the point before
+///    (the last of the partitions before, by key). Returns the partitions.
 /// 3. ``cut(partition:)``, once per partition (on any worker): thins its points from its
 ///    partition's state (and the neighbours' for their points in its tiles' buffers), cuts the
 ///    zooms from the partition zoom down for its tiles (budget, tiny shapes, clustering
@@ -168,7 +169,8 @@ public struct TileJob: Sendable {
         reader.takeWarnings().forEach(onWarning)
         try writer.finish()
         let summary = ShardSummary(inputLayer: layer ?? tiler.layer, projection: projection.summary,
-                                   owned: router.owned.map { .init(partition: $0.key, features: $0.value.features, points: $0.value.points) }
+                                   owned: router.owned.map { .init(partition: $0.key, features: $0.value.features, points: $0.value.points,
+                                                                                lastPointKey: $0.value.lastPointKey) }
                                        .sorted { $0.partition < $1.partition })
         try save(summary, to: .shardSummary(shard))
         return ShardReport(features: projection.counts.features, partitions: try SectionedFileReader(path: File.shardRecords(shard).path(in: work))
@@ -181,11 +183,13 @@ public struct TileJob: Sendable {
         var projection: FeatureProjection.Summary
         var owned: [Owned]
 
-        /// Features a partition owns, and those of them whose pieces are all points.
+        /// Features a partition owns, those of them whose pieces are all points, and the highest
+        /// key of those points (nil: none).
         struct Owned: Codable {
             var partition: Int
             var features: Int
             var points: Int
+            var lastPointKey: UInt64?
         }
     }
 
@@ -217,7 +221,7 @@ public struct TileJob: Sendable {
         /// A partition with something to cut, and thinning's state at its first point.
         struct Partition: Codable {
             var index: Int
-            var thinning: [Double]?
+            var thinning: PointThinning.Walker.State?
         }
     }
 
@@ -254,11 +258,16 @@ public struct TileJob: Sendable {
                 shards[index].inputLayer = compacted(shards[index].inputLayer)
             }
         }
-        // Owned points and features per partition, in Z-order.
-        var owned = [Int: (features: Int, points: Int)]()
+        // Owned points and features per partition, in Z-order, and the key of its last point.
+        var owned = [Int: (features: Int, points: Int, lastPointKey: UInt64?)]()
         for summary in summaries {
-            for entry in summary.owned { owned[entry.partition, default: (0, 0)].features += entry.features }
-            for entry in summary.owned { owned[entry.partition, default: (0, 0)].points += entry.points }
+            for entry in summary.owned {
+                var sum = owned[entry.partition, default: (0, 0, nil)]
+                sum.features += entry.features
+                sum.points += entry.points
+                if let key = entry.lastPointKey { sum.lastPointKey = max(sum.lastPointKey ?? key, key) }
+                owned[entry.partition] = sum
+            }
         }
         var reached = Set(owned.keys)
         for shard in shards {
@@ -270,13 +279,14 @@ public struct TileJob: Sendable {
             try settleGuessedZooms(&options, partitions: ordered, shards: shards, vertexSpacing: merged.vertexSpacing)
         }
         // Thinning's state at each partition's first point: its owned points come after every
-        // point of the partitions before it in Z-order.
+        // point of the partitions before it in Z-order, the last of them the one with the
+        // highest key (`Walker.next(key:)` needs only that one's key).
         var partitions = [Plan.Partition]()
         var walker = Self.thins(options) ? PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
                                                                 maxZoom: options.maxZoom) : nil
         for index in ordered {
             partitions.append(Plan.Partition(index: index, thinning: walker?.state))
-            for _ in 0..<(owned[index]?.points ?? 0) { _ = walker?.next() }
+            if let last = owned[index]?.lastPointKey { walker?.skip(owned[index]?.points ?? 0, lastKey: last) }
         }
         if options.sharedBorders {
             try save(bytes: try sharedBorderTags(options: options, shards: shards, featureCount: merged.counts.features),
@@ -455,7 +465,7 @@ public struct TileJob: Sendable {
                                                   maxZoom: options.maxZoom, state: state)
                 let needed = foreign[owner]
                 for anchor in try anchors(of: owner, files: files, shards: plan.shards) where anchor.pointsOnly {
-                    let zoom = walker.next()
+                    let zoom = walker.next(key: anchor.key)
                     if needed?.contains(anchor.source) ?? true { thinned[anchor.source] = zoom }
                 }
             }

@@ -28,8 +28,9 @@ enum WorkFileCheck {
     }
 
     /// Fields (by the end of their path) that hold Morton keys (`SpatialOrder`), not counts:
+    /// `TileJob.ShardSummary.Owned`'s last point, which point thinning's walk resumes after, and
     /// the keys `MaxZoomGuess.VertexSpacing` measures gaps between.
-    static let places = ["vertexSpacing/keys"]
+    static let places = ["lastPointKey", "vertexSpacing/keys"]
 
     private static func problem(_ value: Any, _ path: String) -> String? {
         let limit = ReadBackLimits.count

@@ -216,7 +216,7 @@ public struct TileSource: Sendable {
             var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
                                               maxZoom: options.maxZoom)
             try forEachAnchor { entry in
-                if entry.pointsOnly { minZooms[entry.source] = walker.next() }
+                if entry.pointsOnly { minZooms[entry.source] = walker.next(key: entry.key) }
             }
         }
         store.setThinnedMinZooms(minZooms)

@@ -7,8 +7,10 @@ import OverlayModel
 
 /// tippecanoe's dropping of points by rate (`-r`, `-B`): walking the points in spatial order,
 /// each zoom z below the base zoom keeps one in `rate^(base − z)`, and a point kept at a zoom
-/// is kept at every deeper one. The result is each point's first zoom; which points survive
-/// depends only on the input, never on threads.
+/// is kept at every deeper one. Like tippecanoe, each tile also keeps its first point along the
+/// curve whatever the rate says (tippecanoe's "the first feature in each tile is always kept"),
+/// so no tile that holds points is left empty. The result is each point's first zoom; which
+/// points survive depends only on the input, never on threads.
 enum PointThinning {
     /// The first zoom each entry is shown at, by the entry's `source`.
     /// - Parameters:
@@ -19,18 +21,30 @@ enum PointThinning {
         var result = [UInt8](repeating: 0, count: featureCount)
         guard rate > 1, baseZoom > 0 else { return result }
         var walker = Walker(rate: rate, baseZoom: baseZoom, maxZoom: maxZoom)
-        for entry in order.entries { result[entry.source] = walker.next() }
+        for entry in order.entries { result[entry.source] = walker.next(key: entry.key) }
         return result
     }
 
     /// The walk along the curve, one point at a time: each zoom z below the base keeps one point
-    /// in `rate^(base − z)`, and a point kept at a zoom is kept at every deeper one. What a point
-    /// gets depends only on how many points came before it, so the walk can run over points
+    /// in `rate^(base − z)` (tippecanoe's `calc_feature_minzoom`), and a point kept at a zoom is
+    /// kept at every deeper one; a point that is the first of its tile at a zoom (the point before
+    /// it lies in another tile) is kept there too. What a point gets depends only on how many
+    /// points came before it and where the last of them lies, so the walk can run over points
     /// streamed from disk, or start anywhere from a saved state.
     struct Walker {
         private let intervals: [Double]
         private var sequence: [Double]
+        /// The key of the point before, nil before the first.
+        private var previousKey: UInt64?
         private let maxZoom: Int
+
+        /// Where a walk stands after some points: what `init(rate:baseZoom:maxZoom:state:)` resumes from.
+        struct State: Codable, Equatable, Sendable {
+            /// Per zoom 0…max, tippecanoe's `drop_state.seq`.
+            var sequence: [Double]
+            /// The key of the last point walked (nil: none yet).
+            var previousKey: UInt64?
+        }
 
         init(rate: Double, baseZoom: Int, maxZoom: Int) {
             self.maxZoom = maxZoom
@@ -39,16 +53,35 @@ enum PointThinning {
         }
 
         /// A walk resumed from `state` (another walk's, after the points before).
-        init(rate: Double, baseZoom: Int, maxZoom: Int, state: [Double]) {
+        init(rate: Double, baseZoom: Int, maxZoom: Int, state: State) {
             self.init(rate: rate, baseZoom: baseZoom, maxZoom: maxZoom)
-            if state.count == sequence.count { sequence = state }
+            if state.sequence.count == sequence.count { sequence = state.sequence }
+            previousKey = state.previousKey
         }
 
         /// Where the walk stands: what `init(rate:baseZoom:maxZoom:state:)` resumes from.
-        var state: [Double] { sequence }
+        var state: State { State(sequence: sequence, previousKey: previousKey) }
 
-        /// The first zoom the next point along the curve is shown at.
-        mutating func next() -> UInt8 {
+        /// The first zoom the next point along the curve (Morton key `key`, not below the last
+        /// one's) is shown at: the first its rate keeps it at, or the first where it is its
+        /// tile's first point, whichever is lower.
+        mutating func next(key: UInt64) -> UInt8 {
+            let byRate = nextByRate()
+            let alone = Self.firstZoomAlone(key, after: previousKey)
+            previousKey = key
+            return min(byRate, alone)
+        }
+
+        /// Walks past `count` points whose last has key `lastKey` (a plan resuming after a
+        /// partition it has not read: only the count and the last key matter).
+        mutating func skip(_ count: Int, lastKey: UInt64) {
+            guard count > 0 else { return }
+            for _ in 0..<count { _ = nextByRate() }
+            previousKey = lastKey
+        }
+
+        /// The rate's first zoom for the next point (tippecanoe's `calc_feature_minzoom`).
+        private mutating func nextByRate() -> UInt8 {
             for zoom in 0...maxZoom { sequence[zoom] += 1 }
             var first = 0
             for zoom in stride(from: maxZoom, through: 0, by: -1) {
@@ -59,6 +92,16 @@ enum PointThinning {
                 sequence[zoom] -= intervals[zoom]
             }
             return UInt8(first)
+        }
+
+        /// The first zoom at which the point with `key` is alone in its tile so far: the zoom after
+        /// the deepest whose tile it shares with the point before (`previous`, nil: none, so zoom
+        /// 0); `UInt8.max` for a point at the same place as the one before (no tile separates them).
+        /// A tile at zoom z is the top 2z bits of a key (`DensestTiles`).
+        static func firstZoomAlone(_ key: UInt64, after previous: UInt64?) -> UInt8 {
+            guard let previous else { return 0 }
+            let differing = key ^ previous
+            return differing == 0 ? .max : UInt8(differing.leadingZeroBitCount / 2 + 1)
         }
     }
 
