@@ -158,11 +158,11 @@ extension Tiler {
         var totals = tally.totals
         if let sample = sample?.records {
             // Tiles only unsampled records reach: as many more as all records' first positions
-            // reach than the sampled ones', each thinned as the run (and the sample) thins
-            // (exact for points); each holds a few features, so it takes what a sampled tile
-            // of one feature takes.
-            let all = sample.expectedTiles(sample.anchoredTiles, rate: options.pointDropRate, baseZoom: self.options.resolvedBaseZoom)
-            let kept = sample.expectedTiles(sample.keptAnchoredTiles, rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom)
+            // reach than the sampled ones' (thinning never empties a tile: each keeps its first
+            // point); each holds a few features, so it takes what a sampled tile of one feature
+            // takes.
+            let all = sample.expectedTiles(sample.anchoredTiles)
+            let kept = sample.expectedTiles(sample.keptAnchoredTiles)
             for zoom in zoomRange where kept[zoom] > 0 {
                 let cut = totals[zoom].tiles
                 totals[zoom].tiles *= all[zoom] / kept[zoom]

@@ -9,20 +9,28 @@ import OverlayModel
 /// Sections of the shard's file, by partition (its Z-order index at the partition zoom):
 /// `kind` 0–2 the clipped pieces by antimeridian group, 3–5 the owned features' whole pieces by
 /// group, 6 the owned features' anchors (16 bytes: key, input position with the top bit set when
-/// not every piece is a point).
+/// not every piece is a point), 7 the shadows points cast on the partition's tiles from the
+/// partition zoom down (16 bytes: zoom, tile index; `PointThinning.TileShadows`). The shadows on
+/// the tiles above the partition zoom go to the shard's summary (``lowShadows``).
 final class PartitionRouter: ProjectedFeatureSink {
     let options: TileOptions
     let partitionZoom: Int
     private let writer: SectionedFileWriter
-    /// Per partition: its owned features and those whose pieces are all points.
-    private(set) var owned = [Int: (features: Int, points: Int)]()
+    /// Per partition: its owned features, those whose pieces are all points, and the highest
+    /// anchor key of those points (point thinning's walk resumes after it).
+    private(set) var owned = [Int: (features: Int, points: Int, lastPointKey: UInt64?)]()
     private var record = [UInt8]()
+    /// Per zoom below the partition zoom, the tiles the shard's points shadow (when points are thinned).
+    private(set) var lowShadows: [Set<UInt64>]
+    /// The zooms whose shadows are kept: below the base zoom, or every zoom a guess may choose.
+    private let shadowZooms: Int
 
     /// The sections kinds, by group where they have groups.
     enum Kind: Int {
         case clipped = 0
         case whole = 3
         case anchors = 6
+        case shadows = 7
     }
 
     /// The section of partition `index` holding `kind` (plus `group`).
@@ -32,7 +40,14 @@ final class PartitionRouter: ProjectedFeatureSink {
         self.options = options
         self.partitionZoom = partitionZoom
         self.writer = writer
+        // With a guessed zoom the base is settled by the plan, after the shards: every zoom then.
+        shadowZooms = options.pointDropRate > 1 && options.clusterDistance == 0
+            ? (options.guessesZooms ? Self.guessedZoomLimit : options.resolvedBaseZoom) : 0
+        lowShadows = Array(repeating: [], count: min(partitionZoom, shadowZooms))
     }
+
+    /// The deepest base zoom a guess may choose (`TileOptions.validate`'s limit).
+    static let guessedZoomLimit = 24
 
     /// The partition (Z-order index at the partition zoom) of an anchor key.
     static func partition(ofAnchor key: UInt64, zoom: Int) -> Int {
@@ -80,8 +95,29 @@ final class PartitionRouter: ProjectedFeatureSink {
         withUnsafeBytes(of: anchor.key.littleEndian) { entry.append(contentsOf: $0) }
         withUnsafeBytes(of: (UInt64(source) | (anchor.pointsOnly ? 0 : 1 << 63)).littleEndian) { entry.append(contentsOf: $0) }
         try writer.append(entry, to: Self.section(owner, .anchors))
-        owned[owner, default: (0, 0)].features += 1
-        if anchor.pointsOnly { owned[owner, default: (0, 0)].points += 1 }
+        owned[owner, default: (0, 0, nil)].features += 1
+        if anchor.pointsOnly { try castShadows(anchor.key) }
+        if anchor.pointsOnly {
+            owned[owner]!.points += 1
+            owned[owner]!.lastPointKey = max(owned[owner]!.lastPointKey ?? anchor.key, anchor.key)
+        }
+    }
+
+    /// Files the shadows a point casts (`PointThinning.TileShadows`): above the partition zoom in
+    /// the summary's sets, from it down in the section of the partition holding the tile.
+    private func castShadows(_ key: UInt64) throws {
+        for zoom in 0..<shadowZooms {
+            for index in PointThinning.TileShadows.shadowed(by: key, zoom: zoom, buffer: options.thinningBuffer) {
+                if zoom < partitionZoom {
+                    lowShadows[zoom].insert(index)
+                    continue
+                }
+                var entry = [UInt8]()
+                withUnsafeBytes(of: UInt64(zoom).littleEndian) { entry.append(contentsOf: $0) }
+                withUnsafeBytes(of: index.littleEndian) { entry.append(contentsOf: $0) }
+                try writer.append(entry, to: Self.section(Int(index >> UInt64(2 * (zoom - partitionZoom))), .shadows))
+            }
+        }
     }
 
     /// Clips `feature` down the pyramid from `tile` to the partition zoom, as one run's tiles

@@ -16,7 +16,8 @@ import OverlayModel
 /// 2. ``plan()``, once: joins the shards' summaries as one run's projection would (input
 ///    positions, layers, metadata), settles guessed zooms, and gives every partition the state of
 ///    point thinning at its first point: the global Z-order rank of a point is its partition's
-///    offset plus its rank there, and thinning depends only on the rank. Returns the partitions.
+///    offset plus its rank there, and thinning depends only on the rank and the point before
+///    (the last of the partitions before, by key). Returns the partitions.
 /// 3. ``cut(partition:)``, once per partition (on any worker): thins its points from its
 ///    partition's state (and the neighbours' for their points in its tiles' buffers), cuts the
 ///    zooms from the partition zoom down for its tiles (budget, tiny shapes, clustering
@@ -168,11 +169,14 @@ public struct TileJob: Sendable {
         reader.takeWarnings().forEach(onWarning)
         try writer.finish()
         let summary = ShardSummary(inputLayer: layer ?? tiler.layer, projection: projection.summary,
-                                   owned: router.owned.map { .init(partition: $0.key, features: $0.value.features, points: $0.value.points) }
-                                       .sorted { $0.partition < $1.partition })
+                                   owned: router.owned.map { .init(partition: $0.key, features: $0.value.features, points: $0.value.points,
+                                                                                lastPointKey: $0.value.lastPointKey) }
+                                       .sorted { $0.partition < $1.partition },
+                                   shadows: router.lowShadows.map { $0.sorted() })
         try save(summary, to: .shardSummary(shard))
         return ShardReport(features: projection.counts.features, partitions: try SectionedFileReader(path: File.shardRecords(shard).path(in: work))
-                                                                                     .sections.map { $0 / 8 }.reduce(into: Set<Int>()) { $0.insert($1) }.count)
+                                                                                     .sections.filter { $0 % 8 != PartitionRouter.Kind.shadows.rawValue }
+                                                                                     .map { $0 / 8 }.reduce(into: Set<Int>()) { $0.insert($1) }.count)
     }
 
     /// What a shard hands to the plan.
@@ -180,12 +184,17 @@ public struct TileJob: Sendable {
         var inputLayer: String
         var projection: FeatureProjection.Summary
         var owned: [Owned]
+        /// Per zoom above the partition zoom, the tiles the shard's points shadow (point thinning's
+        /// `TileShadows`; empty when points are not thinned).
+        var shadows: [[UInt64]]
 
-        /// Features a partition owns, and those of them whose pieces are all points.
+        /// Features a partition owns, those of them whose pieces are all points, and the highest
+        /// key of those points (nil: none).
         struct Owned: Codable {
             var partition: Int
             var features: Int
             var points: Int
+            var lastPointKey: UInt64?
         }
     }
 
@@ -205,6 +214,9 @@ public struct TileJob: Sendable {
         var unmatchedPropertyNames: [String]
         var longitudeExtent: LongitudeExtent
         var reach: FeatureReach
+        /// Per zoom above the partition zoom, the tiles every shard's points shadow (point thinning's
+        /// `TileShadows`); below, each partition's own section of the shards' files holds them.
+        var thinningShadows: [[UInt64]]
 
         /// A shard's number, where its input positions start, and its layers in the run's.
         struct Shard: Codable {
@@ -217,7 +229,7 @@ public struct TileJob: Sendable {
         /// A partition with something to cut, and thinning's state at its first point.
         struct Partition: Codable {
             var index: Int
-            var thinning: [Double]?
+            var thinning: PointThinning.Walker.State?
         }
     }
 
@@ -254,29 +266,42 @@ public struct TileJob: Sendable {
                 shards[index].inputLayer = compacted(shards[index].inputLayer)
             }
         }
-        // Owned points and features per partition, in Z-order.
-        var owned = [Int: (features: Int, points: Int)]()
+        // Owned points and features per partition, in Z-order, and the key of its last point.
+        var owned = [Int: (features: Int, points: Int, lastPointKey: UInt64?)]()
         for summary in summaries {
-            for entry in summary.owned { owned[entry.partition, default: (0, 0)].features += entry.features }
-            for entry in summary.owned { owned[entry.partition, default: (0, 0)].points += entry.points }
+            for entry in summary.owned {
+                var sum = owned[entry.partition, default: (0, 0, nil)]
+                sum.features += entry.features
+                sum.points += entry.points
+                if let key = entry.lastPointKey { sum.lastPointKey = max(sum.lastPointKey ?? key, key) }
+                owned[entry.partition] = sum
+            }
         }
         var reached = Set(owned.keys)
         for shard in shards {
             let file = try SectionedFileReader(path: File.shardRecords(shard.number).path(in: work))
-            for section in file.sections { reached.insert(section / 8) }
+            for section in file.sections where section % 8 != PartitionRouter.Kind.shadows.rawValue { reached.insert(section / 8) }
         }
         let ordered = reached.sorted()
         if options.guessesZooms {
             try settleGuessedZooms(&options, partitions: ordered, shards: shards, vertexSpacing: merged.vertexSpacing)
         }
         // Thinning's state at each partition's first point: its owned points come after every
-        // point of the partitions before it in Z-order.
+        // point of the partitions before it in Z-order, the last of them the one with the
+        // highest key (`Walker.next(key:)` needs only that one's key).
         var partitions = [Plan.Partition]()
         var walker = Self.thins(options) ? PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                                                maxZoom: options.maxZoom) : nil
+                                                                maxZoom: options.maxZoom, buffer: options.thinningBuffer) : nil
+        var shadows = [Set<UInt64>]()
+        for summary in summaries {
+            for (zoom, tiles) in summary.shadows.enumerated() {
+                while shadows.count <= zoom { shadows.append([]) }
+                shadows[zoom].formUnion(tiles)
+            }
+        }
         for index in ordered {
             partitions.append(Plan.Partition(index: index, thinning: walker?.state))
-            for _ in 0..<(owned[index]?.points ?? 0) { _ = walker?.next() }
+            if let last = owned[index]?.lastPointKey { walker?.skip(owned[index]?.points ?? 0, lastKey: last) }
         }
         if options.sharedBorders {
             try save(bytes: try sharedBorderTags(options: options, shards: shards, featureCount: merged.counts.features),
@@ -290,7 +315,8 @@ public struct TileJob: Sendable {
                         uncoercible: merged.uncoercible, filteredOut: merged.filteredOut,
                         invalidZoomMembers: merged.invalidZoomMembers,
                         unmatchedPropertyNames: merged.namedProperties.subtracting(merged.namesSeen).sorted(),
-                        longitudeExtent: merged.longitudeExtent, reach: merged.reach)
+                        longitudeExtent: merged.longitudeExtent, reach: merged.reach,
+                        thinningShadows: shadows.map { $0.sorted() })
         try save(plan, to: .plan)
         return ordered
     }
@@ -374,6 +400,31 @@ public struct TileJob: Sendable {
         }
     }
 
+    /// The shadows every point casts on partition `partition`'s tiles (its section of every shard's
+    /// file) and on the tiles above the partition zoom (the plan's), for thinning's walk there.
+    private func shadows(on partition: Int, plan: Plan, files: [SectionedFileReader]) throws -> PointThinning.TileShadows {
+        let options = plan.facts.options
+        var shadows = PointThinning.TileShadows(buffer: options.thinningBuffer, zooms: min(options.resolvedBaseZoom, options.maxZoom))
+        for (zoom, tiles) in plan.thinningShadows.enumerated() {
+            for index in tiles { shadows.insert(zoom: zoom, index: index) }
+        }
+        for file in files {
+            try file.forEachChunk(of: PartitionRouter.section(partition, .shadows)) { bytes in
+                guard bytes.count % 16 == 0 else {
+                    throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(file.path) holds a damaged shadow")
+                }
+                bytes.withUnsafeBytes { raw in
+                    for at in stride(from: 0, to: raw.count, by: 16) {
+                        let zoom = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self))
+                        let index = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self))
+                        if zoom < 32 { shadows.insert(zoom: Int(zoom), index: index) }
+                    }
+                }
+            }
+        }
+        return shadows
+    }
+
     /// A partition's owned anchors from every shard, input positions in the run's, sorted as
     /// `SortedAnchors` sorts (key, then input position).
     private func anchors(of partition: Int, files: [SectionedFileReader], shards: [Plan.Shard]) throws -> [SortedAnchors.Entry] {
@@ -452,10 +503,11 @@ public struct TileJob: Sendable {
             for owner in [partition] + foreign.keys.sorted() {
                 guard let state = plan.partitions.first(where: { $0.index == owner })?.thinning else { continue }
                 var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                                  maxZoom: options.maxZoom, state: state)
+                                                  maxZoom: options.maxZoom, buffer: options.thinningBuffer, state: state,
+                                                  shadows: try shadows(on: owner, plan: plan, files: files))
                 let needed = foreign[owner]
                 for anchor in try anchors(of: owner, files: files, shards: plan.shards) where anchor.pointsOnly {
-                    let zoom = walker.next()
+                    let zoom = walker.next(key: anchor.key)
                     if needed?.contains(anchor.source) ?? true { thinned[anchor.source] = zoom }
                 }
             }

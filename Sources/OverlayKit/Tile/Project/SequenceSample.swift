@@ -82,25 +82,18 @@ struct SequenceSample {
         keptAnchoredTiles.settle()
     }
 
-    /// Per zoom 0…``maxZoom``, the tiles `counts` reach that keep a point after thinning
-    /// (one point in `rate^(baseZoom − z)` along the spatial order below the base zoom): a tile
-    /// of c points keeps one with probability min(1, c / that), and one with a line or polygon always.
-    func expectedTiles(_ counts: TileCounts, rate: Double, baseZoom: Int) -> [Double] {
+    /// Per zoom 0…``maxZoom``, the tiles `counts` reach: each keeps a feature whatever the
+    /// thinning (a tile keeps its first point along the curve, as tippecanoe's does, and any line
+    /// or polygon).
+    func expectedTiles(_ counts: TileCounts) -> [Double] {
         (0...maxZoom).map { zoom in
-            let interval = zoom < baseZoom && rate > 1 ? pow(rate, Double(baseZoom - zoom)) : 1
             let shift = UInt64(2 * (maxZoom - zoom))
             var total = 0.0
             var parent: UInt64?
-            var points = 0.0
-            for (key, count) in zip(counts.keys, counts.counts) {
-                if key >> shift != parent {
-                    if parent != nil { total += min(1, points / interval) }
-                    parent = key >> shift
-                    points = 0
-                }
-                points += count >= TileCounts.shape ? .infinity : Double(count)
+            for key in counts.keys where key >> shift != parent {
+                total += 1
+                parent = key >> shift
             }
-            if parent != nil { total += min(1, points / interval) }
             return total
         }
     }

@@ -251,9 +251,9 @@ public struct TileSource: Sendable {
         if options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 {
             minZooms = [UInt8](repeating: 0, count: inputCounts.features)
             var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                              maxZoom: options.maxZoom)
+                                              maxZoom: options.maxZoom, buffer: options.thinningBuffer)
             try forEachAnchor { entry in
-                if entry.pointsOnly { minZooms[entry.source] = walker.next() }
+                if entry.pointsOnly { minZooms[entry.source] = walker.next(key: entry.key) }
             }
         }
         store.setThinnedMinZooms(minZooms)

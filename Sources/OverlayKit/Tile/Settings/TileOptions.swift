@@ -108,6 +108,10 @@ public struct TileOptions: Hashable, Sendable, Codable {
     /// The zoom from which every point is kept.
     public var resolvedBaseZoom: Int { baseZoom ?? maxZoom }
 
+    /// The buffer as a fraction of a tile's side: how far point thinning looks past a tile's
+    /// edge for an earlier tile's point (`PointThinning.TileShadows`).
+    var thinningBuffer: Double { Double(buffer) / Double(extent) }
+
     /// Every setting out of its range, each naming the setting, what it must be and what it
     /// is (empty when all are fine).
     public var problems: [TileSettingProblem] {
