@@ -86,7 +86,8 @@ final class GeoParquetSpill {
             return
         }
         // k-way merge; ties go to the earlier run (input order).
-        var heap = MergeHeap()
+        // Ordered by key, then run: equal keys keep their input order.
+        var heap = BinaryMinHeap<(key: UInt64, run: Int)>(by: { ($0.key, $0.run) < ($1.key, $1.run) })
         for run in cursors.indices {
             if let key = try cursors[run].currentKey() { heap.push((key, run)) }
         }
@@ -151,43 +152,6 @@ final class GeoParquetSpill {
         mutating func advance() throws {
             guard let length = try length() else { return }
             position += 4 + length
-        }
-    }
-
-    /// A binary min-heap of (key, run), ordered by key then run.
-    private struct MergeHeap {
-        var items: [(key: UInt64, run: Int)] = []
-
-        private static func less(_ a: (key: UInt64, run: Int), _ b: (key: UInt64, run: Int)) -> Bool {
-            (a.key, a.run) < (b.key, b.run)
-        }
-
-        mutating func push(_ item: (key: UInt64, run: Int)) {
-            items.append(item)
-            var child = items.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard Self.less(items[child], items[parent]) else { break }
-                items.swapAt(child, parent)
-                child = parent
-            }
-        }
-
-        mutating func pop() -> (key: UInt64, run: Int)? {
-            guard !items.isEmpty else { return nil }
-            items.swapAt(0, items.count - 1)
-            let top = items.removeLast()
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1, right = left + 1
-                var smallest = parent
-                if left < items.count, Self.less(items[left], items[smallest]) { smallest = left }
-                if right < items.count, Self.less(items[right], items[smallest]) { smallest = right }
-                guard smallest != parent else { break }
-                items.swapAt(parent, smallest)
-                parent = smallest
-            }
-            return top
         }
     }
 }
