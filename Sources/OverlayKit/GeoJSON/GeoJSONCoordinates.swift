@@ -6,6 +6,9 @@ import OverlayModel
 struct CoordinateTree {
     /// Every position, in document order.
     var positions: [Coordinate] = []
+    /// `positions` projected (`MapPoint(_:)`), index for index: projected as they are read, so
+    /// the positions parsed on a second core (`PositionLookahead`) are projected there too.
+    var points: [MapPoint] = []
     /// How deep the arrays that hold numbers nest: 1 when `coordinates` is itself a position,
     /// 2 for an array of positions, and so on; 0 when no position was seen (empty arrays).
     var leafDepth = 0
@@ -22,6 +25,7 @@ struct CoordinateTree {
 
     mutating func removeAll() {
         positions.removeAll(keepingCapacity: true)
+        points.removeAll(keepingCapacity: true)
         earlyEmptyArrays.removeAll()
         leafDepth = 0
         for index in childCounts.indices {
@@ -77,6 +81,8 @@ extension JSONScanner {
         guard first == UInt8(ascii: "[") else {
             throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
         }
+        coordinatesBegin(at: absolutePosition)
+        defer { coordinatesBegin(at: nil) }
         try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
         // `[[[], [1, 2], …]]`: the `[]` came before any position told the depth (a fuzzer found
         // that it desynchronised the shape builder and crashed the reader).
@@ -136,6 +142,13 @@ extension JSONScanner {
     /// Reads the numbers of one position (the '[' is consumed): longitude, latitude, altitude.
     @inline(__always)
     private func readPosition(startOffset: Int, tree: inout CoordinateTree, indices: [Int]) throws {
+        // A long array's later positions may have been parsed on the second core already.
+        considerLookahead()
+        if let found = takeLookaheadPosition() {
+            tree.positions.append(found.coordinate)
+            tree.points.append(found.point)
+            return
+        }
         var longitude = 0.0, latitude = 0.0, altitude: Double?
         var count = 0
         repeat {
@@ -159,7 +172,9 @@ extension JSONScanner {
             throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found \(count)",
                         at: startOffset, extraPath: coordinatePath(indices))
         }
-        tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude, altitude: altitude)
+        tree.positions.append(coordinate)
+        tree.points.append(MapPoint(coordinate))
     }
 
     /// The pointer components below `coordinates` (which is already on `path`).

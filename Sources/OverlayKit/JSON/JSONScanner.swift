@@ -42,6 +42,23 @@ final class JSONScanner {
     /// The JSON Pointer of the value being read, as components (materialized only for errors).
     var path: [PathComponent] = []
 
+    /// Whether long `coordinates` arrays are parsed ahead on a second core (`PositionLookahead`).
+    var parsesPositionsAhead = false
+    /// A helper starts once this many bytes of one `coordinates` value have been read (so short
+    /// arrays never pay for a thread) and when at least `lookaheadMinimumBytes` are in the window
+    /// ahead; it takes the window's last ~58 %, the scanner walks all of it.
+    var lookaheadAfterBytes = 64 << 10
+    var lookaheadMinimumBytes = 256 << 10
+    /// The positions parsed ahead, and the absolute offset at which to look at starting a helper
+    /// again (`Int.max` outside `coordinates`).
+    private var lookahead: PositionLookahead?
+    /// The absolute offsets `lookahead` covers (empty without one), so the per-position check
+    /// touches no object.
+    private var lookaheadStart = 0, lookaheadEnd = 0
+    private var nextLookaheadCheck = Int.max
+    /// How many positions came from a helper (for tests: proof that the helper ran).
+    private(set) var positionsTakenAhead = 0
+
     enum PathComponent {
         case key(String)
         case index(Int)
@@ -53,7 +70,11 @@ final class JSONScanner {
         bytes = .allocate(capacity: initialCapacity)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        // The helper reads the window: it must be done before the window goes.
+        lookahead?.join()
+        bytes.deallocate()
+    }
 
     /// Absolute offset of the current position (for progress and locations).
     var absolutePosition: Int { base + position }
@@ -68,6 +89,8 @@ final class JSONScanner {
 
     private func refill() throws -> Bool {
         if atEndOfInput { return false }
+        // The window is about to move: a helper reading it must be done first.
+        lookahead?.join()
         var keep = mark ?? position
         if let retainFrom { keep = min(keep, max(0, retainFrom - base)) }
         if keep > 0 {
@@ -537,6 +560,55 @@ final class JSONScanner {
     func windowBytes(from start: Int, to stop: Int) -> UnsafeRawBufferPointer {
         precondition(start >= base && stop <= base + end && start <= stop, "bytes no longer in the window")
         return UnsafeRawBufferPointer(start: bytes + (start - base), count: stop - start)
+    }
+
+    // MARK: Positions parsed ahead
+
+    /// Called where a `coordinates` value starts (and with nil where it ends): arms or disarms
+    /// `PositionLookahead` for it.
+    func coordinatesBegin(at absolute: Int?) {
+        guard parsesPositionsAhead else { return }
+        nextLookaheadCheck = absolute.map { $0 + lookaheadAfterBytes } ?? Int.max
+    }
+
+    /// At a position's first number inside a long `coordinates` value: starts a helper on the
+    /// window's tail when the last one has been walked past and enough bytes are ahead.
+    @inline(__always)
+    func considerLookahead() {
+        if base + position >= nextLookaheadCheck { startLookahead() }
+    }
+
+    private func startLookahead() {
+        let here = base + position
+        if end - position < lookaheadMinimumBytes {
+            // Too little ahead: look again after some more bytes (a refill is near).
+            nextLookaheadCheck = here + (lookaheadMinimumBytes >> 4)
+            return
+        }
+        lookahead?.join()
+        let from = position + (end - position) * 42 / 100
+        do {
+            let started = try PositionLookahead(window: bytes, base: base, from: from, to: end)
+            lookahead = started
+            (lookaheadStart, lookaheadEnd) = (started.regionStart, started.regionEnd)
+            nextLookaheadCheck = base + end
+        } catch {
+            // No thread: read on alone.
+            lookahead = nil
+            (lookaheadStart, lookaheadEnd) = (0, 0)
+            nextLookaheadCheck = Int.max
+        }
+    }
+
+    /// The position whose first number is at the current offset, if a helper parsed it: the
+    /// coordinate and its map point, with the scanner moved past the position's `]`.
+    @inline(__always)
+    func takeLookaheadPosition() -> (coordinate: Coordinate, point: MapPoint)? {
+        let here = base + position
+        guard here >= lookaheadStart && here < lookaheadEnd, let found = lookahead?.take(numberAt: here) else { return nil }
+        positionsTakenAhead += 1
+        position = found.end - base
+        return (found.coordinate, found.point)
     }
 
     /// Moves back (or forward) to an absolute offset still in the window.
