@@ -115,6 +115,10 @@ extension JSONScanner {
                 try readCoordinateArray(level: level + 1, tree: &tree, indices: &indices)
                 indices.removeLast()
                 count += 1
+                // The neighbours of a position parsed on the second core, taken as one run.
+                if tree.leafDepth == level + 2 {
+                    count += takeChainedLookaheadPositions(into: &tree.positions, &tree.points)
+                }
             } while try commaOrClose(UInt8(ascii: "]"))
             tree.record(level: level, childCount: count, start: start)
         } else if next == UInt8(ascii: "]") {

@@ -611,6 +611,26 @@ final class JSONScanner {
         return (found.coordinate, found.point)
     }
 
+    /// Right after a position (the scanner just past its `]`): the positions that follow it in
+    /// the same array, when a helper parsed them as its neighbours, appended to `positions` and
+    /// `points`, the scanner moved past the last one's `]`; returns how many (often thousands:
+    /// a ring's run of positions costs one append each instead of a walk through the grammar).
+    func takeChainedLookaheadPositions(into positions: inout [Coordinate], _ points: inout [MapPoint]) -> Int {
+        let here = base + position
+        guard here > lookaheadStart && here <= lookaheadEnd, let lookahead else { return 0 }
+        var taken = 0
+        var end = here
+        while let found = lookahead.takeChained(after: end) {
+            positions.append(found.coordinate)
+            points.append(found.point)
+            end = found.end
+            taken += 1
+        }
+        position = end - base
+        positionsTakenAhead += taken
+        return taken
+    }
+
     /// Moves back (or forward) to an absolute offset still in the window.
     func seek(to absolute: Int) {
         precondition(absolute >= base && absolute <= base + end, "offset no longer in the window")

@@ -32,6 +32,9 @@ final class PositionLookahead: @unchecked Sendable {
     private var ends: [Int] = []
     private var coordinates: [Coordinate] = []
     private var points: [MapPoint] = []
+    /// Whether only whitespace and one comma lie between the previous entry's `]` and this
+    /// entry's `[`: the two are neighbours in one array, so the scanner takes runs of them at once.
+    private var chained: [Bool] = []
     private var thread: ReadingThreads.Joinable?
     private var cursor = 0
 
@@ -74,6 +77,16 @@ final class PositionLookahead: @unchecked Sendable {
         return (coordinates[cursor], points[cursor], ends[cursor])
     }
 
+    /// After the scanner took an entry and stands at its end (`end`, just after its `]`): the next
+    /// entry when it is that position's neighbour in the same array (`, [` between them, with
+    /// whitespace). The scanner would have read exactly these bytes as the array's next element.
+    @inline(__always)
+    func takeChained(after end: Int) -> (coordinate: Coordinate, point: MapPoint, end: Int)? {
+        guard cursor > 0, cursor < starts.count, chained[cursor], ends[cursor - 1] == end else { return nil }
+        defer { cursor += 1 }
+        return (coordinates[cursor], points[cursor], ends[cursor])
+    }
+
     private struct SendableBuffer: @unchecked Sendable {
         let buffer: UnsafeBufferPointer<UInt8>
     }
@@ -84,20 +97,24 @@ final class PositionLookahead: @unchecked Sendable {
     /// Entries are keyed by the offset of the first number (the scanner is there when it asks).
     private func parse(_ region: UnsafeBufferPointer<UInt8>, offset: Int) {
         // Local arrays, stored once at the end: no exclusivity check per append on the class.
-        var starts = [Int](), ends = [Int](), coordinates = [Coordinate](), points = [MapPoint]()
+        var starts = [Int](), ends = [Int](), coordinates = [Coordinate](), points = [MapPoint](), chained = [Bool]()
         let capacity = region.count / 16
         starts.reserveCapacity(capacity)
         ends.reserveCapacity(capacity)
         coordinates.reserveCapacity(capacity)
         points.reserveCapacity(capacity)
-        defer { (self.starts, self.ends, self.coordinates, self.points) = (starts, ends, coordinates, points) }
+        chained.reserveCapacity(capacity)
+        defer { (self.starts, self.ends, self.coordinates, self.points, self.chained) = (starts, ends, coordinates, points, chained) }
         guard let bytes = region.baseAddress else { return }
         let count = region.count
         var index = 0
+        /// Where the last entry ended (region index just after its `]`), -1 before the first.
+        var lastEnd = -1
         // Each step moves past at least one byte: linear in the region.
         while index < count {
             guard let hit = memchr(bytes + index, Int32(UInt8(ascii: "[")), count - index) else { return }
-            var cursor = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - bytes + 1
+            let open = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - bytes
+            var cursor = open + 1
             index = cursor
             while cursor < count && Self.isWhitespace(bytes[cursor]) { cursor += 1 }
             let numberStart = cursor
@@ -129,11 +146,28 @@ final class PositionLookahead: @unchecked Sendable {
             guard closed, numbers == 2 || numbers == 3 else { continue }
             starts.append(offset + numberStart)
             ends.append(offset + cursor)
+            chained.append(lastEnd >= 0 && Self.isSeparator(bytes + lastEnd, count: open - lastEnd))
+            lastEnd = cursor
             let coordinate = Coordinate(latitude: values.1, longitude: values.0, altitude: numbers == 3 ? values.2 : nil)
             coordinates.append(coordinate)
             points.append(MapPoint(coordinate))
             index = cursor
         }
+    }
+
+    /// True when the bytes are whitespace around exactly one comma (what `commaOrClose` and
+    /// `peekSignificant` pass over between two elements of an array).
+    private static func isSeparator(_ start: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var commas = 0
+        for index in 0..<count {
+            let byte = start[index]
+            if byte == UInt8(ascii: ",") {
+                commas += 1
+            } else if !isWhitespace(byte) {
+                return false
+            }
+        }
+        return commas == 1
     }
 
     @inline(__always)
