@@ -122,13 +122,14 @@ public struct GeoJSONReader: FeatureReader {
     var positionsTakenAhead: Int { scanner.positionsTakenAhead }
 
     /// A reader with a small window that parses positions ahead on a second core as soon as it
-    /// can (after `afterBytes` of an array, with `minimumBytes` ahead), so tests exercise the
-    /// helper on small inputs.
+    /// can (after `afterBytes` of an array, with `minimumBytes` ahead) and waits for each helper,
+    /// so tests exercise the helper on small inputs with the same result every run.
     init(input: ByteInput, initialBufferSize: Int, lookaheadAfterBytes afterBytes: Int, minimumBytes: Int) {
         self.init(input: input, initialBufferSize: initialBufferSize)
         scanner.parsesPositionsAhead = true
         scanner.lookaheadAfterBytes = afterBytes
         scanner.lookaheadMinimumBytes = minimumBytes
+        scanner.lookaheadWaits = true
     }
 
     /// Bytes consumed so far.

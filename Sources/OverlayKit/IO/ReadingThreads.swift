@@ -36,27 +36,12 @@ package enum ReadingThreads {
         if let failure { throw failure }
     }
 
-    /// A thread started by ``startJoinable(stackBytes:_:)``, to be joined exactly once.
-    package struct Joinable {
-        fileprivate let thread: pthread_t
-
-        /// Waits until the thread's body has returned.
-        package func join() { pthread_join(thread, nil) }
-    }
-
-    /// Runs `body` on a thread of its own that the caller joins (`Joinable.join()`).
-    /// - Parameter stackBytes: the thread's stack; a body that does not recurse needs little.
-    /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
-    package static func startJoinable(stackBytes: Int = ReadingThreads.stackBytes, _ body: @escaping @Sendable () -> Void) throws -> Joinable {
-        Joinable(thread: try start(body, stackBytes: stackBytes))
-    }
-
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    private static func start(_ body: @escaping @Sendable () -> Void, stackBytes: Int = ReadingThreads.stackBytes) throws -> pthread_t {
+    private static func start(_ body: @escaping @Sendable () -> Void) throws -> pthread_t {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }

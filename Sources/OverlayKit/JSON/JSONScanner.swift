@@ -49,6 +49,8 @@ final class JSONScanner {
     /// ahead; it takes the window's last ~58 %, the scanner walks all of it.
     var lookaheadAfterBytes = 64 << 10
     var lookaheadMinimumBytes = 256 << 10
+    /// Wait for a helper that has not finished instead of reading on without it (tests).
+    var lookaheadWaits = false
     /// The positions parsed ahead, and the absolute offset at which to look at starting a helper
     /// again (`Int.max` outside `coordinates`).
     private var lookahead: PositionLookahead?
@@ -70,11 +72,7 @@ final class JSONScanner {
         bytes = .allocate(capacity: initialCapacity)
     }
 
-    deinit {
-        // The helper reads the window: it must be done before the window goes.
-        lookahead?.join()
-        bytes.deallocate()
-    }
+    deinit { bytes.deallocate() }
 
     /// Absolute offset of the current position (for progress and locations).
     var absolutePosition: Int { base + position }
@@ -89,8 +87,6 @@ final class JSONScanner {
 
     private func refill() throws -> Bool {
         if atEndOfInput { return false }
-        // The window is about to move: a helper reading it must be done first.
-        lookahead?.join()
         var keep = mark ?? position
         if let retainFrom { keep = min(keep, max(0, retainFrom - base)) }
         if keep > 0 {
@@ -585,10 +581,14 @@ final class JSONScanner {
             nextLookaheadCheck = here + (lookaheadMinimumBytes >> 4)
             return
         }
-        lookahead?.join()
+        if let running = lookahead, !running.isFinished {
+            // One helper at a time: its core is busy (or taken by other work); read on alone.
+            nextLookaheadCheck = here + (lookaheadMinimumBytes >> 4)
+            return
+        }
         let from = position + (end - position) * 42 / 100
         do {
-            let started = try PositionLookahead(window: bytes, base: base, from: from, to: end)
+            let started = try PositionLookahead(window: bytes, base: base, from: from, to: end, waits: lookaheadWaits)
             lookahead = started
             (lookaheadStart, lookaheadEnd) = (started.regionStart, started.regionEnd)
             nextLookaheadCheck = base + end

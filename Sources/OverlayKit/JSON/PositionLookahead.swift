@@ -22,59 +22,135 @@ import OverlayModel
 /// error) is not recorded, and the scanner reads that position itself and reports it as without
 /// the helper: outputs and diagnostics do not change.
 ///
-/// The window bytes must not move while the helper reads them: the scanner joins it before any
-/// refill and before freeing the window. Work and memory are linear in the bytes of the region.
-final class PositionLookahead: @unchecked Sendable {
+/// The helper reads its own copy of the region, so the scanner never waits for it: the window
+/// may move on, and a helper that has not finished when the scanner reaches its region (its core
+/// taken by other work) is simply not used; the scanner reads those positions itself. At most one
+/// helper runs at a time. Work and memory are linear in the bytes of the region.
+final class PositionLookahead {
     /// The absolute offsets of the region the helper reads.
     let regionStart: Int
     let regionEnd: Int
-    private var starts: [Int] = []
-    private var ends: [Int] = []
-    private var coordinates: [Coordinate] = []
-    private var points: [MapPoint] = []
-    /// Whether only whitespace and one comma lie between the previous entry's `]` and this
-    /// entry's `[`: the two are neighbours in one array, so the scanner takes runs of them at once.
-    private var chained: [Bool] = []
-    private var thread: ReadingThreads.Joinable?
+    private let shared: Shared
+    /// The helper's entries, moved here once it has finished.
+    private var entries = Entries()
+    private var ready = false
+    /// Wait for the helper instead of reading on without it (tests: the same result every run).
+    private let waits: Bool
+    private var polls = 0
     private var cursor = 0
 
     /// True when this process may run on more than one core: only then does a helper pay.
     static let isUseful = ReadAheadFeatureReader.usableCores > 1
 
-    /// Starts a helper over `window[from ..< to]`, window offset 0 being absolute offset `base`.
-    /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
-    init(window: UnsafePointer<UInt8>, base: Int, from: Int, to: Int) throws {
-        regionStart = base + from
-        regionEnd = base + to
-        let region = UnsafeBufferPointer(start: window + from, count: to - from)
-        let offset = base + from
-        let sendable = SendableBuffer(buffer: region)
-        thread = try ReadingThreads.startJoinable(stackBytes: 256 << 10) { [self] in
-            parse(sendable.buffer, offset: offset)
+    /// What the helper found, parallel arrays in offset order.
+    fileprivate struct Entries {
+        var starts: [Int] = []
+        var ends: [Int] = []
+        var coordinates: [Coordinate] = []
+        var points: [MapPoint] = []
+        /// Whether only whitespace and one comma lie between the previous entry's `]` and this
+        /// entry's `[`: neighbours in one array, which the scanner takes as one run.
+        var chained: [Bool] = []
+    }
+
+    /// The helper's side: its result behind a mutex, handed over once.
+    private final class Shared: @unchecked Sendable {
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private var finished = false
+        private var entries: Entries?
+
+        init() {
+            lock.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(lock, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+        }
+
+        func finish(_ found: Entries) {
+            pthread_mutex_lock(lock)
+            entries = found
+            finished = true
+            pthread_mutex_unlock(lock)
+        }
+
+        var isFinished: Bool {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            return finished
+        }
+
+        /// The entries when the helper has finished (once), else nil.
+        func take() -> Entries? {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            defer { entries = nil }
+            return finished ? entries : nil
         }
     }
 
-    deinit { join() }
+    private struct Copy: @unchecked Sendable {
+        let buffer: UnsafeMutableBufferPointer<UInt8>
+    }
 
-    /// Waits for the helper (once; later calls return at once).
-    func join() {
-        guard let running = thread else { return }
-        running.join()
-        thread = nil
+    /// Starts a helper over a copy of `window[from ..< to]`, window offset 0 being absolute
+    /// offset `base`; with `waits`, ``take(numberAt:)`` waits for it to finish.
+    /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
+    init(window: UnsafePointer<UInt8>, base: Int, from: Int, to: Int, waits: Bool = false) throws {
+        regionStart = base + from
+        regionEnd = base + to
+        self.waits = waits
+        let copy = Copy(buffer: .allocate(capacity: to - from))
+        _ = copy.buffer.initialize(from: UnsafeBufferPointer(start: window + from, count: to - from))
+        let shared = Shared()
+        self.shared = shared
+        let offset = base + from
+        do {
+            try ReadingThreads.startDetached {
+                let found = PositionLookahead.parse(UnsafeBufferPointer(copy.buffer), offset: offset)
+                copy.buffer.deallocate()
+                shared.finish(found)
+            }
+        } catch {
+            copy.buffer.deallocate()
+            throw error
+        }
+    }
+
+    /// Whether the helper is done (a scanner starts no second one before).
+    var isFinished: Bool { ready || shared.isFinished }
+
+    /// True once the helper's entries are here; asks the helper's side only every 32nd time
+    /// while it runs (a mutex per position would cost more than it saves).
+    @inline(__always)
+    private func poll() -> Bool {
+        if ready { return true }
+        if waits {
+            // Bounded: the helper's parse is linear in its region and always finishes.
+            while !shared.isFinished { usleep(50) }
+        } else {
+            polls += 1
+            guard polls & 31 == 1 else { return false }
+        }
+        guard let found = shared.take() else { return false }
+        entries = found
+        ready = true
+        return true
     }
 
     /// The position whose `[` is followed by the number at absolute offset `numberStart`, when
-    /// the helper parsed it: its coordinate, its map point (`MapPoint(_:)`, projected on the
-    /// helper's core too) and the absolute offset just after its `]`. Offsets
+    /// the helper has finished and parsed it: its coordinate, its map point (`MapPoint(_:)`,
+    /// projected on the helper's core too) and the absolute offset just after its `]`. Offsets
     /// asked for must not decrease (an earlier one is then not found, and read the slow way).
     @inline(__always)
     func take(numberAt numberStart: Int) -> (coordinate: Coordinate, point: MapPoint, end: Int)? {
-        guard numberStart >= regionStart, numberStart < regionEnd else { return nil }
-        join()
-        while cursor < starts.count && starts[cursor] < numberStart { cursor += 1 }
-        guard cursor < starts.count, starts[cursor] == numberStart else { return nil }
+        guard numberStart >= regionStart, numberStart < regionEnd, poll() else { return nil }
+        while cursor < entries.starts.count && entries.starts[cursor] < numberStart { cursor += 1 }
+        guard cursor < entries.starts.count, entries.starts[cursor] == numberStart else { return nil }
         defer { cursor += 1 }
-        return (coordinates[cursor], points[cursor], ends[cursor])
+        return (entries.coordinates[cursor], entries.points[cursor], entries.ends[cursor])
     }
 
     /// After the scanner took an entry and stands at its end (`end`, just after its `]`): the next
@@ -82,21 +158,18 @@ final class PositionLookahead: @unchecked Sendable {
     /// whitespace). The scanner would have read exactly these bytes as the array's next element.
     @inline(__always)
     func takeChained(after end: Int) -> (coordinate: Coordinate, point: MapPoint, end: Int)? {
-        guard cursor > 0, cursor < starts.count, chained[cursor], ends[cursor - 1] == end else { return nil }
+        guard ready, cursor > 0, cursor < entries.starts.count, entries.chained[cursor], entries.ends[cursor - 1] == end else {
+            return nil
+        }
         defer { cursor += 1 }
-        return (coordinates[cursor], points[cursor], ends[cursor])
-    }
-
-    private struct SendableBuffer: @unchecked Sendable {
-        let buffer: UnsafeBufferPointer<UInt8>
+        return (entries.coordinates[cursor], entries.points[cursor], entries.ends[cursor])
     }
 
     /// The helper's work: every `[` followed by whitespace and two or three numbers and `]`.
     /// Positions are at least ~14 bytes of text (`[1.5,2.5],\n  `): room for a sixteenth of the
     /// region's bytes is reserved.
     /// Entries are keyed by the offset of the first number (the scanner is there when it asks).
-    private func parse(_ region: UnsafeBufferPointer<UInt8>, offset: Int) {
-        // Local arrays, stored once at the end: no exclusivity check per append on the class.
+    private static func parse(_ region: UnsafeBufferPointer<UInt8>, offset: Int) -> Entries {
         var starts = [Int](), ends = [Int](), coordinates = [Coordinate](), points = [MapPoint](), chained = [Bool]()
         let capacity = region.count / 16
         starts.reserveCapacity(capacity)
@@ -104,19 +177,21 @@ final class PositionLookahead: @unchecked Sendable {
         coordinates.reserveCapacity(capacity)
         points.reserveCapacity(capacity)
         chained.reserveCapacity(capacity)
-        defer { (self.starts, self.ends, self.coordinates, self.points, self.chained) = (starts, ends, coordinates, points, chained) }
-        guard let bytes = region.baseAddress else { return }
+        func entries() -> Entries {
+            Entries(starts: starts, ends: ends, coordinates: coordinates, points: points, chained: chained)
+        }
+        guard let bytes = region.baseAddress else { return entries() }
         let count = region.count
         var index = 0
         /// Where the last entry ended (region index just after its `]`), -1 before the first.
         var lastEnd = -1
         // Each step moves past at least one byte: linear in the region.
         while index < count {
-            guard let hit = memchr(bytes + index, Int32(UInt8(ascii: "[")), count - index) else { return }
+            guard let hit = memchr(bytes + index, Int32(UInt8(ascii: "[")), count - index) else { return entries() }
             let open = UnsafeRawPointer(hit).assumingMemoryBound(to: UInt8.self) - bytes
             var cursor = open + 1
             index = cursor
-            while cursor < count && Self.isWhitespace(bytes[cursor]) { cursor += 1 }
+            while cursor < count && isWhitespace(bytes[cursor]) { cursor += 1 }
             let numberStart = cursor
             var values = (0.0, 0.0, 0.0)
             var numbers = 0
@@ -132,7 +207,7 @@ final class PositionLookahead: @unchecked Sendable {
                 }
                 numbers += 1
                 cursor += found.length
-                while cursor < count && Self.isWhitespace(bytes[cursor]) { cursor += 1 }
+                while cursor < count && isWhitespace(bytes[cursor]) { cursor += 1 }
                 guard cursor < count, numbers < 4 else { break }
                 if bytes[cursor] == UInt8(ascii: "]") {
                     cursor += 1
@@ -141,18 +216,19 @@ final class PositionLookahead: @unchecked Sendable {
                 }
                 guard bytes[cursor] == UInt8(ascii: ",") else { break }
                 cursor += 1
-                while cursor < count && Self.isWhitespace(bytes[cursor]) { cursor += 1 }
+                while cursor < count && isWhitespace(bytes[cursor]) { cursor += 1 }
             }
             guard closed, numbers == 2 || numbers == 3 else { continue }
             starts.append(offset + numberStart)
             ends.append(offset + cursor)
-            chained.append(lastEnd >= 0 && Self.isSeparator(bytes + lastEnd, count: open - lastEnd))
+            chained.append(lastEnd >= 0 && isSeparator(bytes + lastEnd, count: open - lastEnd))
             lastEnd = cursor
             let coordinate = Coordinate(latitude: values.1, longitude: values.0, altitude: numbers == 3 ? values.2 : nil)
             coordinates.append(coordinate)
             points.append(MapPoint(coordinate))
             index = cursor
         }
+        return entries()
     }
 
     /// True when the bytes are whitespace around exactly one comma (what `commaOrClose` and
