@@ -6,9 +6,6 @@ import OverlayModel
 struct CoordinateTree {
     /// Every position, in document order.
     var positions: [Coordinate] = []
-    /// `positions` projected (`MapPoint(_:)`), index for index: projected as they are read, so
-    /// the positions parsed on a second core (`PositionLookahead`) are projected there too.
-    var points: [MapPoint] = []
     /// How deep the arrays that hold numbers nest: 1 when `coordinates` is itself a position,
     /// 2 for an array of positions, and so on; 0 when no position was seen (empty arrays).
     var leafDepth = 0
@@ -25,7 +22,6 @@ struct CoordinateTree {
 
     mutating func removeAll() {
         positions.removeAll(keepingCapacity: true)
-        points.removeAll(keepingCapacity: true)
         earlyEmptyArrays.removeAll()
         leafDepth = 0
         for index in childCounts.indices {
@@ -81,8 +77,6 @@ extension JSONScanner {
         guard first == UInt8(ascii: "[") else {
             throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
         }
-        coordinatesBegin(at: absolutePosition)
-        defer { coordinatesBegin(at: nil) }
         try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
         // `[[[], [1, 2], …]]`: the `[]` came before any position told the depth (a fuzzer found
         // that it desynchronised the shape builder and crashed the reader).
@@ -115,10 +109,6 @@ extension JSONScanner {
                 try readCoordinateArray(level: level + 1, tree: &tree, indices: &indices)
                 indices.removeLast()
                 count += 1
-                // The neighbours of a position parsed on the second core, taken as one run.
-                if tree.leafDepth == level + 2 {
-                    count += takeChainedLookaheadPositions(into: &tree.positions, &tree.points)
-                }
             } while try commaOrClose(UInt8(ascii: "]"))
             tree.record(level: level, childCount: count, start: start)
         } else if next == UInt8(ascii: "]") {
@@ -146,13 +136,6 @@ extension JSONScanner {
     /// Reads the numbers of one position (the '[' is consumed): longitude, latitude, altitude.
     @inline(__always)
     private func readPosition(startOffset: Int, tree: inout CoordinateTree, indices: [Int]) throws {
-        // A long array's later positions may have been parsed on the second core already.
-        considerLookahead()
-        if let found = takeLookaheadPosition() {
-            tree.positions.append(found.coordinate)
-            tree.points.append(found.point)
-            return
-        }
         var longitude = 0.0, latitude = 0.0, altitude: Double?
         var count = 0
         repeat {
@@ -176,9 +159,7 @@ extension JSONScanner {
             throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found \(count)",
                         at: startOffset, extraPath: coordinatePath(indices))
         }
-        let coordinate = Coordinate(latitude: latitude, longitude: longitude, altitude: altitude)
-        tree.positions.append(coordinate)
-        tree.points.append(MapPoint(coordinate))
+        tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
     }
 
     /// The pointer components below `coordinates` (which is already on `path`).

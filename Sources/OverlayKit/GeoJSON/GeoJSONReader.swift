@@ -74,16 +74,6 @@ public struct GeoJSONReader: FeatureReader {
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
         scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
-        scanner.parsesPositionsAhead = PositionLookahead.isUseful
-    }
-
-    /// Whether the later positions of a long `coordinates` array are parsed on a second core
-    /// while this reader reads the earlier ones (`PositionLookahead`; the same features and
-    /// diagnostics either way). On when the process may use more than one core; callers that
-    /// already run one reader per core turn it off.
-    package var parsesPositionsAhead: Bool {
-        get { scanner.parsesPositionsAhead }
-        set { scanner.parsesPositionsAhead = newValue }
     }
 
     /// A reader for the part of a GeoJSON text sequence that starts at a record boundary inside
@@ -94,7 +84,6 @@ public struct GeoJSONReader: FeatureReader {
         self.init(input: input)
         checkedByteOrderMark = true
         continuesSequence = true
-        parsesPositionsAhead = false  // parts of a sequence are read one per core already
     }
 
     /// The input, when it is a regular file opened by path and nothing of it has been parsed
@@ -116,20 +105,6 @@ public struct GeoJSONReader: FeatureReader {
     init(input: ByteInput, initialBufferSize: Int) {
         scanner = JSONScanner(input: input, initialCapacity: initialBufferSize)
         scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
-    }
-
-    /// How many positions so far were parsed ahead on a second core (`PositionLookahead`).
-    var positionsTakenAhead: Int { scanner.positionsTakenAhead }
-
-    /// A reader with a small window that parses positions ahead on a second core as soon as it
-    /// can (after `afterBytes` of an array, with `minimumBytes` ahead) and waits for each helper,
-    /// so tests exercise the helper on small inputs with the same result every run.
-    init(input: ByteInput, initialBufferSize: Int, lookaheadAfterBytes afterBytes: Int, minimumBytes: Int) {
-        self.init(input: input, initialBufferSize: initialBufferSize)
-        scanner.parsesPositionsAhead = true
-        scanner.lookaheadAfterBytes = afterBytes
-        scanner.lookaheadMinimumBytes = minimumBytes
-        scanner.lookaheadWaits = true
     }
 
     /// Bytes consumed so far.
@@ -809,9 +784,8 @@ private struct ShapeBuilder {
     mutating func run(level: Int) -> VertexBuffer {
         // Never past the positions read, whatever the counts say.
         let count = min(children(level: level).count, tree.positions.count - positionCursor)
-        let range = positionCursor..<positionCursor + count
+        let slice = tree.positions[positionCursor..<positionCursor + count]
         positionCursor += count
-        // Projected while parsing (`CoordinateTree.points`): the same points `init(coordinates:)` makes.
-        return VertexBuffer(points: Array(tree.points[range]), coordinates: Array(tree.positions[range]))
+        return VertexBuffer(coordinates: Array(slice))
     }
 }

@@ -36,7 +36,6 @@ enum ParallelExtent {
             guard let input = file.slice(part) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
             reader.readsShapesOnly = true
-            reader.parsesPositionsAhead = false  // one reader per core already
             extent = try? FitExtent.measuring(&reader)
         }
     }
