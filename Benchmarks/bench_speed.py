@@ -11,6 +11,8 @@ Rows (ratio = peer seconds / our seconds, so higher is better for us in every ro
   read-kml         overlaykit info countries24.kml         vs xmllint --stream --noout           ≥ 0.67 (ours ≤ 1.5×)
   validate-land    overlaykit validate land.geojson, CPU time (user+sys) of the whole process
                    vs shapely.is_valid alone on geometries already loaded (time.process_time)   ≥ 1
+  validate-admin1  the same on ne_50m_admin_1_states_provinces.geojson (1.6 MB, 1,200 polygons:
+                   many small rings where the land has few huge ones)                          ≥ 1
   tile-countries   overlaykit tile countries.geojson z0–8, directory of MVT
                    vs geojson-vt in node, cutting z0–8 in memory (Benchmarks/bench_tile.py's way) > 1
 
@@ -45,10 +47,11 @@ ROOT = os.path.dirname(HERE)
 CORPUS = os.environ.get("CORPUS") or os.path.join(os.path.dirname(ROOT), "shared", "corpus")
 DATA = os.environ.get("BENCH_DATA") or os.path.join(tempfile.gettempdir(), "overlaykit-bench")
 GNU_TIME = "/usr/bin/time"
-ROWS = ["info-land", "convert-geojson", "convert-kml", "read-kml", "validate-land", "tile-countries"]
+ROWS = ["info-land", "convert-geojson", "convert-kml", "read-kml", "validate-land", "validate-admin1", "tile-countries"]
 KML_COPIES = 24  # countries ×24 ≈ 100 MB of KML
 KML_COPIES_FOR_COUNTS = 3  # ≈ 12 MB: the KML rows' callgrind input
-SHORT_NAMES = {"ne_10m_land.geojson": "land.geojson", "ne_50m_admin_0_countries.geojson": "countries.geojson"}
+SHORT_NAMES = {"ne_10m_land.geojson": "land.geojson", "ne_50m_admin_0_countries.geojson": "countries.geojson",
+               "ne_50m_admin_1_states_provinces.geojson": "admin1.geojson"}
 NOISE_NOTE = ("The machine is a shared 2-core VM (other work runs on it): wall-time ratios are noisy;"
               " instruction counts are the stable signal.")
 
@@ -279,18 +282,19 @@ def plan(row, ours, work, args):
         make = lambda path: Command([ours, "info", path])
         return Row("overlaykit info countries%d.kml vs xmllint --stream --noout" % KML_COPIES,
                    make(big), xmllint(big), big, 1 / 1.5, make(small), small, xmllint(small))
-    if row == "validate-land":
+    if row in ("validate-land", "validate-admin1"):
         try:
             import shapely
             from shapely.geometry import shape
         except ImportError:
             raise Skip("shapely not installed (pip install shapely)")
-        with open(land) as handle:
-            geometries = [shape(feature["geometry"]) for feature in json.load(handle)["features"]]
-        command = Command([ours, "validate", land], ok=(0, 1))  # 1 = findings, still a full run
+        path = land if row == "validate-land" else os.path.join(CORPUS, "real", "ne_50m_admin_1_states_provinces.geojson")
+        with open(path) as handle:
+            geometries = [shape(feature["geometry"]) for feature in json.load(handle)["features"] if feature["geometry"]]
+        command = Command([ours, "validate", path], ok=(0, 1))  # 1 = findings, still a full run
         peer = InProcess(lambda: [shapely.is_valid(geometry) for geometry in geometries])
-        return Row("overlaykit validate land.geojson CPU (user+sys) vs shapely.is_valid CPU (loaded)", command,
-                   peer, land, 1.0, cpu=True)
+        return Row("overlaykit validate %s CPU (user+sys) vs shapely.is_valid CPU (loaded)"
+                   % SHORT_NAMES[os.path.basename(path)], command, peer, path, 1.0, cpu=True)
     if row == "tile-countries":
         source = geojson_vt_source(args.geojson_vt)
         script = os.path.join(work, "geojson_vt_bench.mjs")
@@ -429,7 +433,7 @@ def main():
     load_after = os.getloadavg()
 
     log("\nratio = peer seconds / our seconds (higher is better for us); seconds are the median of %d"
-        " interleaved runs, wall time except validate-land (CPU time); load before %.2f, after %.2f." % (
+        " interleaved runs, wall time except the validate rows (CPU time); load before %.2f, after %.2f." % (
             args.runs, load_before[0], load_after[0]))
     log(NOISE_NOTE)
     header = "| %-15s | %-24s | %7s | %7s | %5s | %6s | %6s | %7s | %15s | %15s | %-22s |" % (

@@ -27,7 +27,7 @@ extension KMLParserCore {
         if let id = xml.attribute("id") { feature.id = .string(id) }
         var pending = PendingFeature(feature: feature, line: line)
         lateSchemaValues = []
-        var properties = KMLPropertyBuilder()
+        var properties = KMLPropertyBuilder(expecting: lastPropertyCount)
         var parts = KMLFeatureParts(regionLine: line)
 
         try xml.forEachChild { name in
@@ -56,6 +56,7 @@ extension KMLParserCore {
         }
         feature.shape = shape
         feature.properties = hadNullProperties && properties.isEmpty ? nil : properties.object
+        lastPropertyCount = properties.count
         for move in properties.moves {
             for index in lateSchemaValues.indices where lateSchemaValues[index].propertyKey == move.from {
                 lateSchemaValues[index].propertyKey = move.to

@@ -39,6 +39,10 @@ final class KMLParserCore {
     var multiGeometryTypes: ArraySlice<Substring> = []
     /// Property names that collided in this document, reported once at its end.
     var propertyCollisions = KMLPropertyCollisions()
+    /// How many properties the last feature had: the next one's builder reserves room for as
+    /// many (placemarks of one file tend to share their ExtendedData), so its name set is not
+    /// rehashed as it grows.
+    var lastPropertyCount = 0
 
     /// The input, read once more from its start if a Schema comes too late (`KMLSchemaPrescan`).
     let input: ByteInput

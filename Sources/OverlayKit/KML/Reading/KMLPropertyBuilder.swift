@@ -45,6 +45,20 @@ struct KMLPropertyBuilder {
     /// ExtendedData values moved to a suffixed name by a later field: (old name, new name).
     private(set) var moves: [(from: String, to: String)] = []
 
+    /// An empty builder.
+    init() {}
+
+    /// An empty builder with room for `count` properties (a hint; more still fit).
+    init(expecting count: Int) {
+        guard count > 0 else { return }
+        let bounded = min(count, 4_096)
+        storage.members.reserveCapacity(bounded)
+        keys.reserveCapacity(bounded)
+    }
+
+    /// How many properties there are so far.
+    var count: Int { storage.members.count }
+
     /// True when there are no properties.
     var isEmpty: Bool { storage.isEmpty }
 
@@ -101,12 +115,13 @@ struct KMLPropertyBuilder {
     mutating func appendData(_ name: String?, _ value: JSONValue) -> String {
         var key = name ?? KMLPropertyBuilder.unnamedKey
         if name == nil { unnamedCount += 1 }
-        if keys.contains(key) {
+        // One hash per value when the name is free (the usual case: 71 per country placemark).
+        if !keys.insert(key).inserted {
             if name != nil { noteCollision(key) }
             key = freeName(for: key)
+            keys.insert(key)
         }
         storage.append(key, value)
-        keys.insert(key)
         return key
     }
 

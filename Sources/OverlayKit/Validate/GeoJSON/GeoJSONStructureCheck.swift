@@ -372,6 +372,22 @@ struct GeoJSONStructureCheck {
             report(.error, GeoJSONDiagnosticCode.lineTooShort.code, "a line needs two or more positions, found \(count)", at: node)
             return .problem
         }
+        if depth == 1 {
+            // The positions of one run (the bulk of a file): checked in place, the index path's
+            // last step overwritten rather than pushed and popped per position.
+            indexPath.append(0)
+            let last = indexPath.count - 1
+            for index in 0..<count {
+                let element = json.child(node, index)
+                let elementKind = json.kind(element)
+                indexPath[last] = index
+                if !checkPosition(element, line: elementKind == .array || elementKind == .object ? element : line) {
+                    verdict = max(verdict, .problem)
+                }
+            }
+            indexPath.removeLast()
+            return verdict
+        }
         for index in 0..<count {
             let element = json.child(node, index)
             let elementKind = json.kind(element)

@@ -137,14 +137,18 @@ struct MonotoneChainCheck {
                         }
                     }
                 }
-                // Between chains: by increasing left edge, each against those starting before it ends.
-                var order = Array(0..<chains.count)
-                order.sort { chains[$0].minX < chains[$1].minX }
-                for (rank, index) in order.enumerated() {
-                    let chain = chains[index]
+                // Between chains: by increasing left edge, each against those starting before it
+                // ends. The chains are copied into that order (ties in chain order), so the scan
+                // runs over contiguous memory: on `ne_10m_land` it visits 1.8 million pairs.
+                var keys = [(minX: Double, index: Int32)]()
+                keys.reserveCapacity(chains.count)
+                for (index, chain) in chains.enumerated() { keys.append((chain.minX, Int32(index))) }
+                keys.sort { $0.minX < $1.minX || ($0.minX == $1.minX && $0.index < $1.index) }
+                let order = keys.map { chains[Int($0.index)] }
+                for (rank, chain) in order.enumerated() {
                     var next = rank + 1
                     while next < order.count {
-                        let other = chains[order[next]]
+                        let other = order[next]
                         if other.minX > chain.maxX { break }
                         budget -= 1
                         if budget < 0 { return false }
