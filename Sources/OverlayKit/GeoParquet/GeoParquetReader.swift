@@ -12,7 +12,7 @@ import OverlayModel
 /// the features are those of one thread, in the same order.
 ///
 /// A folder (``init(folder:geometryColumn:hints:slice:)``) is read as one input: its Parquet
-/// files in path order (``HivePartitionedFolder``), each file's `key=value` folders appended to
+/// files in path order (`HivePartitionedFolder`), each file's `key=value` folders appended to
 /// its features' properties as strings (unless the file has a column of that name).
 public struct GeoParquetReader: FeatureReader {
     /// What a read skipped.

@@ -29,7 +29,7 @@ extension TileOptions {
     /// The only properties a run reads from a feature, for ``FeatureReadHints/properties``: nil
     /// (all of them) unless ``AttributeSelection/included`` lists the kept ones (`-y`, `-X`) and
     /// no ``featureFilter`` may look at any property. Then the kept ones, and every name
-    /// ``namedProperties`` checks was found, and ``promoteID``: the tiles, their metadata and
+    /// `namedProperties` checks was found, and ``promoteID``: the tiles, their metadata and
     /// warnings are what reading every property gives.
     public var propertiesRead: Set<String>? {
         guard let included = attributes.included, featureFilter == nil else { return nil }
