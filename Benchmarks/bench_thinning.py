@@ -37,35 +37,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENERATOR = os.path.join(os.path.dirname(ROOT), "shared", "bench", "scale", "make_scale_data.py")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_tile import find_tippecanoe, load  # noqa: E402  (Benchmarks/ is not a package)
+from bench_tile_scale import read_varint, skip_field  # noqa: E402  (the bounded protobuf reader)
 
 
 # ---------------------------------------------------------------------------------------------
 # Counting points per zoom
 # ---------------------------------------------------------------------------------------------
-
-def read_varint(data, position):
-    result = shift = 0
-    while True:
-        byte = data[position]
-        position += 1
-        result |= (byte & 0x7F) << shift
-        if byte < 0x80:
-            return result, position
-        shift += 7
-
-
-def skip_field(data, position, wire_type):
-    if wire_type == 0:
-        return read_varint(data, position)[1]
-    if wire_type == 1:
-        return position + 8
-    if wire_type == 2:
-        length, position = read_varint(data, position)
-        return position + length
-    if wire_type == 5:
-        return position + 4
-    raise ValueError("unknown protobuf wire type %d" % wire_type)
-
 
 def zigzag(value):
     return (value >> 1) ^ -(value & 1)
