@@ -64,6 +64,9 @@ let package = Package(
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
         // Where test inputs are (package root, shared corpus), for every test target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The repository's own rules (README's test table, the design's folder table, doc comments,
+        // skips): source and document checks that need no library build.
+        .testTarget(name: "OverlayKitLintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
         .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
         // The preview server in-process: every endpoint over real loopback sockets.

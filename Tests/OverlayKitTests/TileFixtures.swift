@@ -4,6 +4,23 @@ import OverlayModel
 
 /// Inputs and output readers the tile tests share.
 enum TileFixtures {
+    /// `count` points in a few deterministic clusters (a linear congruential generator).
+    static func clusteredPoints(_ count: Int, properties: (Int) -> String = { #"{"n":\#($0)}"# }) -> String {
+        var state: UInt64 = 12345
+        func next() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        let centres = [(2.35, 48.85), (-74.0, 40.7), (139.7, 35.7)]
+        var lines = [String]()
+        for index in 0..<count {
+            let centre = centres[index % centres.count]
+            let lon = centre.0 + (next() - 0.5) * 2, lat = centre.1 + (next() - 0.5) * 2
+            lines.append(#"{"type":"Feature","properties":\#(properties(index)),"geometry":{"type":"Point","coordinates":[\#(lon),\#(lat)]}}"#)
+        }
+        return lines.joined(separator: "\n")
+    }
+
     /// A GeoJSON text sequence of every kind of shape: clustered points with properties of each
     /// JSON type, lines and polygons with holes, shapes across the antimeridian, a world polygon
     /// (solid tiles), a geometry collection, a feature without geometry, tiny rectangles.

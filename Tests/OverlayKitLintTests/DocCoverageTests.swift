@@ -13,7 +13,7 @@ final class DocCoverageTests: XCTestCase {
         let buildFolder = bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
         try Prerequisite.require(FileManager.default.fileExists(atPath: buildFolder.appendingPathComponent("Modules").path),
                                  "no Modules folder beside the test bundle at \(buildFolder.path)")
-        let script = TestPaths.packageRoot.appendingPathComponent("Scripts/check-doc-coverage.sh").path
+        let script = TestLocations.packageRoot.appendingPathComponent("Scripts/check-doc-coverage.sh").path
         let run = try ToolRun.run("/bin/sh", [script, buildFolder.path], mergingErrors: true)
         XCTAssertTrue(run.text.contains("undocumented: 0"), run.text)
         XCTAssertEqual(run.status, 0, run.text)
