@@ -29,3 +29,10 @@ struct MLTPropertyCells: Sendable {
         }
     }
 }
+
+extension MVTPropertyTable {
+    /// The keys and values as MLT columns take them, decoded on first use (MLT runs only).
+    var mltCells: MLTPropertyCells {
+        derived { MLTPropertyCells(keyFields: $0.keyFields, valueFields: $0.valueFields) }
+    }
+}

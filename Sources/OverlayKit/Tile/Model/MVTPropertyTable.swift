@@ -30,16 +30,19 @@ final class MVTPropertyTable: @unchecked Sendable {
 
     private let lock = NSLock()
     private var spareScratches = [Scratch]()
-    private var cells: MLTPropertyCells?
+    /// One value an encoder derives from the table, built once (the MLT encoder's cells): kept
+    /// here so that it lives as long as the table, typed by the encoder that asks for it.
+    private var derived: Any?
 
-    /// The keys and values as MLT columns take them, decoded on first use (MLT runs only).
-    var mltCells: MLTPropertyCells {
+    /// The value `build` makes from the table, made on first use and kept; every later call
+    /// gets that value (one kind of derived value per table: `Value` is the caller's).
+    func derived<Value>(_ build: (MVTPropertyTable) -> Value) -> Value {
         lock.lock()
         defer { lock.unlock() }
-        if let cells { return cells }
-        let built = MLTPropertyCells(keyFields: keyFields, valueFields: valueFields)
-        cells = built
-        return built
+        if let value = derived as? Value { return value }
+        let value = build(self)
+        derived = value
+        return value
     }
 
     init(_ attributes: [TileAttributes]) {
