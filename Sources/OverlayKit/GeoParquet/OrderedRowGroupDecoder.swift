@@ -32,7 +32,7 @@ final class OrderedRowGroupDecoder: @unchecked Sendable {
         self.window = max(window, threads, 1)
         self.decode = decode
         for _ in 0..<max(1, min(threads, count)) {
-            try ReadingThreads.startDetached { [self] in work() }
+            try WorkerThreads.startDetached { [self] in work() }
         }
     }
 

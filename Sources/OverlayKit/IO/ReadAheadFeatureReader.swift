@@ -102,9 +102,9 @@ public final class ReadAheadFeatureReader: FeatureReader {
             self.depth = depth
         }
 
-        /// Starts the reading thread (with a main-thread-sized stack, see `ReadingThreads`).
+        /// Starts the reading thread (with a main-thread-sized stack, see `WorkerThreads`).
         func startReading() throws {
-            try ReadingThreads.startDetached { self.readAll() }
+            try WorkerThreads.startDetached { self.readAll() }
         }
 
         /// The reading thread: calls the reader as a caller would, until its end or cancellation.

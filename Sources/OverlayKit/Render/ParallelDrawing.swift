@@ -31,7 +31,7 @@ enum ParallelDrawing {
         precondition(parts.count > 1 && stream.canDrawInParts, "ParallelDrawing.draw needs parts and no clustering")
         let jobs = parts.dropFirst().map { Job(file: file, part: $0, content: stream.partContent()) }
         var failure: (any Error)?
-        try ReadingThreads.runJoined(jobs.map { job in { job.run() } }, onCallingThread: {
+        try WorkerThreads.runJoined(jobs.map { job in { job.run() } }, onCallingThread: {
             do {
                 try drawInOrder(file, parts: parts, jobs: jobs, into: &stream, onWarning: onWarning)
             } catch {

@@ -11,7 +11,7 @@ enum ParallelExtent {
     /// - Throws: `Diagnostic` `io.thread-failed`.
     static func measure(_ file: ByteInput, parts: [Range<Int>]) throws -> MapRect? {
         let jobs = parts.map { Job(file: file, part: $0) }
-        try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
+        try WorkerThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = FitExtent()
         for job in jobs {
             guard let extent = job.extent else { return nil }

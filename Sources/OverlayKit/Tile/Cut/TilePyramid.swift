@@ -156,7 +156,7 @@ public enum TilePyramid {
             while !frontier.isEmpty && (parallelism <= 1 || frontier.count < 8 * parallelism)
                     && frontier[0].id.z < min(lastZoom, 6) {
                 let level = frontier
-                let visited = try Parallel.map(level.indices, parallelism: parallelism) { index in
+                let visited = try WorkerThreads.map(level.indices, parallelism: parallelism) { index in
                     var local = ZoomCounts.zooms(through: options.maxZoom)
                     let children = try visit(level[index], cutter: cutter, counts: &local)
                     return (children: children, counts: local)
@@ -165,7 +165,7 @@ public enum TilePyramid {
                 for tile in visited { Self.add(tile.counts, to: &counts) }
             }
             let subtrees = frontier
-            let results = try Parallel.map(subtrees.indices, parallelism: parallelism) { index -> [ZoomCounts] in
+            let results = try WorkerThreads.map(subtrees.indices, parallelism: parallelism) { index -> [ZoomCounts] in
                 var local = ZoomCounts.zooms(through: options.maxZoom)
                 var stack = [subtrees[index]]
                 while let pending = stack.popLast() {

@@ -29,7 +29,7 @@ enum ParallelSequenceProjection {
         let jobs = parts.enumerated().map { index, part in
             Job(file: file, part: part, options: options, diskFolder: diskFolder, position: position.map { ($0, index) })
         }
-        try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
+        try WorkerThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         var merged = try FeatureProjection(options: options, diskFolder: diskFolder)
         var tables = [MVTPropertyTable]()
         var newlinesBefore = 0, recordsBefore = 0

@@ -69,7 +69,7 @@ struct SequenceSample {
         let parts = layout == .featureCollection ? [0..<size]
             : try SequenceRecordBoundaries.ranges(of: file, size: size, parts: max(1, threads), minimumBytes: minimumPartBytes)
         let jobs = parts.map { Part(file: file, range: $0, layout: layout, stride: self.stride, maxZoom: maxZoom) }
-        try ReadingThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
+        try WorkerThreads.runJoined(jobs.dropFirst().map { job in { job.run() } }, onCallingThread: { jobs[0].run() })
         for job in jobs {
             if let failure = job.failure { throw failure }
             records += job.records

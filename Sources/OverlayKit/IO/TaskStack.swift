@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Tasks that may push more tasks, run on a fixed number of threads until none is left: the
@@ -21,14 +20,16 @@ final class TaskStack: @unchecked Sendable {
 
     /// Runs `first` and every task pushed from then on, on `threads` threads (the calling
     /// thread alone when 1), and returns when all have run.
-    /// - Throws: the first error a task threw; no task starts after it (those running finish).
+    /// - Throws: the first error a task threw; no task starts after it (those running finish);
+    ///   `Diagnostic` `io.thread-failed` when a thread cannot be started.
     static func run(threads: Int, _ first: @escaping Task) throws {
         let stack = TaskStack()
         stack.tasks.append(first)
         if threads <= 1 {
             stack.work()
         } else {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in stack.work() }
+            let work: @Sendable () -> Void = { stack.work() }
+            try WorkerThreads.runJoined(Array(repeating: work, count: threads - 1), onCallingThread: work)
         }
         if let failure = stack.failure { throw failure }
     }
