@@ -35,7 +35,7 @@ package final class ProgressMeter: @unchecked Sendable {
     /// - Parameter show: true always, false never, nil when standard error is a terminal (after
     ///   two seconds).
     package init(show: Bool?, status: @escaping (String) -> Void) {
-        terminal = POSIX.isTerminal(STDERR_FILENO)
+        terminal = isatty(STDERR_FILENO) == 1
         forced = show == true
         enabled = show ?? terminal
         self.status = status
