@@ -116,7 +116,7 @@ public final class PreviewServer: Sendable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        if let io = error as? IOError { return POSIX.Errno(rawValue: io.errnoCode).description }
         return "\(error)"
     }
 }

@@ -88,7 +88,7 @@ struct InputFormatOptions: ParsableArguments {
 
     /// Says so on standard error when `path` means standard input and it is a terminal.
     func noteIfReadingTerminal(_ path: String?) {
-        if path == nil || path == "-", isatty(STDIN_FILENO) == 1 {
+        if path == nil || path == "-", POSIX.isTerminal(STDIN_FILENO) {
             Report.diagnostic(Diagnostic(.note, code: .inputStdin, message: "reading standard input (end it with Ctrl-D; name a file to read one)"))
         }
     }
@@ -129,7 +129,7 @@ enum Report {
     static func standardError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
-            _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count)
+            _ = POSIX.writeOnce(STDERR_FILENO, UnsafeRawBufferPointer(bytes))
         }
     }
 }

@@ -133,4 +133,56 @@ final class POSIXLayerTests: XCTestCase {
         }
         XCTAssertEqual(offenders, [])
     }
+    /// One syscall layer: the C library's file and descriptor calls and `strerror` appear only in
+    /// `IO/POSIX*.swift`, so interrupted calls, short transfers and error texts are handled once.
+    /// A call is the name followed by `(`, neither after a `.` (a method, or `POSIX.`-qualified)
+    /// nor declared (`func read(`); a module-qualified call (`Glibc.sync()`) counts too. The names
+    /// Swift code here also gives its own methods (`open`, `close`, `read`, `write`, `stat`) count
+    /// only in the C calls' argument shapes: `open(path, O_…)`, `close(fd)`, three unlabeled
+    /// arguments for `read`/`write`, `stat(path, &info)` (the empty `stat()` is the struct).
+    /// Not file calls, and so not listed: signals (`sigwait`, `raise`), threads, `getenv`,
+    /// `getrusage`. The CLI's standard-error text and terminal check go through the layer too (it
+    /// is `package`), and the interrupt cleanup removes files from an ordinary thread, not a
+    /// signal handler; the exceptions are listed in `allowed`, each with its reason.
+    func testNoFileCallsOrStrerrorOutsideThePOSIXLayer() throws {
+        let sources = TestLocations.packageRoot.appendingPathComponent("Sources")
+        let files = FileManager.default.enumerator(atPath: sources.path)?.compactMap { $0 as? String } ?? []
+        XCTAssertFalse(files.isEmpty, "no sources found at \(sources.path)")
+        let names = ["openat", "creat", "pread", "pwrite", "lseek", "fstat", "lstat", "fstatat", "unlink", "unlinkat",
+                     "rename", "renameat", "link", "linkat", "symlink", "readlink", "realpath", "mkdir", "mkdirat",
+                     "rmdir", "mkstemp", "mkstemps", "mkdtemp", "ftruncate", "fsync", "fdatasync", "sync", "syncfs",
+                     "statvfs", "fstatvfs", "fcntl", "flock", "mmap", "munmap", "madvise", "posix_fadvise", "opendir",
+                     "fdopendir", "readdir", "closedir", "access", "dup", "dup2", "chmod", "fchmod", "isatty", "strerror"]
+        let call = #"(?<![.\w])(?<!func )"#
+        let patterns = try [
+            call + "(?:" + names.joined(separator: "|") + #")\("#,
+            call + #"open\([^()\n]*,\s*O_[A-Z]"#,
+            call + #"close\(\s*[A-Za-z_][\w.]*\s*\)"#,
+            call + #"(?:read|write)\(\s*[^,():\n]+,\s*[^,():\n]+,\s*[^,():\n]+\)"#,
+            call + #"stat\(\s*[^)\s]"#,
+            #"\b(?:Glibc|Darwin|Musl)\.\w+\("#,
+        ].map { try NSRegularExpression(pattern: $0) }
+        // Justified exceptions, as "file inside Sources: the line's code".
+        let allowed: Set<String> = [
+            // Console/ sits below IO/ in docs/design.md's folder table (it uses the model only);
+            // asking whether standard error is a terminal reads no file and reports no error.
+            "OverlayKit/Console/ProgressMeter.swift: terminal = isatty(STDERR_FILENO) == 1",
+        ]
+        let layer = try NSRegularExpression(pattern: #"(^|/)IO/POSIX(\+\w+)?\.swift$"#)
+        var offenders: [String] = []
+        for file in files where file.hasSuffix(".swift")
+            && layer.firstMatch(in: file, range: NSRange(file.startIndex..., in: file)) == nil {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                // Comments mention calls by name; what follows `//` is not code.
+                let code = String(line.components(separatedBy: "//")[0])
+                let range = NSRange(code.startIndex..., in: code)
+                let entry = "\(file): \(code.trimmingCharacters(in: .whitespaces))"
+                if patterns.contains(where: { $0.firstMatch(in: code, range: range) != nil }) && !allowed.contains(entry) {
+                    offenders.append(entry)
+                }
+            }
+        }
+        XCTAssertEqual(offenders, [], "call these through POSIX (IO/POSIX*.swift)")
+    }
 }

@@ -115,14 +115,8 @@ final class AtomicOutput: @unchecked Sendable {
     /// destination, relative to the link's folder); any other path unchanged.
     private static func resolveLink(_ path: String) -> String {
         guard let info = POSIX.linkStatus(path), POSIX.type(info) == S_IFLNK else { return path }
-        if let resolved = realpath(path, nil) {
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return path }
-        let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if let resolved = POSIX.resolvedPath(path) { return resolved }
+        guard let destination = POSIX.linkDestination(path) else { return path }
         return destination.hasPrefix("/") ? destination : PathName(PathName(path).directory).appending(destination)
     }
 
@@ -141,8 +135,8 @@ final class AtomicOutput: @unchecked Sendable {
         case .failure(let error):
             throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(lockPath): \(error)")
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
+        guard case .success = POSIX.lockExclusivelyWithoutWaiting(descriptor) else {
+            POSIX.close(descriptor)
             throw Diagnostic(.error, code: .ioOutputLocked,
                              message: "\(path) is being written by another run (it holds \(lockPath))")
         }
@@ -162,8 +156,8 @@ final class AtomicOutput: @unchecked Sendable {
 
     private func release() {
         guard lockDescriptor >= 0 else { return }
-        unlink(target + ".lock")
-        close(lockDescriptor)
+        POSIX.unlink(target + ".lock")
+        POSIX.close(lockDescriptor)
         lockDescriptor = -1
         InterruptCleanup.unregister(lockToken)
         lockToken = nil
@@ -186,7 +180,7 @@ final class AtomicOutput: @unchecked Sendable {
         // O_TMPFILE is a compound macro Swift does not import: __O_TMPFILE | O_DIRECTORY.
         let unnamed: Int32 = 0o20_000_000 | O_DIRECTORY
         if case .success(let descriptor) = POSIX.open(PathName(target).directory, unnamed | O_WRONLY | O_CLOEXEC, mode: mode) {
-            fchmod(descriptor, mode)
+            POSIX.setMode(descriptor, mode)
             return descriptor
         }
         #endif
@@ -199,8 +193,8 @@ final class AtomicOutput: @unchecked Sendable {
     func commit(descriptor: Int32) throws {
         defer { abort() }
         if writesInPlace {
-            if close(descriptor) != 0 {
-                throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(POSIX.Errno.current)")
+            if case .failure(let error) = POSIX.close(descriptor) {
+                throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(error)")
             }
             return
         }
@@ -211,8 +205,8 @@ final class AtomicOutput: @unchecked Sendable {
             // The unnamed file: named for the instant before the rename (`linkat` cannot replace a file).
             named = try nameUnnamedFile(descriptor)
         }
-        guard close(descriptor) == 0 else {
-            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(POSIX.Errno.current)")
+        if case .failure(let error) = POSIX.close(descriptor) {
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(error)")
         }
         try commit(named)
     }
@@ -224,16 +218,19 @@ final class AtomicOutput: @unchecked Sendable {
     }
 
     private func nameUnnamedFile(_ descriptor: Int32) throws -> String {
+        var reason = POSIX.Errno.fileExists
         for _ in 0..<100 {
             let name = target + ".tmp-" + String(UInt64.random(in: 0..<(1 << 40)), radix: 36)
-            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, name, AT_SYMLINK_FOLLOW) == 0 {
+            switch POSIX.link("/proc/self/fd/\(descriptor)", to: name) {
+            case .success:
                 remember(name)
                 return name
+            case .failure(let error):
+                reason = error
             }
-            if errno != EEXIST { break }
+            if reason != .fileExists { break }
         }
-        let reason = POSIX.Errno.current
-        close(descriptor)
+        POSIX.close(descriptor)
         throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot move output into place at \(path): \(reason)")
     }
 
@@ -241,25 +238,26 @@ final class AtomicOutput: @unchecked Sendable {
 
     /// A new temporary file beside the target (removed by `abort`), with the target's mode.
     func temporaryFile() throws -> (path: String, descriptor: Int32) {
-        var template = Array((target + ".tmp-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(path): \(POSIX.Errno.current)")
+        let made: String, descriptor: Int32
+        switch POSIX.makeTemporaryFile(target + ".tmp-XXXXXX") {
+        case .success(let file): (made, descriptor) = file
+        case .failure(let error):
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(path): \(error)")
         }
-        fchmod(descriptor, mode)
-        let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        POSIX.setMode(descriptor, mode)
         remember(made)
         return (made, descriptor)
     }
 
     /// A new temporary directory beside the target (removed by `abort`).
     func temporaryDirectory() throws -> String {
-        var template = Array((target + ".tmp-XXXXXX").utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a folder beside \(path): \(POSIX.Errno.current)")
+        let made: String
+        switch POSIX.makeTemporaryDirectory(target + ".tmp-XXXXXX") {
+        case .success(let folder): made = folder
+        case .failure(let error):
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a folder beside \(path): \(error)")
         }
-        let made = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        chmod(made, 0o755)
+        POSIX.setMode(made, 0o755)
         remember(made, isDirectory: true)
         return made
     }
@@ -283,10 +281,9 @@ final class AtomicOutput: @unchecked Sendable {
             aside = try temporaryDirectory()
         }
         let moved: POSIX.Errno? = InterruptCleanup.withCleanupHeld {
-            if let aside, rename(target, aside) != 0 { return POSIX.Errno.current }
-            if rename(temporary, target) != 0 {
-                let error = POSIX.Errno.current
-                if let aside { rename(aside, target) }
+            if let aside, case .failure(let error) = POSIX.rename(target, to: aside) { return error }
+            if case .failure(let error) = POSIX.rename(temporary, to: target) {
+                if let aside { POSIX.rename(aside, to: target) }
                 return error
             }
             return nil

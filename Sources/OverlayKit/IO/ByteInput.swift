@@ -57,9 +57,10 @@ public final class ByteInput {
             case .failure(let error):
                 throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)", location: location)
             }
-            var info = stat()
-            if fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                close(fd)
+            // A failed `fstat` leaves the status zero: neither a folder nor a regular file.
+            let info = (try? POSIX.status(of: fd).get()) ?? stat()
+            if POSIX.type(info) == S_IFDIR {
+                POSIX.close(fd)
                 throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot read \(path): it is a directory", location: location)
             }
             self.name = name
@@ -95,7 +96,7 @@ public final class ByteInput {
     }
 
     deinit {
-        if ownsDescriptor { close(descriptor) }
+        if ownsDescriptor { POSIX.close(descriptor) }
     }
 
     /// A second reader of the same bytes from their start, independent of this one; nil for
@@ -105,8 +106,7 @@ public final class ByteInput {
         if descriptor < 0 { return ByteInput(bytes: memory, name: name) }
         // A regular file opened by path (`expectedSize` is set only for those).
         guard ownsDescriptor, expectedSize != nil else { return nil }
-        let copy = dup(descriptor)
-        guard copy >= 0 else { return nil }
+        guard case .success(let copy) = POSIX.duplicate(descriptor) else { return nil }
         return ByteInput(duplicating: copy, name: name, expectedSize: expectedSize)
     }
 

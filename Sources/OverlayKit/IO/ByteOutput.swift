@@ -108,7 +108,7 @@ public final class ByteOutput {
         guard !finished else { return }
         finished = true
         guard let output else { return }
-        if descriptor >= 0 { close(descriptor) }
+        if descriptor >= 0 { POSIX.close(descriptor) }
         descriptor = -1
         output.abort()
     }

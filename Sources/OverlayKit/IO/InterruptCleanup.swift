@@ -69,7 +69,7 @@ public enum InterruptCleanup {
         // Held until the process ends: no output is committed or registered from here on.
         pthread_mutex_lock(mutex)
         for entry in entries.values {
-            if entry.isDirectory { removeTree(entry.path) } else { unlink(entry.path) }
+            if entry.isDirectory { removeTree(entry.path) } else { POSIX.unlink(entry.path) }
         }
         signal(number, SIG_DFL)
         var one = sigset_t()

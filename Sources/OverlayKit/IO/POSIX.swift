@@ -7,8 +7,10 @@ import OverlayModel
 
 /// The thin layer over the C library's file calls that every reader and writer goes through:
 /// one place retries interrupted calls (`EINTR`) and short transfers, and every failure becomes
-/// a `Diagnostic` naming the file and the system's reason.
-enum POSIX {
+/// a `Diagnostic` naming the file and the system's reason. No other file calls the C library's
+/// file functions or `strerror` (a test in `POSIXLayerTests` checks): descriptors and paths here
+/// (`POSIX+Descriptors.swift`, `POSIX+Paths.swift`), the same layer split by concern.
+package enum POSIX {
     /// The value of a system call that reports failure as -1 with `errno`, or that `errno`;
     /// a call interrupted by a signal (`EINTR`) is repeated when `retryOnInterrupt` is set.
     @inline(__always)
@@ -24,11 +26,16 @@ enum POSIX {
     }
 
     /// A failed system call's `errno`, with the system's text for messages.
-    struct Errno: Error, Equatable, CustomStringConvertible {
+    package struct Errno: Error, Equatable, CustomStringConvertible {
         /// The `errno` value.
         let rawValue: Int32
         /// `strerror`'s text, e.g. "No space left on device".
-        var description: String { String(cString: strerror(rawValue)) }
+        package var description: String { String(cString: strerror(rawValue)) }
+
+        /// The error `rawValue` (an `errno` value, also as other libraries report it, e.g.
+        /// SwiftNIO's `IOError.errnoCode`).
+        /// - Parameter rawValue: the `errno` value.
+        package init(rawValue: Int32) { self.rawValue = rawValue }
         /// The reader of a pipe went away.
         static let brokenPipe = Errno(rawValue: EPIPE)
         /// The name is taken.
@@ -78,6 +85,19 @@ enum POSIX {
                 throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(what): \(error)")
             }
         }
+    }
+
+    /// Writes what one `write` call takes of `bytes`; the rest is not retried. For best-effort
+    /// text on standard error, where a failure has nowhere to be reported; files and pipes of
+    /// results go through `writeAll(_:_:what:)`.
+    /// - Parameters:
+    ///   - descriptor: the descriptor to write to.
+    ///   - bytes: the bytes.
+    /// - Returns: how many bytes were written, or the failure.
+    @discardableResult
+    package static func writeOnce(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        guard let base = bytes.baseAddress else { return .success(0) }
+        return valueOrErrno { systemWrite(descriptor, base, bytes.count) }
     }
 
     /// Writes every byte at `position`, retrying short writes.

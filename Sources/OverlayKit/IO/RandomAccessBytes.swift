@@ -30,14 +30,18 @@ final class RandomAccessBytes {
             storage = .memory(bytes)
             size = Int64(bytes.count)
         } else if let path = input.name {
-            let fd = open(path, O_RDONLY)
-            guard fd >= 0 else {
-                throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(String(cString: strerror(errno)))")
+            let fd: Int32
+            switch POSIX.open(path, O_RDONLY) {
+            case .success(let opened): fd = opened
+            case .failure(let error):
+                throw Diagnostic(.error, code: .ioOpenFailed, message: "cannot open \(path): \(error)")
             }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                close(fd)
-                throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(String(cString: strerror(errno)))")
+            let info: stat
+            switch POSIX.status(of: fd) {
+            case .success(let status): info = status
+            case .failure(let error):
+                POSIX.close(fd)
+                throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error)")
             }
             storage = .descriptor(fd)
             size = Int64(info.st_size)
@@ -60,7 +64,7 @@ final class RandomAccessBytes {
     }
 
     deinit {
-        if case .descriptor(let fd) = storage { close(fd) }
+        if case .descriptor(let fd) = storage { POSIX.close(fd) }
     }
 
     /// Up to `count` bytes from `offset`: fewer at the end, none past it.

@@ -22,19 +22,17 @@ final class TemporaryFile {
     /// - Parameter keepPath: leave the file linked (removed on deinit), for APIs that want a path.
     init(keepPath: Bool = false, suffix: String = "") throws {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        var template = Array("\(directory)/overlaykit-XXXXXX\(suffix)".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
-        guard fd >= 0 else {
-            throw Diagnostic(.error, code: .ioCreateFailed,
-                             message: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
+        let name: String
+        switch POSIX.makeTemporaryFile("\(directory)/overlaykit-XXXXXX", suffix: suffix) {
+        case .success(let file): (name, descriptor) = file
+        case .failure(let error):
+            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a temporary file in \(directory): \(error)")
         }
-        let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        descriptor = fd
         if keepPath {
             path = name
             cleanupToken = InterruptCleanup.register(name)
         } else {
-            unlink(name)
+            POSIX.unlink(name)
             path = nil
         }
     }
@@ -51,9 +49,9 @@ final class TemporaryFile {
     }
 
     deinit {
-        close(descriptor)
+        POSIX.close(descriptor)
         if let path {
-            unlink(path)
+            POSIX.unlink(path)
             InterruptCleanup.unregister(cleanupToken)
         }
     }

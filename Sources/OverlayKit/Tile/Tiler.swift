@@ -426,13 +426,13 @@ public struct Tiler: Sendable, Codable {
 
     /// Throws unless `folder`'s file system has `needed` bytes free.
     static func checkFreeSpace(_ folder: String, needed: Int) throws {
-        var info = statvfs()
-        guard statvfs(folder, &info) == 0 else {
+        let free: Int
+        switch POSIX.availableBytes(onFileSystemOf: folder) {
+        case .success(let bytes): free = bytes
+        case .failure(let error):
             throw Diagnostic(.error, code: .ioCreateFailed,
-                             message: "cannot use \(folder) for temporary files: \(String(cString: strerror(errno))) (see --tmpdir)")
+                             message: "cannot use \(folder) for temporary files: \(error) (see --tmpdir)")
         }
-        let (bytes, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize))
-        let free = overflow ? Int.max : Int(clamping: bytes)
         guard free >= needed else {
             func megabytes(_ bytes: Int) -> Int { bytes >> 20 }
             throw Diagnostic(.error, code: .ioWriteFailed,

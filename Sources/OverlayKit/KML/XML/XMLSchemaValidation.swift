@@ -26,8 +26,8 @@ final class CompiledXMLSchema: @unchecked Sendable {
     init(path: String) throws {
         self.path = path
         xmlSetExternalEntityLoader(xmlNoNetExternalEntityLoader)
-        guard access(path, R_OK) == 0 else {
-            throw Diagnostic(.error, code: .kmlSchemaUnreadable, message: "cannot read the XML Schema: \(String(cString: strerror(errno)))",
+        if case .failure(let error) = POSIX.checkAccess(path, R_OK) {
+            throw Diagnostic(.error, code: .kmlSchemaUnreadable, message: "cannot read the XML Schema: \(error)",
                              location: SourceLocation(file: path, line: 0, column: 0))
         }
         guard let parserContext = xmlSchemaNewParserCtxt(path) else {

@@ -11,8 +11,6 @@ enum ArchiveFiles {
         POSIX.status(path).map { POSIX.type($0) == S_IFDIR } ?? false
     }
 
-    static func lastError() -> String { POSIX.Errno.current.description }
-
     /// Writes all bytes to a descriptor, retrying short writes.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
         do {
@@ -40,8 +38,8 @@ enum ArchiveFiles {
 
     /// Flushes a file to disk so a rename after it never exposes unwritten data.
     static func sync(_ fd: Int32, path: String) throws {
-        guard fsync(fd) == 0 else {
-            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(lastError())")
+        if case .failure(let error) = POSIX.sync(fd) {
+            throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot write \(path): \(error)")
         }
     }
 
@@ -53,32 +51,17 @@ enum ArchiveFiles {
         case .failure(let error):
             throw Diagnostic(.error, code: .ioReadFailed, message: "cannot open \(path): \(error)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(lastError())")
+        defer { POSIX.close(fd) }
+        let info: stat
+        switch POSIX.status(of: fd) {
+        case .success(let status): info = status
+        case .failure(let error):
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error)")
         }
         guard Int(info.st_size) <= limit else {
             throw Diagnostic(.error, code: .tileArchiveTooLarge,
                              message: "\(path) has \(info.st_size) bytes, more than the limit of \(limit)")
         }
         return try read(fd, count: Int(info.st_size), at: 0, path: path)
-    }
-
-    /// Flushes the whole file system holding `fd` (Linux `syncfs`, looked up at run time as
-    /// Swift's Glibc module does not export it; elsewhere `sync`).
-    static func syncFileSystem(of fd: Int32) {
-        #if os(Linux)
-        typealias SyncFS = @convention(c) (Int32) -> Int32
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") {
-            _ = unsafeBitCast(symbol, to: SyncFS.self)(fd)
-            return
-        }
-        #endif
-        #if canImport(Glibc)
-        Glibc.sync()
-        #else
-        Darwin.sync()
-        #endif
     }
 }

@@ -122,7 +122,7 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
         self.output = output
         path = output.path
         let (temporary, fd) = try output.temporaryFile()
-        close(fd)
+        POSIX.close(fd)
         temporaryPath = temporary
         let database = try SQLiteDatabase(path: temporary, readOnly: false)
         // No journal: the file is private until renamed, and a failed run deletes it.
@@ -201,9 +201,8 @@ final class MBTilesWriter: TileArchiveWriter, @unchecked Sendable {
                 """)
             database.close()
             self.database = nil
-            let fd = open(temporaryPath, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 {
-                defer { close(fd) }
+            if case .success(let fd) = POSIX.open(temporaryPath, O_RDONLY | O_CLOEXEC) {
+                defer { POSIX.close(fd) }
                 try ArchiveFiles.sync(fd, path: temporaryPath)
             }
             try output.commit(temporaryPath)

@@ -34,7 +34,7 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
     }
 
     deinit {
-        close(staging.descriptor)
+        POSIX.close(staging.descriptor)
         output.abort()
     }
 
@@ -178,7 +178,7 @@ final class PMTilesWriter: TileArchiveWriter, @unchecked Sendable {
         }
 
         let (finalPath, fd) = try output.temporaryFile()
-        defer { close(fd) }
+        defer { POSIX.close(fd) }
         var position = 0
         for part in [header.encode(), root, metadataBytes, leaves] {
             try ArchiveFiles.writeAll(fd, part, at: position, path: finalPath)
@@ -257,10 +257,12 @@ final class PMTilesReader: TileArchiveReader {
         case .success(let opened): descriptor = opened
         case .failure(let error): throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error)")
         }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            close(descriptor)
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(ArchiveFiles.lastError())")
+        let info: stat
+        switch POSIX.status(of: descriptor) {
+        case .success(let status): info = status
+        case .failure(let error):
+            POSIX.close(descriptor)
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path): \(error)")
         }
         size = UInt64(max(0, info.st_size))
         let descriptor = self.descriptor, size = self.size, source = path
@@ -292,12 +294,12 @@ final class PMTilesReader: TileArchiveReader {
             if header.tileType == PMTiles.tileTypeMLT { stored.format = "mlt" }
             metadata = stored
         } catch {
-            close(descriptor)
+            POSIX.close(descriptor)
             throw error
         }
     }
 
-    deinit { close(descriptor) }
+    deinit { POSIX.close(descriptor) }
 
     /// `length` bytes at `offset`, refused when they lie beyond the file's size at opening, and
     /// `tile.archive-truncated` when the file has been cut shorter since.

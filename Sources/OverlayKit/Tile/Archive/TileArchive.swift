@@ -170,7 +170,7 @@ public enum TileArchive {
     public static func recognizedFormat(_ path: String) -> TileArchiveFormat? {
         if ArchiveFiles.isDirectory(path) { return .directory }
         guard case .success(let descriptor) = POSIX.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
-        defer { _ = close(descriptor) }
+        defer { POSIX.close(descriptor) }
         guard let head = try? POSIX.read(descriptor, count: 16, at: 0, what: path) else { return nil }
         if head.starts(with: Array("PMTiles".utf8)) { return .pmtiles }
         if head.starts(with: Array("SQLite format 3".utf8) + [0]) { return .mbtiles }

@@ -38,37 +38,42 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
         let known = createdFolders.contains(folder)
         lock.unlock()
         if !known {
-            for relative in ["\(id.z)", folder] where mkdirat(root, relative, 0o755) != 0 && errno != EEXIST {
-                throw Diagnostic(.error, code: .ioCreateFailed,
-                                 message: "cannot create \(temporary)/\(relative): \(ArchiveFiles.lastError())")
+            for relative in ["\(id.z)", folder] {
+                if case .failure(let error) = POSIX.makeDirectory(relative, beneath: root, mode: 0o755), error != .fileExists {
+                    throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(temporary)/\(relative): \(error)")
+                }
             }
             lock.lock()
             createdFolders.insert(folder)
             lock.unlock()
         }
         let file = "\(folder)/\(id.y).\(tileExtension)"
-        let fd = openat(root, file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw Diagnostic(.error, code: errno == EEXIST ? .tileDuplicateTile : .ioCreateFailed,
-                             message: "cannot create tile \(id) in \(path): \(ArchiveFiles.lastError())")
+        let fd: Int32
+        switch POSIX.open(file, beneath: root, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode: 0o644) {
+        case .success(let opened): fd = opened
+        case .failure(let error):
+            throw Diagnostic(.error, code: error == .fileExists ? .tileDuplicateTile : .ioCreateFailed,
+                             message: "cannot create tile \(id) in \(path): \(error)")
         }
-        defer { close(fd) }
+        defer { POSIX.close(fd) }
         try tile.withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: "\(temporary)/\(file)") }
     }
 
     func finish(metadata: TileSetMetadata) throws {
         do {
             let file = temporary + "/metadata.json"
-            let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else {
-                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(file): \(ArchiveFiles.lastError())")
+            let fd: Int32
+            switch POSIX.open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode: 0o644) {
+            case .success(let opened): fd = opened
+            case .failure(let error):
+                throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create \(file): \(error)")
             }
-            defer { close(fd) }
+            defer { POSIX.close(fd) }
             try metadata.directoryJSON().withUnsafeBytes { try ArchiveFiles.writeAll(fd, $0, path: file) }
             // Tiles reach the disk before the rename makes them visible: one sync of this file
             // system (syncfs) rather than one fsync per tile file.
             try ArchiveFiles.sync(fd, path: file)
-            ArchiveFiles.syncFileSystem(of: fd)
+            POSIX.syncFileSystem(of: fd)
             try output.commit(temporary)
         } catch {
             output.abort()
@@ -79,7 +84,7 @@ final class TileDirectoryWriter: TileArchiveWriter, @unchecked Sendable {
     func abort() { output.abort() }
 
     deinit {
-        close(root)
+        POSIX.close(root)
         output.abort()
     }
 }
@@ -128,7 +133,7 @@ final class TileDirectoryReader: TileArchiveReader {
         root = try Self.openFolder(path)
     }
 
-    deinit { close(root) }
+    deinit { POSIX.close(root) }
 
     private static func openFolder(_ path: String) throws -> Int32 {
         switch POSIX.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) {
@@ -149,15 +154,17 @@ final class TileDirectoryReader: TileArchiveReader {
         if descriptor == nil && folderWasRemoved() {
             // The directory was replaced (a new `tile --force` run): serve the one now at the path.
             let reopened = try Self.openFolder(path)
-            close(root)
+            POSIX.close(root)
             root = reopened
             descriptor = try open(file)
         }
         guard let descriptor else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path)/\(file): \(ArchiveFiles.lastError())")
+        defer { POSIX.close(descriptor) }
+        let info: stat
+        switch POSIX.status(of: descriptor) {
+        case .success(let status): info = status
+        case .failure(let error):
+            throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(path)/\(file): \(error)")
         }
         guard Int(info.st_size) <= Gzip.maximumTileSize else {
             throw Diagnostic(.error, code: .tileArchiveTooLarge,
@@ -176,7 +183,7 @@ final class TileDirectoryReader: TileArchiveReader {
 
     /// True when the directory open as `root` has no name left (removed or renamed over).
     private func folderWasRemoved() -> Bool {
-        var info = stat()
-        return fstat(root, &info) == 0 && info.st_nlink == 0
+        guard case .success(let info) = POSIX.status(of: root) else { return false }
+        return info.st_nlink == 0
     }
 }

@@ -47,18 +47,18 @@ final class RecordFile: @unchecked Sendable {
     init(in folder: String, usage: RecordFileUsage? = nil) throws {
         self.folder = folder
         self.usage = usage
-        var template = Array((folder.hasSuffix("/") ? folder : folder + "/").utf8CString.dropLast()) + Array("overlaykit-records-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
+        switch POSIX.makeTemporaryFile((folder.hasSuffix("/") ? folder : folder + "/") + "overlaykit-records-XXXXXX") {
+        case .success(let file):
+            POSIX.unlink(file.path)
+            descriptor = file.descriptor
+        case .failure(let error):
             throw Diagnostic(.error, code: .ioCreateFailed,
-                             message: "cannot create a temporary file in \(folder): \(String(cString: strerror(errno))) (see --tmpdir)")
+                             message: "cannot create a temporary file in \(folder): \(error) (see --tmpdir)")
         }
-        unlink(template)
-        self.descriptor = descriptor
     }
 
     deinit {
-        close(descriptor)
+        POSIX.close(descriptor)
         usage?.add(-size)
     }
 
@@ -109,7 +109,7 @@ final class RecordFile: @unchecked Sendable {
             buffer.removeLast(size - offset)
         } else {
             buffer.removeAll(keepingCapacity: true)
-            guard ftruncate(descriptor, off_t(offset)) == 0 else {
+            guard case .success = POSIX.truncate(descriptor, to: offset) else {
                 throw Diagnostic(.error, code: .ioWriteFailed, message: "cannot shorten a temporary file in \(folder)")
             }
         }

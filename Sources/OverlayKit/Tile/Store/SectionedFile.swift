@@ -138,7 +138,7 @@ final class SectionedFileReader: @unchecked Sendable {
         }
     }
 
-    deinit { close(descriptor) }
+    deinit { POSIX.close(descriptor) }
 
     private static func damaged(_ path: String, at offset: Int, _ why: String) -> Diagnostic {
         Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) (byte \(offset)) \(why): not a complete file of a distributed tile run")
