@@ -55,17 +55,20 @@ final class GeoParquetPageIndexTests: XCTestCase {
     }
 
     /// Properties whose pages start at other rows than the covering's (`name`, the repeated
-    /// `tags`) are cut to the same rows as the geometry.
+    /// `tags`) are cut to the same rows as the geometry, and so is a column with no page index
+    /// (paged_name_unindexed: `name` decoded whole).
     func testColumnsWithOtherPageBoundariesGiveTheSameRows() throws {
-        let path = try paged()
         var filter = FeatureFilter()
         filter.intersecting = try GeographicBox(parsing: "-30,-90,-20,90")
-        for properties: Set<String>? in [nil, ["tags"], ["name", "n"], []] {
+        let paged = try self.paged(), unindexed = try self.paged("paged_name_unindexed")
+        let cases: [(String, Set<String>?)] = [(paged, nil), (paged, ["tags"]), (paged, ["name", "n"]), (paged, []),
+                                               (unindexed, nil), (unindexed, ["name"])]
+        for (path, properties) in cases {
             let expected = try read(path, hints: FeatureReadHints(properties: properties)).features.filter { try filter.matches($0) }
             XCTAssertFalse(expected.isEmpty)
             let pushed = try read(path, hints: FeatureReadHints(extent: filter.intersecting, properties: properties))
             XCTAssertGreaterThan(pushed.statistics.pagesSkipped, 0)
-            XCTAssertEqual(try text(try pushed.features.filter { try filter.matches($0) }), try text(expected), "\(properties ?? [])")
+            XCTAssertEqual(try text(try pushed.features.filter { try filter.matches($0) }), try text(expected), "\(path) \(properties ?? [])")
         }
     }
 

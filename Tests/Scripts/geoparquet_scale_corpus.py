@@ -18,6 +18,8 @@ folder tests (GeoParquetScaleTests, TileJobTests), written with pyarrow alone:
                     its second page's first row beyond the row group's rows
   paged_bad_count.parquet    paged.parquet whose first row group's bbox.xmin column index is
                     the geometry column's (a different number of pages)
+  paged_name_unindexed.parquet  paged.parquet whose `name` column has no page index (its
+                    ColumnChunk fields renumbered): decoded whole, its rows cut to the others'
 
 usage: geoparquet_scale_corpus.py OUT_DIR
 """
@@ -221,7 +223,20 @@ for offset_field, length_field in [(6, 7)]:
         bad = patched_varint(bad, start, end, other)
 with open(os.path.join(out, "paged_bad_count.parquet"), "wb") as f:
     f.write(bad)
-print("paged.parquet and three broken copies")
+
+# No page index for `name` in either row group: its ColumnChunk's offset_index_offset (field 4,
+# its header one id after meta_data's) renumbered to 10, so fields 4-7 read as unknown ids 10-13.
+unindexed = original
+for group in field(meta, 4)[4]:
+    for chunk, chunk_start, _ in field(group[0], 1)[4]:
+        path = ".".join(item.decode() for item, _, _ in field(field(chunk, 3)[4], 3)[4])
+        if path == "name":
+            start = field(chunk, 4)[2]
+            assert unindexed[start - 1] == 0x16, "offset_index_offset's header is not the short form after field 3"
+            unindexed = unindexed[:start - 1] + bytes([0x76]) + unindexed[start:]
+with open(os.path.join(out, "paged_name_unindexed.parquet"), "wb") as f:
+    f.write(unindexed)
+print("paged.parquet and four altered copies")
 
 # GeoParquet 2.0 with geospatial statistics, by DuckDB spatial when it loads offline: 12,288
 # points (i/100 − 60, i/1000) in order, six row groups of 2,048 (DuckDB's smallest).
