@@ -31,7 +31,9 @@ enum KMZTarget {
 }
 
 /// GeoParquet: the first byte picks the footer and page decoders (a whole file, read to its
-/// end or its first error) or the WKB reader alone (the rest of the bytes as one geometry).
+/// end or its first error) or the WKB reader alone (the rest of the bytes as one geometry); with
+/// bit 1 set, the file is read with a query box, so the row-group statistics and the page index
+/// (ColumnIndex, OffsetIndex, the pages read by it and the rows cut to it) are used.
 enum GeoParquetTarget {
     static func run(_ bytes: [UInt8]) {
         guard let mode = bytes.first else { return }
@@ -39,7 +41,9 @@ enum GeoParquetTarget {
             _ = try? WKBReader.shape(bytes.dropFirst())
             return
         }
-        guard var reader = try? GeoParquetReader(input: ByteInput(bytes: Array(bytes.dropFirst()))) else { return }
+        var hints = FeatureReadHints()
+        if mode & 2 == 2 { hints.extent = try? GeographicBox(west: -30, south: -90, east: -20, north: 90) }
+        guard var reader = try? GeoParquetReader(input: ByteInput(bytes: Array(bytes.dropFirst())), hints: hints) else { return }
         var count = 0
         while count < 2000, (try? reader.next()) != nil { count += 1 }
     }

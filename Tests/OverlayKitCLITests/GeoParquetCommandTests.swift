@@ -96,7 +96,8 @@ final class GeoParquetCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing half-written")
     }
 
-    /// `filter --bbox` skips row groups and prints what a full read prints; a Hive folder is one
+    /// `filter --bbox` skips row groups (and pages, by a page index) and prints what a full read
+    /// prints, and refuses a page index that points past the file; a Hive folder is one
     /// input to `convert`, `info` and `tile`; `tile-job split --row-groups` takes K/N.
     func testPushdownFoldersAndRowGroupSlicesThroughTheCommands() throws {
         let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
@@ -114,7 +115,15 @@ final class GeoParquetCommandTests: XCTestCase {
             XCTAssertFalse(pushed.lines.isEmpty)
             XCTAssertEqual(pushed.stdoutText, full.stdoutText, box)
             XCTAssertEqual(try CLI.run(["filter", input, "--bbox", box, "--count"]).stdoutText, "\(pushed.lines.count)\n")
+            // The same features with a page index: pages skipped, the same output.
+            let paged = try CLI.run(["filter", folder.appendingPathComponent("paged.parquet").path, "--bbox", box, "--precision", "17"])
+            XCTAssertEqual(paged.status, 0, paged.stderr)
+            XCTAssertEqual(paged.stdoutText, full.stdoutText, box)
         }
+        // A page index pointing past the file: 65, the file, row group and column named.
+        let broken = try CLI.run(["filter", folder.appendingPathComponent("paged_bad_offset.parquet").path, "--bbox", "-30,-90,-20,90"])
+        XCTAssertEqual(broken.status, 65, broken.stderr)
+        XCTAssertTrue(broken.stderr.contains("paged_bad_offset.parquet: row group 0, column bbox.xmin: the offset index"), broken.stderr)
         let hive = folder.appendingPathComponent("hive").path
         let converted = try CLI.run(["convert", hive, "--to", "geojsonseq"])
         XCTAssertEqual(converted.status, 0, converted.stderr)

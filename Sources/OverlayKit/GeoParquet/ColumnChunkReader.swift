@@ -31,14 +31,17 @@ enum ColumnChunkReader {
     /// the declared count is bounded on its own (writers put at most about 20,000 in a page).
     static let maxPageValues = 1 << 24
 
-    /// The chunk's data from its bytes (`bytes` starts at the chunk's first page).
-    static func read(_ bytes: [UInt8], leaf: ParquetLeaf, codec rawCodec: Int, valueCount: Int) throws -> ColumnChunkData {
+    /// The chunk's data from its bytes (`bytes` starts at the chunk's first page). With
+    /// `wholeChunk` false, `bytes` are some of its pages (the dictionary page first, when it has
+    /// one), read to their end: together they may hold no more than `valueCount` values.
+    static func read(_ bytes: [UInt8], leaf: ParquetLeaf, codec rawCodec: Int, valueCount: Int,
+                     wholeChunk: Bool = true) throws -> ColumnChunkData {
         guard let codec = ParquetCodec(rawValue: rawCodec) else { throw ParquetDecodingFailure(reason: "unknown codec \(rawCodec)") }
         let type = leaf.element.physicalType ?? .byteArray
         var data = ColumnChunkData(values: ParquetValues(type: type))
         var dictionary: ParquetValues?
         var position = 0
-        while data.entryCount < valueCount, position < bytes.count {
+        while data.entryCount < valueCount || !wholeChunk, position < bytes.count {
             var decoder = CompactThriftDecoder(bytes, position: position)
             let header: ThriftStruct
             do { header = try decoder.readStruct() } catch let failure as CompactThriftDecoder.Failure {
@@ -106,7 +109,7 @@ enum ColumnChunkReader {
                 continue // index pages and unknown pages are skipped
             }
         }
-        guard data.entryCount == valueCount else {
+        guard data.entryCount == valueCount || !wholeChunk else {
             throw ParquetDecodingFailure(reason: "the column chunk holds \(data.entryCount) values, not the \(valueCount) its metadata declares")
         }
         return data

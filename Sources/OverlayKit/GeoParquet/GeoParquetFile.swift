@@ -22,6 +22,8 @@ struct GeoParquetFile: @unchecked Sendable {
     private let coveringLeaves: [Int]?
     /// The name diagnostics use.
     let fileName: String
+    /// Where the footer starts: page indexes lie before it.
+    private let dataEnd: Int64
 
     /// Opens `input` and reads its footer and `geo` metadata; `geometryColumn` picks a
     /// geometry column other than the primary one.
@@ -44,6 +46,7 @@ struct GeoParquetFile: @unchecked Sendable {
         guard footerLength > 0, footerLength <= size - 12 else {
             throw bad("the footer length \(footerLength) points past the file of \(size) bytes (truncated?)")
         }
+        dataEnd = size - 8 - footerLength
         let footerBytes = try source.read(at: size - 8 - footerLength, count: Int(footerLength))
         do {
             footer = try ParquetFooter(thrift: footerBytes, fileSize: size - 8 - footerLength)
@@ -113,29 +116,67 @@ struct GeoParquetFile: @unchecked Sendable {
         }
         guard let coveringLeaves else { return nil }
         func statistic(_ leaf: Int, maximum: Bool) -> Double? {
-            guard let bytes = maximum ? columns[leaf].maximum : columns[leaf].minimum else { return nil }
-            switch tree.leaves[leaf].element.physicalType {
-            case .double?:
-                guard bytes.count == 8 else { return nil }
-                return Double(bitPattern: bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
-            case .float?:
-                guard bytes.count == 4 else { return nil }
-                return Double(Float(bitPattern: bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
-            default:
-                return nil
-            }
+            (maximum ? columns[leaf].maximum : columns[leaf].minimum).flatMap { plainNumber($0, leaf: leaf) }
         }
         guard let xmin = statistic(coveringLeaves[0], maximum: false), let ymin = statistic(coveringLeaves[1], maximum: false),
               let xmax = statistic(coveringLeaves[2], maximum: true), let ymax = statistic(coveringLeaves[3], maximum: true) else { return nil }
         return RowGroupBox(xmin: xmin, ymin: ymin, xmax: xmax, ymax: ymax)
     }
 
+    /// A plain-encoded DOUBLE or FLOAT statistic of leaf `leaf` as a number.
+    private func plainNumber(_ bytes: [UInt8], leaf: Int) -> Double? {
+        switch tree.leaves[leaf].element.physicalType {
+        case .double?:
+            guard bytes.count == 8 else { return nil }
+            return Double(bitPattern: bytes.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        case .float?:
+            guard bytes.count == 4 else { return nil }
+            return Double(Float(bitPattern: bytes.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }))
+        default:
+            return nil
+        }
+    }
+
+    /// The rows of row group `index` that may meet `query` by the page indexes of the 1.1
+    /// covering columns; nil when one of the four has no page index (or the file no covering).
+    /// - Throws: `geoparquet.bad-file` naming the row group and column when a page index is
+    ///   inconsistent with the file or the row group.
+    func pageSelection(ofRowGroup index: Int, query: GeographicBox) throws -> PageRowSelection? {
+        guard let coveringLeaves else { return nil }
+        let group = footer.rowGroups[index]
+        guard group.rowCount > 0 else { return nil }
+        var columns = [[(firstRow: Int, bound: Double?)]]()
+        for (position, leaf) in coveringLeaves.enumerated() {
+            guard let pageIndex = try self.pageIndex(ofRowGroup: index, leaf: leaf, bounds: true),
+                  let nulls = pageIndex.nullPages, let bounds = position < 2 ? pageIndex.minimums : pageIndex.maximums else { return nil }
+            columns.append(pageIndex.pages.indices.map { page -> (firstRow: Int, bound: Double?) in
+                (firstRow: pageIndex.pages[page].firstRow, bound: nulls[page] ? nil : plainNumber(bounds[page], leaf: leaf))
+            })
+        }
+        return PageRowSelection(columns: columns, rowCount: group.rowCount, query: query)
+    }
+
+    /// The page index of leaf `leaf` in row group `index` (nil when the chunk has none).
+    private func pageIndex(ofRowGroup index: Int, leaf: Int, bounds: Bool) throws -> ParquetPageIndex? {
+        let group = footer.rowGroups[index]
+        do {
+            return try ParquetPageIndex.read(source, chunk: group.columns[leaf], rowCount: group.rowCount, dataEnd: dataEnd, bounds: bounds)
+        } catch let error as ParquetDecodingFailure {
+            throw failure(.geoparquetBadFile, "row group \(index), column \(tree.leaves[leaf].path.joined(separator: ".")): \(error.reason)")
+        }
+    }
+
     /// The features of row group `index`, with the properties of `fields` (a subset of
-    /// ``propertyFields``, in schema order) and then `extra` (a Hive folder's partition values).
+    /// ``propertyFields``, in schema order) and then `extra` (a Hive folder's partition values);
+    /// only the rows of `rows` when given (a ``PageRowSelection``'s ranges): a column with a page
+    /// index decodes only the pages that hold them, any other decodes every page and drops the
+    /// rest, so every column gives the same rows.
     func features(ofRowGroup index: Int, fields propertyFields: [ParquetSchemaTree.Node],
-                  extra: [JSONObject.Member] = []) throws -> [Feature] {
+                  extra: [JSONObject.Member] = [], rows: [Range<Int>]? = nil) throws -> [Feature] {
         let group = footer.rowGroups[index]
         let fields = [geometryField] + propertyFields + [idField, foldersField].compactMap { $0 }
+        let kept = rows ?? [0..<group.rowCount]
+        let keptCount = kept.reduce(0) { $0 + $1.count }
         var chunks = [Int: ColumnChunkData]()
         for field in fields {
             for leaf in field.leafRange {
@@ -145,12 +186,17 @@ struct GeoParquetFile: @unchecked Sendable {
                     throw failure(.geoparquetBadFile, "row group \(index): column chunk \(leaf) is \(chunk.path.joined(separator: ".")), not \(column)")
                 }
                 guard chunk.compressedSize <= Int64(Int.max >> 1) else { throw failure(.geoparquetBadFile, "row group \(index), column \(column): a chunk too large") }
+                if rows != nil, let located = try pageIndex(ofRowGroup: index, leaf: leaf, bounds: false) {
+                    chunks[leaf] = try pagesOf(chunk, leaf: leaf, pageIndex: located, kept: kept, rowCount: group.rowCount, group: index)
+                    continue
+                }
                 let bytes = try source.read(at: chunk.start, count: Int(chunk.compressedSize))
                 guard bytes.count == Int(chunk.compressedSize) else {
                     throw failure(.geoparquetBadFile, "row group \(index), column \(column): the chunk runs past the end of the file")
                 }
                 do {
-                    chunks[leaf] = try ColumnChunkReader.read(bytes, leaf: tree.leaves[leaf], codec: chunk.codec, valueCount: chunk.valueCount)
+                    let data = try ColumnChunkReader.read(bytes, leaf: tree.leaves[leaf], codec: chunk.codec, valueCount: chunk.valueCount)
+                    chunks[leaf] = rows == nil ? data : data.keepingRows(kept, decoded: [0..<group.rowCount], leaf: tree.leaves[leaf])
                 } catch let error as ParquetDecodingFailure {
                     throw failure(.geoparquetBadFile, "row group \(index), column \(column): \(error.reason)")
                 }
@@ -158,16 +204,16 @@ struct GeoParquetFile: @unchecked Sendable {
         }
         // Every row has at least one entry in each column: a row count beyond them is a lie.
         let geometryEntries = chunks[geometryField.leafRange.lowerBound]?.entryCount ?? 0
-        guard group.rowCount <= geometryEntries else {
+        guard keptCount <= geometryEntries else {
             throw failure(.geoparquetBadFile, "row group \(index) declares \(group.rowCount) rows, but column \(metadata.geometry.name) holds \(geometryEntries) values")
         }
         var assembler = ParquetRecordAssembler(chunks: chunks, leaves: tree.leaves)
         var features = [Feature]()
-        features.reserveCapacity(group.rowCount)
+        features.reserveCapacity(keptCount)
         let geometryName = metadata.geometry.name
         let location = SourceLocation(file: fileName, line: 0, column: 0)
         let isWKB = metadata.geometry.encoding == .wkb && geometryField.children.isEmpty
-        for row in 0..<group.rowCount {
+        for row in kept.joined() {
             let shape: Shape?
             do {
                 if isWKB {
@@ -208,6 +254,46 @@ struct GeoParquetFile: @unchecked Sendable {
             features.append(feature)
         }
         return features
+    }
+
+    /// The rows `kept` of a column chunk with a page index: its dictionary page and the data
+    /// pages that hold a kept row are read and decoded, and the rows outside `kept` dropped.
+    private func pagesOf(_ chunk: ParquetFooter.ColumnChunk, leaf: Int, pageIndex: ParquetPageIndex, kept: [Range<Int>],
+                         rowCount: Int, group: Int) throws -> ColumnChunkData {
+        let column = tree.leaves[leaf].path.joined(separator: ".")
+        let selected = PageRowSelection.pages(of: pageIndex, meeting: kept, rowCount: rowCount)
+        // The dictionary page (if any) lies between the chunk's start and its first data page.
+        let first = pageIndex.pages[0].offset
+        var bytes = try source.read(at: chunk.start, count: Int(first - chunk.start))
+        var decoded = [Range<Int>]()
+        var run: (start: Int64, end: Int64)?
+        func flush() throws {
+            guard let span = run else { return }
+            let read = try source.read(at: span.start, count: Int(span.end - span.start))
+            guard read.count == Int(span.end - span.start) else {
+                throw failure(.geoparquetBadFile, "row group \(group), column \(column): a page runs past the end of the file")
+            }
+            bytes += read
+            run = nil
+        }
+        for page in selected {
+            let location = pageIndex.pages[page]
+            let rows = pageIndex.rows(ofPage: page, rowCount: rowCount)
+            if let last = decoded.last, last.upperBound == rows.lowerBound { decoded[decoded.count - 1] = last.lowerBound..<rows.upperBound } else { decoded.append(rows) }
+            let end = location.offset + Int64(location.size)
+            if let span = run, span.end == location.offset { run = (span.start, end) } else { try flush(); run = (location.offset, end) }
+        }
+        try flush()
+        do {
+            let data = try ColumnChunkReader.read(bytes, leaf: tree.leaves[leaf], codec: chunk.codec, valueCount: chunk.valueCount, wholeChunk: false)
+            let expected = decoded.reduce(0) { $0 + $1.count }
+            guard data.rowCount == expected else {
+                throw ParquetDecodingFailure(reason: "the offset index places \(expected) rows in the \(selected.count) pages read, which hold \(data.rowCount)")
+            }
+            return decoded == kept ? data : data.keepingRows(kept, decoded: decoded, leaf: tree.leaves[leaf])
+        } catch let error as ParquetDecodingFailure {
+            throw failure(.geoparquetBadFile, "row group \(group), column \(column): \(error.reason)")
+        }
     }
 
     /// A feature id from an id column's value: a string, an integer or another number.

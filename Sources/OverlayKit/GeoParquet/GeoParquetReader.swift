@@ -7,7 +7,9 @@ import OverlayModel
 ///
 /// ``FeatureReadHints`` make it read less: row groups whose declared box (GeoParquet 2.0
 /// geospatial statistics, or the 1.1 covering columns' min and max) cannot meet the hint's
-/// extent are skipped (counted in ``statistics``); properties not named are not decoded; and
+/// extent are skipped (counted in ``statistics``), and so are the pages of a row group read
+/// whose covering columns' page index (Parquet's ColumnIndex and OffsetIndex) shows they cannot
+/// meet it: every column decodes only the rows kept; properties not named are not decoded; and
 /// with more than one thread, row groups are decoded side by side and handed over in order, so
 /// the features are those of one thread, in the same order.
 ///
@@ -23,16 +25,23 @@ public struct GeoParquetReader: FeatureReader {
         public var rowGroups = 0
         /// The row groups outside the slice asked for.
         public var rowGroupsOutsideSlice = 0
-        /// The row groups skipped because their declared box cannot meet the hint's extent.
+        /// The row groups skipped because their declared box (or the box of every one of their
+        /// pages) cannot meet the hint's extent.
         public var rowGroupsSkipped = 0
         /// The row groups read (or to be read).
         public var rowGroupsRead = 0
+        /// The pages of the 1.1 covering columns (the four counted together) left unread because
+        /// their page index shows they cannot meet the hint's extent (in row groups not skipped whole).
+        public var pagesSkipped = 0
+        /// The rows those pages hold, left out of the row groups read (or skipped by their pages).
+        public var rowsSkipped = 0
     }
 
-    /// One row group to read: which file, which group, and its properties.
+    /// One row group to read: which file, which group, and which of its rows (nil: all).
     private struct Task: Sendable {
         var file: Int
         var group: Int
+        var rows: [Range<Int>]? = nil
     }
 
     private let files: [GeoParquetFile]
@@ -138,7 +147,22 @@ public struct GeoParquetReader: FeatureReader {
             let files = files
             let kept = all.filter { task in files[task.file].declaredBox(ofRowGroup: task.group)?.mayMeet(extent) ?? true }
             statistics.rowGroupsSkipped = all.count - kept.count
-            all = kept
+            // Inside the row groups kept, the pages the covering's page index rules out.
+            all = []
+            for var task in kept {
+                let rowCount = files[task.file].footer.rowGroups[task.group].rowCount
+                if let selection = try files[task.file].pageSelection(ofRowGroup: task.group, query: extent),
+                   selection.rowCount < rowCount {
+                    statistics.pagesSkipped += selection.pagesSkipped
+                    statistics.rowsSkipped += rowCount - selection.rowCount
+                    if selection.ranges.isEmpty {
+                        statistics.rowGroupsSkipped += 1
+                        continue
+                    }
+                    task.rows = selection.ranges
+                }
+                all.append(task)
+            }
         }
         statistics.rowGroupsRead = all.count
         self.statistics = statistics
@@ -178,7 +202,7 @@ public struct GeoParquetReader: FeatureReader {
             let files = files, fields = fields, extras = extras, tasks = tasks
             decoder = DecoderOwner(try OrderedRowGroupDecoder(count: tasks.count, threads: threads, window: 2 * threads) { index in
                 let task = tasks[index]
-                return Result { try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file]) }
+                return Result { try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file], rows: task.rows) }
             })
         }
         guard let outcome = decoder?.decoder.next() else { return [] }
@@ -186,7 +210,7 @@ public struct GeoParquetReader: FeatureReader {
     }
 
     private func decode(_ task: Task) throws -> [Feature] {
-        try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file])
+        try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file], rows: task.rows)
     }
 
     /// Stops the workers when the last copy of the reader is gone.

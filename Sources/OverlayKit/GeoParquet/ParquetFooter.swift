@@ -44,6 +44,16 @@ struct ParquetFooter: Sendable {
         var maximum: [UInt8]? = nil
         /// The geospatial statistics' box (xmin, xmax, ymin, ymax) of a GEOMETRY column, when written.
         var geospatialBox: [Double]? = nil
+        /// Where the chunk's page index is (OffsetIndex: page locations; ColumnIndex: page min and
+        /// max), as the footer states it: checked against the file only when it is read.
+        var offsetIndex: IndexLocation? = nil
+        var columnIndex: IndexLocation? = nil
+    }
+
+    /// Where a page index structure is: its offset and length, unchecked.
+    struct IndexLocation: Sendable, Equatable {
+        var offset: Int64
+        var length: Int64
     }
 
     /// One row group.
@@ -89,6 +99,15 @@ struct ParquetFooter: Sendable {
                     // min_value / max_value; the deprecated min / max order doubles the same way.
                     column.minimum = statistics[6]?.binary ?? statistics[2]?.binary
                     column.maximum = statistics[5]?.binary ?? statistics[1]?.binary
+                }
+                if let structure = chunk.structure {
+                    // ColumnChunk 4/5: offset_index_offset/length; 6/7: column_index_offset/length.
+                    if let offset = structure[4]?.integer, let length = structure[5]?.integer {
+                        column.offsetIndex = IndexLocation(offset: offset, length: length)
+                    }
+                    if let offset = structure[6]?.integer, let length = structure[7]?.integer {
+                        column.columnIndex = IndexLocation(offset: offset, length: length)
+                    }
                 }
                 if let box = meta[17]?.structure?[1]?.structure {
                     let bounds = (1...4).compactMap { id -> Double? in if case .double(let value)? = box[Int16(id)] { value } else { nil } }
