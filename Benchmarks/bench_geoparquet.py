@@ -17,8 +17,10 @@ Timed (wall clock, median of --runs, default 3; every ratio printed with both nu
   T3 filter: overlaykit filter X.parquet --bbox B --count (B = 1/1000 of the data's area,
              around its densest city)  vs  overlaykit filter X.parquet --count   target ≤ 0.25×
   T4 info:   overlaykit info X.parquet  vs  pyarrow read_table + shapely from_wkb + bounds  target ≤ 1×
-  T5 memory: peak RSS (GNU time -v) of overlaykit convert X.parquet --to geojsonseq -o /dev/null
+  T5 memory: peak RSS (GNU time -v; median of --runs, the two sizes in turn) of
+             overlaykit convert X.parquet --to geojsonseq -o /dev/null, and of overlaykit info X.parquet,
              for N/10 and N rows: target flat (≤ 1.5× for 10× the rows)
+  Also printed (no target): overlaykit info X.geojsons, the same data through the text reader.
 
 usage: bench_geoparquet.py [--binary PATH] [--count N] [--seeds 42,7] [--runs 3] [--data DIR]
                            [--json FILE] [--prepare-only]
@@ -90,6 +92,15 @@ def peak_rss_mb(command):
         raise RuntimeError(f"{' '.join(command)} failed: {result.stderr.decode()[-800:]}")
     match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", result.stderr.decode())
     return int(match.group(1)) / 1024
+
+
+def paired_rss(runs, big, small):
+    """Medians of the peak RSS of `big` and of `small`, run in turn `runs` times."""
+    bigs, smalls = [], []
+    for _ in range(runs):
+        bigs.append(peak_rss_mb(big))
+        smalls.append(peak_rss_mb(small))
+    return statistics.median(bigs), statistics.median(smalls)
 
 
 def query_box(parquet):
@@ -194,12 +205,14 @@ def main():
                 info = median_of(args.runs, lambda: timed([ok, "info", parquet])[0])
                 py = median_of(args.runs, lambda: timed([sys.executable, "-c", PYARROW_INFO, parquet])[0])
                 entry["checks"].append(line("T4 info/pyarrow+shapely bounds (s)", info, py, "overlaykit info", "pyarrow+shapely", "≤ 1", lambda r: r <= 1))
+                entry["info_geojsons_s"] = median_of(args.runs, lambda: timed([ok, "info", seq])[0])
+                print(f"  info X.geojsons (no target): {entry['info_geojsons_s']:.3f} s")
             if "memory" not in skip:
                 _, small = prepare(args.data, kind, args.count // 10, seed)
                 convert = lambda path: [ok, "convert", path, "--to", "geojsonseq", "-o", "/dev/null"]
-                big_mb, small_mb = peak_rss_mb(convert(parquet)), peak_rss_mb(convert(small))
+                big_mb, small_mb = paired_rss(args.runs, convert(parquet), convert(small))
                 entry["checks"].append(line(f"T5 peak RSS convert {args.count} rows/{args.count // 10} rows (MB)", big_mb, small_mb, "10x rows", "1x rows", "≤ 1.5 (flat)", lambda r: r <= 1.5))
-                info_big, info_small = peak_rss_mb([ok, "info", parquet]), peak_rss_mb([ok, "info", small])
+                info_big, info_small = paired_rss(args.runs, [ok, "info", parquet], [ok, "info", small])
                 entry["checks"].append(line(f"T5 peak RSS info {args.count} rows/{args.count // 10} rows (MB)", info_big, info_small, "10x rows", "1x rows", "≤ 1.5 (flat)", lambda r: r <= 1.5))
             results["inputs"].append(entry)
             if args.json:

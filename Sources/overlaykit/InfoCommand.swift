@@ -34,14 +34,31 @@ struct InfoCommand: ParsableCommand {
         if tile != nil { throw ValidationError("z/x/y goes with a tile set (.pmtiles, .mbtiles or a directory of tiles)") }
         try runReportingErrors {
             let (input, openedReader) = try inputOptions.openReader()
-            // Parsing on a second thread overlaps summarizing (identical result).
-            var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
             var summary = DatasetSummary()
-            while let feature = try reader.next() {
-                if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                summary.add(feature)
+            if var parquet = openedReader as? GeoParquetReader {
+                // Each row group summarized on the thread that decodes it, the parts merged in
+                // order: the same report, and no feature crosses a thread or outlives its group.
+                try parquet.forEachRowGroup({ (features: [Feature]) -> (summary: DatasetSummary, warnings: [Diagnostic]) in
+                    var part = DatasetSummary()
+                    var warnings: [Diagnostic] = []
+                    for feature in features {
+                        if let warning = PolarLatitudes.warning(for: feature) { warnings.append(warning) }
+                        part.add(feature)
+                    }
+                    return (part, warnings)
+                }, consume: { (part: (summary: DatasetSummary, warnings: [Diagnostic])) in
+                    part.warnings.forEach(Report.diagnostic)
+                    summary.merge(part.summary)
+                })
+            } else {
+                // Parsing on a second thread overlaps summarizing (identical result).
+                var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
+                while let feature = try reader.next() {
+                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
+                    summary.add(feature)
+                }
+                reader.takeWarnings().forEach(Report.diagnostic)
             }
-            reader.takeWarnings().forEach(Report.diagnostic)
             let output = try ByteOutput(path: nil)
             try output.write(json ? InfoReport.json(summary, source: input.name) : InfoReport.text(summary, source: input.name))
             try output.commit()

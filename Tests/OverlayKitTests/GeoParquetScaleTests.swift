@@ -100,6 +100,36 @@ final class GeoParquetScaleTests: XCTestCase {
         for _ in 0..<150 { _ = try reader.next() }
     }
 
+    /// `info`'s read: each row group summarized where it is decoded, the parts merged in order,
+    /// gives the report of the features `next()` returns, on 24 row groups and on a folder, with
+    /// any number of threads, and after `next()` has begun a row group.
+    func testRowGroupSummariesMergeIntoTheSerialReport() throws {
+        for path in [try covering(), try Self.corpus().appendingPathComponent("hive").path] {
+            var serial = DatasetSummary()
+            try read(path).features.forEach { serial.add($0) }
+            let expected = [InfoReport.text(serial, source: nil), InfoReport.json(serial, source: nil)]
+            XCTAssertGreaterThan(serial.featureCount, 1000)
+            for (threads, begun) in [(1, 0), (2, 0), (3, 0), (8, 0), (1, 150), (3, 150), (2, 2350), (2, 5000)] {
+                var reader = try GeoParquetReader(path: path, hints: FeatureReadHints(threads: threads))
+                var summary = DatasetSummary()
+                for _ in 0..<begun { if let feature = try reader.next() { summary.add(feature) } }
+                var parts = 0
+                try reader.forEachRowGroup({ (features: [Feature]) -> DatasetSummary in
+                    var part = DatasetSummary()
+                    features.forEach { part.add($0) }
+                    return part
+                }, consume: { part in
+                    summary.merge(part)
+                    parts += 1
+                })
+                XCTAssertEqual([InfoReport.text(summary, source: nil), InfoReport.json(summary, source: nil)], expected,
+                               "\(path), \(threads) threads, \(begun) read first")
+                if begun == 0 { XCTAssertGreaterThan(parts, 1) }
+                XCTAssertNil(try reader.next(), "everything was read")
+            }
+        }
+    }
+
     func testSlicesJoinIntoTheWholeRead() throws {
         let path = try covering()
         let whole = try read(path).features

@@ -209,14 +209,73 @@ public struct GeoParquetReader: FeatureReader {
         return try outcome.get()
     }
 
+    /// Reads what ``next()`` has not yet returned, one row group at a time: `transform` makes
+    /// something of each row group's features (on the worker threads when the hints asked for
+    /// more than one, so features never cross threads and are freed where they were made),
+    /// and `consume` gets each result on the caller's thread, in row-group order. `consume` sees
+    /// exactly what transforming the features ``next()`` returns, group by group, would give,
+    /// and an error where ``next()`` would have thrown it. Memory: the row groups being decoded
+    /// (one per thread) and at most twice the threads' results waiting.
+    /// - Parameters:
+    ///   - transform: what to make of one row group's features, in order (a part of the rest
+    ///     of a row group ``next()`` had begun); it may run on any thread.
+    ///   - consume: takes each result in order, on the caller's thread; what it throws stops the read.
+    /// - Throws: what reading a row group throws, or what `consume` throws.
+    public mutating func forEachRowGroup<Part: Sendable>(_ transform: @escaping @Sendable ([Feature]) -> Part,
+                                                       consume: (Part) throws -> Void) throws {
+        if pendingIndex < pending.count {
+            let rest = Array(pending[pendingIndex...])
+            (pending, pendingIndex) = ([], 0)
+            try consume(transform(rest))
+        }
+        if let failure { throw failure }
+        guard taskIndex < tasks.count else { return }
+        // Workers already started by `next()` hand features over; so does a single thread.
+        guard decoder == nil, threads > 1, tasks.count - taskIndex > 1 else {
+            while let features = try nextGroupForEach() { try consume(transform(features)) }
+            return
+        }
+        let files = files, fields = fields, extras = extras, remaining = Array(tasks[taskIndex...])
+        let workers = try OrderedRowGroupDecoder<Part>(count: remaining.count, threads: threads, window: 2 * threads) { index in
+            let task = remaining[index]
+            return Result { transform(try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file])) }
+        }
+        defer { workers.cancel() }
+        while let outcome = workers.next() {
+            let part: Part
+            do {
+                part = try outcome.get()
+            } catch {
+                // The same error again on every later call, as `next()` does.
+                failure = error
+                throw error
+            }
+            taskIndex += 1
+            try consume(part)
+        }
+    }
+
+    /// The next row group's features for `forEachRowGroup(_:consume:)` read as `next()` reads them; nil at the end.
+    private mutating func nextGroupForEach() throws -> [Feature]? {
+        guard taskIndex < tasks.count else { return nil }
+        do {
+            let features = try nextRowGroup()
+            taskIndex += 1
+            return features
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
     private func decode(_ task: Task) throws -> [Feature] {
         try files[task.file].features(ofRowGroup: task.group, fields: fields[task.file], extra: extras[task.file], rows: task.rows)
     }
 
     /// Stops the workers when the last copy of the reader is gone.
     private final class DecoderOwner {
-        let decoder: OrderedRowGroupDecoder
-        init(_ decoder: OrderedRowGroupDecoder) { self.decoder = decoder }
+        let decoder: OrderedRowGroupDecoder<[Feature]>
+        init(_ decoder: OrderedRowGroupDecoder<[Feature]>) { self.decoder = decoder }
         deinit { decoder.cancel() }
     }
 }

@@ -5,10 +5,11 @@ import OverlayModel
 /// row group not yet taken, at most `window` row groups past the one the caller waits for, so
 /// memory stays bounded by `window` decoded row groups whatever the file's size. The caller
 /// sees exactly what decoding them one after another gives, errors included, at the same
-/// point: each row group is decoded alone, by the same code.
-final class OrderedRowGroupDecoder: @unchecked Sendable {
-    /// One row group's features, or why it could not be decoded.
-    typealias Outcome = Result<[Feature], any Error>
+/// point: each row group is decoded alone, by the same code. `Output` is what a worker makes of
+/// one row group: its features, or less (`info`'s summary of them, so features never cross threads).
+final class OrderedRowGroupDecoder<Output: Sendable>: @unchecked Sendable {
+    /// One row group's output, or why it could not be decoded.
+    typealias Outcome = Result<Output, any Error>
 
     // Every field below is read and written under `condition`.
     private let condition = NSCondition()

@@ -4,8 +4,16 @@ import OverlayModel
 /// JSON value per row for a top-level field, lists as arrays, structs as objects, maps as
 /// objects keyed by the map's keys, a missing value as null.
 struct ParquetRecordAssembler {
-    /// The decoded chunks of the leaves, by leaf index (only those of the fields read).
-    private var chunks: [Int: ColumnChunkData]
+    /// The decoded chunks of the leaves, by leaf index (nil for the leaves of fields not read):
+    /// an array, not a dictionary, since every value read looks its chunk up (hashing a leaf
+    /// index per value cost more than the value).
+    /// Each behind a reference, so a lookup copies a pointer, not the chunk's many arrays (a
+    /// copy and a release of `ParquetValues` per value read cost as much as decoding it).
+    private var chunks: [Chunk?]
+    private final class Chunk {
+        let data: ColumnChunkData
+        init(_ data: ColumnChunkData) { self.data = data }
+    }
     /// Per leaf: the next entry and the next present value.
     private var entry: [Int]
     private var valueIndex: [Int]
@@ -13,7 +21,9 @@ struct ParquetRecordAssembler {
 
     /// An assembler over decoded chunks.
     init(chunks: [Int: ColumnChunkData], leaves: [ParquetLeaf]) {
-        self.chunks = chunks
+        var byLeaf = [Chunk?](repeating: nil, count: leaves.count)
+        for (leaf, chunk) in chunks where byLeaf.indices.contains(leaf) { byLeaf[leaf] = Chunk(chunk) }
+        self.chunks = byLeaf
         self.leaves = leaves
         entry = [Int](repeating: 0, count: leaves.count)
         valueIndex = [Int](repeating: 0, count: leaves.count)
@@ -34,27 +44,28 @@ struct ParquetRecordAssembler {
         guard definition >= field.definitionLevel else { return nil }
         let index = valueIndex[leaf]
         valueIndex[leaf] = index + 1
-        guard let chunk = chunks[leaf], index < chunk.values.count, chunk.values.ends.count == chunk.values.count else {
+        guard chunks.indices.contains(leaf), let chunk = chunks[leaf], index < chunk.data.values.count,
+              chunk.data.values.ends.count == chunk.data.values.count else {
             throw ParquetDecodingFailure(reason: "column \(field.element.name) has fewer values than its levels place")
         }
-        return chunk.values.byteArray(index)
+        return chunk.data.values.byteArray(index)
     }
 
     /// The leaf at which a node's presence is decided: its first leaf.
     private func peek(_ node: ParquetSchemaTree.Node) throws -> (repetition: Int, definition: Int)? {
         let leaf = node.leafRange.lowerBound
-        guard let chunk = chunks[leaf] else { throw ParquetDecodingFailure(reason: "column \(leaves[leaf].path.joined(separator: ".")) was not read") }
+        guard chunks.indices.contains(leaf), let chunk = chunks[leaf] else { throw ParquetDecodingFailure(reason: "column \(leaves[leaf].path.joined(separator: ".")) was not read") }
         let at = entry[leaf]
-        guard at < chunk.entryCount else { return nil }
-        return (chunk.repetitions.isEmpty ? 0 : Int(chunk.repetitions[at]),
-                chunk.definitions.isEmpty ? leaves[leaf].maxDefinition : Int(chunk.definitions[at]))
+        guard at < chunk.data.entryCount else { return nil }
+        return (chunk.data.repetitions.isEmpty ? 0 : Int(chunk.data.repetitions[at]),
+                chunk.data.definitions.isEmpty ? leaves[leaf].maxDefinition : Int(chunk.data.definitions[at]))
     }
 
     /// Skips one (empty or null) entry of every leaf below `node`.
     private mutating func skip(_ node: ParquetSchemaTree.Node) throws {
         for leaf in node.leafRange {
             let at = entry[leaf]
-            guard let chunk = chunks[leaf], at < chunk.entryCount else {
+            guard chunks.indices.contains(leaf), let chunk = chunks[leaf], at < chunk.data.entryCount else {
                 throw ParquetDecodingFailure(reason: "column \(leaves[leaf].path.joined(separator: ".")) has fewer values than its siblings")
             }
             entry[leaf] = at + 1
@@ -99,10 +110,10 @@ struct ParquetRecordAssembler {
             entry[leaf] = at + 1
             let index = valueIndex[leaf]
             valueIndex[leaf] = index + 1
-            guard let chunk = chunks[leaf], index < chunk.values.count else {
+            guard chunks.indices.contains(leaf), let chunk = chunks[leaf], index < chunk.data.values.count else {
                 throw ParquetDecodingFailure(reason: "column \(leaves[leaf].path.joined(separator: ".")) has fewer values than its levels place")
             }
-            return ParquetJSONValue.value(chunk.values, at: index, element: node.element)
+            return ParquetJSONValue.value(chunk.data.values, at: index, element: node.element)
         }
         // A LIST-annotated group (or a MAP) holds one repeated child: its instances are the items.
         if node.children.count == 1, node.children[0].element.repetition == .repeated,
