@@ -226,21 +226,29 @@ enum CairoCanvas {
             var opaque = paint
             opaque.color.alpha = 255
             cairo_push_group(context)
+            // Subpaths share a piece until it holds `segmentsPerPiece` segments (a filtered
+            // track is many short runs: one stroke each would cost cairo's setup every time).
+            var pending = 0
             path.xy.withUnsafeBufferPointer { xy in
                 for index in 0..<path.starts.count {
                     let range = path.subpath(index)
+                    guard range.count > 1 else { continue }
                     var start = range.lowerBound
-                    while start < range.upperBound - 1 {
-                        let end = min(start + segmentsPerPiece, range.upperBound - 1)
-                        cairo_new_path(context)
+                    while true {
+                        let end = min(start + segmentsPerPiece - pending, range.upperBound - 1)
                         cairo_move_to(context, xy[2 * start], xy[2 * start + 1])
                         for point in start + 1...end { cairo_line_to(context, xy[2 * point], xy[2 * point + 1]) }
-                        stroke(opaque, context)
+                        pending += end - start
+                        if pending >= segmentsPerPiece {
+                            stroke(opaque, context)
+                            pending = 0
+                        }
                         if end == range.upperBound - 1 { break }
                         start = end - 1
                     }
                 }
             }
+            if pending > 0 { stroke(opaque, context) }
             cairo_pop_group_to_source(context)
             cairo_paint_with_alpha(context, Double(paint.color.alpha) / 255)
         }

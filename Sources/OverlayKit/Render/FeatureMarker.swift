@@ -120,7 +120,12 @@ struct FeatureMarker {
             if case .multiPolyline(let multi) = shape {
                 for line in multi.polylines { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
             }
-            if !path.isEmpty { overlays.append(.path(path, fill: nil, fillRule: style.fillRule, stroke: stroke)) }
+            guard !path.isEmpty else { return }
+            if RepeatedPixelEdges.applies(to: path, stroke) {
+                // A long line crossing its own pixels again and again: each pixel-to-pixel segment once.
+                path = RepeatedPixelEdges(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight).filtered(path)
+            }
+            overlays.append(.path(path, fill: nil, fillRule: style.fillRule, stroke: stroke))
         case .circle(let circle):
             guard fill != nil || outline != nil, circle.radius > 0 else { return }
             let center = circle.centerPoint
