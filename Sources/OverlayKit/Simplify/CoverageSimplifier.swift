@@ -43,7 +43,9 @@ package enum CoverageSimplifier {
         let pointGrid: UniformGrid
         var kept: [Bool]
         /// Kept chords, as unordered point id pairs.
-        var accepted = Set<UInt64>()
+        var accepted: KeyTable
+        /// The spans left to look at, kept between arcs so that no arc allocates.
+        var stack = [(Int, Int)]()
         /// Whether each position starts a segment (not an arc's last point).
         let startsSegment: [Bool]
 
@@ -62,6 +64,7 @@ package enum CoverageSimplifier {
             }
             self.startsSegment = startsSegment
             kept = [Bool](repeating: false, count: arcPoints.count)
+            accepted = KeyTable(capacity: arcPoints.count)
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             for index in 0..<pointCount {
                 minX = min(minX, points[2 * index]); maxX = max(maxX, points[2 * index])
@@ -96,7 +99,8 @@ package enum CoverageSimplifier {
             let start = arcStarts[arc], last = arcStarts[arc + 1] - 1
             kept[start] = true
             kept[last] = true
-            var stack = [(start, last)]
+            stack.removeAll(keepingCapacity: true)
+            stack.append((start, last))
             while let (first, end) = stack.popLast() {
                 if end - first < 2 {
                     accepted.insert(Self.segmentKey(arcPoints[first], arcPoints[end]))

@@ -9,7 +9,7 @@
 /// one closed arc, started at its smallest point id, so a hole and the enclave that fills it
 /// find the same arc.
 ///
-/// O(n) expected for n vertices (one hash probe per vertex).
+/// O(n) expected for n vertices (one hash probe per vertex, one per arc piece).
 package struct SharedArcs: Sendable {
     /// Distinct points as x, y pairs; a point id indexes pairs.
     package private(set) var points: [Double] = []
@@ -49,6 +49,8 @@ package struct SharedArcs: Sendable {
         var idStarts = [Int]()
         idStarts.reserveCapacity(ringCount + 1)
         var table = PointTable(capacity: xy.count / 2)
+        topology.points.reserveCapacity(xy.count)
+        topology.firstVertex.reserveCapacity(xy.count / 2)
         var lastRing = [Int32]()
         lastRing.reserveCapacity(xy.count / 2)
         var sharesPoint = false
@@ -100,8 +102,11 @@ package struct SharedArcs: Sendable {
                 }
             }
         }
-        var arcByKey = [UInt64: Int32]()
+        var arcByKey = KeyTable(capacity: ids.count / 2)
         var piece = [Int32]()
+        arcPoints.reserveCapacity(ids.count + ids.count / 2)
+        ringArcs.reserveCapacity(ids.count / 2)
+        ringStarts.reserveCapacity(ringCount + 1)
         for ring in 0..<ringCount {
             let start = idStarts[ring], count = idStarts[ring + 1] - start
             defer { ringStarts.append(ringArcs.count) }
@@ -139,15 +144,19 @@ package struct SharedArcs: Sendable {
     }
 
     /// Adds the ring's next arc, stored in canonical direction the first time it is met.
-    private mutating func add(_ piece: [Int32], key: UInt64, reversed: Bool, byKey: inout [UInt64: Int32]) {
+    private mutating func add(_ piece: [Int32], key: UInt64, reversed: Bool, byKey: inout KeyTable) {
         let arc: Int32
-        if let known = byKey[key] {
+        if let known = byKey.insert(key, value: Int32(arcUses.count)) {
             arc = known
             arcUses[Int(arc)] += 1
         } else {
             arc = Int32(arcUses.count)
-            byKey[key] = arc
-            if reversed { arcPoints += piece.reversed() } else { arcPoints += piece }
+            if reversed {
+                var index = piece.count
+                while index > 0 { index -= 1; arcPoints.append(piece[index]) }
+            } else {
+                arcPoints += piece
+            }
             arcStarts.append(arcPoints.count)
             arcUses.append(1)
         }

@@ -30,16 +30,26 @@ struct UniformGrid {
         rows = size.isFinite ? Int(saturating: (height / size).rounded(.down)) + 1 : 1
         cellStarts = []
         items = []
+        // One walk over the items, noting each (cell, item) in item order; then a counting sort
+        // by cell, which keeps that order within a cell.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
-        for item in 0..<itemCount { cells(item, self) { counts[$0 + 1] += 1 } }
+        var pairCells = [Int32](), pairItems = [Int32]()
+        pairCells.reserveCapacity(itemCount)
+        pairItems.reserveCapacity(itemCount)
+        for item in 0..<itemCount {
+            cells(item, self) { cell in
+                counts[cell + 1] += 1
+                pairCells.append(Int32(truncatingIfNeeded: cell))
+                pairItems.append(Int32(truncatingIfNeeded: item))
+            }
+        }
         for cell in 0..<columns * rows { counts[cell + 1] += counts[cell] }
         var fill = counts
         var filled = [Int32](repeating: 0, count: Int(counts[columns * rows]))
-        for item in 0..<itemCount {
-            cells(item, self) { cell in
-                filled[Int(fill[cell])] = Int32(item)
-                fill[cell] += 1
-            }
+        for pair in pairCells.indices {
+            let cell = Int(pairCells[pair])
+            filled[Int(fill[cell])] = pairItems[pair]
+            fill[cell] += 1
         }
         cellStarts = counts
         items = filled

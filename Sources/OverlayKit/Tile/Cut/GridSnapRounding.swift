@@ -15,13 +15,15 @@ struct GridSnapRounding {
 
     /// Hot pixels at every vertex of `xy` (x, y pairs in unrounded tile units).
     init(vertices xy: [Double]) {
-        var seen = Set<UInt64>()
+        var seen = KeyTable(capacity: xy.count / 2)
         var pixelX = [Int32](), pixelY = [Int32]()
+        pixelX.reserveCapacity(xy.count / 2)
+        pixelY.reserveCapacity(xy.count / 2)
         var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
         var index = 0
         while index < xy.count {
             let x = TileUnits.round(xy[index]), y = TileUnits.round(xy[index + 1])
-            if seen.insert(UInt64(UInt32(bitPattern: x)) << 32 | UInt64(UInt32(bitPattern: y))).inserted {
+            if seen.insert(UInt64(UInt32(bitPattern: x)) << 32 | UInt64(UInt32(bitPattern: y))) == nil {
                 pixelX.append(x)
                 pixelY.append(y)
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
@@ -43,17 +45,30 @@ struct GridSnapRounding {
     /// The path through `xy` (x, y pairs, unrounded tile units) snapped: integer x, y pairs, the
     /// first and last at the first and last vertex's pixels, no point repeated in a row.
     func snapped(_ xy: [Double]) -> [Int32] {
-        var result = [Int32]()
-        guard xy.count >= 2 else { return result }
+        var result = [Int32](), crossed = [(Int32, Int32)]()
+        snap(xy, from: 0, to: xy.count, into: &result, crossed: &crossed)
+        return result
+    }
+
+    /// Appends to `result` the path through `xy[start..<end]` snapped, as `snapped` returns it;
+    /// `crossed` is scratch space, kept by the caller so that a tile's arcs allocate nothing.
+    /// - Parameters:
+    ///   - xy: x, y pairs in unrounded tile units.
+    ///   - start: the index in `xy` of the path's first x.
+    ///   - end: the index in `xy` just past the path's last y.
+    ///   - result: the integer x, y pairs the path is appended to.
+    ///   - crossed: scratch space for the hot pixels a segment passes through.
+    func snap(_ xy: [Double], from start: Int, to end: Int, into result: inout [Int32], crossed: inout [(Int32, Int32)]) {
+        let base = result.count
+        guard end - start >= 2 else { return }
         func append(_ x: Int32, _ y: Int32) {
-            if result.count >= 2 && result[result.count - 2] == x && result[result.count - 1] == y { return }
+            if result.count - base >= 2 && result[result.count - 2] == x && result[result.count - 1] == y { return }
             result.append(x)
             result.append(y)
         }
-        append(TileUnits.round(xy[0]), TileUnits.round(xy[1]))
-        var crossed = [(Int32, Int32)]()
-        var index = 2
-        while index + 1 < xy.count {
+        append(TileUnits.round(xy[start]), TileUnits.round(xy[start + 1]))
+        var index = start + 2
+        while index + 1 < end {
             let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
             let startX = TileUnits.round(ax), startY = TileUnits.round(ay)
             let endX = TileUnits.round(bx), endY = TileUnits.round(by)
@@ -91,7 +106,6 @@ struct GridSnapRounding {
             append(endX, endY)
             index += 2
         }
-        return result
     }
 
     /// Whether the segment a–b meets the closed unit square centred on (px, py).

@@ -85,22 +85,30 @@ enum SharedBorderTile {
             topology = found
         }
         let kept = CoverageSimplifier.kept(topology, squaredTolerance: tolerance * tolerance)
-        var arcPaths = [[Double]]()
-        arcPaths.reserveCapacity(topology.arcCount)
-        var hot = [Double]()
+        // Every arc's kept points, flat: in arc order they are also the hot pixels' vertices.
+        var paths = [Double](), pathStarts = [Int]()
+        paths.reserveCapacity(2 * topology.arcPoints.count)
+        pathStarts.reserveCapacity(topology.arcCount + 1)
+        pathStarts.append(0)
         for arc in 0..<topology.arcCount {
-            var path = [Double]()
             for position in topology.arcStarts[arc]..<topology.arcStarts[arc + 1] where kept[position] {
                 let point = Int(topology.arcPoints[position])
-                path.append(topology.points[2 * point])
-                path.append(topology.points[2 * point + 1])
+                paths.append(topology.points[2 * point])
+                paths.append(topology.points[2 * point + 1])
             }
-            hot += path
-            arcPaths.append(path)
+            pathStarts.append(paths.count)
         }
-        let snapping = GridSnapRounding(vertices: hot)
-        let snappedArcs = arcPaths.map(snapping.snapped)
+        let snapping = GridSnapRounding(vertices: paths)
+        var snapped = [Int32](), snappedStarts = [Int](), crossed = [(Int32, Int32)]()
+        snapped.reserveCapacity(paths.count)
+        snappedStarts.reserveCapacity(topology.arcCount + 1)
+        snappedStarts.append(0)
+        for arc in 0..<topology.arcCount {
+            snapping.snap(paths, from: pathStarts[arc], to: pathStarts[arc + 1], into: &snapped, crossed: &crossed)
+            snappedStarts.append(snapped.count)
+        }
         var outcomes = features.map { [RingOutcome](repeating: .perRing, count: $0.rings.count) }
+        var points = [Int32]()
         for (member, ring) in members.enumerated() {
             let (featureIndex, ringIndex) = owners[ring]
             let source = features[featureIndex].rings[ringIndex]
@@ -108,14 +116,17 @@ enum SharedBorderTile {
                 outcomes[featureIndex][ringIndex] = .tiny
                 continue
             }
-            var points = [Int32]()
+            points.removeAll(keepingCapacity: true)
             for entry in topology.ringArcs[topology.ringStarts[member]..<topology.ringStarts[member + 1]] {
-                let path = snappedArcs[Int(entry >> 1)]
-                let count = path.count / 2
+                let arc = Int(entry >> 1)
+                let first = snappedStarts[arc], count = (snappedStarts[arc + 1] - first) / 2
                 if entry & 1 == 0 {
-                    for index in 0..<count - 1 { points.append(path[2 * index]); points.append(path[2 * index + 1]) }
+                    for index in 0..<count - 1 { points.append(snapped[first + 2 * index]); points.append(snapped[first + 2 * index + 1]) }
                 } else {
-                    for index in stride(from: count - 1, to: 0, by: -1) { points.append(path[2 * index]); points.append(path[2 * index + 1]) }
+                    for index in stride(from: count - 1, to: 0, by: -1) {
+                        points.append(snapped[first + 2 * index])
+                        points.append(snapped[first + 2 * index + 1])
+                    }
                 }
             }
             if let ring = closedRing(points, outer: source.isOuter) {
