@@ -43,7 +43,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_tile_scale_data  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import load  # noqa: E402
-from bench_tile_scale import overlaykit_binary, run_and_report  # noqa: E402
+from bench_tile_scale import add_baseline_arguments, overlaykit_binary, run_and_report  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
 # The view of Paris for the "time follows what is drawn" row: the generator's heaviest city.
@@ -170,12 +170,7 @@ def main():
     parser.add_argument("--track", type=int, default=2_000_000, help="vertices of the track (0: none)")
     parser.add_argument("--size", default="1024x768")
     parser.add_argument("--runs", type=int, default=1)
-    parser.add_argument("--binary", help="overlaykit to measure (default: a release build of this checkout)")
-    parser.add_argument("--baseline", help="an older overlaykit to render beside it")
-    parser.add_argument("--work", help="folder for the generated inputs (kept for the next run)")
-    parser.add_argument("--json")
-    parser.add_argument("--markdown")
-    parser.add_argument("--from-json", dest="from_json")
+    add_baseline_arguments(parser)
     args = parser.parse_args()
     return run_and_report(args, measure, report)
 

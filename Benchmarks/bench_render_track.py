@@ -41,7 +41,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_render_cost import write_track as write_smooth_track  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import load  # noqa: E402
-from bench_tile_scale import overlaykit_binary, run_and_report  # noqa: E402
+from bench_tile_scale import add_baseline_arguments, overlaykit_binary, run_and_report  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
 WIDTH, HEIGHT = 1024, 768  # overlaykit render's default size
@@ -204,12 +204,7 @@ def main():
     parser.add_argument("--kinds", default="walk,smooth,sine")
     parser.add_argument("--seeds", default="1,2")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--binary", help="overlaykit to measure (default: a release build of this checkout)")
-    parser.add_argument("--baseline", help="an older overlaykit to render beside it")
-    parser.add_argument("--work", help="folder for the generated inputs (kept for the next run)")
-    parser.add_argument("--json")
-    parser.add_argument("--markdown")
-    parser.add_argument("--from-json", dest="from_json")
+    add_baseline_arguments(parser)
     args = parser.parse_args()
     return run_and_report(args, measure, report)
 

@@ -392,6 +392,17 @@ def main():
     return run_and_report(args, measure, report)
 
 
+def add_baseline_arguments(parser):
+    """The options every render benchmark shares: the binaries, the inputs' folder and the
+    report files (read by overlaykit_binary and run_and_report)."""
+    parser.add_argument("--binary", help="overlaykit to measure (default: a release build of this checkout)")
+    parser.add_argument("--baseline", help="an older overlaykit to render beside it")
+    parser.add_argument("--work", help="folder for the generated inputs (kept for the next run)")
+    parser.add_argument("--json")
+    parser.add_argument("--markdown")
+    parser.add_argument("--from-json", dest="from_json")
+
+
 def run_and_report(args, measure, report):
     """Measures (or re-reads --from-json), prints the report and writes --markdown and --json;
     the end of every scale benchmark's main()."""
