@@ -123,69 +123,6 @@ final class MLTTests: XCTestCase {
         XCTAssertEqual(back, strings.flatMap { $0 })
     }
 
-    /// String columns size their candidates from the plans of their integer streams: each plan's
-    /// size is the bytes the stream then takes, for every encoding it picks.
-    func testIntegerStreamPlansGiveTheBytesWritten() throws {
-        let streams: [[UInt64]] = [[], [7], [1, 300, 2, 70_000, 5],                              // plain
-                                   Array(1_000...1_200).map(UInt64.init),                     // delta
-                                   Array(repeating: 9, count: 200) + Array(repeating: 300, count: 300), // RLE
-                                   Array(repeating: 1, count: 1_000),                          // RLE, a long run
-                                   (0..<400).map { UInt64($0 * 3) }]                           // delta RLE
-        for (index, values) in streams.enumerated() {
-            for signed in [false, true] {
-                var out = [UInt8]()
-                let plan = MLTIntegerStream.plan(values, signed: signed)
-                MLTIntegerStream.append(values, signed: signed, kind: .data, logicalStream: 0, to: &out)
-                XCTAssertEqual(plan.byteCount, out.count, "stream \(index) signed \(signed)")
-                var reader = MLTWire.Reader(out)
-                let header = try MLTWire.StreamHeader.read(&reader)
-                XCTAssertEqual(try MLTIntegerStream.read(&reader, header: header, signed: signed), values)
-            }
-        }
-    }
-
-    /// A table cut to the symbols some strings use compresses them exactly as the whole table
-    /// does, with codes renumbered, and decompresses them unchanged.
-    func testFSSTCutToUsedSymbolsCompressesAsTheWholeTable() throws {
-        let training = (0..<300).map { Array("Rue \(["de la Paix", "Victor Hugo", "du Moulin"][$0 % 3]) \($0)".utf8) }
-        let table = MLTFSST(training: training)
-        let strings = (0..<40).map { Array("Rue du Moulin \($0 * 11)".utf8) } + [Array("Zürich ✓".utf8)]
-        let (cut, corpus) = table.compressedWithUsedSymbols(strings)
-        var whole = [UInt8]()
-        for string in strings { table.compress(string, into: &whole) }
-        XCTAssertEqual(corpus.count, whole.count)
-        XCTAssertLessThan(cut.symbolLengths.count, table.symbolLengths.count, "symbols of the other streets left out")
-        XCTAssertFalse(cut.symbolLengths.isEmpty)
-        let back = try MLTFSST.decompress(corpus[...], symbolBytes: cut.symbolBytes[...],
-                                          symbolLengths: cut.symbolLengths.map(UInt64.init), reader: MLTWire.Reader([]))
-        XCTAssertEqual(back, strings.flatMap { $0 })
-    }
-
-    /// Tiles cut from a source hold its property table: their string columns compress with an
-    /// FSST table trained once per key, and every tile still decodes to its MVT's features.
-    func testStringColumnsWithTheRunsTableMatchTheirMVT() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mlt-key-table-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var lines = ""
-        for index in 0..<600 {
-            let longitude = Double(index % 30) * 0.01, latitude = Double(index / 30) * 0.01
-            lines += #"{"type":"Feature","properties":{"name":"feature \#(index)","kind":"\#(["house", "shed"][index % 2])"},"#
-            lines += #""geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]}}"# + "\n"
-        }
-        let path = folder.appendingPathComponent("points.geojsonl").path
-        try lines.write(toFile: path, atomically: true, encoding: .utf8)
-        XCTAssertGreaterThan(try MLTTileComparison.compareEveryTile(of: path, maxZoom: 6), 0)
-
-        var reader = try FeatureIO.reader(for: ByteInput(path: path))
-        let source = try TileSource(features: reader.readAll(), options: TileOptions())
-        let table = try XCTUnwrap(source.propertyTable)
-        let nameKey = try XCTUnwrap(table.mltCells.keys.firstIndex(of: "name"))
-        XCTAssertNotNil(table.mltStringTable(key: nameKey), "600 names hold enough text to train on")
-        XCTAssertNil(table.mltStringTable(key: try XCTUnwrap(table.mltCells.keys.firstIndex(of: "kind"))),
-                     "two short words are too little text")
-    }
-
     /// A column mixing kinds that no MLT type holds exactly is written as text, and counted.
     func testMixedKindsBecomeTextAndAreCounted() throws {
         let features = [feature(.point, [[(1, 1)]], ["v": .integer(3)]), feature(.point, [[(2, 2)]], ["v": .string("three")]),

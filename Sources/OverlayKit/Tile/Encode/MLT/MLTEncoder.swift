@@ -44,9 +44,8 @@ public struct MLTEncoder: Sendable {
             }
             ids.append(id)
         }
-        var columnKeys = [Int]()                                           // with a table: each column's key number
         if let table {
-            (columns, columnKeys) = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
+            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
         } else {
             columns = Self.columns(properties, losses: &losses)
         }
@@ -67,15 +66,13 @@ public struct MLTEncoder: Sendable {
         }
         MLTWire.appendVarint(4, to: &metadata)                            // geometry
         MLTGeometryColumn.append(shapes, to: &data)
-        for (index, column) in columns.enumerated() {
+        for column in columns {
             let (type, converted) = column.scalarType()
             losses.valuesWrittenAsJSON += converted
             let nullable = column.values.contains(nil)
             MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &metadata)
             MLTWire.appendString(column.name, to: &metadata)
-            // A key's FSST table is trained once for the whole run, not once per tile.
-            let stringTable = type == .string && index < columnKeys.count ? table?.mltStringTable(key: columnKeys[index]) : nil
-            column.appendStreams(type: type, nullable: nullable, stringTable: stringTable, to: &data)
+            column.appendStreams(type: type, nullable: nullable, to: &data)
         }
         var layer = [UInt8]()
         layer.reserveCapacity(metadata.count + data.count + 8)
@@ -113,12 +110,10 @@ public struct MLTEncoder: Sendable {
     }
 
     /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
-    /// values are looked up by number, with no hashing or copying of properties per tile. Also
-    /// each column's key number.
-    private static func columns(_ sources: [Int], table: MVTPropertyTable,
-                                losses: inout TileEncodingLosses) -> ([MLTPropertyColumn], keys: [Int]) {
+    /// values are looked up by number, with no hashing or copying of properties per tile.
+    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
         let cells = table.mltCells
-        var columns = [MLTPropertyColumn](), keys = [Int](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
+        var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
         for (row, source) in sources.enumerated() {
             let entry = table.entries[source]
             losses.nullValuesNotWritten += entry.nullValues
@@ -131,16 +126,12 @@ public struct MLTEncoder: Sendable {
                 if column < 0 {
                     column = columns.count
                     columnOf[key] = Int32(column)
-                    // Room for every row at once: most columns hold a value in most rows.
-                    var values = [MLTPropertyColumn.Cell?]()
-                    values.reserveCapacity(sources.count)
-                    columns.append(MLTPropertyColumn(name: cells.keys[key], values: values))
-                    keys.append(key)
+                    columns.append(MLTPropertyColumn(name: cells.keys[key], values: []))
                 }
                 columns[column].set(cells.values[value], at: row)
             }
         }
         for index in columns.indices { columns[index].pad(to: sources.count) }
-        return (columns, keys)
+        return columns
     }
 }

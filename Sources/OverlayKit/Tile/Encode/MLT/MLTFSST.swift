@@ -185,38 +185,6 @@ struct MLTFSST {
         return (nil, 1)
     }
 
-    /// `strings` compressed one after another, with the table cut to the symbols they use
-    /// (codes renumbered in table order), so a tile stores only those. The parse is the one the
-    /// whole table makes: at each position the longest matching symbol is a used one, so it is
-    /// still the longest among the used. O(bytes of `strings`).
-    func compressedWithUsedSymbols(_ strings: [[UInt8]]) -> (table: MLTFSST, corpus: [UInt8]) {
-        var corpus = [UInt8]()
-        for string in strings { compress(string, into: &corpus) }
-        var used = [Bool](repeating: false, count: 256)
-        var index = 0
-        while index < corpus.count {
-            if corpus[index] == Self.escape { index += 2; continue }
-            used[Int(corpus[index])] = true
-            index += 1
-        }
-        var newCode = [UInt8](repeating: 0, count: 256), kept = [Symbol](), start = 0
-        for (code, length) in symbolLengths.enumerated() {
-            defer { start += Int(length) }
-            guard used[code] else { continue }
-            newCode[code] = UInt8(truncatingIfNeeded: kept.count)
-            var key: UInt64 = 0
-            for byte in symbolBytes[start..<start + Int(length)] { key = key << 8 | UInt64(byte) }
-            kept.append(Symbol(key: key, length: Int(length)))
-        }
-        index = 0
-        while index < corpus.count {
-            if corpus[index] == Self.escape { index += 2; continue }
-            corpus[index] = newCode[Int(corpus[index])]
-            index += 1
-        }
-        return (MLTFSST(trained: kept), corpus)
-    }
-
     /// `string` as codes.
     func compress(_ string: [UInt8], into out: inout [UInt8]) {
         var position = 0

@@ -90,15 +90,13 @@ struct MLTPropertyColumn {
         return (minimum >= Int64(Int32.min) && maximum <= Int64(Int32.max) ? .int32 : .int64, 0)
     }
 
-    /// Appends the column's streams (its type from `scalarType()`; `nullable` when a value is
-    /// missing; `stringTable`, an FSST table trained for the column's key, spares a string
-    /// column training its own).
-    func appendStreams(type: ScalarType, nullable: Bool, stringTable: MLTFSST? = nil, to out: inout [UInt8]) {
+    /// Appends the column's streams (its type from `scalarType()`; `nullable` when a value is missing).
+    func appendStreams(type: ScalarType, nullable: Bool, to out: inout [UInt8]) {
         let present: [Bool]? = nullable ? values.map { $0 != nil } : nil
         switch type {
         case .string:
             let texts = values.compactMap { $0?.text }
-            MLTStringColumn.append(texts, present: present, stringTable: stringTable, to: &out)
+            MLTStringColumn.append(texts, present: present, to: &out)
         case .boolean:
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
             MLTWire.appendBooleanStream(values.compactMap { if case .bool(let flag)? = $0 { flag } else { nil } },

@@ -1,103 +1,71 @@
 /// String streams of MapLibre Tiles: plain (lengths and bytes), a dictionary (distinct strings
-/// once, an index per value), or an FSST-compressed dictionary; the smallest is written. The
-/// candidates are sized from their streams' plans (`MLTIntegerStream.plan`) and only the one
-/// chosen is written.
+/// once, an index per value), or an FSST-compressed dictionary; the smallest is written.
 enum MLTStringColumn {
     /// Appends the stream count, the present stream (when `present` is given) and the string
-    /// streams of `values` (the present ones, in feature order). With `stringTable` the FSST
-    /// candidate compresses with it (cut to the symbols used) instead of training a table on
-    /// `values`.
-    static func append(_ values: [[UInt8]], present: [Bool]?, stringTable: MLTFSST? = nil, to out: inout [UInt8]) {
-        let (distinct, indices) = MLTStringDictionary.build(values)
-        var lengths = [UInt64](), plainBytes = 0
-        lengths.reserveCapacity(values.count)
+    /// streams of `values` (the present ones, in feature order).
+    static func append(_ values: [[UInt8]], present: [Bool]?, to out: inout [UInt8]) {
+        // Dictionary: distinct strings in first-use order.
+        var indexOf = [[UInt8]: UInt32](), distinct = [[UInt8]](), indices = [UInt32]()
+        indices.reserveCapacity(values.count)
+        var plainBytes = 0
         for value in values {
-            lengths.append(UInt64(value.count))
             plainBytes += value.count
+            if let known = indexOf[value] { indices.append(known); continue }
+            let index = UInt32(distinct.count)
+            indexOf[value] = index
+            distinct.append(value)
+            indices.append(index)
         }
-        let lengthsPlan = MLTIntegerStream.plan(lengths, signed: false)
-        var (streams, best) = (2, lengthsPlan.byteCount + dataStreamBytes(count: values.count, bytes: plainBytes))
-
-        var dictionaryLengths = [UInt64](), distinctBytes = 0
-        dictionaryLengths.reserveCapacity(distinct.count)
-        for string in distinct {
-            dictionaryLengths.append(UInt64(string.count))
-            distinctBytes += string.count
-        }
-        // The dictionary's streams are sized only when a dictionary (plain or FSST) may be written.
-        let dictionaryMayWin = distinct.count < values.count || distinctBytes >= 256
-        let dictionaryLengthsPlan = MLTIntegerStream.plan(dictionaryMayWin ? dictionaryLengths : [], signed: false)
-        let indicesPlan = MLTIntegerStream.plan(dictionaryMayWin ? indices : [], signed: false)
+        var plain = [UInt8]()
+        MLTIntegerStream.append(values.map { UInt32($0.count) }, kind: .length,
+                                logicalStream: MLTWire.LengthKind.varBinary.rawValue, to: &plain)
+        appendBytes(values, kind: .none, to: &plain)
+        var dictionary = [UInt8]()
+        let dictionaryLengths = distinct.map { UInt32($0.count) }
         if distinct.count < values.count {
-            let size = dictionaryLengthsPlan.byteCount + indicesPlan.byteCount
-                + dataStreamBytes(count: distinct.count, bytes: distinctBytes)
-            if size < best { (streams, best) = (3, size) }
+            MLTIntegerStream.append(dictionaryLengths, kind: .length, logicalStream: MLTWire.LengthKind.dictionary.rawValue,
+                                    to: &dictionary)
+            MLTIntegerStream.append(indices, kind: .offset, logicalStream: MLTWire.OffsetKind.string.rawValue, to: &dictionary)
+            appendBytes(distinct, kind: .single, to: &dictionary)
         }
         // FSST pays only on text long enough to hold repeated pieces beyond its table's cost.
-        var fsst: (table: MLTFSST, symbolLengths: [UInt64], plan: MLTIntegerStream.Plan, corpus: [UInt8])?
+        var fsst = [UInt8]()
+        let distinctBytes = dictionaryLengths.reduce(0) { $0 + Int($1) }
         if distinctBytes >= 256 {
-            let table: MLTFSST
-            var corpus = [UInt8]()
-            if let stringTable {
-                let compressed = stringTable.compressedWithUsedSymbols(distinct)
-                table = compressed.table
-                corpus = compressed.corpus
-            } else {
-                table = MLTFSST(training: distinct)
+            let table = MLTFSST(training: distinct)
+            if !table.symbolLengths.isEmpty {
+                var corpus = [UInt8]()
                 corpus.reserveCapacity(distinctBytes)
                 for string in distinct { table.compress(string, into: &corpus) }
-            }
-            if !table.symbolLengths.isEmpty {
                 if corpus.count + table.symbolBytes.count + table.symbolLengths.count < distinctBytes {
-                    let symbolLengths = table.symbolLengths.map(UInt64.init)
-                    let symbolPlan = MLTIntegerStream.plan(symbolLengths, signed: false)
-                    let size = symbolPlan.byteCount + dataStreamBytes(count: symbolLengths.count, bytes: table.symbolBytes.count)
-                        + dictionaryLengthsPlan.byteCount + dataStreamBytes(count: distinct.count, bytes: corpus.count)
-                        + indicesPlan.byteCount
-                    if size < best {
-                        (streams, best) = (5, size)
-                        fsst = (table, symbolLengths, symbolPlan, corpus)
-                    }
+                    MLTIntegerStream.append(table.symbolLengths, kind: .length, logicalStream: MLTWire.LengthKind.symbol.rawValue,
+                                            to: &fsst)
+                    MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.fsst.rawValue,
+                                         valueCount: table.symbolLengths.count, byteLength: table.symbolBytes.count)
+                        .write(to: &fsst)
+                    fsst += table.symbolBytes
+                    MLTIntegerStream.append(dictionaryLengths, kind: .length,
+                                            logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &fsst)
+                    MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.single.rawValue,
+                                         valueCount: distinct.count, byteLength: corpus.count).write(to: &fsst)
+                    fsst += corpus
+                    MLTIntegerStream.append(indices, kind: .offset, logicalStream: MLTWire.OffsetKind.string.rawValue, to: &fsst)
                 }
             }
         }
+        var (streams, best) = (2, plain)
+        if !dictionary.isEmpty && dictionary.count < best.count { (streams, best) = (3, dictionary) }
+        if !fsst.isEmpty && fsst.count < best.count { (streams, best) = (5, fsst) }
         MLTWire.appendVarint(UInt64(streams + (present == nil ? 0 : 1)), to: &out)
         if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-        if let fsst {
-            MLTIntegerStream.append(fsst.symbolLengths, signed: false, plan: fsst.plan, kind: .length,
-                                    logicalStream: MLTWire.LengthKind.symbol.rawValue, to: &out)
-            MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.fsst.rawValue,
-                                 valueCount: fsst.symbolLengths.count, byteLength: fsst.table.symbolBytes.count).write(to: &out)
-            out += fsst.table.symbolBytes
-            MLTIntegerStream.append(dictionaryLengths, signed: false, plan: dictionaryLengthsPlan, kind: .length,
-                                    logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &out)
-            MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.single.rawValue,
-                                 valueCount: distinct.count, byteLength: fsst.corpus.count).write(to: &out)
-            out += fsst.corpus
-            MLTIntegerStream.append(indices, signed: false, plan: indicesPlan, kind: .offset,
-                                    logicalStream: MLTWire.OffsetKind.string.rawValue, to: &out)
-        } else if streams == 3 {
-            MLTIntegerStream.append(dictionaryLengths, signed: false, plan: dictionaryLengthsPlan, kind: .length,
-                                    logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &out)
-            MLTIntegerStream.append(indices, signed: false, plan: indicesPlan, kind: .offset,
-                                    logicalStream: MLTWire.OffsetKind.string.rawValue, to: &out)
-            appendBytes(distinct, byteCount: distinctBytes, kind: .single, to: &out)
-        } else {
-            MLTIntegerStream.append(lengths, signed: false, plan: lengthsPlan, kind: .length,
-                                    logicalStream: MLTWire.LengthKind.varBinary.rawValue, to: &out)
-            appendBytes(values, byteCount: plainBytes, kind: .none, to: &out)
-        }
+        out += best
     }
 
-    /// The bytes of a data stream of `count` strings of `bytes` bytes in all, header included.
-    private static func dataStreamBytes(count: Int, bytes: Int) -> Int {
-        2 + MLTWire.varintSize(UInt64(count)) + MLTWire.varintSize(UInt64(bytes)) + bytes
-    }
-
-    private static func appendBytes(_ strings: [[UInt8]], byteCount: Int, kind: MLTWire.DictionaryKind,
-                                    to out: inout [UInt8]) {
+    private static func appendBytes(_ strings: [[UInt8]], kind: MLTWire.DictionaryKind, to out: inout [UInt8]) {
+        let total = strings.reduce(0) { $0 + $1.count }
         MLTWire.StreamHeader(physicalStream: .data, logicalStream: kind.rawValue, valueCount: strings.count,
-                             byteLength: byteCount).write(to: &out)
+                             byteLength: total).write(to: &out)
+        out.reserveCapacity(out.count + total)
         for string in strings { out += string }
     }
 
