@@ -1,5 +1,5 @@
 import Foundation
-import OverlayKit
+@testable import OverlayKit
 import TestSupport
 import XCTest
 
@@ -98,6 +98,48 @@ final class GeoParquetScaleTests: XCTestCase {
         // A reader dropped halfway stops its workers (nothing to assert but no crash or hang).
         var reader = try GeoParquetReader(path: path, hints: FeatureReadHints(threads: 4))
         for _ in 0..<150 { _ = try reader.next() }
+    }
+
+    /// Every row group `next()` used up is let go (and counted toward a trim of freed memory)
+    /// before the next is read, serial or with workers: 24 row groups, 24 trims at 1 byte a trim.
+    func testEachUsedUpRowGroupIsLetGoAndCountedTowardATrim() throws {
+        let path = try covering()
+        for threads in [1, 2] {
+            var reader = try GeoParquetReader(path: path, hints: FeatureReadHints(threads: threads))
+            reader.trimmer = FreedMemoryTrimmer(bytesPerTrim: 1)
+            let features = try reader.readAll()
+            XCTAssertFalse(features.isEmpty)
+            XCTAssertEqual(reader.statistics.rowGroupsRead, 24)
+            XCTAssertEqual(reader.trimmer.trimCount, 24, "\(threads) threads")
+        }
+    }
+
+    /// The row-group workers never take a task more than `window` past the one the caller has
+    /// taken, however fast they decode: what bounds the memory read ahead.
+    func testRowGroupWorkersStayWithinTheirWindow() throws {
+        final class Taken: @unchecked Sendable {
+            let lock = NSLock()
+            var handed = 0
+            var furthest = 0
+        }
+        let taken = Taken()
+        let window = 3
+        let decoder = try OrderedRowGroupDecoder<Int>(count: 60, threads: 3, window: window) { task in
+            taken.lock.lock()
+            taken.furthest = max(taken.furthest, task - taken.handed)
+            taken.lock.unlock()
+            return .success(task)
+        }
+        var order = [Int]()
+        while let outcome = decoder.next() {
+            order.append(try outcome.get())
+            taken.lock.lock()
+            taken.handed += 1
+            taken.lock.unlock()
+        }
+        XCTAssertEqual(order, Array(0..<60))
+        // The caller counts a task handed just after the decoder does: one of slack.
+        XCTAssertLessThanOrEqual(taken.furthest, window)
     }
 
     /// `info`'s read: each row group summarized where it is decoded, the parts merged in order,

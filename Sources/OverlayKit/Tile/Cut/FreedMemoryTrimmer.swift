@@ -17,15 +17,34 @@ final class FreedMemoryTrimmer: @unchecked Sendable {
     /// Bytes of work (records read into memory or cut) between two trims.
     static let interval = 64 << 20
 
+    /// Bytes of work between two trims for this trimmer.
+    let bytesPerTrim: Int
     private let lock = NSLock()
     private var sinceTrim = 0
+    private var trims = 0
+
+    /// How many times this trimmer has trimmed (what tests check, not timing).
+    var trimCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return trims
+    }
+
+    /// A trimmer that trims once per `bytesPerTrim` bytes of work reported.
+    /// - Parameter bytesPerTrim: the work between two trims (at least 1).
+    init(bytesPerTrim: Int = FreedMemoryTrimmer.interval) {
+        self.bytesPerTrim = max(1, bytesPerTrim)
+    }
 
     /// Counts `bytes` of work just finished (its memory freed), and trims once enough have been.
     func finished(bytes: Int) {
         lock.lock()
         sinceTrim = sinceTrim.addingSaturating(bytes)
-        let due = sinceTrim >= Self.interval
-        if due { sinceTrim = 0 }
+        let due = sinceTrim >= bytesPerTrim
+        if due {
+            sinceTrim = 0
+            trims += 1
+        }
         lock.unlock()
         if due { Self.trim() }
     }
