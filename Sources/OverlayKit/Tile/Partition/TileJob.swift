@@ -722,10 +722,12 @@ public struct TileJob: Sendable {
     }
 
     private static func loadBytes(from path: String) throws -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard POSIX.regularFileSize(path) != nil else {
             throw Diagnostic(.error, code: .tileBadWorkFile, message: "\(path) is missing: run the step that writes it first")
         }
-        return Array(data)
+        // Read through the POSIX layer: Foundation's `FileManager.contents(atPath:)` leaked its
+        // 4 KiB read buffer on a work file the tile-job fuzz target made.
+        return try ArchiveFiles.readFile(path, limit: .max)
     }
 
     private static func load<Value: Decodable>(_ type: Value.Type, from path: String) throws -> Value {
