@@ -43,7 +43,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_tile_scale_data  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import load  # noqa: E402
-from bench_tile_scale import add_baseline_arguments, overlaykit_binary, run_and_report  # noqa: E402
+from bench_tile_scale import add_baseline_arguments, require_render_peers, overlaykit_binary, run_and_report  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
 # The view of Paris for the "time follows what is drawn" row: the generator's heaviest city.
@@ -112,10 +112,7 @@ def commands(binary, baseline, path, size, work, points):
 
 def measure(args):
     binary = overlaykit_binary(args)
-    if not shutil.which("gdal_rasterize"):
-        sys.exit("gdal_rasterize not found (apt install gdal-bin)")
-    if not os.access(GNU_TIME, os.X_OK):
-        sys.exit("GNU time not found at %s (apt install time)" % GNU_TIME)
+    require_render_peers()
     data = args.work or os.path.join(tempfile.gettempdir(), "overlaykit-render-cost")
     os.makedirs(data, exist_ok=True)
     inputs = []

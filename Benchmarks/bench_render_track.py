@@ -41,7 +41,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_render_cost import write_track as write_smooth_track  # noqa: E402  (Benchmarks/ is not a package)
 from bench_tile import load  # noqa: E402
-from bench_tile_scale import add_baseline_arguments, overlaykit_binary, run_and_report  # noqa: E402
+from bench_tile_scale import add_baseline_arguments, require_render_peers, overlaykit_binary, run_and_report  # noqa: E402
 
 GNU_TIME = "/usr/bin/time"
 WIDTH, HEIGHT = 1024, 768  # overlaykit render's default size
@@ -140,10 +140,7 @@ def inputs(args, data):
 
 def measure(args):
     binary = overlaykit_binary(args)
-    if not shutil.which("gdal_rasterize"):
-        sys.exit("gdal_rasterize not found (apt install gdal-bin)")
-    if not os.access(GNU_TIME, os.X_OK):
-        sys.exit("GNU time not found at %s (apt install time)" % GNU_TIME)
+    require_render_peers()
     data = args.work or os.path.join(tempfile.gettempdir(), "overlaykit-render-track")
     os.makedirs(data, exist_ok=True)
     results = {"meta": {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

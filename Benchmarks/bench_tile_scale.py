@@ -392,6 +392,15 @@ def main():
     return run_and_report(args, measure, report)
 
 
+def require_render_peers():
+    """Exits naming the package when gdal_rasterize (the render benchmarks' peer) or GNU time
+    (their CPU and peak memory) is missing."""
+    if not shutil.which("gdal_rasterize"):
+        sys.exit("gdal_rasterize not found (apt install gdal-bin)")
+    if not os.access("/usr/bin/time", os.X_OK):
+        sys.exit("GNU time not found at /usr/bin/time (apt install time)")
+
+
 def add_baseline_arguments(parser):
     """The options every render benchmark shares: the binaries, the inputs' folder and the
     report files (read by overlaykit_binary and run_and_report)."""
