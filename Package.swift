@@ -64,18 +64,20 @@ let package = Package(
         .executableTarget(name: "overlaykit-example", dependencies: ["OverlayKit"], path: "Examples/LibraryAPI"),
         // Where test inputs are (package root, shared corpus), for every test target.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Inputs and checks the library and slow tests share (tile fixtures, polygon coverages,
+        // the MLT-against-MVT tile comparison); they reach the library's internals.
+        .target(name: "OverlayKitTestFixtures", dependencies: ["OverlayKit", "OverlayModel"], path: "Tests/OverlayKitTestFixtures"),
         // The repository's own rules (README's test table, the design's folder table, doc comments,
         // skips): source and document checks that need no library build.
         .testTarget(name: "OverlayKitLintTests", dependencies: ["TestSupport"]),
         .testTarget(name: "OverlayModelTests", dependencies: ["OverlayModel"]),
-        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "OverlayKitTests", dependencies: ["OverlayKit", "TestSupport", "OverlayKitTestFixtures"], exclude: ["Golden"]),
         // The preview server in-process: every endpoint over real loopback sockets.
         .testTarget(name: "OverlayKitServerTests", dependencies: ["OverlayKitServer", "TestSupport"]),
         // Runs the built `overlaykit` binary through real processes and pipes.
         .testTarget(name: "OverlayKitCLITests", dependencies: ["overlaykit", "TestSupport"]),
         // The slow process tests (SIGKILL loops, peak memory, Spark, MapLibre in Chromium, archive
-        // clients, the man page): `swift test --filter OverlayKitSlowTests`. Its CLITestSupport.swift
-        // is a symbolic link to the CLI tests' one.
-        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "OverlayKit", "TestSupport"]),
+        // clients, the man page): `swift test --filter OverlayKitSlowTests`.
+        .testTarget(name: "OverlayKitSlowTests", dependencies: ["overlaykit", "OverlayKit", "TestSupport", "OverlayKitTestFixtures"]),
     ]
 )

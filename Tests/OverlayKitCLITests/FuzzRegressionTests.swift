@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Inputs the fuzzers found (Fuzz/README.md), each once a crash or a hang.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 34, items 1–5: the hostile inputs of a 2,105-run matrix through every command that reads

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Inputs that once crashed (SIGILL on a trapping Double→Int conversion), hung, or were

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit convert` with KML and KMZ, run as the built binary.

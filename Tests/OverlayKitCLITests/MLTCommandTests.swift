@@ -1,5 +1,6 @@
 import Foundation
 import OverlayKit
+import TestSupport
 import XCTest
 
 /// `tile --tile-format mlt` everywhere a tile goes (PMTiles tile type 6, MBTiles and directory

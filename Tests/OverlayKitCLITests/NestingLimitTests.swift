@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Nesting that once overflowed the stack (SIGSEGV): every reader bounds its recursion and says so.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// What a new user types out of habit (issue 51 items 3, 12, 13, 14): a tile output named

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Messages a new user meets first (issue 21 items 9, 10, 12, 13; issue 25 item 13): they say

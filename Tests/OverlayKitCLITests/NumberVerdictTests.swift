@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// One rule for numbers in every command (issue 25 item 7): a number beyond a 64-bit float's

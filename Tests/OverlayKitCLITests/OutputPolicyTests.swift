@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// One output policy for every command that writes files: one-character names, `-o -` for a

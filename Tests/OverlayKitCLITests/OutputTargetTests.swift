@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Where `-o` writes: regular files atomically, special files in place, symbolic links followed,

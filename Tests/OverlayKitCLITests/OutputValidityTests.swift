@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Output is always valid for its format (issue 21 item 2, issue 25 item 8): an open ring is

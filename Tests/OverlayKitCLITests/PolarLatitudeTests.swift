@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Latitudes beyond ±90° (up to ±1e308) never reach the tiler, `info`'s map rect, `render` or

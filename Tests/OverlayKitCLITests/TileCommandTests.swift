@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Runs the built `overlaykit tile` and `convert --clip/--zoom` on small fixtures.

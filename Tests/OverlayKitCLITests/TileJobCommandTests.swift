@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `tile --job` and `tile-job`: the steps as processes write what one `tile` writes; a job's

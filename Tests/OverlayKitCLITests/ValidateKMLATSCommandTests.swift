@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit validate --ats-level` and the OGC KML 2.2 ATS metadata of the SARIF report.

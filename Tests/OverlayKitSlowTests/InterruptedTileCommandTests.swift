@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A `tile` run stopped by a signal half way (SIGTERM, SIGHUP, SIGINT) leaves the old output as it

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import OverlayKitTestFixtures
 import XCTest
 
 /// The real corpus (Natural Earth, US states, earthquakes as KML): every tile's MLT decodes to

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `overlaykit tile` on a GeoJSONSeq file big enough to be read in two parts (4 MiB each at

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// Issue 34 item 9: `(a{1000}){20}`, at the documented limits of a `--where` regex, took 33 s on

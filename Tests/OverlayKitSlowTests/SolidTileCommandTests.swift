@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// A polygon covering the world, or a circle whose radius is capped at the world, to z14: a

@@ -1,5 +1,6 @@
 import Foundation
 import OverlayModel
+import OverlayKitTestFixtures
 import XCTest
 @testable import OverlayKit
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import OverlayModel
 import TestSupport
+import OverlayKitTestFixtures
 import XCTest
 @testable import OverlayKit
 

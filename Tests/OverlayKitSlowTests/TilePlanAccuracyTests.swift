@@ -1,4 +1,5 @@
 import Foundation
+import OverlayKitTestFixtures
 import XCTest
 @testable import OverlayKit
 import OverlayModel

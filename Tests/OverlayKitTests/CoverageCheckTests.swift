@@ -1,4 +1,5 @@
 import OverlayModel
+import OverlayKitTestFixtures
 import XCTest
 @testable import OverlayKit
 

@@ -1,4 +1,5 @@
 import OverlayKit
+import OverlayKitTestFixtures
 import XCTest
 
 /// The label glyphs `serve` makes: the distance transform against brute force, the signed

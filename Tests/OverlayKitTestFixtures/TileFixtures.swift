@@ -3,9 +3,9 @@ import OverlayModel
 @testable import OverlayKit
 
 /// Inputs and output readers the tile tests share.
-enum TileFixtures {
+public enum TileFixtures {
     /// `count` points in a few deterministic clusters (a linear congruential generator).
-    static func clusteredPoints(_ count: Int, properties: (Int) -> String = { #"{"n":\#($0)}"# }) -> String {
+    public static func clusteredPoints(_ count: Int, properties: (Int) -> String = { #"{"n":\#($0)}"# }) -> String {
         var state: UInt64 = 12345
         func next() -> Double {
             state = state &* 6364136223846793005 &+ 1442695040888963407
@@ -24,7 +24,7 @@ enum TileFixtures {
     /// A GeoJSON text sequence of every kind of shape: clustered points with properties of each
     /// JSON type, lines and polygons with holes, shapes across the antimeridian, a world polygon
     /// (solid tiles), a geometry collection, a feature without geometry, tiny rectangles.
-    static func writeMixedInput(in folder: URL) throws -> String {
+    public static func writeMixedInput(in folder: URL) throws -> String {
         var lines = [String]()
         var random = SeededGenerator(seed: 7)
         for index in 0..<1_500 {
@@ -50,7 +50,7 @@ enum TileFixtures {
 
     /// Every file under `url` (a tile directory) by relative path; a PMTiles file by its name; an
     /// MBTiles file by its tiles and metadata.
-    static func files(_ url: URL) throws -> [String: Data] {
+    public static func files(_ url: URL) throws -> [String: Data] {
         var result = [String: Data]()
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -73,10 +73,10 @@ enum TileFixtures {
 }
 
 /// A small deterministic generator (SplitMix64), so a fixture or a failure is the same on every run (shared by this target's tests).
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -3,12 +3,12 @@ import OverlayModel
 /// Polygon coverages written for the shared-border tests: every border two polygons share has
 /// the same vertices in both (as a coverage must), borders wiggle so that simplification has
 /// work to do, and the region they cover is a longitude/latitude rectangle.
-enum CoverageFixtures {
+public enum CoverageFixtures {
     /// A deterministic random source (SplitMix64).
-    struct Random: RandomNumberGenerator {
+    public struct Random: RandomNumberGenerator {
         private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
+        public init(seed: UInt64) { state = seed }
+        public mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,12 +17,12 @@ enum CoverageFixtures {
         }
     }
 
-    typealias Point = (x: Double, y: Double)
+    public typealias Point = (x: Double, y: Double)
 
     /// The Voronoi cells of `columns` × `rows` jittered sites in the rectangle, clipped to it;
     /// each shared edge wiggles the same way for both cells. Longitudes may pass 180 (written
     /// unwrapped). Returns the cells' rings (closed, in degrees: x longitude, y latitude).
-    static func voronoi(west: Double, south: Double, east: Double, north: Double, columns: Int, rows: Int,
+    public static func voronoi(west: Double, south: Double, east: Double, north: Double, columns: Int, rows: Int,
                         seed: UInt64) -> [[Point]] {
         var random = Random(seed: seed)
         var sites = [Point]()
@@ -53,7 +53,7 @@ enum CoverageFixtures {
 
     /// A grid of cells with wiggly shared borders where some cells hold an enclave: a polygon
     /// filling a hole of the cell (and one enclave holds an enclave of its own).
-    static func gridWithEnclaves(west: Double, south: Double, east: Double, north: Double, columns: Int, rows: Int,
+    public static func gridWithEnclaves(west: Double, south: Double, east: Double, north: Double, columns: Int, rows: Int,
                                  seed: UInt64) -> [[[Point]]] {
         let width = (east - west) / Double(columns), height = (north - south) / Double(rows)
         // One value per grid line, so neighbours' corners are the same numbers.
@@ -172,7 +172,7 @@ enum CoverageFixtures {
     }
 
     /// Features for polygons given as rings (first exterior, then holes), in degrees.
-    static func features(_ polygons: [[[Point]]]) -> [Feature] {
+    public static func features(_ polygons: [[[Point]]]) -> [Feature] {
         polygons.enumerated().map { index, rings in
             let coordinates = rings.map { $0.map { Coordinate(latitude: $0.y, longitude: $0.x) } }
             let polygon = Polygon(coordinates: coordinates[0], interiorPolygons: coordinates.dropFirst().map { Polygon(coordinates: $0) })
@@ -181,7 +181,7 @@ enum CoverageFixtures {
     }
 
     /// The same polygons as a GeoJSON text sequence.
-    static func geoJSONSequence(_ polygons: [[[Point]]]) -> String {
+    public static func geoJSONSequence(_ polygons: [[[Point]]]) -> String {
         var text = ""
         for (index, rings) in polygons.enumerated() {
             let coordinates = rings.map { "[" + $0.map { "[\($0.x),\($0.y)]" }.joined(separator: ",") + "]" }.joined(separator: ",")

@@ -5,9 +5,9 @@ import XCTest
 /// Every tile of an input cut once and encoded both ways: the MLT decodes to the MVT's features.
 /// Shared by the library tests (small inputs) and the slow tests (the real corpus), which link
 /// this file.
-enum MLTTileComparison {
+public enum MLTTileComparison {
     /// Cuts `path` to `maxZoom` and checks each tile's MLT against its MVT; the number of tiles.
-    static func compareEveryTile(of path: String, maxZoom: Int) throws -> Int {
+    public static func compareEveryTile(of path: String, maxZoom: Int) throws -> Int {
         var reader = try FeatureIO.reader(for: ByteInput(path: path))
         var options = TileOptions()
         options.maxZoom = maxZoom
@@ -28,7 +28,7 @@ enum MLTTileComparison {
     /// The same layers, features, geometry and ids; properties the same or as MLT's typed
     /// columns hold them: an integer in a column of numbers as that number, a value in a column
     /// mixing kinds as its text.
-    static func equivalent(_ mvt: [DecodedTileLayer], _ mlt: [DecodedTileLayer]) -> Bool {
+    public static func equivalent(_ mvt: [DecodedTileLayer], _ mlt: [DecodedTileLayer]) -> Bool {
         guard mvt.count == mlt.count else { return false }
         for (a, b) in zip(mvt, mlt) {
             guard a.name == b.name, a.extent == b.extent, a.features.count == b.features.count else { return false }

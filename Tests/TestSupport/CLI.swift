@@ -1,15 +1,14 @@
 import Foundation
-import TestSupport
 import XCTest
 
 /// Runs the `overlaykit` binary built beside the tests, through real pipes.
-enum CLI {
-    static let packageRoot = TestLocations.packageRoot
-    static let corpus = TestLocations.corpus
+public enum CLI {
+    public static let packageRoot = TestLocations.packageRoot
+    public static let corpus = TestLocations.corpus
 
     /// The build folder of the tests, which holds this build's executables (the test bundle
     /// sits beside them): `overlaykit-example` is there whichever `overlaykit` the tests run.
-    static var productsFolder: URL {
+    public static var productsFolder: URL {
         // On Linux the tests run as `.build/<config>/OverlayKitPackageTests.xctest` itself.
         for candidate in [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
                           Bundle(for: BundleLocator.self).bundleURL.deletingLastPathComponent()]
@@ -20,30 +19,35 @@ enum CLI {
     }
 
     /// The binary: `OVERLAYKIT_BINARY` when set, else the debug product of this package.
-    static var binary: URL {
+    public static var binary: URL {
         if let path = ProcessInfo.processInfo.environment["OVERLAYKIT_BINARY"] { return URL(fileURLWithPath: path) }
         let candidate = productsFolder.appendingPathComponent("overlaykit")
         if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         return packageRoot.appendingPathComponent(".build/debug/overlaykit")
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-        var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
+    public struct Result {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
+        public init(status: Int32, stdout: Data, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        public var lines: [String] { stdoutText.split(separator: "\n").map(String.init) }
     }
 
     /// Runs with arguments and optional standard input; waits for exit.
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+    public static func run(_ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
         try runTool(binary, arguments, stdin: stdin, currentDirectory: currentDirectory)
     }
 
     /// Runs any executable (the tool or a peer such as ogr2ogr) the same way.
     @discardableResult
-    static func runTool(_ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
+    public static func runTool(_ executable: URL, _ arguments: [String], stdin: Data? = nil, currentDirectory: URL? = nil) throws -> Result {
         ignoreBrokenPipes()
         let process = Process()
         process.executableURL = executable
@@ -80,7 +84,7 @@ enum CLI {
     }
 
     /// The processes below `pid` (children, their children, …), from /proc (none where there is none).
-    static func descendants(of pid: Int32) -> [Int32] {
+    public static func descendants(of pid: Int32) -> [Int32] {
         var parents = [Int32: Int32]()
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let child = Int32(entry), let fields = ChildExit.statFields(child) else { continue }
@@ -96,12 +100,12 @@ enum CLI {
     }
 
     /// Writing to a child that already exited must fail with EPIPE, not kill the test run.
-    static func ignoreBrokenPipes() {
+    public static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
 
     /// An executable on PATH.
-    static func which(_ tool: String) -> URL? {
+    public static func which(_ tool: String) -> URL? {
         for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(tool)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -110,7 +114,7 @@ enum CLI {
     }
 
     /// VmHWM (peak resident memory) of a running process, in kB.
-    static func peakMemoryKilobytes(_ pid: Int32) -> Int? {
+    public static func peakMemoryKilobytes(_ pid: Int32) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
@@ -118,7 +122,7 @@ enum CLI {
 
     /// Runs the tool with `arguments`, polling its VmHWM (peak resident memory, kB) every 5 ms
     /// until it exits (terminated after `seconds`); returns the peak, exit status and outputs.
-    static func runMeasuringPeakMemory(_ arguments: [String], seconds: TimeInterval = 600)
+    public static func runMeasuringPeakMemory(_ arguments: [String], seconds: TimeInterval = 600)
         throws -> (peak: Int, status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = binary
@@ -147,7 +151,7 @@ enum CLI {
 
 
     /// A fresh temporary folder, removed at the end of the test.
-    static func temporaryFolder(_ testCase: XCTestCase) throws -> URL {
+    public static func temporaryFolder(_ testCase: XCTestCase) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         testCase.addTeardownBlock { try? FileManager.default.removeItem(at: folder) }

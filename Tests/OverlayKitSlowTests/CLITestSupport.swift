@@ -1,1 +1,0 @@
-../OverlayKitCLITests/CLITestSupport.swift

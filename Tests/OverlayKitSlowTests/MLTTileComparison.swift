@@ -1,1 +1,0 @@
-../OverlayKitTests/MLTTileComparison.swift

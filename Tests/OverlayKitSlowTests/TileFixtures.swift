@@ -1,1 +1,0 @@
-../OverlayKitTests/TileFixtures.swift
