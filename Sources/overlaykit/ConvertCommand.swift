@@ -36,38 +36,13 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         try runReportingErrors {
-            let (_, openedReader) = try inputOptions.openReader()
-            // Parsing on a second thread overlaps writing (identical bytes).
-            var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
+            let (_, reader) = try inputOptions.openReader()
             let format = try FileFormat.forOutput(to: to, output: output, fallback: .geojson)
             let byteOutput = try ByteOutput(path: output, replaceExisting: overwrite.force)
             defer { byteOutput.abandon() }
             var writer = try FeatureIO.writer(for: format, output: byteOutput, options: WriterOptions(precision: precision, geoParquet: geoParquet.writeOptions))
             var transform = try geometry.makeTransform()
-            if transform.sharedBorders != nil {
-                // Shared borders are found among all polygons: read everything, then write.
-                var features = [Feature]()
-                while let read = try reader.next() {
-                    reader.takeWarnings().forEach(Report.diagnostic)
-                    features.append(read)
-                }
-                reader.takeWarnings().forEach(Report.diagnostic)
-                for feature in transform.apply(all: features) {
-                    try writer.write(feature)
-                    writer.takeWarnings().forEach(Report.diagnostic)
-                }
-            }
-            while let read = try reader.next() {
-                reader.takeWarnings().forEach(Report.diagnostic)
-                guard let feature = transform.apply(read) else { continue }
-                try writer.write(feature)
-                writer.takeWarnings().forEach(Report.diagnostic)
-            }
-            reader.takeWarnings().forEach(Report.diagnostic)
-            // A KMZ's embedded files go into a KMZ written from it, a collection's members into GeoJSON.
-            writer.carry(reader.documentContext).forEach(Report.diagnostic)
-            try writer.finish()
-            writer.takeWarnings().forEach(Report.diagnostic)
+            try FeatureConversion.convert(reader, into: &writer, transform: &transform, onWarning: Report.diagnostic)
             try byteOutput.commit()
             transform.summary.map(Report.diagnostic)
         }

@@ -97,7 +97,7 @@ struct DiffCommand: ParsableCommand {
             let options = DiffOptions(key: key, precision: precision, tolerance: tolerance,
                                       oldFormat: input.from, newFormat: input.from, kmzLimits: input.kmzLimits)
             if new == "-" { input.noteIfReadingTerminal(new) }
-            let tileSets = [old, new].map { $0 != "-" && TileSetDiff.isTileSet($0) }
+            let tileSets = [old, new].map { TileSet.isTileSet($0) }
             if tileSets[0] || tileSets[1] {
                 guard tileSets[0] && tileSets[1] else {
                     throw Diagnostic(.error, code: .diffBadOption, message: "a tile set can only be compared with another tile set")

@@ -27,38 +27,14 @@ struct InfoCommand: ParsableCommand {
     var progress: Bool?
 
     func run() throws {
-        if InfoTileSet.isTileSet(inputOptions.input) {
+        if TileSet.isTileSet(inputOptions.input) {
             try runReportingErrors { try InfoTileSet.run(path: inputOptions.input!, tile: tile, json: json, progress: progress) }
             return
         }
         if tile != nil { throw ValidationError("z/x/y goes with a tile set (.pmtiles, .mbtiles or a directory of tiles)") }
         try runReportingErrors {
-            let (input, openedReader) = try inputOptions.openReader()
-            var summary = DatasetSummary()
-            if var parquet = openedReader as? GeoParquetReader {
-                // Each row group summarized on the thread that decodes it, the parts merged in
-                // order: the same report, and no feature crosses a thread or outlives its group.
-                try parquet.forEachRowGroup({ (features: [Feature]) -> (summary: DatasetSummary, warnings: [Diagnostic]) in
-                    var part = DatasetSummary()
-                    var warnings: [Diagnostic] = []
-                    for feature in features {
-                        if let warning = PolarLatitudes.warning(for: feature) { warnings.append(warning) }
-                        part.add(feature)
-                    }
-                    return (part, warnings)
-                }, consume: { (part: (summary: DatasetSummary, warnings: [Diagnostic])) in
-                    part.warnings.forEach(Report.diagnostic)
-                    summary.merge(part.summary)
-                })
-            } else {
-                // Parsing on a second thread overlaps summarizing (identical result).
-                var reader = try ReadAheadFeatureReader.whenUseful(openedReader)
-                while let feature = try reader.next() {
-                    if let warning = PolarLatitudes.warning(for: feature) { Report.diagnostic(warning) }
-                    summary.add(feature)
-                }
-                reader.takeWarnings().forEach(Report.diagnostic)
-            }
+            let (input, reader) = try inputOptions.openReader()
+            let summary = try DatasetSummary.summarizing(reader, onWarning: Report.diagnostic)
             let output = try ByteOutput(path: nil)
             try output.write(json ? InfoReport.json(summary, source: input.name) : InfoReport.text(summary, source: input.name))
             try output.commit()

@@ -4,12 +4,6 @@ import OverlayKit
 /// `overlaykit info TILESET [z/x/y]`: the per-zoom report of a tile set, or one tile decoded to
 /// GeoJSON (as `tippecanoe-decode` prints it).
 enum InfoTileSet {
-    /// True when `path` names a tile set (recognised by its bytes), not a feature file.
-    static func isTileSet(_ path: String?) -> Bool {
-        guard let path, path != "-", !GeoParquetReader.isDataSetFolder(path) else { return false }
-        return TileSet.recognizedFormat(path) != nil
-    }
-
     /// - Parameter progress: the progress line on standard error: true always, false never, nil
     ///   when it is a terminal.
     static func run(path: String, tile: String?, json: Bool, progress: Bool?) throws {

@@ -182,7 +182,7 @@ struct RenderCommand: ParsableCommand {
             }
             let renderer = MapRenderer(options: options, format: resolvedFormat! == .png ? .png : .svg)
             let report: RenderReport
-            if InfoTileSet.isTileSet(inputOptions.input) {
+            if TileSet.isTileSet(inputOptions.input) {
                 // A tile set: the tiles of the view's zoom, decoded (docs/serve.md).
                 var source = TileSetRenderSource(try TileSet(path: inputOptions.input!))
                 report = try renderer.render(&source, to: byteOutput, onWarning: Report.diagnostic)

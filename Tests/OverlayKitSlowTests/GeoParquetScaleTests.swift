@@ -156,7 +156,7 @@ final class GeoParquetScaleTests: XCTestCase {
                 var summary = DatasetSummary()
                 for _ in 0..<begun { if let feature = try reader.next() { summary.add(feature) } }
                 var parts = 0
-                try reader.forEachRowGroup({ (features: [Feature]) -> DatasetSummary in
+                try reader.forEachPart({ (features: [Feature]) -> DatasetSummary in
                     var part = DatasetSummary()
                     features.forEach { part.add($0) }
                     return part

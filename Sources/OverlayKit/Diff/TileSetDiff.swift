@@ -131,9 +131,6 @@ public enum TileSetDiff {
         }
         return counts.values.sorted { $0.name < $1.name }
     }
-
-    /// Whether `path` is a tile set (by its bytes or, for a directory, its layout).
-    public static func isTileSet(_ path: String) -> Bool { TileSet.recognizedFormat(path) != nil }
 }
 
 extension TileSetDiff.Result {

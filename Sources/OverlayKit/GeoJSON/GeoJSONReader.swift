@@ -86,14 +86,17 @@ public struct GeoJSONReader: FeatureReader {
         continuesSequence = true
     }
 
-    /// The input, when it is a regular file opened by path and nothing of it has been parsed
-    /// yet: a caller may then read it in slices instead (`ByteInput.slice(_:)`).
     /// The bytes of the input parsed so far (read ahead by a buffer) and its size when a file.
     public var readPosition: ReadPosition? {
         ReadPosition(bytesRead: scanner.input.bytesRead, totalBytes: scanner.input.expectedSize)
     }
 
-    package var unreadFile: ByteInput? {
+    /// From here on, each feature's properties are skipped but for a circle's `radius`.
+    public mutating func readShapesOnly() { readsShapesOnly = true }
+
+    /// The input, when it is a regular file opened by path and nothing of it has been parsed
+    /// yet: a caller may then read it in slices instead (`ByteInput.slice(_:)`).
+    public var sliceableFile: ByteInput? {
         let input = scanner.input
         guard !checkedByteOrderMark, scanner.absolutePosition == 0, input.bytesRead == 0,
               input.name != nil, input.expectedSize != nil else { return nil }

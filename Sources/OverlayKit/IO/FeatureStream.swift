@@ -13,6 +13,25 @@ public protocol FeatureReader {
     /// How far the reader is through its input's bytes, for progress lines; nil when it does not
     /// say (a default).
     var readPosition: ReadPosition? { get }
+    /// The input file, while nothing of it has been read, when its records can be read in byte
+    /// slices by readers of their own (`ByteInput.slice(_:)`, cut at record boundaries by
+    /// `SequenceRecordBoundaries`): GeoJSON text sequences, for reading on several threads,
+    /// sampling and sizing temporary space. Nil for every other reader (a default).
+    var sliceableFile: ByteInput? { get }
+    /// Whether the reader decodes parts of its input side by side itself (GeoParquet row groups
+    /// on worker threads), so a read-ahead thread around it adds nothing; false by default.
+    var decodesPartsInParallel: Bool { get }
+    /// Reads only what each feature's shape needs from here on (no properties), where the
+    /// format lets it skip them: for passes that only measure. A no-op by default.
+    mutating func readShapesOnly()
+    /// Reads what ``next()`` has not yet returned in parts: `transform` makes something of each
+    /// part's features (on the reader's worker threads where ``decodesPartsInParallel``, so
+    /// features never cross threads), and `consume` takes each result in input order on the
+    /// caller's thread. The results are what transforming the features ``next()`` returns,
+    /// part by part, would give. The default hands parts of 1,024 features read by ``next()``.
+    /// - Throws: what reading throws (where ``next()`` would), or what `consume` throws.
+    mutating func forEachPart<Part: Sendable>(_ transform: @escaping @Sendable ([Feature]) -> Part,
+                                              consume: (Part) throws -> Void) throws
 }
 
 /// A serializer that takes one feature at a time.
@@ -32,6 +51,30 @@ public protocol FeatureWriter {
 extension FeatureReader {
     /// By default the reader does not say.
     public var readPosition: ReadPosition? { nil }
+
+    /// By default the input cannot be read in slices.
+    public var sliceableFile: ByteInput? { nil }
+
+    /// By default a reader decodes on the caller's thread.
+    public var decodesPartsInParallel: Bool { false }
+
+    /// By default every feature is read whole.
+    public mutating func readShapesOnly() {}
+
+    /// Parts of 1,024 features read by ``next()``, transformed and consumed on the caller's thread.
+    public mutating func forEachPart<Part: Sendable>(_ transform: @escaping @Sendable ([Feature]) -> Part,
+                                                     consume: (Part) throws -> Void) throws {
+        var part = [Feature]()
+        part.reserveCapacity(1024)
+        while let feature = try next() {
+            part.append(feature)
+            if part.count == 1024 {
+                try consume(transform(part))
+                part.removeAll(keepingCapacity: true)
+            }
+        }
+        if !part.isEmpty { try consume(transform(part)) }
+    }
 
     /// Reads every remaining feature into an array (for stages that need them all).
     public mutating func readAll() throws -> [Feature] {

@@ -101,8 +101,8 @@ public struct FileRenderSource: RenderSource {
     /// - Throws: `Diagnostic` `io.read-failed` looking for cuts, or the reader's errors about the
     ///   first bytes.
     mutating func sequenceParts() throws -> (file: ByteInput, parts: [Range<Int>])? {
-        guard partCount > 1, !isStandardInput, let sequence = try features(for: nil) as? GeoJSONReader,
-              let file = sequence.unreadFile, let size = file.expectedSize, size >= 2 * minimumPartBytes
+        guard partCount > 1, !isStandardInput, let file = try features(for: nil).sliceableFile,
+              let size = file.expectedSize, size >= 2 * minimumPartBytes
         else { return nil }
         let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: partCount, minimumBytes: minimumPartBytes)
         return parts.count > 1 ? (file, parts) : nil
@@ -116,11 +116,10 @@ public struct FileRenderSource: RenderSource {
     ///   for standard input's copy), or the reader's errors about the first bytes.
     public mutating func features(for view: RenderView?) throws -> any FeatureReader {
         guard isStandardInput else {
-            let reader = try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn)
-            guard view == nil, var sequence = reader as? GeoJSONReader else { return reader }
+            var reader = try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: kmzLimits, geometryColumn: geometryColumn)
             // Measuring: only shapes matter, and the drawing pass reads everything in full.
-            sequence.readsShapesOnly = true
-            return sequence
+            if view == nil { reader.readShapesOnly() }
+            return reader
         }
         if view == nil && spool == nil { spool = try FileRenderSource.copyStandardInput() }
         let input = try spool.map { try ByteInput(path: $0.descriptorPath, name: nil) } ?? ByteInput(path: nil)

@@ -99,7 +99,7 @@ extension Tiler {
     /// the sample keeps as many points as the run does (its tiles need no growing), and deeper
     /// ones grow by `rate^(steps − (base − z))`.
     func sequenceSample(of inputs: [TileInput]) throws -> (sample: SequenceSample, thinningSteps: Int)? {
-        guard planSampleRecords > 0, inputs.count == 1, let file = (inputs[0].reader as? GeoJSONReader)?.unreadFile,
+        guard planSampleRecords > 0, inputs.count == 1, let file = inputs[0].reader.sliceableFile,
               let size = file.expectedSize, !options.guessesMaxZoom, !options.guessesBaseZoom,
               options.clusterDistance == 0, !options.sharedBorders else { return nil }
         guard let (layout, records) = try SequenceSample.estimatedRecords(in: file, size: size) else { return nil }
@@ -120,7 +120,7 @@ extension Tiler {
     private func plan(inputs: [TileInput], store: FeatureStorePlan, sample: SequenceSample, thinningSteps: Int) throws -> TilePlan {
         let before = Self.residentBytes()
         // Named, so its parts are read on as many threads as the file's would be.
-        let name = (inputs[0].reader as? GeoJSONReader)?.unreadFile?.name ?? "sample"
+        let name = inputs[0].reader.sliceableFile?.name ?? "sample"
         var sampled = [TileInput(layer: inputs[0].layer, reader: GeoJSONReader(input: ByteInput(bytes: sample.kept, name: name)))]
         // Points only: thinned from a lower base zoom, so the top zooms keep what the run's keep.
         let steps = sample.allPoints ? thinningSteps : 0

@@ -409,7 +409,7 @@ public struct Tiler: Sendable, Codable {
     func featureStorePlan(for inputs: [TileInput]) -> FeatureStorePlan {
         var known: Int? = 0
         for input in inputs {
-            if let size = (input.reader as? GeoJSONReader)?.unreadFile?.expectedSize {
+            if let size = input.reader.sliceableFile?.expectedSize {
                 known = known.map { $0.addingSaturating(size) }
             } else {
                 known = nil

@@ -51,9 +51,19 @@ public final class TileSet {
     }
 
     /// The container `path` holds, told by its bytes: a directory, `PMTiles` followed by
-    /// version byte, or `SQLite format 3` (MBTiles); nil for anything else or a missing path.
+    /// version byte, or `SQLite format 3` (MBTiles); nil for anything else, a missing path, and
+    /// a folder of GeoParquet files (a data set of features, not a directory of tiles).
     public static func recognizedFormat(_ path: String) -> TileArchiveFormat? {
-        TileArchive.recognizedFormat(path)
+        guard let format = TileArchive.recognizedFormat(path) else { return nil }
+        return format == .directory && GeoParquetReader.isDataSetFolder(path) ? nil : format
+    }
+
+    /// Whether `path` names a tile set rather than features: the one test of every command
+    /// that takes either (`info`, `render`, `serve`, `diff`). Standard input (`-`, or no path)
+    /// is read as features.
+    public static func isTileSet(_ path: String?) -> Bool {
+        guard let path, path != "-" else { return false }
+        return recognizedFormat(path) != nil
     }
 
     /// The decoded layers of tile `id`, or nil when the set has no such tile.

@@ -140,8 +140,7 @@ public struct TileSource: Sendable {
     private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
                                 minimumPartBytes: Int, diskFolder: String?, reading: Reading? = nil,
                                 onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
-        if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
-           let size = file.expectedSize {
+        if readThreads > 1, let file = reader.sliceableFile, let size = file.expectedSize {
             try options.validate()
             let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,
                                                             minimumBytes: minimumPartBytes)
