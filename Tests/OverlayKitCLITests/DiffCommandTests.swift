@@ -144,6 +144,28 @@ final class DiffCommandTests: XCTestCase {
         XCTAssertEqual(changes.map { $0["change"] as? String }, ["modified"])
     }
 
+    /// A folder of GeoParquet files is a data set of features, not a directory of tiles: two
+    /// such folders are compared feature by feature (an empty tile diff once said "no changes").
+    func testTwoGeoParquetFoldersAreComparedAsFeatures() throws {
+        let old = folder.appendingPathComponent("old"), new = folder.appendingPathComponent("new")
+        for (version, input) in [(old, parks), (new, try editedParks())] {
+            try FileManager.default.createDirectory(at: version, withIntermediateDirectories: true)
+            let written = try CLI.run(["convert", input, "-o", version.appendingPathComponent("part-0.parquet").path])
+            XCTAssertEqual(written.status, 0, written.stderr)
+        }
+        let same = try CLI.run(["diff", old.path, old.path])
+        XCTAssertEqual(same.status, 0, same.stdoutText + same.stderr)
+        XCTAssertTrue(same.stdoutText.contains("0 changes"), same.stdoutText)
+        let changed = try CLI.run(["diff", old.path, new.path, "--format", "json"])
+        XCTAssertEqual(changed.status, 1, changed.stdoutText + changed.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: changed.stdout) as? [String: Any])
+        let changes = try XCTUnwrap(report["changes"] as? [[String: Any]])
+        XCTAssertEqual(changes.map { $0["change"] as? String }, ["modified", "modified"], changed.stdoutText)
+        let info = try CLI.run(["info", old.path, "--json"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertTrue(info.stdoutText.contains("\"features\""), info.stdoutText)
+    }
+
     func testExitStatusesOfUsageBadDataAndIO() throws {
         let new = try editedParks()
         XCTAssertEqual(try CLI.run(["diff", parks]).status, 64)

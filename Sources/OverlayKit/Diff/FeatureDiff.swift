@@ -93,6 +93,7 @@ public enum FeatureDiff {
     }
 
     private static func openReader(_ path: String, format: FileFormat?, options: DiffOptions) throws -> any FeatureReader {
-        try FeatureIO.reader(for: ByteInput(path: path), format: format, kmzLimits: options.kmzLimits)
+        // By path, so a folder of GeoParquet files reads as one data set.
+        try FeatureIO.reader(atPath: path, format: format, kmzLimits: options.kmzLimits, geometryColumn: nil, hints: FeatureReadHints()).1
     }
 }
