@@ -290,8 +290,7 @@ public struct TileJob: Sendable {
         // point of the partitions before it in Z-order, the last of them the one with the
         // highest key (`Walker.next(key:)` needs only that one's key).
         var partitions = [Plan.Partition]()
-        var walker = Self.thins(options) ? PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                                                maxZoom: options.maxZoom, buffer: options.thinningBuffer) : nil
+        var walker = PointThinning.walker(for: options)
         var shadows = [Set<UInt64>]()
         for summary in summaries {
             for (zoom, tiles) in summary.shadows.enumerated() {
@@ -351,11 +350,6 @@ public struct TileJob: Sendable {
         try forEachPolygon { candidates.add($0, sketch: sketch) }
         candidates.finish()
         return candidates.tags
-    }
-
-    /// Whether points are thinned with `options` (as `TileSource` decides).
-    static func thins(_ options: TileOptions) -> Bool {
-        options.pointDropRate > 1 && options.resolvedBaseZoom > 0 && options.clusterDistance == 0
     }
 
     /// The shards' summaries by number, in order: numbered from 0 or 1 (GNU parallel's `{#}`)
@@ -485,7 +479,7 @@ public struct TileJob: Sendable {
                     try file.forEachChunk(of: section) { try run.append($0) }
                     try run.flush()
                     let offset = plan.shards[shard].sourceOffset
-                    if kind == .clipped && Self.thins(options) {
+                    if kind == .clipped && PointThinning.thins(options) {
                         var reader = try RecordReader(run)
                         while try reader.next({ (bytes: UnsafeRawBufferPointer) -> Void in
                             let owner = PartitionRouter.partition(ofAnchor: FeatureRecord.anchor(bytes), zoom: plan.partitionZoom)
@@ -499,12 +493,11 @@ public struct TileJob: Sendable {
             }
         }
         var thinned = [Int: UInt8]()
-        if Self.thins(options) {
+        if PointThinning.thins(options) {
             for owner in [partition] + foreign.keys.sorted() {
-                guard let state = plan.partitions.first(where: { $0.index == owner })?.thinning else { continue }
-                var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                                  maxZoom: options.maxZoom, buffer: options.thinningBuffer, state: state,
-                                                  shadows: try shadows(on: owner, plan: plan, files: files))
+                guard let state = plan.partitions.first(where: { $0.index == owner })?.thinning,
+                      var walker = PointThinning.walker(for: options, resumedFrom: state,
+                                                        shadows: try shadows(on: owner, plan: plan, files: files)) else { continue }
                 let needed = foreign[owner]
                 for anchor in try anchors(of: owner, files: files, shards: plan.shards) where anchor.pointsOnly {
                     let zoom = walker.next(key: anchor.key)

@@ -246,11 +246,8 @@ public struct TileSource: Sendable {
     /// features' tags (in memory) or kept for the records as zoom 0 is read (on disk).
     private mutating func thinPoints() throws {
         var minZooms = [UInt8]()
-        // Clustering stands for every point in its cluster's count: nothing is thinned away.
-        if options.pointDropRate > 1, options.resolvedBaseZoom > 0, options.clusterDistance == 0 {
+        if var walker = PointThinning.walker(for: options) {
             minZooms = [UInt8](repeating: 0, count: inputCounts.features)
-            var walker = PointThinning.Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom,
-                                              maxZoom: options.maxZoom, buffer: options.thinningBuffer)
             try forEachAnchor { entry in
                 if entry.pointsOnly { minZooms[entry.source] = walker.next(key: entry.key) }
             }

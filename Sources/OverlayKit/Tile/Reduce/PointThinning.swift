@@ -249,3 +249,27 @@ enum PointThinning {
         }
     }
 }
+
+extension PointThinning {
+    /// Whether `options` thin points: a drop rate above 1, a base zoom above 0, and no
+    /// clustering (a cluster stands for every point in its count: nothing is thinned away).
+    /// The one condition of a run in one process (`TileSource`) and of a split run (`TileJob`).
+    static func thins(_ options: TileOptions) -> Bool {
+        options.pointDropRate > 1 && options.resolvedBaseZoom > 0 && options.clusterDistance == 0
+    }
+
+    /// The walk that thins points with `options` from the first point, or nil where they thin none.
+    static func walker(for options: TileOptions) -> Walker? {
+        guard thins(options) else { return nil }
+        return Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom, maxZoom: options.maxZoom,
+                      buffer: options.thinningBuffer)
+    }
+
+    /// The walk that thins points with `options`, resumed from `state` with `shadows` (a split
+    /// run's partition), or nil where they thin none.
+    static func walker(for options: TileOptions, resumedFrom state: Walker.State, shadows: TileShadows) -> Walker? {
+        guard thins(options) else { return nil }
+        return Walker(rate: options.pointDropRate, baseZoom: options.resolvedBaseZoom, maxZoom: options.maxZoom,
+                      buffer: options.thinningBuffer, state: state, shadows: shadows)
+    }
+}
