@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -73,5 +74,130 @@ final class CoordinateFormattingTests: XCTestCase {
         XCTAssertEqual(Double(written(huge, decimals: 7)), huge)
         // Below 2^53 nothing changes.
         XCTAssertEqual(written(123456789.123456789, decimals: 3), "123456789.123")
+    }
+
+    /// The formatter as it was before the eight-digit words (commit 152aea9), kept verbatim but
+    /// for its digit-pair table: the new one must write the same bytes for every value.
+    private func previous(_ value: Double, decimals: Int) -> String? {
+        let scale = JSONBytes.CoordinateScale(decimals: decimals)
+        guard abs(value) * scale.factor < 9_007_199_254_740_992, scale.factor != 0 else { return nil }
+        let product = value * scale.factor
+        var scaled = Int64(product)
+        let remainder = product - Double(scaled)
+        if remainder >= 0.5 { scaled += 1 } else if remainder <= -0.5 { scaled -= 1 }
+        if scaled == 0 { return "0" }
+        var out = [UInt8](repeating: 0, count: 40)
+        func pair(_ value: UInt64, _ at: Int) {
+            out[at] = UInt8(value / 10) + 0x30
+            out[at + 1] = UInt8(value % 10) + 0x30
+        }
+        var count = 0
+        if scaled < 0 {
+            out[0] = UInt8(ascii: "-")
+            count = 1
+        }
+        let magnitude = scaled.magnitude
+        var integer = magnitude / scale.divisor
+        var fraction = magnitude % scale.divisor
+        var integerDigits = 1
+        var probe = integer
+        while probe >= 10 {
+            probe /= 10
+            integerDigits += 1
+        }
+        var position = count + integerDigits
+        while integer >= 10 {
+            position -= 2
+            pair(integer % 100, position)
+            integer /= 100
+        }
+        if position > count { out[count] = UInt8(truncatingIfNeeded: integer) &+ 0x30 }
+        count += integerDigits
+        guard fraction != 0 else { return String(decoding: out[..<count], as: UTF8.self) }
+        var digits = scale.decimals
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        out[count] = UInt8(ascii: ".")
+        position = count + 1 + digits
+        var remaining = digits
+        while remaining >= 2 {
+            position -= 2
+            pair(fraction % 100, position)
+            fraction /= 100
+            remaining -= 2
+        }
+        if remaining == 1 { out[position - 1] = UInt8(truncatingIfNeeded: fraction) &+ 0x30 }
+        return String(decoding: out[..<(count + 1 + digits)], as: UTF8.self)
+    }
+
+    /// What `formatCoordinate` writes, through a buffer whose bytes past the count are checked
+    /// to stay within its 19-byte room.
+    private func formatted(_ value: Double, decimals: Int) -> String? {
+        var buffer = [UInt8](repeating: 0xEE, count: 40)
+        let count = buffer.withUnsafeMutableBufferPointer {
+            JSONBytes.formatCoordinate(value, scale: JSONBytes.CoordinateScale(decimals: decimals), into: $0.baseAddress!)
+        }
+        XCTAssertTrue(buffer[19...].allSatisfy { $0 == 0xEE }, "\(value) at \(decimals) decimals wrote past 19 bytes")
+        return count.map { String(decoding: buffer[..<$0], as: UTF8.self) }
+    }
+
+    func testEightDigitWordsWriteWhatThePreviousFormatterWrote() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 1e-8, -1e-8, 5e-8, -5e-8, 4.9999999e-8, 179.99999995, -179.99999995, 179.99999994999,
+                                180, -180, 90, -90, 0.1, 99_999_999.5, 99_999_999.4, 100_000_000, 123_456_789.987654321,
+                                899_999_999.99, 1e-15, 0.000_000_05, 12.3400000, 10.000_000_1, 0.099_999_995, 1e7, 9.5e15]
+        for _ in 0..<30_000 {
+            let exponent = Double.random(in: -16...17, using: &generator).rounded(.down)
+            values.append((Bool.random(using: &generator) ? 1 : -1) * Double.random(in: 1..<10, using: &generator) * pow(10, exponent))
+            // Coordinates as files hold them, and exact ties at some precision.
+            values.append(Double.random(in: -180...180, using: &generator))
+            values.append(Double(Int.random(in: -1_800_000_000...1_800_000_000, using: &generator)) / 1e7 + 0.000_000_05)
+            values.append(Double(Int64.random(in: -(1 << 53)...(1 << 53), using: &generator)) / pow(10, Double(Int.random(in: 0...15, using: &generator))))
+        }
+        var fast = 0
+        for value in values {
+            for decimals in 0...16 {
+                let expected = previous(value, decimals: decimals)
+                XCTAssertEqual(formatted(value, decimals: decimals), expected, "\(value) at \(decimals) decimals")
+                if expected != nil && decimals <= 8 { fast += 1 }
+            }
+        }
+        XCTAssertGreaterThan(fast, 900_000)
+    }
+
+    /// Every number of the corpus's largest GeoJSON (822,274 of them); the random values above
+    /// cover every precision.
+    func testEveryCoordinateOfTheLandFileIsWrittenAsBefore() throws {
+        let url = try TestPaths.corpusFolder("real/ne_10m_land.geojson")
+        let text = try Data(contentsOf: url)
+        var numbers: [Double] = []
+        var start: Int?
+        for (index, byte) in text.enumerated() {
+            let partOfNumber = (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || byte == UInt8(ascii: "+")
+            if partOfNumber {
+                if start == nil { start = index }
+            } else if let first = start {
+                if let number = Double(String(decoding: text[first..<index], as: UTF8.self)) { numbers.append(number) }
+                start = nil
+            }
+        }
+        XCTAssertGreaterThanOrEqual(numbers.count, 822_274)
+        for number in numbers {
+            for decimals in [7, 9] {  // the benchmark's precision; 9 takes the general path
+                XCTAssertEqual(formatted(number, decimals: decimals), previous(number, decimals: decimals), "\(number) at \(decimals) decimals")
+            }
+        }
+    }
+
+    func testEightDigitValues() {
+        for value: UInt64 in [0, 1, 9, 10, 99, 100, 1234, 9999, 10_000, 12_345_678, 99_999_999, 10_000_001, 40_506_070] {
+            let word = JSONBytes.eightDigitValues(value)
+            let digits = (0..<8).map { String((word >> UInt64($0 * 8)) & 0xFF) }.joined()
+            let padded = String(repeating: "0", count: 8 - String(value).count) + String(value)
+            XCTAssertEqual(digits, padded)
+        }
     }
 }

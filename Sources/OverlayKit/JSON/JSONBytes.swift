@@ -185,6 +185,7 @@ struct JSONBytes {
     /// Writes `value` rounded to `scale.decimals` decimals, trailing zeros trimmed, into `out`
     /// (room for 19 bytes) and returns the byte count; nil when the value needs the general
     /// path (not finite, or value·10^decimals not below 2^53 so integer arithmetic is not exact).
+    /// The bytes of `out` after the returned count may be overwritten too (within the 19).
     @inline(__always)
     static func formatCoordinate(_ value: Double, scale: CoordinateScale, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         guard abs(value) * scale.factor < 9_007_199_254_740_992, scale.factor != 0 else { return nil }
@@ -204,8 +205,53 @@ struct JSONBytes {
             count = 1
         }
         let magnitude = scaled.magnitude
-        var integer = magnitude / scale.divisor
-        var fraction = magnitude % scale.divisor
+        let integer = magnitude / scale.divisor
+        let fraction = magnitude &- integer &* scale.divisor
+        guard integer < 100_000_000, scale.decimals <= 8 else {
+            return count + formatDigitByDigit(integer: integer, fraction: fraction, decimals: scale.decimals, into: out + count)
+        }
+        // Coordinates (integer part below 10^8, at most 8 decimals): each part's digits come out
+        // of one eight-digit word and go out in one 8-byte store; the padding digits are shifted
+        // away and the bytes past the end are overwritten by what follows (or left unused).
+        let integerWord = eightDigitValues(integer)
+        let leadingZeros = integer == 0 ? 7 : integerWord.trailingZeroBitCount >> 3  // most significant digit in the lowest byte
+        storeEight(integerWord >> (leadingZeros << 3), at: out + count)
+        count += 8 - leadingZeros
+        guard fraction != 0 else { return count }
+        out[count] = UInt8(ascii: ".")
+        // The `decimals` digits of the fraction, leading zeros included, in the lowest bytes;
+        // its trailing zeros are then the all-zero highest bytes.
+        let fractionWord = eightDigitValues(fraction) >> ((8 - scale.decimals) << 3)
+        storeEight(fractionWord, at: out + count + 1)
+        return count + 1 + 8 - (fractionWord.leadingZeroBitCount >> 3)
+    }
+
+    /// The eight decimal digits of `value` (below 10^8, zero-padded) as byte values 0…9, the most
+    /// significant digit in the lowest byte: two halves of four digits, split into pairs, then
+    /// into digits, each step in all lanes at once with multiplications (x·10486 >> 20 is x / 100
+    /// below 10^4, x·103 >> 10 is x / 10 below 100).
+    @inline(__always)
+    static func eightDigitValues(_ value: UInt64) -> UInt64 {
+        let high = value / 10_000
+        let halves = high | ((value &- high &* 10_000) << 32)                  // abcd, efgh in 32-bit lanes
+        let hundreds = ((halves &* 10_486) >> 20) & 0x0000_007F_0000_007F      // ab, ef
+        let pairs = ((halves &- hundreds &* 100) << 16) | hundreds             // ab, cd, ef, gh in 16-bit lanes
+        let tens = ((pairs &* 103) >> 10) & 0x000F_000F_000F_000F
+        return ((pairs &- tens &* 10) << 8) | tens
+    }
+
+    /// Stores the eight digit values of `word` as ASCII at `out` (lowest byte first), unaligned.
+    @inline(__always)
+    private static func storeEight(_ word: UInt64, at out: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(out).storeBytes(of: (word &+ 0x3030_3030_3030_3030).littleEndian, as: UInt64.self)
+    }
+
+    /// The general digits of `formatCoordinate` (an integer part of 10^8 or more, or more than
+    /// 8 decimals): `integer`, then `.` and the fraction's `decimals` digits trailing zeros
+    /// trimmed, two digits per step. Returns the byte count.
+    private static func formatDigitByDigit(integer: UInt64, fraction: UInt64, decimals: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var integer = integer, fraction = fraction
+        var count = 0
         // Integer digits, written backwards from their last position.
         var integerDigits = 1
         var probe = integer
@@ -222,7 +268,7 @@ struct JSONBytes {
         if position > count { out[count] = UInt8(truncatingIfNeeded: integer) &+ 0x30 }
         count += integerDigits
         guard fraction != 0 else { return count }
-        var digits = scale.decimals
+        var digits = decimals
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
@@ -248,7 +294,8 @@ struct JSONBytes {
         UnsafeMutableRawPointer(out).storeBytes(of: pair, as: UInt16.self)
     }
 
-    /// "00" "01" … "99" as 200 bytes (a literal, so initialized statically).
+    /// "00" "01" … "99" as 200 bytes (built on first use, behind a lazy-init check per access:
+    /// the general path only).
     private static let digitPairs: [UInt8] = Array("00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         + "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         + "8081828384858687888990919293949596979899").map { $0.asciiValue! }
