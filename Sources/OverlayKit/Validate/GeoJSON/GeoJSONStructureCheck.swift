@@ -678,17 +678,10 @@ struct GeoJSONStructureCheck {
     private mutating func checkGeometryValidity(_ node: Int, _ coordinates: Int, depth: Int) {
         guard checksGeometry else { return }
         // depth: 1 line, 2 multi-line, 3 polygon, 4 multipolygon (levels above the numbers).
+        // Runs are read in place; ordinary arrays (left by a run the reader declined) copied.
         func buffer(_ run: Int) -> [Coordinate] {
             var list: [Coordinate] = []
-            if json.kind(run) == .positions {
-                let positions = json.run(run)
-                list.reserveCapacity(positions.count)
-                for slot in positions {
-                    let position = json.runPositions[slot]
-                    list.append(Coordinate(latitude: json.coordinate(position, 1), longitude: json.coordinate(position, 0)))
-                }
-                return list
-            }
+            if json.kind(run) == .positions { return Array(RunCoordinates(json, run)) }
             let count = json.childCount(run)
             list.reserveCapacity(count)
             for index in 0..<count {
@@ -702,15 +695,20 @@ struct GeoJSONStructureCheck {
         case 1, 2:
             let lines = depth == 1 ? [coordinates] : json.elements(coordinates)
             for (index, line) in lines.enumerated() {
-                for finding in GeometryValidity.checkLine(buffer(line)) {
+                let findings = json.kind(line) == .positions ? GeometryValidity.checkLine(coordinates: RunCoordinates(json, line))
+                    : GeometryValidity.checkLine(buffer(line))
+                for finding in findings {
                     let components = depth == 1 ? [] : [String(index)]
                     record(finding, run: line, components: components)
                 }
             }
         default:
             let polygonNodes = depth == 3 ? [coordinates] : json.elements(coordinates)
-            let polygons = polygonNodes.map { json.elements($0).map(buffer) }
-            for finding in GeometryValidity.checkPolygons(polygons) {
+            let ringNodes = polygonNodes.map { json.elements($0) }
+            let findings = ringNodes.allSatisfy({ $0.allSatisfy { json.kind($0) == .positions } })
+                ? GeometryValidity.checkPolygons(coordinates: ringNodes.map { $0.map { RunCoordinates(json, $0) } })
+                : GeometryValidity.checkPolygons(ringNodes.map { $0.map(buffer) })
+            for finding in findings {
                 let polygonNode = polygonNodes[finding.polygon]
                 let ringNode = json.elements(polygonNode)[finding.ring]
                 let components = (depth == 3 ? [] : [String(finding.polygon)]) + [String(finding.ring)]
@@ -736,5 +734,28 @@ struct GeoJSONStructureCheck {
             if vertex < elements.count { node = elements[vertex] }
         }
         report(finding.severity, finding.code, finding.message, at: node, extra)
+    }
+}
+
+/// The positions of a run as coordinates, read where the reader put them (no copy).
+private struct RunCoordinates: RandomAccessCollection {
+    let coordinates: [Double]
+    let positions: [LocatedJSON.RunPosition]
+    let first: Int
+    let endIndex: Int
+
+    init(_ json: LocatedJSON, _ run: Int) {
+        coordinates = json.coordinates
+        positions = json.runPositions
+        let range = json.run(run)
+        first = range.lowerBound
+        endIndex = range.count
+    }
+
+    var startIndex: Int { 0 }
+
+    subscript(index: Int) -> Coordinate {
+        let start = Int(positions[first + index].start)
+        return Coordinate(latitude: coordinates[start + 1], longitude: coordinates[start])
     }
 }
