@@ -7,9 +7,31 @@ import OverlayModel
 /// Nodes live in flat arrays (an arena), children as index ranges, so a feature with a million
 /// positions is a few contiguous buffers rather than a million objects. Clear and reuse one
 /// arena per feature to keep memory bounded by the largest feature.
+///
+/// Below a `coordinates` member, an array of positions (arrays of numbers only) is one node of
+/// kind `positions`, a run: its numbers in `coordinates` as flat Doubles and each position's
+/// place in `runPositions` (where it starts, its line and column), no node per number or per
+/// position. Callers that need the general shape call `expandRuns`.
 struct LocatedJSON {
     enum Kind: UInt8 {
         case object, array, string, number, bool, null
+        /// An array of positions held as a run (`first` indexes `runPositions`, `count` is
+        /// the number of positions). Its type name is "array".
+        case positions
+    }
+
+    /// One position of a run.
+    struct RunPosition {
+        /// The index of its first number in `coordinates`.
+        var start: Int32
+        /// How many numbers it holds (1 or more).
+        var count: Int32
+        /// Line and column of its '['.
+        var line: Int32
+        var column: Int32
+        /// The larger number of digits after the decimal point of its first two numbers (the
+        /// only ones the excess-precision advice reads).
+        var decimals: Int32
     }
 
     struct Node {
@@ -37,6 +59,10 @@ struct LocatedJSON {
     /// Children of containers still open, before they are copied into `children`.
     private var pendingChildren: [Int32] = []
     private var pendingKeys: [Int32] = []
+    /// The numbers of all runs, position after position.
+    var coordinates: [Double] = []
+    /// The positions of all runs, each run's contiguous.
+    var runPositions: [RunPosition] = []
 
     mutating func removeAll() {
         nodes.removeAll(keepingCapacity: true)
@@ -45,6 +71,68 @@ struct LocatedJSON {
         strings.removeAll(keepingCapacity: true)
         pendingChildren.removeAll(keepingCapacity: true)
         pendingKeys.removeAll(keepingCapacity: true)
+        coordinates.removeAll(keepingCapacity: true)
+        runPositions.removeAll(keepingCapacity: true)
+    }
+
+    /// The positions of a run, as a range of `runPositions`.
+    @inline(__always)
+    func run(_ index: Int) -> Range<Int> {
+        let node = nodes[index]
+        return Int(node.first)..<Int(node.first + node.count)
+    }
+
+    /// The `element`-th number of a run's position.
+    @inline(__always)
+    func coordinate(_ position: RunPosition, _ element: Int) -> Double {
+        coordinates[Int(position.start) + element]
+    }
+
+    /// Turns every run at or below `index` into ordinary array and number nodes, exactly as if
+    /// it had been read without runs (numbers take their position's line, the position's
+    /// decimals go to its first two numbers), and returns the node that now stands for `index`.
+    /// For the rare shapes the coordinate checks do not read from runs. Recursion is bounded
+    /// by the reader's 512 levels.
+    mutating func expandRuns(_ index: Int) -> Int {
+        let node = nodes[index]
+        switch node.kind {
+        case .positions:
+            var positionNodes: [Int32] = []
+            positionNodes.reserveCapacity(Int(node.count))
+            for slot in run(index) {
+                let position = runPositions[slot]
+                let first = Int32(children.count)
+                for element in 0..<Int(position.count) {
+                    let number = Node(kind: .number, line: position.line, column: position.column,
+                                      count: element < 2 ? position.decimals : 0, number: coordinate(position, element))
+                    children.append(add(number))
+                    keys.append(-1)
+                }
+                positionNodes.append(add(Node(kind: .array, line: position.line, column: position.column,
+                                              first: first, count: position.count)))
+            }
+            let first = Int32(children.count)
+            children.append(contentsOf: positionNodes)
+            keys.append(contentsOf: repeatElement(-1, count: positionNodes.count))
+            return Int(add(Node(kind: .array, line: node.line, column: node.column, first: first, count: node.count)))
+        case .array:
+            for slot in Int(node.first)..<Int(node.first + node.count) {
+                children[slot] = Int32(expandRuns(Int(children[slot])))
+            }
+            return index
+        default:
+            return index
+        }
+    }
+
+    /// Whether a run lies at or below `index`.
+    func containsRun(_ index: Int) -> Bool {
+        let node = nodes[index]
+        switch node.kind {
+        case .positions: return true
+        case .array: return (Int(node.first)..<Int(node.first + node.count)).contains { containsRun(Int(children[$0])) }
+        default: return false
+        }
     }
 
     subscript(index: Int) -> Node { nodes[index] }
@@ -103,7 +191,7 @@ struct LocatedJSON {
     func typeName(_ index: Int) -> String {
         switch nodes[index].kind {
         case .object: "object"
-        case .array: "array"
+        case .array, .positions: "array"
         case .null: "null"
         case .string: "string"
         case .number: "number"
@@ -169,7 +257,10 @@ extension JSONScanner {
     /// array, and returns its node index. Syntax errors throw a `Diagnostic` placed where the
     /// fix belongs: a missing ',' is reported right after the value it should follow.
     /// O(bytes); the reader's own hot path (`readValue`, `readCoordinates`) is not involved.
-    func readLocatedValue(into arena: inout LocatedJSON, depth: Int = 0) throws -> Int {
+    ///
+    /// With `runs` (set below every `coordinates` member), arrays of positions become runs
+    /// (`LocatedJSON.Kind.positions`); anything else in them is read as without.
+    func readLocatedValue(into arena: inout LocatedJSON, depth: Int = 0, runs: Bool = false) throws -> Int {
         guard depth < 512 else { throw error(.jsonTooDeep, "values nest more than 512 levels deep") }
         guard let byte = try peekSignificant() else {
             throw error(.jsonUnexpectedEnd, "input ended where a value was expected")
@@ -195,7 +286,7 @@ extension JSONScanner {
                     arena.strings.append(key)
                     let keyIndex = Int32(arena.strings.count - 1)
                     path.append(.key(key))
-                    let child = try readLocatedValue(into: &arena, depth: depth + 1)
+                    let child = try readLocatedValue(into: &arena, depth: depth + 1, runs: readsPositionRuns && key == "coordinates")
                     path.removeLast()
                     arena.push(child: Int32(child), key: keyIndex)
                 } while try commaOrCloseAfterValue(UInt8(ascii: "}"))
@@ -205,6 +296,11 @@ extension JSONScanner {
         case UInt8(ascii: "["):
             position += 1
             node.kind = .array
+            // Positions three levels below the deepest value allowed would fail on depth: read
+            // those without a run so that error stays the reader's.
+            if runs, depth < 509, let run = try readPositionRun(into: &arena, line: line, column: column) {
+                return run
+            }
             let index = arena.add(node)
             let mark = arena.pendingCount
             // While the array holds only numbers (positions, the bulk of GeoJSON), no container
@@ -225,7 +321,7 @@ extension JSONScanner {
                             arena.movePending(from: firstChild)
                             direct = false
                         }
-                        child = try readLocatedValue(into: &arena, depth: depth + 1)
+                        child = try readLocatedValue(into: &arena, depth: depth + 1, runs: runs)
                     }
                     if direct {
                         arena.children.append(Int32(child))
@@ -257,6 +353,82 @@ extension JSONScanner {
         default:
             return Int(arena.add(try readLocatedNumber(line: line, column: column)))
         }
+    }
+
+    /// Reads the rest of an array (its '[' at `line`, `column`, the byte just consumed) as a run of
+    /// positions, each '[' number (',' number)* ']', with the line and column of every
+    /// position counted here as whitespace is skipped. Returns nil, with the position back after
+    /// the '[' and the arena as it was, at the first thing that is not such a position or any
+    /// byte the general reader should judge (syntax errors included), which then reads the
+    /// array as usual. O(bytes of the array); the bytes from the '[' on stay in the window
+    /// until it returns, so it can step back.
+    private func readPositionRun(into arena: inout LocatedJSON, line: Int, column: Int) throws -> Int? {
+        let start = absolutePosition
+        let retained = retainFrom
+        retainFrom = min(retained ?? start, start)
+        defer { retainFrom = retained }
+        let positionMark = arena.runPositions.count, coordinateMark = arena.coordinates.count
+        // The '[' is at start − 1, in column `column`.
+        var currentLine = line
+        var lineStart = start - column
+        func stepBack() -> Int? {
+            position -= absolutePosition - start
+            arena.runPositions.removeSubrange(positionMark...)
+            arena.coordinates.removeSubrange(coordinateMark...)
+            return nil
+        }
+        // The next significant byte, newlines counted; nil at the end of the input.
+        func significant() throws -> UInt8? {
+            while try ensure() {
+                let byte = bytes[position]
+                if byte == 0x20 || byte == 0x0D || byte == 0x09 {
+                    position += 1
+                } else if byte == 0x0A {
+                    position += 1
+                    currentLine += 1
+                    lineStart = absolutePosition
+                } else {
+                    return byte
+                }
+            }
+            return nil
+        }
+        while true {
+            guard try significant() == UInt8(ascii: "["), arena.coordinates.count < Int(Int32.max) - 1 << 20,
+                  currentLine < Int(Int32.max), absolutePosition - lineStart < Int(Int32.max) else { return stepBack() }
+            var entry = LocatedJSON.RunPosition(start: Int32(arena.coordinates.count), count: 0, line: Int32(currentLine),
+                                                column: Int32(absolutePosition - lineStart + 1), decimals: 0)
+            position += 1
+            // Each number is followed by ',' or ']', so a position ends within its bytes.
+            while true {
+                guard let byte = try significant(), byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
+                    return stepBack()
+                }
+                if end - position < 64 { try ensure(ahead: 64) }
+                guard let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end), found.value.isFinite,
+                      entry.count < Int32.max else {
+                    return stepBack()
+                }
+                position += found.length
+                arena.coordinates.append(found.value)
+                if entry.count < 2 { entry.decimals = max(entry.decimals, Int32(truncatingIfNeeded: min(found.fractionDigits, 1 << 20))) }
+                entry.count += 1
+                let next = try significant()
+                if next == UInt8(ascii: ",") { position += 1; continue }
+                guard next == UInt8(ascii: "]") else { return stepBack() }
+                position += 1
+                break
+            }
+            arena.runPositions.append(entry)
+            let next = try significant()
+            if next == UInt8(ascii: ",") { position += 1; continue }
+            guard next == UInt8(ascii: "]") else { return stepBack() }
+            position += 1
+            break
+        }
+        guard arena.runPositions.count - positionMark < Int(Int32.max) else { return stepBack() }
+        return Int(arena.add(LocatedJSON.Node(kind: .positions, line: Int32(line), column: Int32(column),
+                                              first: Int32(positionMark), count: Int32(arena.runPositions.count - positionMark))))
     }
 
     /// A number node: the value plus how many digits follow the decimal point (for the

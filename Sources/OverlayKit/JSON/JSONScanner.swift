@@ -41,6 +41,9 @@ final class JSONScanner {
 
     /// The JSON Pointer of the value being read, as components (materialized only for errors).
     var path: [PathComponent] = []
+    /// Whether `readLocatedValue` reads arrays of positions below `coordinates` as runs (tests
+    /// turn it off to compare with the plain reading).
+    var readsPositionRuns = true
 
     enum PathComponent {
         case key(String)
@@ -64,6 +67,14 @@ final class JSONScanner {
     @inline(__always)
     func ensure() throws -> Bool {
         position < end ? true : try refill()
+    }
+
+    /// Makes sure `count` bytes from `position` on are in the window, or all the input has
+    /// left: the runs of positions parse numbers without looking for the window's end.
+    func ensure(ahead count: Int) throws {
+        var rounds = 0
+        // Each refill at least doubles the window or reaches the end of input.
+        while end - position < count, rounds < 64, try refill() { rounds += 1 }
     }
 
     private func refill() throws -> Bool {

@@ -17,8 +17,9 @@ import OverlayModel
 /// or array at fault starts. Polygons and lines that are structurally sound are handed to
 /// `GeometryValidity` in map points. O(values) apart from the geometry pass.
 struct GeoJSONStructureCheck {
-    /// The arena the values live in.
-    let json: LocatedJSON
+    /// The arena the values live in (changed only where a run of positions in an unusual
+    /// place is expanded into ordinary nodes).
+    var json: LocatedJSON
     let file: String?
     /// JSON Pointer components above the value being checked (e.g. `features`, `12`).
     var path: [String]
@@ -26,7 +27,7 @@ struct GeoJSONStructureCheck {
     /// Shared across the whole file so precision advice is capped per file.
     var precision: PrecisionTally
     /// Positions out of range in the geometry being checked: how many, and the first.
-    private var outOfRange: (count: Int, first: (node: Int, message: String)?) = (0, nil)
+    private var outOfRange: (count: Int, first: (place: Place, message: String)?) = (0, nil)
     /// Whether sound lines and polygons also get the geometry-validity pass.
     var checksGeometry = true
 
@@ -58,14 +59,29 @@ struct GeoJSONStructureCheck {
     /// pointer text only when something is reported.
     private var indexPath: [Int] = []
 
-    private func location(_ node: Int, _ extra: [String] = []) -> SourceLocation {
-        SourceLocation(file: file, line: Int(json[node].line), column: Int(json[node].column),
+    /// Where a value starts: a node's line and column, or a run position's.
+    struct Place {
+        var line: Int32
+        var column: Int32
+    }
+
+    private func place(_ node: Int) -> Place { Place(line: json[node].line, column: json[node].column) }
+
+    private func location(_ place: Place, _ extra: [String] = []) -> SourceLocation {
+        SourceLocation(file: file, line: Int(place.line), column: Int(place.column),
                        jsonPointer: JSONPointer.make(path + indexPath.map(String.init) + extra))
     }
 
+    private func location(_ node: Int, _ extra: [String] = []) -> SourceLocation { location(place(node), extra) }
+
     private mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, at node: Int,
                                  _ extra: [String] = []) {
-        findings.append(Diagnostic(severity, code: code, message: message, location: location(node, extra)))
+        report(severity, code, message, at: place(node), extra)
+    }
+
+    private mutating func report(_ severity: Diagnostic.Severity, _ code: Diagnostic.Code, _ message: String, at place: Place,
+                                 _ extra: [String] = []) {
+        findings.append(Diagnostic(severity, code: code, message: message, location: location(place, extra)))
     }
 
     private mutating func within<T>(_ component: String, _ body: (inout Self) -> T) -> T {
@@ -146,7 +162,7 @@ struct GeoJSONStructureCheck {
         let ok: Bool
         switch expected {
         case .string: ok = kind == .string
-        case .array: ok = kind == .array
+        case .array: ok = kind == .array || kind == .positions
         case .object: ok = kind == .object || kind == .null
         }
         if !ok {
@@ -291,7 +307,12 @@ struct GeoJSONStructureCheck {
         checkCRS(node)
         checkBBox(node)
         forbid(node, ["properties", "geometry", "features"], in: "geometry")
-        guard let coordinates = requiredMember(node, "coordinates", .array) else { return }
+        guard var coordinates = requiredMember(node, "coordinates", .array) else { return }
+        // Runs are read where the type puts positions; anywhere else (a malformed geometry)
+        // the checks below see the ordinary nodes the text would give without runs.
+        let positionDepth = type == "Point" ? 0 : type == "MultiPoint" || type == "LineString" ? 1
+            : type == "MultiPolygon" ? 3 : 2
+        if !runsWhereExpected(coordinates, depth: positionDepth) { coordinates = json.expandRuns(coordinates) }
         outOfRange = (0, nil)
         defer { reportOutOfRange() }
         within("coordinates") { check in
@@ -322,11 +343,28 @@ struct GeoJSONStructureCheck {
         }
     }
 
+    /// Whether every run below `node` stands where the geometry's positions belong, `depth`
+    /// array levels down (1: `node` itself may be a run). O(arrays above the runs).
+    private func runsWhereExpected(_ node: Int, depth: Int) -> Bool {
+        switch json.kind(node) {
+        case .positions:
+            return depth == 1
+        case .array:
+            if depth == 0 { return !json.containsRun(node) }
+            for index in 0..<json.childCount(node) where !runsWhereExpected(json.child(node, index), depth: depth - 1) {
+                return false
+            }
+            return true
+        default:
+            return true
+        }
+    }
+
     private mutating func reportOutOfRange() {
-        guard let (node, message) = outOfRange.first else { return }
+        guard let (place, message) = outOfRange.first else { return }
         let more = outOfRange.count > 1 ? "; \(outOfRange.count) positions of this geometry are out of range" : ""
         // The pointer of the first offender is not kept; the line and column name it.
-        report(.warning, GeoJSONDiagnosticCode.coordinateRange.code, message + more, at: node, ["coordinates"])
+        report(.warning, GeoJSONDiagnosticCode.coordinateRange.code, message + more, at: place, ["coordinates"])
         outOfRange = (0, nil)
     }
 
@@ -341,6 +379,9 @@ struct GeoJSONStructureCheck {
     private mutating func checkPositionArray(_ node: Int, kind: RunKind, depth: Int, line: Int) -> Verdict {
         if depth == 0 {
             return checkPosition(node, line: line) ? .sound : .problem
+        }
+        if json.kind(node) == .positions {
+            return checkRun(node, kind: kind)
         }
         guard json.kind(node) == .array else {
             report(.error, GeoJSONDiagnosticCode.coordinatesTooShallow.code,
@@ -400,6 +441,95 @@ struct GeoJSONStructureCheck {
         return verdict
     }
 
+    /// `checkPositionArray` one level above a run's positions: the same findings in the same
+    /// order as on the ordinary nodes, read from the run.
+    private mutating func checkRun(_ node: Int, kind: RunKind) -> Verdict {
+        let positions = json.run(node)
+        let count = positions.count
+        var verdict = Verdict.sound
+        if kind == .ring {
+            // Every element of a run is an array, so a ring is never too shallow here.
+            if count < 4 {
+                report(.error, GeoJSONDiagnosticCode.ringTooShort.code,
+                       "a linear ring needs four or more positions, found \(count)", at: node)
+                verdict = .problem
+            }
+            if count > 0, !sameRunPosition(json.runPositions[positions.lowerBound], json.runPositions[positions.upperBound - 1]) {
+                report(.error, GeoJSONDiagnosticCode.ringNotClosed.code,
+                       "the first and last positions of a linear ring must be the same", at: node)
+                verdict = .problem
+            }
+        } else if kind == .line && count < 2 {
+            report(.error, GeoJSONDiagnosticCode.lineTooShort.code, "a line needs two or more positions, found \(count)", at: node)
+            return .problem
+        }
+        indexPath.append(0)
+        let last = indexPath.count - 1
+        for (index, slot) in positions.enumerated() {
+            indexPath[last] = index
+            if !checkRunPosition(json.runPositions[slot]) { verdict = max(verdict, .problem) }
+        }
+        indexPath.removeLast()
+        return verdict
+    }
+
+    private func sameRunPosition(_ a: LocatedJSON.RunPosition, _ b: LocatedJSON.RunPosition) -> Bool {
+        guard a.count == b.count else { return false }
+        for element in 0..<Int(a.count) where json.coordinate(a, element) != json.coordinate(b, element) { return false }
+        return true
+    }
+
+    /// `checkPosition` for a position of a run: all its elements are finite numbers (the reader
+    /// made sure), so only their count, range and precision are left to check.
+    @inline(__always)
+    private mutating func checkRunPosition(_ position: LocatedJSON.RunPosition) -> Bool {
+        let place = Place(line: position.line, column: position.column)
+        let count = Int(position.count)
+        if count < 2 {
+            report(.error, GeoJSONDiagnosticCode.positionTooShort.code, "a position must have 2 or more elements, found \(count)", at: place)
+            return false
+        }
+        if count > 3 {
+            report(.warning, GeoJSONDiagnosticCode.positionTooLong.code,
+                   "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: place)
+        }
+        let longitude = json.coordinate(position, 0), latitude = json.coordinate(position, 1)
+        var sound = true
+        if latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 {
+            sound = outOfRange(longitude: longitude, latitude: latitude, at: place)
+        }
+        if Int(position.decimals) > PrecisionTally.maximumDecimals { excessPrecision(at: place) }
+        return sound
+    }
+
+    /// Notes a position out of range (one warning per geometry, reported at its end); false
+    /// when the latitude leaves the map.
+    private mutating func outOfRange(longitude: Double, latitude: Double, at place: Place) -> Bool {
+        // A swapped or projected file would otherwise flood the report. Latitudes beyond ±90°
+        // have no place on the map, so geometry validity is not judged for them; longitudes a
+        // little past ±180° still have one.
+        if outOfRange.count == 0 {
+            outOfRange.first = (place, latitude < -90 || latitude > 90
+                ? "latitude \(latitude) is outside -90…90 (is the position [latitude, longitude], or projected?)"
+                : "longitude \(longitude) is outside -180…180")
+        }
+        outOfRange.count += 1
+        return !(latitude < -90 || latitude > 90)
+    }
+
+    /// Counts a position with excess precision, reporting the first few one by one.
+    private mutating func excessPrecision(at place: Place) {
+        precision.count += 1
+        if precision.count <= PrecisionTally.reportedLimit {
+            report(.note, GeoJSONDiagnosticCode.precision.code,
+                   "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
+                   at: place)
+        } else if !precision.hasUnreported {
+            precision.hasUnreported = true
+            precision.firstUnreported = location(place)
+        }
+    }
+
     private func samePosition(_ a: Int, _ b: Int) -> Bool {
         let count = json.childCount(a)
         guard json.kind(a) == .array, json.kind(b) == .array, count == json.childCount(b) else { return false }
@@ -444,27 +574,10 @@ struct GeoJSONStructureCheck {
             return false
         }
         if latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 {
-            // One warning per geometry (a swapped or projected file would otherwise flood the
-            // report). Latitudes beyond ±90° have no place on the map, so geometry validity is
-            // not judged for them; longitudes a little past ±180° still have one.
-            if outOfRange.count == 0 {
-                outOfRange.first = (node, latitude < -90 || latitude > 90
-                    ? "latitude \(latitude) is outside -90…90 (is the position [latitude, longitude], or projected?)"
-                    : "longitude \(longitude) is outside -180…180")
-            }
-            outOfRange.count += 1
-            if latitude < -90 || latitude > 90 { sound = false }
+            sound = outOfRange(longitude: longitude, latitude: latitude, at: place(node))
         }
         if Int(longitudeNode.count) > PrecisionTally.maximumDecimals || Int(latitudeNode.count) > PrecisionTally.maximumDecimals {
-            precision.count += 1
-            if precision.count <= PrecisionTally.reportedLimit {
-                report(.note, GeoJSONDiagnosticCode.precision.code,
-                       "more than \(PrecisionTally.maximumDecimals) decimals (finer than 10 cm); the precision of coordinates should be reduced",
-                       at: node)
-            } else if !precision.hasUnreported {
-                precision.hasUnreported = true
-                precision.firstUnreported = location(node)
-            }
+            excessPrecision(at: place(node))
         }
         return sound
     }
@@ -474,7 +587,7 @@ struct GeoJSONStructureCheck {
     private mutating func checkRightHandRule(_ node: Int, _ coordinates: Int, depth: Int) {
         let polygons = depth == 2 ? [coordinates] : json.elements(coordinates)
         for polygon in polygons where json.kind(polygon) == .array {
-            for (index, ring) in json.elements(polygon).enumerated() where json.kind(ring) == .array {
+            for (index, ring) in json.elements(polygon).enumerated() where json.kind(ring) == .array || json.kind(ring) == .positions {
                 let clockwise = isClockwiseOnSphere(ring)
                 if clockwise == (index == 0) {
                     report(.warning, GeoJSONDiagnosticCode.rightHandRule.code,
@@ -487,11 +600,26 @@ struct GeoJSONStructureCheck {
     }
 
     private func isClockwiseOnSphere(_ ring: Int) -> Bool {
-        let count = json.childCount(ring)
-        guard count > 2 else { return true }
         let radians = Double.pi / 180
         var area = 0.0
         var previous: (longitude: Double, sine: Double)?
+        if json.kind(ring) == .positions {
+            let positions = json.run(ring)
+            guard positions.count > 2 else { return true }
+            for slot in positions {
+                let position = json.runPositions[slot]
+                guard position.count >= 2 else { continue }
+                let longitude = json.coordinate(position, 0)
+                let sine = sin(json.coordinate(position, 1) * radians)
+                if let previous {
+                    area += (longitude - previous.longitude) * radians * (2 + previous.sine + sine)
+                }
+                previous = (longitude, sine)
+            }
+            return area >= 0
+        }
+        let count = json.childCount(ring)
+        guard count > 2 else { return true }
         for index in 0..<count {
             let position = json.child(ring, index)
             guard json.kind(position) == .array, json.childCount(position) >= 2 else { continue }
@@ -511,7 +639,22 @@ struct GeoJSONStructureCheck {
         guard depth >= 1, type != "MultiPoint" else { return }
         var runs = [coordinates]
         for _ in 1..<depth { runs = runs.flatMap { json.kind($0) == .array ? json.elements($0) : [] } }
-        for run in runs where json.kind(run) == .array {
+        for run in runs {
+            if json.kind(run) == .positions {
+                var previous: Double?
+                for slot in json.run(run) {
+                    let longitude = json.coordinate(json.runPositions[slot], 0)
+                    if let previous, abs(longitude - previous) > 180 {
+                        report(.warning, GeoJSONDiagnosticCode.antimeridian.code,
+                               "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
+                               at: run)
+                        return
+                    }
+                    previous = longitude
+                }
+                continue
+            }
+            guard json.kind(run) == .array else { continue }
             var previous: Double?
             for index in 0..<json.childCount(run) {
                 let position = json.child(run, index)
@@ -535,8 +678,10 @@ struct GeoJSONStructureCheck {
     private mutating func checkGeometryValidity(_ node: Int, _ coordinates: Int, depth: Int) {
         guard checksGeometry else { return }
         // depth: 1 line, 2 multi-line, 3 polygon, 4 multipolygon (levels above the numbers).
+        // Runs are read in place; ordinary arrays (left by a run the reader declined) copied.
         func buffer(_ run: Int) -> [Coordinate] {
             var list: [Coordinate] = []
+            if json.kind(run) == .positions { return Array(RunCoordinates(json, run)) }
             let count = json.childCount(run)
             list.reserveCapacity(count)
             for index in 0..<count {
@@ -550,15 +695,20 @@ struct GeoJSONStructureCheck {
         case 1, 2:
             let lines = depth == 1 ? [coordinates] : json.elements(coordinates)
             for (index, line) in lines.enumerated() {
-                for finding in GeometryValidity.checkLine(buffer(line)) {
+                let findings = json.kind(line) == .positions ? GeometryValidity.checkLine(coordinates: RunCoordinates(json, line))
+                    : GeometryValidity.checkLine(buffer(line))
+                for finding in findings {
                     let components = depth == 1 ? [] : [String(index)]
                     record(finding, run: line, components: components)
                 }
             }
         default:
             let polygonNodes = depth == 3 ? [coordinates] : json.elements(coordinates)
-            let polygons = polygonNodes.map { json.elements($0).map(buffer) }
-            for finding in GeometryValidity.checkPolygons(polygons) {
+            let ringNodes = polygonNodes.map { json.elements($0) }
+            let findings = ringNodes.allSatisfy({ $0.allSatisfy { json.kind($0) == .positions } })
+                ? GeometryValidity.checkPolygons(coordinates: ringNodes.map { $0.map { RunCoordinates(json, $0) } })
+                : GeometryValidity.checkPolygons(ringNodes.map { $0.map(buffer) })
+            for finding in findings {
                 let polygonNode = polygonNodes[finding.polygon]
                 let ringNode = json.elements(polygonNode)[finding.ring]
                 let components = (depth == 3 ? [] : [String(finding.polygon)]) + [String(finding.ring)]
@@ -572,9 +722,40 @@ struct GeoJSONStructureCheck {
         var node = run
         if let vertex = finding.vertex {
             extra.append(String(vertex))
+            if json.kind(run) == .positions {
+                let positions = json.run(run)
+                if vertex < positions.count {
+                    let position = json.runPositions[positions.lowerBound + vertex]
+                    report(finding.severity, finding.code, finding.message, at: Place(line: position.line, column: position.column), extra)
+                    return
+                }
+            }
             let elements = json.elements(run)
             if vertex < elements.count { node = elements[vertex] }
         }
         report(finding.severity, finding.code, finding.message, at: node, extra)
+    }
+}
+
+/// The positions of a run as coordinates, read where the reader put them (no copy).
+private struct RunCoordinates: RandomAccessCollection {
+    let coordinates: [Double]
+    let positions: [LocatedJSON.RunPosition]
+    let first: Int
+    let endIndex: Int
+
+    init(_ json: LocatedJSON, _ run: Int) {
+        coordinates = json.coordinates
+        positions = json.runPositions
+        let range = json.run(run)
+        first = range.lowerBound
+        endIndex = range.count
+    }
+
+    var startIndex: Int { 0 }
+
+    subscript(index: Int) -> Coordinate {
+        let start = Int(positions[first + index].start)
+        return Coordinate(latitude: coordinates[start + 1], longitude: coordinates[start])
     }
 }

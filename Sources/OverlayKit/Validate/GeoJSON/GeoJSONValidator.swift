@@ -13,9 +13,15 @@ struct GeoJSONValidator {
     /// True for GeoJSON text sequences (RFC 8142 / newline-delimited): several roots.
     let sequence: Bool
     var checksGeometry = true
+    /// Whether positions are read as runs (`LocatedJSON.Kind.positions`); off only in tests
+    /// that compare with the plain reading.
+    var readsPositionRuns = true
+    /// The reading window's first size (tests make it small to cross its end inside runs).
+    var initialWindow = 1 << 20
 
     func validate() throws -> [Diagnostic] {
-        let scanner = JSONScanner(input: input)
+        let scanner = JSONScanner(input: input, initialCapacity: initialWindow)
+        scanner.readsPositionRuns = readsPositionRuns
         var findings: [Diagnostic] = []
         var precision = GeoJSONStructureCheck.PrecisionTally()
         do {
@@ -111,7 +117,7 @@ struct GeoJSONValidator {
                     // An empty stand-in, so the collection's own checks see a `features` array.
                     members.append((key, top.appendContainer(.array, line: arrayLine, column: arrayColumn, members: [])))
                 } else {
-                    members.append((key, try scanner.readLocatedValue(into: &top)))
+                    members.append((key, try scanner.readLocatedValue(into: &top, runs: scanner.readsPositionRuns && key == "coordinates")))
                 }
                 scanner.path.removeLast()
             } while try scanner.commaOrCloseAfterValue(UInt8(ascii: "}"))

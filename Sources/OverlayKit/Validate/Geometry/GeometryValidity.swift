@@ -48,7 +48,11 @@ public enum GeometryValidity {
     }
 
     /// Checks a line given as coordinates.
-    public static func checkLine(_ line: [Coordinate]) -> [Finding] {
+    public static func checkLine(_ line: [Coordinate]) -> [Finding] { checkLine(coordinates: line) }
+
+    /// `checkLine` over any random-access view of coordinates (a GeoJSON run read in place).
+    static func checkLine<Line: RandomAccessCollection>(coordinates line: Line) -> [Finding]
+    where Line.Element == Coordinate, Line.Index == Int {
         var findings: [Finding] = []
         _ = distinctRun(line, polygon: 0, ring: 0, minimum: 2, what: "a line", into: &findings)
         return findings
@@ -56,7 +60,12 @@ public enum GeometryValidity {
 
     /// Checks polygons given as rings (exterior first, then holes); several polygons are
     /// checked together as the parts of one multipolygon.
-    public static func checkPolygons(_ polygons: [[[Coordinate]]]) -> [Finding] {
+    public static func checkPolygons(_ polygons: [[[Coordinate]]]) -> [Finding] { checkPolygons(coordinates: polygons) }
+
+    /// `checkPolygons` over any random-access views of coordinates (GeoJSON runs read in place,
+    /// no copy of their positions).
+    static func checkPolygons<Ring: RandomAccessCollection>(coordinates polygons: [[Ring]]) -> [Finding]
+    where Ring.Element == Coordinate, Ring.Index == Int {
         var findings: [Finding] = []
         var rings: [RingSweep.Ring] = []
         var seen: [RingKey: [Int]] = [:]
@@ -173,8 +182,9 @@ public enum GeometryValidity {
 
     /// The ring or line without consecutive repeats (and without the closing vertex), with
     /// each kept vertex's source index; nil (after reporting) when too few points remain.
-    private static func distinctRun(_ coordinates: [Coordinate], polygon: Int, ring: Int, minimum: Int, what: String,
-                                    into findings: inout [Finding]) -> (points: [MapPoint], indices: [Int])? {
+    private static func distinctRun<Run: RandomAccessCollection>(_ coordinates: Run, polygon: Int, ring: Int, minimum: Int,
+                                                                what: String, into findings: inout [Finding])
+        -> (points: [MapPoint], indices: [Int])? where Run.Element == Coordinate, Run.Index == Int {
         var points: [MapPoint] = []
         var indices: [Int] = []
         points.reserveCapacity(coordinates.count)
