@@ -135,11 +135,22 @@ public struct TileSource: Sendable {
     }
 
     /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
-    /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
-    /// `reading` hears the bytes and features read, every 1,024 features.
-    private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
-                                minimumPartBytes: Int, diskFolder: String?, reading: Reading? = nil,
-                                onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
+    /// a GeoJSON text sequence file not begun, or row group by row group on a GeoParquet reader's
+    /// workers (`RowGroupProjection`), then with the property table built in parts too.
+    /// `reading` hears the bytes and features read, every 1,024 features (GeoParquet: every row group).
+    private static func project<Reader: FeatureReader>(_ reader: inout Reader, options: TileOptions, readThreads: Int,
+                                                       minimumPartBytes: Int, diskFolder: String?, reading: Reading? = nil,
+                                                       onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
+        if readThreads > 1, var parquet = reader as? GeoParquetReader {
+            defer { if let back = parquet as? Reader { reader = back } }
+            let onFeatures = reading.map { reading in
+                { (features: Int) in reading.onRead(nil, reading.featuresBefore + features) }
+            }
+            onFeatures?(0)
+            let (projection, table) = try RowGroupProjection.project(&parquet, options: options, diskFolder: diskFolder,
+                                                                     onFeatures: onFeatures, onWarning: onWarning)
+            return (projection, table)
+        }
         if readThreads > 1, let sequence = reader as? GeoJSONReader, let file = sequence.unreadFile,
            let size = file.expectedSize {
             try options.validate()
