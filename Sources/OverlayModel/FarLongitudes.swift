@@ -90,6 +90,27 @@ package enum FarLongitudes {
         }
     }
 
+    /// `shape` with each line's and ring's longitudes moved by whole turns to where its map
+    /// points lie: what `RectClip` gives keeps the source coordinates of a copy it moved one
+    /// world over, and a vertex it made on the world's east edge unprojects to −180°, so a
+    /// tiler drawing from the longitudes (unwrapped) would draw those edges the long way round.
+    /// Vertices already in place keep their coordinates exactly; nothing is allocated when all are.
+    package static func placedAtMapPoints(_ shape: Shape) -> Shape {
+        let world = MapProjection.worldSize
+        func turns(_ point: MapPoint, _ coordinate: Coordinate) -> Double {
+            ((point.x - (coordinate.longitude / 360 + 0.5) * world) / world).rounded()
+        }
+        return mapPaths(shape) { vertices in
+            guard zip(vertices.points, vertices.coordinates).contains(where: { turns($0, $1) != 0 }) else { return vertices }
+            let coordinates = zip(vertices.points, vertices.coordinates).map { point, coordinate -> Coordinate in
+                let shift = turns(point, coordinate)
+                guard shift != 0 else { return coordinate }
+                return Coordinate(latitude: coordinate.latitude, longitude: coordinate.longitude + 360 * shift, altitude: coordinate.altitude)
+            }
+            return VertexBuffer(points: vertices.points, coordinates: coordinates)
+        }
+    }
+
     /// `shape` with `transform` applied to every line and ring (points and circles as they are).
     private static func mapPaths(_ shape: Shape, _ transform: (VertexBuffer) -> VertexBuffer) -> Shape {
         func polygon(_ polygon: Polygon) -> Polygon {

@@ -48,6 +48,10 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("max-zoom"), help: "Highest zoom feature files are tiled to (0…24), as by tile.")
     var maxZoom = TileOptions.tileDefaults.maxZoom
 
+    @Option(name: .customLong("bbox"), parsing: .unconditional,
+            help: ArgumentHelp("Feature files: tile only what lies inside this box, as tile --bbox does (a GeoParquet file skips the row groups outside it).", valueName: "w,s,e,n"))
+    var bbox: String?
+
     @Option(name: .customLong("cache-size"), help: ArgumentHelp("MiB of tiles transcoded from MLT to MVT kept in memory, shared by the sets served; the oldest are forgotten first.", valueName: "MiB"))
     var cacheSize = 256
 
@@ -66,6 +70,7 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one tile set or GeoJSON/KML file") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        _ = try TileCommand.clipBox(bbox)
         if let problem = tiler(layer: "served").problems.first { throw ValidationError(problem.description.replacingOccurrences(of: "maxZoom", with: "--max-zoom")) }
         guard (1...1_048_576).contains(cacheSize) else { throw ValidationError("--cache-size must be 1…1048576 (MiB)") }
         guard (1...3600).contains(headerTimeout), (1...86400).contains(idleTimeout) else {
@@ -78,10 +83,12 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    /// The run a feature file is tiled with: `tile`'s defaults and `--max-zoom`.
+    /// The run a feature file is tiled with: `tile`'s defaults, `--max-zoom` and `--bbox`
+    /// (checked in `validate()`).
     private func tiler(layer: String) -> Tiler {
         var tiler = Tiler(output: "", layer: layer)
         tiler.options.maxZoom = maxZoom
+        tiler.options.clipBox = try? TileCommand.clipBox(bbox)
         return tiler
     }
 

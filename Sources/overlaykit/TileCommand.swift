@@ -81,6 +81,10 @@ struct TileCommand: ParsableCommand {
             help: "Highest zoom written, with full detail (0…24), or g to guess it from the features' spacing (at most 20; -zg).")
     var maxZoomArgument: ZoomArgument = .zoom(TileOptions.tileDefaults.maxZoom)
 
+    @Option(name: [.customLong("bbox"), .customLong("clip"), .customLong("clip-bounding-box")], parsing: .unconditional,
+            help: ArgumentHelp("Tile only what lies inside this box, in degrees: features clipped to it, none outside, no tile outside it (w > e crosses the antimeridian; tippecanoe's --clip-bounding-box). A GeoParquet input skips the row groups and pages outside it.", valueName: "w,s,e,n"))
+    var bbox: String?
+
     @OptionGroup(title: "Per-tile budget, thinning and clustering")
     var density: TileDensityOptions
 
@@ -163,6 +167,7 @@ struct TileCommand: ParsableCommand {
         tiler.featureStore = featureStore
         tiler.temporaryDirectory = temporaryDirectory
         tiler.options.guessesMaxZoom = maxZoomArgument == .guess
+        tiler.options.clipBox = try TileCommand.clipBox(bbox)
         try density.apply(to: &tiler)
         tippecanoe.apply(to: &tiler)
         return tiler
@@ -220,6 +225,21 @@ struct TileCommand: ParsableCommand {
         }
     }
 
+    /// `--bbox`'s box, parsed as `filter --bbox` parses its box; nil without one.
+    /// - Throws: `ValidationError` (exit 64) naming the option for a box that is not four numbers
+    ///   within ±180° and ±90°, or that has no area.
+    static func clipBox(_ text: String?, option: String = "--bbox") throws -> GeographicBox? {
+        guard let text else { return nil }
+        let box: GeographicBox
+        do { box = try GeographicBox(parsing: text) } catch let diagnostic as Diagnostic {
+            throw ValidationError("\(option): \(diagnostic.message)")
+        }
+        guard box.south < box.north, box.west != box.east else {
+            throw ValidationError("\(option) needs a box with area: south < north and west ≠ east (west > east crosses the antimeridian), not \(text)")
+        }
+        return box
+    }
+
     /// The option that sets a library setting (`TileSettingProblem.setting`).
     static func optionName(_ setting: String) -> String {
         let names = ["minZoom": "--min-zoom", "maxZoom": "--max-zoom", "extent": "--extent", "buffer": "--buffer",
@@ -227,7 +247,7 @@ struct TileCommand: ParsableCommand {
                      "pointDropRate": "--drop-rate", "baseZoom": "--base-zoom", "tinyPolygonSize": "--tiny-polygon-size",
                      "clusterDistance": "--cluster-distance", "clusterMaxZoom": "--cluster-maxzoom",
                      "budget.maxBytes": "--max-tile-bytes", "budget.maxFeatures": "--max-tile-features",
-                     "generateID": "--generate-ids", "encoding": "--format", "output": "-o"]
+                     "generateID": "--generate-ids", "encoding": "--format", "output": "-o", "clipBox": "--bbox"]
         return names[setting] ?? setting
     }
 

@@ -54,11 +54,12 @@ struct TileJobCommand: ParsableCommand {
             try runReportingErrors {
                 let job = try TileJob(work: work)
                 var reader: any FeatureReader
+                // The run's box (tile --job --bbox) skips row groups here as it does in one run.
+                let hints = FeatureReadHints(extent: job.tiler.options.clipBox, threads: ReadAheadFeatureReader.usableCores)
                 if let rowGroups, let slice = GeoParquetRowGroupSlice(parsing: rowGroups), let input {
-                    reader = try GeoParquetReader(path: input, geometryColumn: format.geometryColumn,
-                                                  hints: FeatureReadHints(threads: ReadAheadFeatureReader.usableCores), slice: slice)
+                    reader = try GeoParquetReader(path: input, geometryColumn: format.geometryColumn, hints: hints, slice: slice)
                 } else {
-                    reader = try format.openReader(input).1
+                    reader = try format.openReader(input, hints: hints).1
                 }
                 let report = try job.split(shard: shard, layer: layer, reading: &reader, onWarning: Report.diagnostic)
                 Report.standardError("tile-job split: shard \(shard), \(report.features) features into \(report.partitions) partitions\n")

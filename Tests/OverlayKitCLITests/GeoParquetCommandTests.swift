@@ -140,4 +140,46 @@ final class GeoParquetCommandTests: XCTestCase {
         let refused = try CLI.run(["tile-job", "split", folder.path, "0", input, "--row-groups", "2/2"])
         XCTAssertEqual(refused.status, 64, refused.stderr)
     }
+
+    /// `tile --bbox` on GeoParquet (row groups and pages skipped) writes the archive `tile --bbox`
+    /// writes from the same features as GeoJSONSeq, and so does the split run (`tile --job
+    /// --bbox`, `tile-job split --row-groups`), byte for byte.
+    func testTileBBoxOfGeoParquetEqualsGeoJSONSeqAndTheSplitRun() throws {
+        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
+        let folder = try CLI.temporaryFolder(self)
+        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
+        let written = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
+        try Prerequisite.require(written.status == 0, "the corpus writer failed: \(written.text)")
+        let input = folder.appendingPathComponent("covering.parquet").path
+        let sequence = folder.appendingPathComponent("covering.geojsons").path
+        XCTAssertEqual(try CLI.run(["convert", input, "-o", sequence, "--precision", "17"]).status, 0)
+        let box = "-100,-70,-20,70"
+        let options = ["--bbox", box, "--max-zoom", "5", "--layer", "l"]
+        var archives = [String: Data]()
+        for (name, source) in [("parquet", input), ("paged", folder.appendingPathComponent("paged.parquet").path), ("sequence", sequence)] {
+            let output = folder.appendingPathComponent(name + ".pmtiles").path
+            let run = try CLI.run(["tile", source, "-o", output] + options)
+            XCTAssertEqual(run.status, 0, run.stderr)
+            archives[name] = try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+        XCTAssertEqual(archives["parquet"], archives["sequence"])
+        XCTAssertEqual(archives["paged"], archives["sequence"])
+        let unboxed = folder.appendingPathComponent("unboxed.pmtiles").path
+        XCTAssertEqual(try CLI.run(["tile", input, "-o", unboxed, "--max-zoom", "5", "--layer", "l"]).status, 0)
+        XCTAssertNotEqual(try Data(contentsOf: URL(fileURLWithPath: unboxed)), archives["sequence"])
+
+        let work = folder.appendingPathComponent("work").path
+        let split = folder.appendingPathComponent("split.pmtiles").path
+        XCTAssertEqual(try CLI.run(["tile", "--job", work, "-o", split, "--partition-zoom", "2"] + options).status, 0)
+        for slice in ["0/2", "1/2"] {
+            let shard = try CLI.run(["tile-job", "split", work, String(slice.prefix(1)), input, "--row-groups", slice])
+            XCTAssertEqual(shard.status, 0, shard.stderr)
+        }
+        let plan = try CLI.run(["tile-job", "plan", work])
+        XCTAssertEqual(plan.status, 0, plan.stderr)
+        XCTAssertEqual(try CLI.run(["tile-job", "cut", work] + plan.lines).status, 0)
+        let finish = try CLI.run(["tile-job", "finish", work])
+        XCTAssertEqual(finish.status, 0, finish.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: split)), archives["sequence"], "the split run with the job's box")
+    }
 }

@@ -32,6 +32,36 @@ final class TileCommandTests: XCTestCase {
         ]}
         """
 
+    /// `tile --bbox` (also spelled `--clip` and tippecanoe's `--clip-bounding-box`) parses its box
+    /// as `filter --bbox` does; a bad or arealess box is a usage error naming the option, on
+    /// `tile` and `serve`. The metadata's bounds are the box ∩ data.
+    func testBBoxClipsTheRunAndABadBoxIsAUsageError() throws {
+        let input = temporary.appendingPathComponent("fixture.geojson")
+        try Data(fixture.utf8).write(to: input)
+        for bad in ["1,2,3", "0,0,x,5", "10,0,10,5", "0,5,10,5", "0,95,10,5", "200,0,10,5"] {
+            for command in [["tile", input.path, "-o", temporary.appendingPathComponent("bad.pmtiles").path], ["serve", input.path]] {
+                let result = try run(command + ["--bbox", bad])
+                XCTAssertEqual(result.status, 64, "\(command[0]) --bbox \(bad): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("--bbox"), result.stderr)
+            }
+        }
+        var archives = [Data]()
+        for spelling in ["--bbox", "--clip", "--clip-bounding-box"] {
+            let output = temporary.appendingPathComponent("boxed\(archives.count).pmtiles")
+            let result = try run(["tile", input.path, "-o", output.path, "--max-zoom", "4", spelling, "0,2,12,12"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            archives.append(try Data(contentsOf: output))
+        }
+        XCTAssertEqual(Set(archives).count, 1, "one option, three spellings")
+        let directory = temporary.appendingPathComponent("boxed")
+        XCTAssertEqual(try run(["tile", input.path, "-o", directory.path, "--max-zoom", "4", "--bbox", "0,2,12,12"]).status, 0)
+        let metadata = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent("metadata.json"))) as? [String: Any]
+        let bounds = try XCTUnwrap(metadata?["bounds"] as? String).split(separator: ",").compactMap { Double($0) }
+        XCTAssertEqual(bounds.count, 4)
+        // The square (5…15) is cut at 12°E; the point is inside; the line (below 1°N) and the islet are outside.
+        for (got, want) in zip(bounds, [5.0, 5, 12, 12]) { XCTAssertEqual(got, want, accuracy: 1e-7, "\(bounds)") }
+    }
+
     /// `--feature-store disk` writes the same archive as `memory` (stdin included), leaves
     /// nothing in `--tmpdir`, and a bad store or folder is a clear error.
     func testDiskFeatureStoreWritesTheSameArchive() throws {

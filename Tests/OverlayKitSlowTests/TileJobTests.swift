@@ -88,6 +88,23 @@ final class TileJobTests: XCTestCase {
         }
     }
 
+    /// A box (`tile --job --bbox`): the job file carries it to every worker, whose shards keep
+    /// only what lies inside, clipped; the job writes one boxed run's bytes (generated ids and
+    /// thinning count only the features inside, in both). Boxes off the tile grid, on it, and
+    /// across the antimeridian.
+    func testSplitRunWithABoxEqualsOneRunWithIt() throws {
+        let input = try TileFixtures.writeMixedInput(in: folder)
+        for box in ["-8,38,14,52", "0,0,90,66.51326044311186", "170,-30,-170,30"] {
+            for (shards, zoom) in [(3, 2), (5, 4)] {
+                assertSame(try outputs(input, shards: shards, partitionZoom: zoom, suffix: ".pmtiles") { tiler in
+                    tiler.options.maxZoom = 6
+                    tiler.options.generateID = true
+                    tiler.options.clipBox = try? GeographicBox(parsing: box)
+                }, "box \(box), \(shards) shards, partition zoom \(zoom)")
+            }
+        }
+    }
+
     /// Clusters with accumulated attributes, generated ids and line metrics; a tight byte budget
     /// (drop densest) with promoted ids; coalescing; GeoJSON tiles from z3; guessed zooms.
     func testSplitRunEqualsOneRunWithEveryDensityOption() throws {
@@ -161,28 +178,31 @@ final class TileJobTests: XCTestCase {
         let run = try ToolRun.run(python, [script, corpus.path], mergingErrors: true)
         try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
         for input in [corpus.appendingPathComponent("covering.parquet").path, corpus.appendingPathComponent("hive").path] {
-            for (shards, zoom) in [(1, 0), (3, 2), (7, 3)] {
+            // With a box (tile --bbox) each worker's slice skips the row groups outside it, as the one run does.
+            for (shards, zoom, box) in [(1, 0, nil), (3, 2, nil), (7, 3, nil), (3, 2, "-100,-70,-20,70"), (7, 3, "-100,-70,-20,70")] {
                 let name = UUID().uuidString + ".pmtiles"
                 let one = folder.appendingPathComponent("one-\(name)")
                 var tiler = Tiler(output: one.path, layer: "mixed")
                 tiler.threads = 2
                 tiler.options.maxZoom = 6
+                tiler.options.clipBox = try box.map { try GeographicBox(parsing: $0) }
                 var reader = try GeoParquetReader(path: input, hints: tiler.readHints)
                 let single = try tiler.run(reading: &reader)
+                if box != nil { XCTAssertGreaterThan(reader.statistics.rowGroupsSkipped, 0, input) }
                 let distributed = folder.appendingPathComponent("job-\(name)")
                 tiler.output = distributed.path
                 let work = folder.appendingPathComponent("work-\(UUID().uuidString)")
                 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
                 _ = try TileJob.create(work: work.path, tiler: tiler, partitionZoom: zoom)
                 for shard in 0..<shards {
-                    var part = try GeoParquetReader(path: input, hints: FeatureReadHints(threads: 2),
+                    var part = try GeoParquetReader(path: input, hints: FeatureReadHints(extent: tiler.options.clipBox, threads: 2),
                                                     slice: GeoParquetRowGroupSlice(index: shard, count: shards))
                     try TileJob(work: work.path).split(shard: shard, reading: &part)
                 }
                 for partition in try TileJob(work: work.path).plan() { try TileJob(work: work.path).cut(partition: partition) }
                 let report = try TileJob(work: work.path).finish()
                 XCTAssertEqual(report.zooms, single.zooms, "\(input), \(shards) shards")
-                XCTAssertEqual(try Data(contentsOf: distributed), try Data(contentsOf: one), "\(input), \(shards) shards, partition zoom \(zoom)")
+                XCTAssertEqual(try Data(contentsOf: distributed), try Data(contentsOf: one), "\(input), \(shards) shards, partition zoom \(zoom), box \(box ?? "none")")
             }
         }
     }

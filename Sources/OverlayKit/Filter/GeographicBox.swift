@@ -6,7 +6,7 @@ import OverlayModel
 /// there. When `west > east` the box crosses the antimeridian: it is one rect that runs past
 /// the world's east edge, like MapKit's rects for regions that span the 180th meridian, and a
 /// shape meets it when it meets the part inside the world or the `remainder` beyond the edge.
-public struct GeographicBox: Hashable, Sendable {
+public struct GeographicBox: Hashable, Sendable, Codable {
     /// West edge in degrees, −180…180.
     public var west: Double
     /// South edge in degrees, −90…90.

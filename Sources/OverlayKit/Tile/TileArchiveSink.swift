@@ -175,8 +175,14 @@ public final class TileArchiveSink: @unchecked Sendable {
         if !rect.isNull {
             let world = MapProjection.worldSize
             let west = max(-180, rect.minX / world * 360 - 180), east = min(180, rect.maxX / world * 360 - 180)
-            let box = TileSetMetadata.Bounds(west: west, south: MapProjection.latitude(y: rect.maxY),
+            var box = TileSetMetadata.Bounds(west: west, south: MapProjection.latitude(y: rect.maxY),
                                              east: east, north: MapProjection.latitude(y: rect.minY))
+            if let clip = source.options.clipBox, !clip.crossesAntimeridian {
+                // The data was clipped to the box in map points; its edges, back in degrees,
+                // may lie an ulp outside it.
+                box = TileSetMetadata.Bounds(west: max(box.west, clip.west), south: max(box.south, clip.south),
+                                             east: min(box.east, clip.east), north: min(box.north, clip.north))
+            }
             bounds = box
             center = TileSetMetadata.Center(longitude: (box.west + box.east) / 2, latitude: (box.south + box.north) / 2,
                                             zoom: minZoom)

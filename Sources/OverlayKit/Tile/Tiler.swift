@@ -52,10 +52,11 @@ public struct Tiler: Sendable, Codable {
     public var replaceExisting = false
 
     /// What to tell the readers of this run's inputs (``FeatureIO/reader(for:format:kmzLimits:geometryColumn:hints:)``):
-    /// decode on ``threads`` threads, and read only ``TileOptions/propertiesRead``. The tiles are
-    /// the same bytes as when every property is read on one thread.
+    /// decode on ``threads`` threads, read only ``TileOptions/propertiesRead``, and leave out
+    /// what lies outside ``TileOptions/clipBox`` (a GeoParquet reader skips those row groups and
+    /// pages). The tiles are the same bytes as when every feature and property is read on one thread.
     public var readHints: FeatureReadHints {
-        FeatureReadHints(properties: options.propertiesRead, threads: threads)
+        FeatureReadHints(extent: options.clipBox, properties: options.propertiesRead, threads: threads)
     }
     /// Where projected features are kept while tiles are cut (see ``FeatureStore``).
     public var featureStore = FeatureStore.automatic

@@ -54,13 +54,16 @@ public final class FeatureTileSet: TileProvider, @unchecked Sendable {
 
     /// Tiles the GeoJSON, GeoJSONSeq, KML, KMZ or GeoParquet file at `path` into a layer named
     /// `layer` (nil: the file's name without its extension), as `tile` would with `tile`'s
-    /// defaults, or `tiler`'s settings.
+    /// defaults, or `tiler`'s settings. The file is read as `tile` reads it (``Tiler/readHints``:
+    /// a GeoParquet file skips what lies outside ``TileOptions/clipBox``).
     /// - Throws: the reader's `Diagnostic` for bad input, `io.*` when the file cannot be read.
     public convenience init(path: String, layer: String? = nil, tiler: Tiler? = nil,
                             onWarning: (Diagnostic) -> Void = { _ in }) throws {
         let name = layer ?? PathName(path).stem
-        var inputs = [TileInput(layer: name, reader: try FeatureIO.reader(for: try ByteInput(path: path)))]
-        try self.init(reading: &inputs, tiler: tiler ?? Tiler(output: "", layer: name), onWarning: onWarning)
+        let run = tiler ?? Tiler(output: "", layer: name)
+        var inputs = [TileInput(layer: name, reader: try FeatureIO.reader(for: try ByteInput(path: path), geometryColumn: nil,
+                                                                          hints: run.readHints))]
+        try self.init(reading: &inputs, tiler: run, onWarning: onWarning)
     }
 
     public func storedTile(_ id: TileID) throws -> StoredTile? {

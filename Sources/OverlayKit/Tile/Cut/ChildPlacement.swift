@@ -9,10 +9,33 @@ struct ChildPlacement {
     /// buffer, in map points: `TileSplit.split` clips with these.
     let left: (Double, Double), right: (Double, Double)
     let top: (Double, Double), bottom: (Double, Double)
+    /// For each child in `TileSplit.children(of:)`'s order, whether its square (without the
+    /// buffer) overlaps `TileOptions.clipBox` with some area: a child that does not is given
+    /// nothing, so no tile outside the box is written (its buffer alone would reach the
+    /// features clipped at the box's edge). All true without a box. Bit `child` of a mask:
+    /// this is made for every feature a disk run splits, so it allocates nothing.
+    private let inBoxMask: UInt8
+
+    /// Whether child `child` (in `TileSplit.children(of:)`'s order) overlaps the clip box.
+    func inBox(_ child: Int) -> Bool { inBoxMask & (1 << UInt8(child)) != 0 }
 
     init(tile: TileID, options: TileOptions) {
         let world = MapProjection.worldSize
         let z2 = Double(1 << tile.z), x = Double(tile.x), y = Double(tile.y)
+        let rects = options.clipWorldRects
+        if rects.isEmpty {
+            inBoxMask = 0b1111
+        } else {
+            let side = world / z2 / 2
+            var mask: UInt8 = 0
+            for (index, child) in TileSplit.children(of: tile).enumerated() {
+                let minX = Double(child.x) * side, minY = Double(child.y) * side
+                if rects.contains(where: { minX < $0.maxX && minX + side > $0.minX && minY < $0.maxY && minY + side > $0.minY }) {
+                    mask |= 1 << UInt8(index)
+                }
+            }
+            inBoxMask = mask
+        }
         let k1 = 0.5 * Double(options.buffer) / Double(options.extent)
         let k2 = 0.5 - k1, k3 = 0.5 + k1, k4 = 1 + k1
         // Lines in tile units, divided by 2^z, then scaled to map points: exact, like geojson-vt.
@@ -37,7 +60,7 @@ struct ChildPlacement {
         var result = [false, false, false, false]
         for child in 0..<4 {
             let column = columns[child / 2], row = rows[child % 2]
-            if column == false || row == false { continue }  // never reaches this child
+            if !inBox(child) || column == false || row == false { continue }  // never reaches this child
             guard column == true, row == true else { return nil }
             result[child] = true
         }

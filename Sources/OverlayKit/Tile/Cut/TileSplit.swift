@@ -4,19 +4,22 @@ import OverlayModel
 enum TileSplit {
     /// Clips a tile's features into its four children with the buffer (geojson-vt's split):
     /// x first, then y, each with `AxisClip`. Returns top-left, bottom-left, top-right,
-    /// bottom-right; empty where nothing reaches a child.
+    /// bottom-right; empty where nothing reaches a child, and for a child outside
+    /// `TileOptions.clipBox` (`ChildPlacement.inBox`).
     static func split(_ features: [ProjectedFeature], tile: TileID, bounds: FeatureBounds,
                       options: TileOptions) -> [[ProjectedFeature]] {
         let lines = ChildPlacement(tile: tile, options: options)
-        let left = AxisClip.clip(features, lines.left.0, lines.left.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
-        let right = AxisClip.clip(features, lines.right.0, lines.right.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX)
-        func vertical(_ part: [ProjectedFeature]?) -> ([ProjectedFeature], [ProjectedFeature]) {
+        let left = lines.inBox(0) || lines.inBox(1)
+            ? AxisClip.clip(features, lines.left.0, lines.left.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX) : nil
+        let right = lines.inBox(2) || lines.inBox(3)
+            ? AxisClip.clip(features, lines.right.0, lines.right.1, axis: 0, minAll: bounds.minX, maxAll: bounds.maxX) : nil
+        func vertical(_ part: [ProjectedFeature]?, _ first: Int) -> ([ProjectedFeature], [ProjectedFeature]) {
             guard let part else { return ([], []) }
-            return (AxisClip.clip(part, lines.top.0, lines.top.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [],
-                    AxisClip.clip(part, lines.bottom.0, lines.bottom.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [])
+            return (lines.inBox(first) ? AxisClip.clip(part, lines.top.0, lines.top.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [] : [],
+                    lines.inBox(first + 1) ? AxisClip.clip(part, lines.bottom.0, lines.bottom.1, axis: 1, minAll: bounds.minY, maxAll: bounds.maxY) ?? [] : [])
         }
-        let (topLeft, bottomLeft) = vertical(left)
-        let (topRight, bottomRight) = vertical(right)
+        let (topLeft, bottomLeft) = vertical(left, 0)
+        let (topRight, bottomRight) = vertical(right, 2)
         return [topLeft, bottomLeft, topRight, bottomRight]
     }
 

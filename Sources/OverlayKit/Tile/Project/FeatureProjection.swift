@@ -13,6 +13,8 @@ import OverlayModel
 struct FeatureProjection {
     let options: TileOptions
     let projector: FeatureProjector
+    /// `TileOptions.clipBox`'s clip, applied to each shape before it is projected.
+    let clip: RectClip?
     var attributes = [TileAttributes]()
     var projected = [ProjectedFeature]()
     var counts = TileInputCounts()
@@ -66,6 +68,7 @@ struct FeatureProjection {
         self.sink = sink
         self.options = options
         namedProperties = options.namedProperties
+        clip = options.clipMapRect.map { RectClip(rect: $0) }
         sketch = disk != nil && options.sharedBorders ? SharedVertexSketch() : nil
         let world = MapProjection.worldSize
         let tolerance = options.tolerance / (Double(1 << options.maxZoom) * Double(options.extent)) * world
@@ -81,6 +84,15 @@ struct FeatureProjection {
 
     /// Projects the next input feature.
     mutating func add(_ feature: Feature) throws {
+        var feature = feature
+        if let clip {
+            // Before anything counts the feature: a GeoParquet reader told the box never hands
+            // over the rows it skipped, so what lies outside must leave no trace (ids, positions,
+            // fields, the --where count), whichever format the features came from.
+            guard let shape = feature.shape, let inside = clip.clip(shape) else { return }
+            // Drawn where the clip put each vertex (its copies one world over, its new vertices on 180°).
+            feature.shape = FarLongitudes.placedAtMapPoints(inside)
+        }
         let index = counts.features
         let id: JSONValue?
         if let key = options.promoteID {

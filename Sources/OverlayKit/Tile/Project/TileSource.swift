@@ -135,11 +135,22 @@ public struct TileSource: Sendable {
     }
 
     /// Reads and projects every feature of `reader`, in parts on `readThreads` threads when it is
-    /// a GeoJSON text sequence file not begun (then with the property table built in parts too).
-    /// `reading` hears the bytes and features read, every 1,024 features.
+    /// a GeoJSON text sequence file not begun, or part by part on the workers of a reader that
+    /// decodes its parts side by side (GeoParquet row groups: `RowGroupProjection`), then with
+    /// the property table built in parts too. `reading` hears the bytes and features read, every
+    /// 1,024 features (in parts: every part).
     private static func project(_ reader: inout some FeatureReader, options: TileOptions, readThreads: Int,
                                 minimumPartBytes: Int, diskFolder: String?, reading: Reading? = nil,
                                 onWarning: (Diagnostic) -> Void) throws -> (FeatureProjection, MVTPropertyTable?) {
+        if readThreads > 1, reader.decodesPartsInParallel {
+            let onFeatures = reading.map { reading in
+                { (features: Int) in reading.onRead(nil, reading.featuresBefore + features) }
+            }
+            onFeatures?(0)
+            let (projection, table) = try RowGroupProjection.project(&reader, options: options, diskFolder: diskFolder,
+                                                                     onFeatures: onFeatures, onWarning: onWarning)
+            return (projection, table)
+        }
         if readThreads > 1, let file = reader.sliceableFile, let size = file.expectedSize {
             try options.validate()
             let parts = try SequenceRecordBoundaries.ranges(of: file, size: size, parts: readThreads,

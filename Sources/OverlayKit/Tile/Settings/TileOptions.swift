@@ -51,6 +51,14 @@ public struct TileOptions: Hashable, Sendable, Codable {
     public var attributeTypes = AttributeCoercion()
     /// Only features matching it are tiled (`tile --where`); nil tiles every feature.
     public var featureFilter: TileFeatureFilter?
+    /// Only what lies inside this box is tiled (`tile --bbox`, tippecanoe's
+    /// `--clip-bounding-box`, planetiler's `--bounds`): each feature is clipped to it as
+    /// `convert --clip` clips (`RectClip`, in map points; a feature that does not meet it, or
+    /// has no geometry, is left out before anything counts it), no tile whose square does not
+    /// overlap it is written, and the metadata's bounds lie within it. A GeoParquet input is
+    /// told the box (``Tiler/readHints``), so it skips the row groups and pages outside. Nil
+    /// tiles everything; a box with no area is refused.
+    public var clipBox: GeographicBox?
 
     /// Points kept per zoom below ``baseZoom`` (tippecanoe's `-r`): each zoom out keeps one point
     /// in `pointDropRate` of the zoom below, chosen evenly along a space-filling curve so low
@@ -108,6 +116,12 @@ public struct TileOptions: Hashable, Sendable, Codable {
     /// The zoom from which every point is kept.
     public var resolvedBaseZoom: Int { baseZoom ?? maxZoom }
 
+    /// ``clipBox`` in map points (past the world's east edge when it crosses the antimeridian).
+    var clipMapRect: MapRect? { clipBox?.mapRect }
+
+    /// ``clipBox`` as rects inside the world (two across the antimeridian); empty without one.
+    var clipWorldRects: [MapRect] { clipBox?.worldRects ?? [] }
+
     /// The buffer as a fraction of a tile's side: how far point thinning looks past a tile's
     /// edge for an earlier tile's point (`PointThinning.TileShadows`).
     var thinningBuffer: Double { Double(buffer) / Double(extent) }
@@ -135,6 +149,13 @@ public struct TileOptions: Hashable, Sendable, Codable {
         if let clusterMaxZoom { check((0...24).contains(clusterMaxZoom), "clusterMaxZoom", "must be 0…24", clusterMaxZoom) }
         if let maxBytes = budget.maxBytes { check(maxBytes >= 1, "budget.maxBytes", "must be ≥ 1", maxBytes) }
         if let maxFeatures = budget.maxFeatures { check(maxFeatures >= 1, "budget.maxFeatures", "must be ≥ 1", maxFeatures) }
+        if let clipBox {
+            // Decoded from a job file the box was never parsed: its ranges are checked here too.
+            let valid = (try? GeographicBox(west: clipBox.west, south: clipBox.south, east: clipBox.east, north: clipBox.north)) != nil
+            check(valid && clipBox.south < clipBox.north && clipBox.west != clipBox.east, "clipBox",
+                  "must be a box with area (west ≠ east, south < north, within ±180° and ±90°)",
+                  "\(clipBox.west),\(clipBox.south),\(clipBox.east),\(clipBox.north)")
+        }
         return found
     }
 
