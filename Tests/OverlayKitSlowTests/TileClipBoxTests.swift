@@ -2,6 +2,7 @@ import Foundation
 import OverlayModel
 @testable import OverlayKit
 import TestSupport
+import OverlayKitTestFixtures
 import XCTest
 
 /// `TileOptions.clipBox` (`tile --bbox`): what lies outside the box is not tiled, what crosses
