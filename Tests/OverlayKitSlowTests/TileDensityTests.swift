@@ -22,10 +22,16 @@ final class TileDensityTests: XCTestCase {
         return (tiles, counts)
     }
 
+    /// Every feature of a GeoJSON text.
+    func features(_ text: String) throws -> [Feature] {
+        var reader = GeoJSONReader(input: ByteInput(string: text, name: "test.geojson"))
+        return try reader.readAll()
+    }
+
     func source(_ text: String, configure: (inout TileOptions) -> Void) throws -> TileSource {
         var options = TileOptions()
         configure(&options)
-        return try TileSource(features: readGeoJSON(text).features, options: options)
+        return try TileSource(features: features(text), options: options)
     }
 
     /// Points actually in each zoom's tiles (not their buffers), by zoom.
@@ -90,7 +96,7 @@ final class TileDensityTests: XCTestCase {
         // The tiles that hold points, by zoom: here each keeps one of its own at least (its first
         // along the curve, unless an earlier tile's point in its buffer comes first).
         var occupied = [Int: Set<TileID>]()
-        for feature in try readGeoJSON(text).features {
+        for feature in try features(text) {
             guard case .annotation(let point)? = feature.shape else { continue }
             let place = MapPoint(point.coordinate)
             for zoom in 0...8 {

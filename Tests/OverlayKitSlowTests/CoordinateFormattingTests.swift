@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import OverlayKit
 import OverlayModel
@@ -170,7 +171,7 @@ final class CoordinateFormattingTests: XCTestCase {
     /// Every number of the corpus's largest GeoJSON (822,274 of them); the random values above
     /// cover every precision.
     func testEveryCoordinateOfTheLandFileIsWrittenAsBefore() throws {
-        let url = try TestPaths.corpusFolder("real/ne_10m_land.geojson")
+        let url = try Prerequisite.corpus("real/ne_10m_land.geojson")
         let text = try Data(contentsOf: url)
         var numbers: [Double] = []
         var start: Int?
