@@ -479,12 +479,8 @@ struct GeoJSONStructureCheck {
         return true
     }
 
-    /// `checkPosition` for a position of a run: all its elements are finite numbers (the reader
-    /// made sure), so only their count, range and precision are left to check.
-    @inline(__always)
-    private mutating func checkRunPosition(_ position: LocatedJSON.RunPosition) -> Bool {
-        let place = Place(line: position.line, column: position.column)
-        let count = Int(position.count)
+    /// A position's element count: fewer than 2 is an error (false), more than 3 a warning.
+    private mutating func checkPositionCount(_ count: Int, at place: Place) -> Bool {
         if count < 2 {
             report(.error, GeoJSONDiagnosticCode.positionTooShort.code, "a position must have 2 or more elements, found \(count)", at: place)
             return false
@@ -493,6 +489,15 @@ struct GeoJSONStructureCheck {
             report(.warning, GeoJSONDiagnosticCode.positionTooLong.code,
                    "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: place)
         }
+        return true
+    }
+
+    /// `checkPosition` for a position of a run: all its elements are finite numbers (the reader
+    /// made sure), so only their count, range and precision are left to check.
+    @inline(__always)
+    private mutating func checkRunPosition(_ position: LocatedJSON.RunPosition) -> Bool {
+        let place = Place(line: position.line, column: position.column)
+        guard checkPositionCount(Int(position.count), at: place) else { return false }
         let longitude = json.coordinate(position, 0), latitude = json.coordinate(position, 1)
         var sound = true
         if latitude < -90 || latitude > 90 || longitude < -180 || longitude > 180 {
@@ -549,14 +554,7 @@ struct GeoJSONStructureCheck {
             return false
         }
         let count = json.childCount(node)
-        if count < 2 {
-            report(.error, GeoJSONDiagnosticCode.positionTooShort.code, "a position must have 2 or more elements, found \(count)", at: node)
-            return false
-        }
-        if count > 3 {
-            report(.warning, GeoJSONDiagnosticCode.positionTooLong.code,
-                   "a position should not have more than 3 elements (RFC 7946 §3.1.1), found \(count)", at: node)
-        }
+        guard checkPositionCount(count, at: place(node)) else { return false }
         var finite = true
         for index in 0..<count {
             let number = json[json.child(node, index)]
