@@ -96,10 +96,9 @@ final class GeoParquetCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: output), "nothing half-written")
     }
 
-    /// `filter --bbox` skips row groups (and pages, by a page index) and prints what a full read
-    /// prints, and refuses a page index that points past the file; a Hive folder is one
-    /// input to `convert`, `info` and `tile`; `tile-job split --row-groups` takes K/N.
-    func testPushdownFoldersAndRowGroupSlicesThroughTheCommands() throws {
+    /// The files `Tests/Scripts/geoparquet_scale_corpus.py` writes with pyarrow into a new folder,
+    /// and its `covering.parquet` converted to GeoJSONSeq at full precision.
+    private func scaleCorpus() throws -> (folder: URL, input: String, sequence: String) {
         let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
         let folder = try CLI.temporaryFolder(self)
         let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
@@ -108,6 +107,14 @@ final class GeoParquetCommandTests: XCTestCase {
         let input = folder.appendingPathComponent("covering.parquet").path
         let sequence = folder.appendingPathComponent("covering.geojsons").path
         XCTAssertEqual(try CLI.run(["convert", input, "-o", sequence, "--precision", "17"]).status, 0)
+        return (folder, input, sequence)
+    }
+
+    /// `filter --bbox` skips row groups (and pages, by a page index) and prints what a full read
+    /// prints, and refuses a page index that points past the file; a Hive folder is one
+    /// input to `convert`, `info` and `tile`; `tile-job split --row-groups` takes K/N.
+    func testPushdownFoldersAndRowGroupSlicesThroughTheCommands() throws {
+        let (folder, input, sequence) = try scaleCorpus()
         for box in ["0,-90,10,90", "100,0,120,30"] {
             let pushed = try CLI.run(["filter", input, "--bbox", box, "--precision", "17"])
             let full = try CLI.run(["filter", sequence, "--bbox", box, "--precision", "17"])
@@ -145,14 +152,7 @@ final class GeoParquetCommandTests: XCTestCase {
     /// writes from the same features as GeoJSONSeq, and so does the split run (`tile --job
     /// --bbox`, `tile-job split --row-groups`), byte for byte.
     func testTileBBoxOfGeoParquetEqualsGeoJSONSeqAndTheSplitRun() throws {
-        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
-        let folder = try CLI.temporaryFolder(self)
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
-        let written = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
-        try Prerequisite.require(written.status == 0, "the corpus writer failed: \(written.text)")
-        let input = folder.appendingPathComponent("covering.parquet").path
-        let sequence = folder.appendingPathComponent("covering.geojsons").path
-        XCTAssertEqual(try CLI.run(["convert", input, "-o", sequence, "--precision", "17"]).status, 0)
+        let (folder, input, sequence) = try scaleCorpus()
         let box = "-100,-70,-20,70"
         let options = ["--bbox", box, "--max-zoom", "5", "--layer", "l"]
         var archives = [String: Data]()
