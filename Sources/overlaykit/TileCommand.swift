@@ -116,7 +116,7 @@ struct TileCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Threads to use (cutting tiles, and reading a GeoJSONSeq file in parts); by default one per core this process may use.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("Where projected features are kept while tiles are cut: memory (fastest), disk (temporary files, as tippecanoe: memory stays flat at any input size) or auto (disk for GeoJSON inputs of 128 MB or more).", valueName: "auto|memory|disk"))
+    @Option(help: ArgumentHelp("Where projected features are kept while tiles are cut: memory (fastest), disk (temporary files, as tippecanoe: memory stays flat at any input size) or auto (disk for inputs of 128 MB or more as GeoJSON text, a GeoParquet file's estimated from its footer).", valueName: "auto|memory|disk"))
     var featureStore: Tiler.FeatureStore = .automatic
 
     @Option(name: [.customShort("t"), .customLong("tmpdir")], help: ArgumentHelp("Folder for the disk feature store's temporary files (default: $TMPDIR, else /tmp); a run checks its free space first.", valueName: "dir"))

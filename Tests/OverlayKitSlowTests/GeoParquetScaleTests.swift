@@ -1,5 +1,6 @@
 import Foundation
 @testable import OverlayKit
+import OverlayKitTestFixtures
 import TestSupport
 import XCTest
 
@@ -69,6 +70,52 @@ final class GeoParquetScaleTests: XCTestCase {
         let expected = try read(path).features.filter { try filter.matches($0) }
         XCTAssertEqual(expected.count, 301)
         XCTAssertEqual(try text(try pushed.features.filter { try filter.matches($0) }), try text(expected))
+    }
+
+    func testFeatureTextEstimateIsNearTheGeoJSONSeqTwin() throws {
+        // Points and small buildings as the scale generator makes them (id, kind, height,
+        // name), in GeoParquet by our writer and by pyarrow; the estimate the automatic feature
+        // store goes by must be the features' text, not the compressed file's bytes.
+        var random = SeededGenerator(seed: 7)
+        let kinds = ["house", "apartments", "garage", "shed", "school"]
+        func properties(_ index: Int) -> JSONObject {
+            ["id": .integer(Int64(index)), "kind": .string(kinds[index % kinds.count]),
+             "height": .number((Double(Int.random(in: 30...600, using: &random)) / 10)), "name": .string("feature \(index)")]
+        }
+        func coordinate() -> Coordinate {
+            // Six decimals, as the generator writes them.
+            Coordinate(latitude: (Double.random(in: -60...60, using: &random) * 1e6).rounded() / 1e6,
+                       longitude: (Double.random(in: -170...170, using: &random) * 1e6).rounded() / 1e6)
+        }
+        let points = (0..<20_000).map { Feature(properties: properties($0), shape: .annotation(PointAnnotation(coordinate: coordinate()))) }
+        let buildings = (0..<20_000).map { index -> Feature in
+            let corner = coordinate(), side = 0.0002
+            let ring = [(0.0, 0.0), (side, 0), (side, side), (0, side), (0, 0)].map {
+                Coordinate(latitude: corner.latitude + $0.1, longitude: corner.longitude + $0.0)
+            }
+            return Feature(properties: properties(index), shape: .polygon(Polygon(coordinates: ring)))
+        }
+        var files = [(String, [UInt8], Int)]()
+        for (name, features) in [("points", points), ("buildings", buildings)] {
+            let text = try FeatureIO.encode(features, as: .geojsonseq).count
+            files.append((name, try GeoParquetWriterTests.parquet(features).bytes, text))
+        }
+        let pyarrow = try covering()
+        let pyarrowText = try FeatureIO.encode(try read(pyarrow).features, as: .geojsonseq).count
+        files.append(("pyarrow covering", Array(try Data(contentsOf: URL(fileURLWithPath: pyarrow))), pyarrowText))
+        for (name, bytes, text) in files {
+            let reader = try GeoParquetReader(input: ByteInput(bytes: bytes))
+            let estimate = try XCTUnwrap(reader.featureTextBytes)
+            let ratio = Double(estimate) / Double(text)
+            XCTAssertTrue((0.75...1.25).contains(ratio), "\(name): estimate \(estimate) for \(text) bytes of text (\(ratio)×)")
+            XCTAssertGreaterThan(estimate, bytes.count, "\(name): more than the file itself")
+        }
+        // Row groups skipped by the box do not count.
+        var boxed = try GeoParquetReader(path: pyarrow, hints: FeatureReadHints(extent: try GeographicBox(parsing: "0,-90,10,90")))
+        let whole = try GeoParquetReader(path: pyarrow).featureTextBytes ?? 0
+        XCTAssertLessThan(boxed.featureTextBytes ?? .max, whole)
+        _ = try boxed.readAll()
+        XCTAssertEqual(boxed.featureTextBytes, 0, "nothing left to read")
     }
 
     func testPropertiesNotAskedForAreLeftOut() throws {

@@ -208,6 +208,32 @@ final class TileFeatureStoreTests: XCTestCase {
         XCTAssertEqual(plans[0].tiles, plans[1].tiles)
     }
 
+    /// A reader that holds no feature but says how much GeoJSON text its features would make.
+    private struct SizedReader: FeatureReader {
+        var featureTextBytes: Int?
+        var documentContext: DocumentContext { DocumentContext() }
+        mutating func next() throws -> Feature? { nil }
+        mutating func takeWarnings() -> [Diagnostic] { [] }
+    }
+
+    func testAutomaticStoreGoesByTheFeaturesTextNotTheFileBytes() throws {
+        let tiler = Tiler(output: folder.appendingPathComponent("auto.pmtiles").path, layer: "sized")
+        func plan(_ bytes: Int?...) -> Tiler.FeatureStorePlan {
+            tiler.featureStorePlan(for: bytes.map { TileInput(layer: "sized", reader: SizedReader(featureTextBytes: $0)) })
+        }
+        XCTAssertTrue(plan(Tiler.automaticDiskBytes).onDisk)
+        XCTAssertFalse(plan(Tiler.automaticDiskBytes - 1).onDisk)
+        XCTAssertTrue(plan(Tiler.automaticDiskBytes / 2, Tiler.automaticDiskBytes / 2).onDisk, "the inputs in all")
+        XCTAssertFalse(plan(Tiler.automaticDiskBytes, nil).onDisk, "an input of unknown size (standard input) keeps memory")
+        XCTAssertEqual(plan(1_000).temporaryBytes, 4_000)
+
+        // A file's readers say its size; a GeoParquet file says its estimate (GeoParquetScaleTests).
+        let input = try writeMixedInput()
+        let inputBytes = try FileManager.default.attributesOfItem(atPath: input)[.size] as! Int
+        let reader = try FeatureIO.reader(for: ByteInput(path: input))
+        XCTAssertEqual(tiler.featureStorePlan(for: [TileInput(layer: "mixed", reader: reader)]).inputBytes, inputBytes)
+    }
+
     func testAFailedRunLeavesNoTemporaryFile() throws {
         let input = folder.appendingPathComponent("bad.geojsons")
         try Data(("{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"Point\",\"coordinates\":[1,2]}}\n"

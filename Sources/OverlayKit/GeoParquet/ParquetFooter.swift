@@ -39,6 +39,9 @@ struct ParquetFooter: Sendable {
         /// Where the chunk's pages start (the dictionary page's offset when it has one).
         var start: Int64
         var compressedSize: Int64
+        /// The chunk's pages' bytes before compression, as the footer states it (unchecked: for
+        /// estimates only); the compressed size when the footer leaves it out.
+        var uncompressedSize: Int64 = 0
         /// The chunk's statistics min and max (plain-encoded), when written.
         var minimum: [UInt8]? = nil
         var maximum: [UInt8]? = nil
@@ -95,6 +98,7 @@ struct ParquetFooter: Sendable {
                     throw CompactThriftDecoder.Failure(reason: "column \(path.joined(separator: ".")) of row group \(index) points past the file (offset \(start), \(size) bytes, file \(fileSize) bytes)")
                 }
                 var column = ColumnChunk(path: path, codec: codec, valueCount: values, start: start, compressedSize: size)
+                column.uncompressedSize = max(0, meta[6]?.integer ?? size)
                 if let statistics = meta[12]?.structure {
                     // min_value / max_value; the deprecated min / max order doubles the same way.
                     column.minimum = statistics[6]?.binary ?? statistics[2]?.binary

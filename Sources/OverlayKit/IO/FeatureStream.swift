@@ -18,6 +18,12 @@ public protocol FeatureReader {
     /// `SequenceRecordBoundaries`): GeoJSON text sequences, for reading on several threads,
     /// sampling and sizing temporary space. Nil for every other reader (a default).
     var sliceableFile: ByteInput? { get }
+    /// About how many bytes the features still to be read would take as GeoJSON text, known
+    /// before they are read; nil when it cannot be known (standard input). `tile` compares it
+    /// with its automatic feature store's threshold and sizes temporary space by it, so the same
+    /// features take the same store whatever format carries them (a compressed columnar file is
+    /// a fraction of its features' text). By default the input's size (``readPosition``'s total).
+    var featureTextBytes: Int? { get }
     /// Whether the reader decodes parts of its input side by side itself (GeoParquet row groups
     /// on worker threads), so a read-ahead thread around it adds nothing; false by default.
     var decodesPartsInParallel: Bool { get }
@@ -54,6 +60,9 @@ extension FeatureReader {
 
     /// By default the input cannot be read in slices.
     public var sliceableFile: ByteInput? { nil }
+
+    /// By default the input's size, as its text is about its features' text.
+    public var featureTextBytes: Int? { readPosition?.totalBytes }
 
     /// By default a reader decodes on the caller's thread.
     public var decodesPartsInParallel: Bool { false }

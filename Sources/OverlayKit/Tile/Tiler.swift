@@ -72,8 +72,8 @@ public struct Tiler: Sendable, Codable {
         /// are cut. The files have no name from the moment they are made, so none is ever left
         /// behind, whatever ends the run.
         case disk
-        /// ``disk`` when the inputs are GeoJSON files of ``Tiler/automaticDiskBytes`` or more
-        /// in all, else ``memory``.
+        /// ``disk`` when the inputs' features would take ``Tiler/automaticDiskBytes`` or more as
+        /// GeoJSON text in all (``FeatureReader/featureTextBytes``), else ``memory``.
         case automatic
     }
 
@@ -410,7 +410,7 @@ public struct Tiler: Sendable, Codable {
     func featureStorePlan(for inputs: [TileInput]) -> FeatureStorePlan {
         var known: Int? = 0
         for input in inputs {
-            if let size = input.reader.sliceableFile?.expectedSize {
+            if let size = input.reader.featureTextBytes {
                 known = known.map { $0.addingSaturating(size) }
             } else {
                 known = nil
