@@ -70,12 +70,14 @@ struct GridSnapRounding {
         pixelX.withUnsafeBufferPointer { pixelX in
             pixelY.withUnsafeBufferPointer { pixelY in
                 var index = start + 2
-                var endX = TileUnits.round(xy[start]), endY = TileUnits.round(xy[start + 1])
+                var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
                 while index + 1 < end {
                     let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
-                    let startX = endX, startY = endY
-                    endX = TileUnits.round(bx)
-                    endY = TileUnits.round(by)
+                    // Constants for `look`: a var it captured would be checked for exclusive access at run time.
+                    let startX = previousX, startY = previousY
+                    let endX = TileUnits.round(bx), endY = TileUnits.round(by)
+                    previousX = endX
+                    previousY = endY
                     crossed.removeAll(keepingCapacity: true)
                     if ax != bx || ay != by {
                         @inline(__always)
