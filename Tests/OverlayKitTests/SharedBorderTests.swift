@@ -286,6 +286,47 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertEqual(snapping.snapped([3.0, 1.0, 0.0, 0.0]), [3, 1, 1, 0, 0, 0])
     }
 
+    func testSnapRoundingThroughItsGridMeetsEveryPixelASearchOfAllMeets() {
+        // 400 hot pixels (an index, not a scan) and 300 random segments: each snapped segment
+        // goes through exactly the pixels whose closed squares it meets, each once.
+        var generator = SeededGenerator(seed: 51)
+        var vertices = [Double]()
+        for _ in 0..<400 { vertices += [Double.random(in: 0..<200, using: &generator), Double.random(in: 0..<200, using: &generator)] }
+        let snapping = GridSnapRounding(vertices: vertices)
+        var pixels = [(Int32, Int32)]()
+        for index in stride(from: 0, to: vertices.count, by: 2) {
+            let pixel = (TileUnits.round(vertices[index]), TileUnits.round(vertices[index + 1]))
+            if !pixels.contains(where: { $0 == pixel }) { pixels.append(pixel) }
+        }
+        var crossings = 0
+        for _ in 0..<300 {
+            let a = Int.random(in: 0..<400, using: &generator), b = Int.random(in: 0..<400, using: &generator)
+            let ax = vertices[2 * a], ay = vertices[2 * a + 1], bx = vertices[2 * b], by = vertices[2 * b + 1]
+            let start = (TileUnits.round(ax), TileUnits.round(ay)), end = (TileUnits.round(bx), TileUnits.round(by))
+            let met = pixels.filter { $0 != start && $0 != end && GridSnapRounding.passes(ax, ay, bx, by, through: $0.0, $0.1) }
+            crossings += met.count
+            var expected = [start.0, start.1]
+            for pixel in met + [end] where expected[expected.count - 2] != pixel.0 || expected[expected.count - 1] != pixel.1 {
+                expected += [pixel.0, pixel.1]
+            }
+            let snapped = snapping.snapped([ax, ay, bx, by])
+            XCTAssertEqual(Self.pixelSet(snapped), Self.pixelSet(expected), "segment \(a)–\(b)")
+            XCTAssertEqual(snapped.count, expected.count, "segment \(a)–\(b)")
+        }
+        XCTAssertGreaterThan(crossings, 100, "the segments pass through other vertices' pixels")
+    }
+
+    /// The x, y pairs of `xy` as a set.
+    private static func pixelSet(_ xy: [Int32]) -> Set<[Int32]> {
+        var pixels = Set<[Int32]>()
+        var index = 0
+        while index + 1 < xy.count {
+            pixels.insert([xy[index], xy[index + 1]])
+            index += 2
+        }
+        return pixels
+    }
+
     func testConvertSimplifierKeepsACoverageValid() {
         let cells = CoverageFixtures.voronoi(west: 3, south: 40, east: 9, north: 46, columns: 6, rows: 5, seed: 9)
         let features = CoverageFixtures.features(cells.map { [$0] })

@@ -36,53 +36,61 @@ package enum CoverageSimplifier {
         let arcPoints: [Int32]
         let arcStarts: [Int]
         let squaredTolerance: Double
-        /// Position in `arcPoints` of each point that lies inside one arc (not at an arc's end); -1 otherwise.
-        var interiorPosition: [Int32]
-        /// Input segments (by the position of their first point) and input points (by id).
-        let segments: UniformGrid
-        let pointGrid: UniformGrid
+        /// The spatial indexes of the topology checks, built when the first chord is checked:
+        /// most arcs of a coverage cut at tile edges are single segments, and then no chord is.
+        var checks: Checks?
         var kept: [Bool]
         /// Kept chords, as unordered point id pairs.
         var accepted: KeyTable
         /// The spans left to look at, kept between arcs so that no arc allocates.
         var stack = [(Int, Int)]()
-        /// Whether each position starts a segment (not an arc's last point).
-        let startsSegment: [Bool]
+
+        /// What the chord checks look up.
+        struct Checks {
+            /// Position in `arcPoints` of each point that lies inside one arc (not at an arc's end); -1 otherwise.
+            let interiorPosition: [Int32]
+            /// Input segments (by the position of their first point) and input points (by id).
+            let segments: UniformGrid
+            let pointGrid: UniformGrid
+        }
 
         init(topology: SharedArcs, squaredTolerance: Double) {
             points = topology.points
             arcPoints = topology.arcPoints
             arcStarts = topology.arcStarts
             self.squaredTolerance = squaredTolerance
+            kept = [Bool](repeating: false, count: arcPoints.count)
+            accepted = KeyTable(capacity: arcPoints.count)
+        }
+
+        /// The indexes of `checks`, over every point and segment of the topology.
+        static func checks(points: [Double], arcPoints: [Int32], arcStarts: [Int], squaredTolerance: Double) -> Checks {
             let pointCount = points.count / 2
-            interiorPosition = [Int32](repeating: -1, count: pointCount)
+            var interiorPosition = [Int32](repeating: -1, count: pointCount)
             var startsSegment = [Bool](repeating: true, count: arcPoints.count)
-            for arc in 0..<topology.arcCount {
+            for arc in 0..<arcStarts.count - 1 {
                 let start = arcStarts[arc], end = arcStarts[arc + 1]
                 startsSegment[end - 1] = false
                 if end - start > 2 { for position in start + 1..<end - 1 { interiorPosition[Int(arcPoints[position])] = Int32(position) } }
             }
-            self.startsSegment = startsSegment
-            kept = [Bool](repeating: false, count: arcPoints.count)
-            accepted = KeyTable(capacity: arcPoints.count)
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
             for index in 0..<pointCount {
                 minX = min(minX, points[2 * index]); maxX = max(maxX, points[2 * index])
                 minY = min(minY, points[2 * index + 1]); maxY = max(maxY, points[2 * index + 1])
             }
             let tolerance = squaredTolerance.squareRoot()
-            let points = self.points, arcPoints = self.arcPoints
-            pointGrid = UniformGrid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: tolerance,
-                                    itemCount: pointCount) { item, grid, visit in
-                visit(grid.cell(x: points[2 * item], y: points[2 * item + 1]))
+            let pointGrid = UniformGrid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: tolerance,
+                                        itemCount: pointCount) { item, grid in
+                grid.cell(x: points[2 * item], y: points[2 * item + 1])
             }
-            segments = UniformGrid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: tolerance,
-                                   itemCount: arcPoints.count) { position, grid, visit in
+            let segments = UniformGrid(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: tolerance,
+                                       itemCount: arcPoints.count) { position, grid, visit in
                 guard startsSegment[position] else { return }
                 let a = Int(arcPoints[position]), b = Int(arcPoints[position + 1])
                 grid.forEachCell(ax: points[2 * a], ay: points[2 * a + 1], bx: points[2 * b], by: points[2 * b + 1],
                                  pad: 0, visit)
             }
+            return Checks(interiorPosition: interiorPosition, segments: segments, pointGrid: pointGrid)
         }
 
         @inline(__always)
@@ -99,6 +107,8 @@ package enum CoverageSimplifier {
             let start = arcStarts[arc], last = arcStarts[arc + 1] - 1
             kept[start] = true
             kept[last] = true
+            // A single segment: its chord was accepted before the first arc.
+            if last - start == 1 { return }
             stack.removeAll(keepingCapacity: true)
             stack.append((start, last))
             while let (first, end) = stack.popLast() {
@@ -117,10 +127,15 @@ package enum CoverageSimplifier {
                         farthest = position
                     }
                 }
-                if maximum <= squaredTolerance && a != b && !accepted.contains(Self.segmentKey(a, b))
-                    && chordKeepsTopology(first: first, end: end, farthest: maximum) {
-                    accepted.insert(Self.segmentKey(a, b))
-                    continue
+                if maximum <= squaredTolerance && a != b && !accepted.contains(Self.segmentKey(a, b)) {
+                    if checks == nil {
+                        checks = Self.checks(points: points, arcPoints: arcPoints, arcStarts: arcStarts,
+                                             squaredTolerance: squaredTolerance)
+                    }
+                    if let checks, chordKeepsTopology(first: first, end: end, farthest: maximum, checks: checks) {
+                        accepted.insert(Self.segmentKey(a, b))
+                        continue
+                    }
                 }
                 kept[farthest] = true
                 stack.append((farthest, end))
@@ -130,7 +145,8 @@ package enum CoverageSimplifier {
 
         /// Rules 1 and 2 of the type's documentation for the chord of positions `first…end`,
         /// whose points all lie within `farthest` (squared) of it.
-        func chordKeepsTopology(first: Int, end: Int, farthest: Double) -> Bool {
+        func chordKeepsTopology(first: Int, end: Int, farthest: Double, checks: Checks) -> Bool {
+            let segments = checks.segments, pointGrid = checks.pointGrid, interiorPosition = checks.interiorPosition
             let a = arcPoints[first], b = arcPoints[end]
             let ax = x(a), ay = y(a), bx = x(b), by = y(b)
             var valid = true

@@ -22,13 +22,18 @@ struct KeyTable {
     /// The value stored for `key`, or nil.
     @inline(__always)
     func value(_ key: UInt64) -> Int32? {
-        var slot = Self.hash(key) & mask
-        while true {
-            let value = values[slot]
-            if value < 0 { return nil }
-            if keys[slot] == key { return value }
-            slot = (slot + 1) & mask
+        let mask = self.mask
+        let held: Int32 = values.withUnsafeBufferPointer { values in
+            keys.withUnsafeBufferPointer { keys in
+                var slot = Self.hash(key) & mask
+                while true {
+                    let value = values[slot]
+                    if value < 0 || keys[slot] == key { return value }
+                    slot = (slot + 1) & mask
+                }
+            }
         }
+        return held < 0 ? nil : held
     }
 
     /// Whether `key` is held.
@@ -41,18 +46,26 @@ struct KeyTable {
     @discardableResult
     mutating func insert(_ key: UInt64, value: Int32 = 0) -> Int32? {
         if count * 2 >= values.count { grow() }
-        var slot = Self.hash(key) & mask
-        while true {
-            let held = values[slot]
-            if held < 0 {
-                values[slot] = value
-                keys[slot] = key
-                count += 1
-                return nil
+        let mask = self.mask
+        // One probe sequence over the raw slots: no uniqueness or bounds check per step.
+        let held: Int32 = values.withUnsafeMutableBufferPointer { values in
+            keys.withUnsafeMutableBufferPointer { keys in
+                var slot = Self.hash(key) & mask
+                while true {
+                    let held = values[slot]
+                    if held < 0 {
+                        values[slot] = value
+                        keys[slot] = key
+                        return -1
+                    }
+                    if keys[slot] == key { return held }
+                    slot = (slot + 1) & mask
+                }
             }
-            if keys[slot] == key { return held }
-            slot = (slot + 1) & mask
         }
+        guard held < 0 else { return held }
+        count += 1
+        return nil
     }
 
     @inline(__always)

@@ -43,6 +43,8 @@ package struct SharedArcs: Sendable {
         let ringCount = ringStarts.count - 1
         // Ids are 32-bit: beyond 2^31 vertices (48 GB of coordinates) rings go their own way.
         guard ringCount > 1, xy.count / 2 < Int(Int32.max) else { return nil }
+        // The vertices are read unchecked below.
+        precondition(ringStarts[0] >= 0 && 2 * ringStarts[ringCount] <= xy.count, "ring starts beyond the vertices")
         // Each ring's distinct consecutive point ids, closing point left out.
         var ids = [Int32]()
         ids.reserveCapacity(xy.count / 2)
@@ -54,24 +56,29 @@ package struct SharedArcs: Sendable {
         var lastRing = [Int32]()
         lastRing.reserveCapacity(xy.count / 2)
         var sharesPoint = false
-        for ring in 0..<ringCount {
-            idStarts.append(ids.count)
-            let start = ids.count
-            for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
-                let (id, inserted) = table.id(x: xy[2 * vertex], y: xy[2 * vertex + 1])
-                if inserted {
-                    topology.firstVertex.append(Int32(vertex))
-                    topology.points.append(xy[2 * vertex] == 0 ? 0 : xy[2 * vertex])
-                    topology.points.append(xy[2 * vertex + 1] == 0 ? 0 : xy[2 * vertex + 1])
-                    lastRing.append(Int32(ring))
-                } else if lastRing[Int(id)] != Int32(ring) {
-                    sharesPoint = true
-                    lastRing[Int(id)] = Int32(ring)
+        xy.withUnsafeBufferPointer { xy in
+            for ring in 0..<ringCount {
+                idStarts.append(ids.count)
+                let start = ids.count
+                var last: Int32 = -1
+                for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
+                    let x = xy[2 * vertex], y = xy[2 * vertex + 1]
+                    let (id, inserted) = table.id(x: x, y: y)
+                    if inserted {
+                        topology.firstVertex.append(Int32(vertex))
+                        topology.points.append(x == 0 ? 0 : x)
+                        topology.points.append(y == 0 ? 0 : y)
+                        lastRing.append(Int32(ring))
+                    } else if lastRing[Int(id)] != Int32(ring) {
+                        sharesPoint = true
+                        lastRing[Int(id)] = Int32(ring)
+                    }
+                    if id == last { continue }
+                    ids.append(id)
+                    last = id
                 }
-                if ids.count > start && ids[ids.count - 1] == id { continue }
-                ids.append(id)
+                while ids.count > start + 1 && ids[ids.count - 1] == ids[start] { ids.removeLast() }
             }
-            while ids.count > start + 1 && ids[ids.count - 1] == ids[start] { ids.removeLast() }
         }
         idStarts.append(ids.count)
         guard sharesPoint else { return nil }
@@ -90,9 +97,11 @@ package struct SharedArcs: Sendable {
         for ring in 0..<ringCount {
             let start = idStarts[ring], count = idStarts[ring + 1] - start
             guard count >= 3 else { continue }
+            var previous = ids[start + count - 1]
             for position in 0..<count {
                 let point = Int(ids[start + position])
-                let previous = ids[start + (position + count - 1) % count], next = ids[start + (position + 1) % count]
+                let next = ids[position + 1 < count ? start + position + 1 : start]
+                defer { previous = Int32(point) }
                 let low = min(previous, next), high = max(previous, next)
                 if pairLow[point] < 0 {
                     pairLow[point] = low
@@ -125,20 +134,38 @@ package struct SharedArcs: Sendable {
                 add(piece, key: Self.key(piece[0], piece[1]), reversed: next > previous, byKey: &arcByKey)
                 continue
             }
-            // From junction to junction around the ring.
+            // From junction to junction around the ring; an arc met before is not copied again.
             var position = first - start
             var walked = 0
             while walked < count {
-                piece.removeAll(keepingCapacity: true)
-                piece.append(ring[start + position])
+                let from = position
+                var length = 1
                 repeat {
-                    position = (position + 1) % count
+                    position = position + 1 == count ? 0 : position + 1
                     walked += 1
-                    piece.append(ring[start + position])
-                } while !junction[Int(ring[start + position])]
-                let forward = Self.key(piece[0], piece[1])
-                let backward = Self.key(piece[piece.count - 1], piece[piece.count - 2])
-                add(piece, key: min(forward, backward), reversed: backward < forward, byKey: &arcByKey)
+                    length += 1
+                } while !junction[Int(ids[start + position])]
+                // The piece's i-th point (a piece is at most one turn and a point long).
+                func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
+                let forward = Self.key(point(0), point(1))
+                let backward = Self.key(point(length - 1), point(length - 2))
+                let reversed = backward < forward
+                let arc: Int32
+                if let known = arcByKey.insert(min(forward, backward), value: Int32(arcUses.count)) {
+                    arc = known
+                    arcUses[Int(arc)] += 1
+                } else {
+                    arc = Int32(arcUses.count)
+                    if reversed {
+                        var index = length
+                        while index > 0 { index -= 1; arcPoints.append(point(index)) }
+                    } else {
+                        for index in 0..<length { arcPoints.append(point(index)) }
+                    }
+                    arcStarts.append(arcPoints.count)
+                    arcUses.append(1)
+                }
+                ringArcs.append(arc << 1 | (reversed ? 1 : 0))
             }
         }
     }
@@ -200,19 +227,27 @@ struct PointTable {
     mutating func id(x: Double, y: Double) -> (id: Int32, inserted: Bool) {
         if count * 2 >= ids.count { grow() }
         let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
-        var slot = Self.hash(kx, ky) & mask
-        while true {
-            let id = ids[slot]
-            if id < 0 {
-                ids[slot] = Int32(count)
-                keys[2 * slot] = kx
-                keys[2 * slot + 1] = ky
-                count += 1
-                return (Int32(count - 1), true)
+        let mask = self.mask, next = Int32(count)
+        // One probe sequence over the raw slots: no uniqueness or bounds check per step.
+        let held: Int32 = ids.withUnsafeMutableBufferPointer { ids in
+            keys.withUnsafeMutableBufferPointer { keys in
+                var slot = Self.hash(kx, ky) & mask
+                while true {
+                    let id = ids[slot]
+                    if id < 0 {
+                        ids[slot] = next
+                        keys[2 * slot] = kx
+                        keys[2 * slot + 1] = ky
+                        return -1
+                    }
+                    if keys[2 * slot] == kx && keys[2 * slot + 1] == ky { return id }
+                    slot = (slot + 1) & mask
+                }
             }
-            if keys[2 * slot] == kx && keys[2 * slot + 1] == ky { return (id, false) }
-            slot = (slot + 1) & mask
         }
+        guard held < 0 else { return (held, false) }
+        count += 1
+        return (next, true)
     }
 
     @inline(__always)

@@ -15,21 +15,7 @@ struct UniformGrid {
     /// `cells(item, visit)` calls `visit` with each cell the item lies in (see `forEachCell`).
     init(minX: Double, minY: Double, maxX: Double, maxY: Double, minimumCellSize: Double, itemCount: Int,
          cells: (_ item: Int, _ grid: UniformGrid, _ visit: (Int) -> Void) -> Void) {
-        let width = max(maxX - minX, 0), height = max(maxY - minY, 0)
-        let target = Double(max(itemCount, 1))
-        var size = max(minimumCellSize, ((width * height) / target).squareRoot(), max(width, height) / target)
-        if !(size.isFinite && size > 0) { size = 1 }
-        // Never more than 4n + 16 cells, whatever the shape of the rectangle. A side beyond any
-        // Double (corners at ±1e308) makes one cell of infinite size.
-        if !(width.isFinite && height.isFinite) { size = .infinity }
-        while size.isFinite && (width / size + 1) * (height / size + 1) > 4 * target + 16 { size *= 2 }
-        self.minX = minX
-        self.minY = minY
-        cellSize = size
-        columns = size.isFinite ? Int(saturating: (width / size).rounded(.down)) + 1 : 1
-        rows = size.isFinite ? Int(saturating: (height / size).rounded(.down)) + 1 : 1
-        cellStarts = []
-        items = []
+        self.init(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: minimumCellSize, itemCount: itemCount)
         // One walk over the items, noting each (cell, item) in item order; then a counting sort
         // by cell, which keeps that order within a cell.
         var counts = [Int32](repeating: 0, count: columns * rows + 1)
@@ -53,6 +39,46 @@ struct UniformGrid {
         }
         cellStarts = counts
         items = filled
+    }
+
+    /// The grid of the other initializer for items that lie in one cell each (points):
+    /// `cell(item, grid)` is the item's cell, asked twice (to count, then to fill) instead of
+    /// noting every pair; the cells hold the same items in the same order.
+    init(minX: Double, minY: Double, maxX: Double, maxY: Double, minimumCellSize: Double, itemCount: Int,
+         cell: (_ item: Int, _ grid: UniformGrid) -> Int) {
+        self.init(minX: minX, minY: minY, maxX: maxX, maxY: maxY, minimumCellSize: minimumCellSize, itemCount: itemCount)
+        let cellCount = columns * rows
+        var counts = [Int32](repeating: 0, count: cellCount + 1)
+        for item in 0..<itemCount { counts[cell(item, self) + 1] += 1 }
+        for index in 0..<cellCount { counts[index + 1] += counts[index] }
+        var fill = counts
+        var filled = [Int32](repeating: 0, count: Int(counts[cellCount]))
+        for item in 0..<itemCount {
+            let at = cell(item, self)
+            filled[Int(fill[at])] = Int32(truncatingIfNeeded: item)
+            fill[at] += 1
+        }
+        cellStarts = counts
+        items = filled
+    }
+
+    /// The grid's size and shape, with no items yet.
+    private init(minX: Double, minY: Double, maxX: Double, maxY: Double, minimumCellSize: Double, itemCount: Int) {
+        let width = max(maxX - minX, 0), height = max(maxY - minY, 0)
+        let target = Double(max(itemCount, 1))
+        var size = max(minimumCellSize, ((width * height) / target).squareRoot(), max(width, height) / target)
+        if !(size.isFinite && size > 0) { size = 1 }
+        // Never more than 4n + 16 cells, whatever the shape of the rectangle. A side beyond any
+        // Double (corners at ±1e308) makes one cell of infinite size.
+        if !(width.isFinite && height.isFinite) { size = .infinity }
+        while size.isFinite && (width / size + 1) * (height / size + 1) > 4 * target + 16 { size *= 2 }
+        self.minX = minX
+        self.minY = minY
+        cellSize = size
+        columns = size.isFinite ? Int(saturating: (width / size).rounded(.down)) + 1 : 1
+        rows = size.isFinite ? Int(saturating: (height / size).rounded(.down)) + 1 : 1
+        cellStarts = []
+        items = []
     }
 
     @inline(__always)
@@ -99,4 +125,22 @@ struct UniformGrid {
     /// The items registered in `cell`.
     @inline(__always)
     func items(in cell: Int) -> ArraySlice<Int32> { items[Int(cellStarts[cell])..<Int(cellStarts[cell + 1])] }
+
+    /// Calls `body` with every item of every cell `forEachCell` visits, cell by cell, reading the
+    /// cells without copying them (the walk of every segment of a tile's arcs).
+    @inline(__always)
+    func forEachItem(ax: Double, ay: Double, bx: Double, by: Double, pad: Double, _ body: (Int) -> Void) {
+        items.withUnsafeBufferPointer { items in
+            cellStarts.withUnsafeBufferPointer { starts in
+                forEachCell(ax: ax, ay: ay, bx: bx, by: by, pad: pad) { cell in
+                    var index = Int(starts[cell])
+                    let end = Int(starts[cell + 1])
+                    while index < end {
+                        body(Int(items[index]))
+                        index += 1
+                    }
+                }
+            }
+        }
+    }
 }

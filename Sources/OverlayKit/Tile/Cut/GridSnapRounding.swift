@@ -37,8 +37,8 @@ struct GridSnapRounding {
             return
         }
         grid = UniformGrid(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY),
-                           minimumCellSize: 4, itemCount: pixelX.count) { item, grid, visit in
-            visit(grid.cell(x: Double(pixelX[item]), y: Double(pixelY[item])))
+                           minimumCellSize: 4, itemCount: pixelX.count) { item, grid in
+            grid.cell(x: Double(pixelX[item]), y: Double(pixelY[item]))
         }
     }
 
@@ -67,44 +67,55 @@ struct GridSnapRounding {
             result.append(y)
         }
         append(TileUnits.round(xy[start]), TileUnits.round(xy[start + 1]))
-        var index = start + 2
-        while index + 1 < end {
-            let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
-            let startX = TileUnits.round(ax), startY = TileUnits.round(ay)
-            let endX = TileUnits.round(bx), endY = TileUnits.round(by)
-            crossed.removeAll(keepingCapacity: true)
-            if ax != bx || ay != by {
-                func look(_ item: Int) {
-                    let px = pixelX[item], py = pixelY[item]
-                    if (px == startX && py == startY) || (px == endX && py == endY) { return }
-                    if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
-                }
-                if let grid {
-                    grid.forEachCell(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5) { cell in
-                        for item in grid.items(in: cell) { look(Int(item)) }
+        pixelX.withUnsafeBufferPointer { pixelX in
+            pixelY.withUnsafeBufferPointer { pixelY in
+                var index = start + 2
+                var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
+                while index + 1 < end {
+                    let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
+                    // Constants for `look`: a var it captured would be checked for exclusive access at run time.
+                    let startX = previousX, startY = previousY
+                    let endX = TileUnits.round(bx), endY = TileUnits.round(by)
+                    previousX = endX
+                    previousY = endY
+                    crossed.removeAll(keepingCapacity: true)
+                    if ax != bx || ay != by {
+                        @inline(__always)
+                        func look(_ item: Int) {
+                            let px = pixelX[item], py = pixelY[item]
+                            if (px == startX && py == startY) || (px == endX && py == endY) { return }
+                            if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                        }
+                        if let grid {
+                            grid.forEachItem(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5, look)
+                        } else {
+                            for item in 0..<pixelX.count { look(item) }
+                        }
                     }
-                } else {
-                    for item in pixelX.indices { look(item) }
+                    if !crossed.isEmpty { Self.appendInOrder(&crossed, ax, ay, bx, by, append) }
+                    append(endX, endY)
+                    index += 2
                 }
             }
-            if !crossed.isEmpty {
-                // Along the segment: by the major axis, then the minor, each in the segment's direction.
-                let dx = bx - ax, dy = by - ay
-                let xMajor = abs(dx) >= abs(dy)
-                let sx: Int64 = dx < 0 ? -1 : 1, sy: Int64 = dy < 0 ? -1 : 1
-                crossed.sort { p, q in
-                    let (p1, p2) = xMajor ? (sx * Int64(p.0), sy * Int64(p.1)) : (sy * Int64(p.1), sx * Int64(p.0))
-                    let (q1, q2) = xMajor ? (sx * Int64(q.0), sy * Int64(q.1)) : (sy * Int64(q.1), sx * Int64(q.0))
-                    return p1 < q1 || (p1 == q1 && p2 < q2)
-                }
-                var previous: (Int32, Int32)?
-                for pixel in crossed where previous.map({ $0 != pixel }) ?? true {
-                    append(pixel.0, pixel.1)
-                    previous = pixel
-                }
-            }
-            append(endX, endY)
-            index += 2
+        }
+    }
+
+    /// Appends the pixels a segment from (ax, ay) to (bx, by) passes through, in order along it:
+    /// by the major axis, then the minor, each in the segment's direction.
+    private static func appendInOrder(_ crossed: inout [(Int32, Int32)], _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                                      _ append: (Int32, Int32) -> Void) {
+        let dx = bx - ax, dy = by - ay
+        let xMajor = abs(dx) >= abs(dy)
+        let sx: Int64 = dx < 0 ? -1 : 1, sy: Int64 = dy < 0 ? -1 : 1
+        crossed.sort { p, q in
+            let (p1, p2) = xMajor ? (sx * Int64(p.0), sy * Int64(p.1)) : (sy * Int64(p.1), sx * Int64(p.0))
+            let (q1, q2) = xMajor ? (sx * Int64(q.0), sy * Int64(q.1)) : (sy * Int64(q.1), sx * Int64(q.0))
+            return p1 < q1 || (p1 == q1 && p2 < q2)
+        }
+        var previous: (Int32, Int32)?
+        for pixel in crossed where previous.map({ $0 != pixel }) ?? true {
+            append(pixel.0, pixel.1)
+            previous = pixel
         }
     }
 
@@ -144,6 +155,9 @@ struct TileUnits {
     @inline(__always)
     static func round(_ value: Double) -> Int32 {
         let floor = value.rounded(.down)
-        return Int32(saturating: value - floor >= 0.5 ? floor + 1 : floor)
+        let rounded = value - floor >= 0.5 ? floor + 1 : floor
+        // In range (every tile unit of a real tile) the conversion is exact; NaN and beyond saturate.
+        if rounded >= -2_147_483_648 && rounded <= 2_147_483_647 { return Int32(rounded) }
+        return Int32(saturating: rounded)
     }
 }

@@ -121,7 +121,7 @@ enum SharedBorderTile {
                 let arc = Int(entry >> 1)
                 let first = snappedStarts[arc], count = (snappedStarts[arc + 1] - first) / 2
                 if entry & 1 == 0 {
-                    for index in 0..<count - 1 { points.append(snapped[first + 2 * index]); points.append(snapped[first + 2 * index + 1]) }
+                    points.append(contentsOf: snapped[first..<first + 2 * (count - 1)])
                 } else {
                     for index in stride(from: count - 1, to: 0, by: -1) {
                         points.append(snapped[first + 2 * index])
@@ -215,10 +215,13 @@ enum SharedBorderTile {
         guard twiceArea != 0 else { return nil }
         // MVT: exteriors have positive area by the surveyor's formula in tile coordinates (y down).
         if (twiceArea > 0) != outer {
-            var reversed = [Int32]()
-            reversed.reserveCapacity(ring.count)
-            for index in stride(from: count - 1, through: 0, by: -1) { reversed.append(ring[2 * index]); reversed.append(ring[2 * index + 1]) }
-            ring = reversed
+            var low = 0, high = count - 1
+            while low < high {
+                ring.swapAt(2 * low, 2 * high)
+                ring.swapAt(2 * low + 1, 2 * high + 1)
+                low += 1
+                high -= 1
+            }
         }
         ring.append(ring[0])
         ring.append(ring[1])
