@@ -220,7 +220,11 @@ public struct GeoJSONReader: FeatureReader {
     /// or geometry (returned as a feature).
     private mutating func finishTopLevelObject() throws -> Feature? {
         state = .betweenValues
-        let parts = collection
+        var parts = collection
+        // The object's geometry is the feature's alone from here (`makeGeometry` takes its
+        // positions): kept here, a long track would stay in memory while it is drawn.
+        collection.coordinates = nil
+        collection.geometry = nil
         guard let type = parts.type else {
             throw scanner.error(GeoJSONDiagnosticCode.missingType.code, "GeoJSON object has no \"type\" member", at: parts.start)
         }
@@ -241,7 +245,7 @@ public struct GeoJSONReader: FeatureReader {
                 throw scanner.error(GeoJSONDiagnosticCode.wrongType.code, "an object with \"features\" must have type \"FeatureCollection\", not \"\(type)\"",
                                     at: parts.typeOffset ?? parts.start)
             }
-            let geometry = try makeGeometry(parts)
+            let geometry = try makeGeometry(&parts)
             let location = parts.location(in: scanner)
             return Feature(properties: nil, shape: geometry.shape, geometryMembers: geometry.members, location: location)
         }
@@ -437,6 +441,9 @@ public struct GeoJSONReader: FeatureReader {
                     try scanner.readCoordinates(into: &tree)
                 }
                 parts.coordinates = tree
+                // A long run leaves with its geometry: kept here it would hold a copy of the
+                // largest feature's positions for the rest of the read.
+                if tree.positions.count >= ShapeBuilder.handOverMinimum { tree = CoordinateTree() }
             case "geometries" where context != .feature:
                 parts.geometries = try readGeometryArray()
             case "geometry" where context != .geometry:
@@ -518,7 +525,7 @@ public struct GeoJSONReader: FeatureReader {
         var parts = ObjectParts(start: scanner.here())
         scanner.position += 1
         _ = try readMembers(into: &parts, context: .geometry)
-        return try makeGeometry(parts)
+        return try makeGeometry(&parts)
     }
 
     private mutating func readGeometryArray() throws -> [ParsedGeometry] {
@@ -600,7 +607,9 @@ public struct GeoJSONReader: FeatureReader {
         return feature
     }
 
-    private mutating func makeGeometry(_ parts: ObjectParts) throws -> ParsedGeometry {
+    /// The geometry of `parts`, whose coordinates it takes (so that a long run becomes the
+    /// shape's vertices without a copy).
+    private mutating func makeGeometry(_ parts: inout ObjectParts) throws -> ParsedGeometry {
         guard let type = parts.type else {
             throw scanner.error(GeoJSONDiagnosticCode.missingType.code, "geometry has no \"type\" member", at: parts.start)
         }
@@ -658,13 +667,15 @@ public struct GeoJSONReader: FeatureReader {
                                 at: parts.coordinatesOffset ?? parts.start, extraPath: [.key("coordinates")])
         }
         if parts.skimmed { return ParsedGeometry(shape: nil, members: members) }
-        var builder = ShapeBuilder(tree: tree)
+        // The builder holds the only reference to the positions, so it may hand them over.
+        parts.coordinates = nil
+        var builder = ShapeBuilder(tree: consume tree)
         let shape: Shape
         switch type {
         case "Point":
-            shape = .annotation(PointAnnotation(coordinate: tree.positions[0]))
+            shape = .annotation(PointAnnotation(coordinate: builder.tree.positions[0]))
         case "MultiPoint":
-            shape = .collection(ShapeCollection(members: tree.positions.map { .annotation(PointAnnotation(coordinate: $0)) },
+            shape = .collection(ShapeCollection(members: builder.tree.positions.map { .annotation(PointAnnotation(coordinate: $0)) },
                                                 origin: .multiPoint))
         case "LineString":
             let start = builder.start(level: 0)
@@ -747,7 +758,10 @@ public struct GeoJSONReader: FeatureReader {
 
 /// Walks a `CoordinateTree` level by level, handing out runs of positions as vertex buffers.
 private struct ShapeBuilder {
-    let tree: CoordinateTree
+    /// Runs of at least this many positions that are all the positions read are handed over
+    /// whole instead of copied (shorter ones are copied, so the reader keeps reusing its buffer).
+    static let handOverMinimum = 1 << 16
+    private(set) var tree: CoordinateTree
     private var cursors: [Int]
     private var positionCursor = 0
 
@@ -773,6 +787,13 @@ private struct ShapeBuilder {
     mutating func run(level: Int) -> VertexBuffer {
         // Never past the positions read, whatever the counts say.
         let count = min(children(level: level).count, tree.positions.count - positionCursor)
+        if positionCursor == 0 && count == tree.positions.count && count >= ShapeBuilder.handOverMinimum {
+            // A long LineString: its positions become the vertices as they are, no copy.
+            var positions = [Coordinate]()
+            swap(&positions, &tree.positions)
+            positionCursor = count
+            return VertexBuffer(coordinates: positions)
+        }
         let slice = tree.positions[positionCursor..<positionCursor + count]
         positionCursor += count
         return VertexBuffer(coordinates: Array(slice))

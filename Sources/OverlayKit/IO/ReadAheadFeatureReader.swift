@@ -89,7 +89,9 @@ public final class ReadAheadFeatureReader: FeatureReader {
         private var reader: any FeatureReader
         private let depth: Int
         private let condition = NSCondition()
-        private var items: [Item] = []
+        /// Taken items are nil: the queue keeps no reference to a feature it handed over, so the
+        /// taker may own it alone (a long line's vertices are then reused, not copied).
+        private var items: [Item?] = []
         private var head = 0
         private var cancelled = false
         /// How many items the other side waits for before it is woken (half the depth).
@@ -155,7 +157,7 @@ public final class ReadAheadFeatureReader: FeatureReader {
                 condition.wait()
                 consumerWaiting = false
             }
-            let item = items[head]
+            guard let item = items[head].take() else { preconditionFailure("an item taken twice") }
             head += 1
             if head > 64 && head * 2 > items.count {  // drop taken items now and then, not per take
                 items.removeFirst(head)

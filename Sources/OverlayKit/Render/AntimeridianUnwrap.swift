@@ -34,4 +34,16 @@ enum AntimeridianUnwrap {
         }
         return (minX, maxX)
     }
+
+    /// The x range `unwrap(_:into:)` returns, without writing every x when no longitude is
+    /// beyond ±180° (`scratch` is used only then). O(n).
+    static func range(_ vertices: VertexBuffer, scratch: inout [Double]) -> (minX: Double, maxX: Double) {
+        guard !FarLongitudes.anyBeyond(vertices.coordinates) else { return unwrap(vertices, into: &scratch) }
+        var minX = Double.infinity, maxX = -Double.infinity
+        for point in vertices.points {
+            if point.x < minX { minX = point.x }
+            if point.x > maxX { maxX = point.x }
+        }
+        return (minX, maxX)
+    }
 }

@@ -36,9 +36,14 @@ struct FeatureMarker {
     private let simplifier: ShapeSimplifier
     /// Drops vertices within a simplification tolerance's cell before the simplifier sees them.
     private let coalescing: SubpixelCoalescing
+    /// The same two steps for one long line, in flat map points (its memory stays near the input's).
+    private let longLines: LongLineSimplification
     /// Whether features are culled by their bounds before anything else (false only in tests
     /// that prove culling skips nothing that would show).
     var cullsByBounds = true
+    /// Whether a long line goes through `LongLineSimplification` (false only in tests that
+    /// compare it with the general path).
+    var simplifiesLongLinesFlat = true
 
     init(camera: RenderCamera, options: RenderOptions) {
         self.options = options
@@ -49,6 +54,7 @@ struct FeatureMarker {
         simplifier = ShapeSimplifier(tolerance: Zoom.mapPointsPerScreenPoint(atZoom: camera.zoom) / options.scale / 4
             / transform.viewportMagnification)
         coalescing = SubpixelCoalescing(cellSize: simplifier.tolerance)
+        longLines = LongLineSimplification(tolerance: simplifier.tolerance)
     }
 
     /// The scene the marks go into, with no drawings yet: size, background, the sky of a steep
@@ -65,6 +71,21 @@ struct FeatureMarker {
 
     /// The marks of feature number `number` (1-based, for its default title), or why it has none.
     mutating func marks(of feature: Feature, number: Int) -> Outcome {
+        var feature = feature
+        return marks(taking: &feature, number: number)
+    }
+
+    /// The marks of feature number `number`, taking the shape out of a feature that is one long
+    /// line (`LongLineSimplification`): its map points become the working buffer and its source
+    /// coordinates are let go, so a caller that hands over the only reference to the feature adds
+    /// no copy of its vertices (else the points are copied once, on the first change).
+    mutating func marks(taking feature: inout Feature, number: Int) -> Outcome {
+        if simplifiesLongLinesFlat && drawsAsLongLine(feature) {
+            // Styled while it has its shape (a style sheet may ask for its kind).
+            let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
+            var points = FeatureMarker.takeLinePoints(&feature)
+            return marks(ofLong: &points, style: style, feature, number: number)
+        }
         guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return .outside }
         // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
         // pixel: invisible at this zoom, and a 100 MB file draws only what shows. Vertices in
@@ -82,6 +103,60 @@ struct FeatureMarker {
                             overlays: overlays, points: points, name: FeatureTitle.named(feature), number: number))
     }
 
+    /// Whether the feature is one long line that may show, drawn from its map points (a
+    /// function of its own, so that no reference to its vertices outlives the test).
+    private func drawsAsLongLine(_ feature: Feature) -> Bool {
+        guard case .polyline(let line)? = feature.shape, longLines.applies(toLineOf: line.vertices.count) else { return false }
+        return (!cullsByBounds || paths.mayShow(.polyline(line))) && paths.drawsFromMapPoints(line.vertices)
+    }
+
+    /// The map points of a feature that is one line, its shape taken out (a function of its
+    /// own, so that nothing here outlives the call holding the vertex buffer).
+    private static func takeLinePoints(_ feature: inout Feature) -> [MapPoint] {
+        guard case .polyline(let line) = feature.shape else { return [] }
+        feature.shape = nil
+        return line.vertices.points
+    }
+
+    /// The marks of a feature whose shape was one long line (`LongLineSimplification`), given
+    /// its map points: the same as the general path gives.
+    private mutating func marks(ofLong points: inout [MapPoint], style: RenderStyle, _ feature: Feature, number: Int) -> Outcome {
+        guard longLines.simplify(&points) else { return .tooSmall }
+        guard let stroke = strokePaint(style) else { return .unpainted }
+        var path = DevicePath(closed: false)
+        paths.append(linePoints: points, to: &path, guardClip: guardClip(stroke))
+        points = []
+        guard let overlay = lineOverlay(path, stroke: stroke, fillRule: style.fillRule) else { return .outside }
+        let level = style.level ?? feature.level
+        return .drawn(Marks(overlayLayer: level == .aboveRoads ? RenderScene.aboveRoads : RenderScene.aboveLabels,
+                            overlays: [overlay], points: [], name: FeatureTitle.named(feature), number: number))
+    }
+
+    /// The stroke of a style, in device pixels; nil when it paints nothing.
+    private func strokePaint(_ style: RenderStyle) -> StrokePaint? {
+        let scale = options.scale
+        return style.strokeColor.alpha > 0 && style.strokeWidth > 0
+            ? StrokePaint(color: style.strokeColor, width: style.strokeWidth * scale,
+                          dash: style.lineDash.map { $0 * scale }, cap: style.lineCap, join: style.lineJoin)
+            : nil
+    }
+
+    /// Generous enough that joins and caps of clipped-away edges stay off screen.
+    private func guardClip(_ stroke: StrokePaint?) -> GuardClip {
+        paths.guardClip(margin: 64 + 6 * (stroke?.width ?? 0))
+    }
+
+    /// A line path stroked; nil when nothing of it is on screen.
+    private func lineOverlay(_ path: DevicePath, stroke: StrokePaint, fillRule: FillRule) -> DrawPart? {
+        guard !path.isEmpty else { return nil }
+        var path = path
+        if RepeatedPixelEdges.applies(to: path, stroke) {
+            // A long line crossing its own pixels again and again: each pixel-to-pixel segment once.
+            path = RepeatedPixelEdges(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight).filtered(path)
+        }
+        return .path(path, fill: nil, fillRule: fillRule, stroke: stroke)
+    }
+
     /// False when the style gives the shape neither fill nor stroke (pins are always drawn).
     private static func paints(_ shape: Shape, _ style: RenderStyle) -> Bool {
         let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
@@ -95,14 +170,10 @@ struct FeatureMarker {
 
     private mutating func draw(_ shape: Shape, style: RenderStyle, overlays: inout [DrawPart], points: inout [PointMark]) {
         let scale = options.scale
-        let stroke = style.strokeColor.alpha > 0 && style.strokeWidth > 0
-            ? StrokePaint(color: style.strokeColor, width: style.strokeWidth * scale,
-                          dash: style.lineDash.map { $0 * scale }, cap: style.lineCap, join: style.lineJoin)
-            : nil
+        let stroke = strokePaint(style)
         let outline = style.outline ? stroke : nil
         let fill = style.fillColor.alpha > 0 ? style.fillColor : nil
-        // Generous enough that joins and caps of clipped-away edges stay off screen.
-        let guardClip = paths.guardClip(margin: 64 + 6 * (stroke?.width ?? 0))
+        let guardClip = guardClip(stroke)
         switch shape {
         case .polygon, .multiPolygon:
             var path = DevicePath(closed: true)
@@ -120,12 +191,7 @@ struct FeatureMarker {
             if case .multiPolyline(let multi) = shape {
                 for line in multi.polylines { paths.append(line: line.vertices, to: &path, guardClip: guardClip) }
             }
-            guard !path.isEmpty else { return }
-            if RepeatedPixelEdges.applies(to: path, stroke) {
-                // A long line crossing its own pixels again and again: each pixel-to-pixel segment once.
-                path = RepeatedPixelEdges(pixelWidth: options.pixelWidth, pixelHeight: options.pixelHeight).filtered(path)
-            }
-            overlays.append(.path(path, fill: nil, fillRule: style.fillRule, stroke: stroke))
+            if let overlay = lineOverlay(path, stroke: stroke, fillRule: style.fillRule) { overlays.append(overlay) }
         case .circle(let circle):
             guard fill != nil || outline != nil, circle.radius > 0 else { return }
             let center = circle.centerPoint

@@ -51,7 +51,8 @@ public struct FitExtent: Sendable {
 
     private mutating func add(_ vertices: VertexBuffer) {
         guard !vertices.isEmpty else { return }
-        let (minX, maxX) = AntimeridianUnwrap.unwrap(vertices, into: &scratch)
+        // The range only: a long track's every x is not kept for the rest of the pass.
+        let (minX, maxX) = AntimeridianUnwrap.range(vertices, scratch: &scratch)
         let bounds = vertices.boundingMapRect
         add(x: minX, x: maxX, y: bounds.minY, y: bounds.maxY)
     }

@@ -59,7 +59,8 @@ public struct MapRenderer {
             while let feature = try reader.next() {
                 reader.takeWarnings().forEach(onWarning)
                 if let warning = PolarLatitudes.warning(for: feature) { onWarning(warning) }
-                try stream.add(feature)
+                // Handed over, not copied: the stream may then reuse a long line's vertices.
+                try stream.add(consume feature)
             }
             reader.takeWarnings().forEach(onWarning)
         }

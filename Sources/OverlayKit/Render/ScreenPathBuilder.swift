@@ -21,7 +21,8 @@ struct DevicePath: Hashable, Sendable {
 
     mutating func append(subpath: [Double]) {
         starts.append(pointCount)
-        xy.append(contentsOf: subpath)
+        // The first subpath is taken as it is: a long line's run is not copied.
+        if xy.isEmpty && xy.capacity < subpath.count { xy = subpath } else { xy.append(contentsOf: subpath) }
     }
 }
 
@@ -121,6 +122,33 @@ struct ScreenPathBuilder {
                 continue
             }
             let (run, bounds) = decimated(vertices, xs: xs, shift: shift, closed: false)
+            append(run: run, bounds: bounds, to: &path, guardClip: guardClip)
+        }
+    }
+
+    /// Whether a line's vertices may be drawn from their map points alone
+    /// (`append(linePoints:to:guardClip:)`): a flat camera, and no longitude written beyond
+    /// ±180° (whose placement needs the source coordinates' neighbours). O(n), no memory.
+    func drawsFromMapPoints(_ vertices: VertexBuffer) -> Bool {
+        !transform.isPitched && !FarLongitudes.anyBeyond(vertices.coordinates)
+    }
+
+    /// Appends a line given by its map points (every visible world copy) to `path`: what
+    /// `append(line:to:guardClip:)` appends for the same points, for a line that
+    /// `drawsFromMapPoints` allows, without a vertex buffer or an unwrapped copy of x.
+    mutating func append(linePoints points: [MapPoint], to path: inout DevicePath, guardClip: GuardClip) {
+        // The bounds as `VertexBuffer.boundingMapRect` computes them, so culling is the same.
+        guard let first = points.first else { return }
+        var minX = first.x, minY = first.y, maxX = minX, maxY = minY
+        for point in points {
+            if point.x < minX { minX = point.x } else if point.x > maxX { maxX = point.x }
+            if point.y < minY { minY = point.y } else if point.y > maxY { maxY = point.y }
+        }
+        guard verticallyVisible(MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)) else { return }
+        for shift in transform.worldCopies(minX: minX, maxX: maxX) {
+            let (run, bounds) = points.withUnsafeBufferPointer { points in
+                ScreenPathBuilder.decimate(count: points.count, closed: false) { transform.device(x: points[$0].x + shift, y: points[$0].y) }
+            }
             append(run: run, bounds: bounds, to: &path, guardClip: guardClip)
         }
     }

@@ -21,7 +21,7 @@ struct SnapshotContent {
     var annotations: RenderReport.AnnotationCounts { layout.counts }
 
     /// Takes one feature: returns its overlay marks and the layer they go in, if it has any.
-    mutating func add(_ feature: Feature) -> (layer: Int, drawing: FeatureDrawing)? {
+    mutating func add(_ feature: consuming Feature) -> (layer: Int, drawing: FeatureDrawing)? {
         guard let marks = take(feature) else { return nil }
         return (marks.overlayLayer, FeatureDrawing(title: marks.title, parts: marks.overlays))
     }
@@ -29,9 +29,10 @@ struct SnapshotContent {
     /// Takes one feature: counts it, lays out its points and returns its marks when it has
     /// overlays to draw (their title may name the feature by its number within this content's
     /// features: `Marks.number`).
-    mutating func take(_ feature: Feature) -> FeatureMarker.Marks? {
+    mutating func take(_ feature: consuming Feature) -> FeatureMarker.Marks? {
         features.read += 1
-        switch marker.marks(of: feature, number: features.read) {
+        // Taken, not copied: a long line's vertices become the marker's working buffer.
+        switch marker.marks(taking: &feature, number: features.read) {
         case .outside:
             features.outsideView += 1
             return nil

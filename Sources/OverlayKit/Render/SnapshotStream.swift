@@ -69,8 +69,10 @@ public struct SnapshotStream {
     }
 
     /// Styles and draws one feature: `aboveRoads` overlays at once, the rest kept for `finish()`.
+    /// - Parameter feature: the feature, handed over: when it is one long line and this is the
+    ///   only reference to it, its map points are simplified in place rather than copied.
     /// - Throws: the output's write errors (SVG).
-    public mutating func add(_ feature: Feature) throws {
+    public mutating func add(_ feature: consuming Feature) throws {
         precondition(!finished, "SnapshotStream.add after finish")
         guard let (layer, drawing) = content.add(feature) else { return }
         if layer == RenderScene.aboveRoads {
