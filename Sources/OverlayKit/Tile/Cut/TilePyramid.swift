@@ -69,18 +69,19 @@ public enum TilePyramid {
     }
 
     /// Builds the tiles of `root`'s subtree from `minZoom` to `lastZoom` (at most the max zoom,
-    /// whose tiles keep full detail) from records clipped to `root`, in the run's order: one
-    /// partition of a run split over machines (`TileJob`), or the zooms above its partitions.
-    /// Arguments and result as `build`; the counts are indexed by zoom, 0 to the max zoom.
-    static func build(records runs: [RecordRun], root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
-                      parallelism: Int, folder: String, usage: RecordFileUsage, readsDeferred: Bool = false,
+    /// whose tiles keep full detail) from what a store holds for it (clipped to `root`, in the
+    /// run's order): one partition of a run split over machines (`TileJob`), or the zooms above
+    /// its partitions. Arguments and result as `build`; the counts are indexed by zoom, 0 to the
+    /// max zoom.
+    static func build(_ zoomZero: ZoomZeroFeatures, root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
+                      parallelism: Int, readsDeferred: Bool = false,
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
         let walk = Walk(options: options, minZoom: minZoom, lastZoom: min(lastZoom, options.maxZoom), parallelism: max(1, parallelism),
                         emit: readsDeferred ? emit : resolving(emit), emitBlock: readsDeferred ? emitBlock : emitBlock.map(resolving))
         var counts = ZoomCounts.zooms(through: options.maxZoom)
         guard root.z <= walk.lastZoom else { return counts }
-        try walk.cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
+        try walk.cut(zoomZero, root: root, loadBytes: loadBytes, counts: &counts)
         return counts
     }
 
@@ -134,17 +135,21 @@ public enum TilePyramid {
         func cutAll(_ source: TileSource, loadBytes: Int) throws -> [ZoomCounts] {
             let maxZoom = source.options.maxZoom
             var counts = ZoomCounts.zooms(through: maxZoom)
-            switch source.store.zoomZero {
-            case .records(let runs, let folder, let usage):
-                try cutSubtree(runs, root: TileID(z: 0, x: 0, y: 0), folder: folder, usage: usage, loadBytes: loadBytes,
-                               counts: &counts)
-            case .features(let features, let attributes, let propertyTable):
-                guard !features.isEmpty else { break }
-                let cutter = TileCutter(options: source.options, propertyTable: propertyTable, attributes: { attributes[$0] })
-                try cutInMemory([PendingTile(features: features, id: TileID(z: 0, x: 0, y: 0), share: rootShare)],
-                                cutter: cutter, counts: &counts)
-            }
+            try cut(source.store.zoomZero, root: TileID(z: 0, x: 0, y: 0), loadBytes: loadBytes, counts: &counts)
             return Array(counts[min(minZoom, maxZoom)...])
+        }
+
+        /// Cuts `root`'s subtree from what a store holds for it at zoom 0: records on disk (tiles
+        /// too big to hold cut while read) or features in memory.
+        func cut(_ zoomZero: ZoomZeroFeatures, root: TileID, loadBytes: Int, counts: inout [ZoomCounts]) throws {
+            switch zoomZero {
+            case .records(let runs, let folder, let usage):
+                try cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
+            case .features(let features, let attributes, let propertyTable):
+                guard !features.isEmpty else { return }
+                let cutter = TileCutter(options: options, propertyTable: propertyTable, attributes: { attributes[$0] })
+                try cutInMemory([PendingTile(features: features, id: root, share: rootShare)], cutter: cutter, counts: &counts)
+            }
         }
 
         /// Walks the subtrees of `roots` in memory: the top zooms one level at a time until
