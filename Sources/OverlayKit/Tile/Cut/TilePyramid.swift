@@ -276,32 +276,32 @@ public enum TilePyramid {
         /// records written to new files in `folder` and each child pushed as a task of its own.
         func cutRecords(_ runs: [RecordRun], tile id: TileID, share: TileSampling.Share, folder: String, usage: RecordFileUsage,
                         loadBytes: Int, stack: TaskStack, total: SharedCounts) throws {
-            let bytes = runs.reduce(0) { $0 + $1.file.size }
+            let bytes = runs.reduce(0) { $0 + $1.size }
             guard bytes > 0 else { return }
             var counts = ZoomCounts.zooms(through: options.maxZoom)
             if bytes <= loadBytes {
-                let (features, attributes) = try LoadedRecords.read(runs)
-                let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes.attributes)
+                let (features, attributes) = try RecordRun.load(runs)
+                let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes)
                 try walkLoaded(PendingTile(features: features, id: id, share: share), cutter: cutter, stack: stack, total: total)
                 trimmer.finished(bytes: bytes)
                 return
             }
             let splitting = id.z < lastZoom
-            var children = try RecordTileCut.Children(files: splitting ? (0..<4).map { _ in try RecordFile(in: folder, usage: usage) } : nil)
+            var children = try ChildRecords(folder: splitting ? folder : nil, usage: usage)
             let cut = RecordTileCut(walk: self)
             try cut.cut(id, share: share, runs: runs, children: &children, counts: &counts)
             try children.finish()
             total.add(counts)
             trimmer.finished(bytes: bytes)
-            guard let files = children.files else { return }
-            let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
+            guard let childRuns = children.runs else { return }
+            let nonEmpty = zip(childRuns, TileSplit.children(of: id)).filter { $0.0.size > 0 }
             // Record bytes for features: about the same split, read from the files' sizes.
             let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map { Double($0.0.size) }, of: share)
             // Pushed last child first, so the first child is taken first.
-            for ((file, child), childShare) in zip(nonEmpty, shares).reversed() {
+            for ((run, child), childShare) in zip(nonEmpty, shares).reversed() {
                 guard let childShare else { continue }
                 stack.push { stack in
-                    try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,
+                    try cutRecords([run], tile: child, share: childShare, folder: folder, usage: usage,
                                    loadBytes: loadBytes, stack: stack, total: total)
                 }
             }
