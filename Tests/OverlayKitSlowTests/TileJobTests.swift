@@ -220,4 +220,81 @@ final class TileJobTests: XCTestCase {
             }, "\(shards) shards, partition zoom \(zoom)")
         }
     }
+
+    /// The shards' files as a feature store hand the settle step what one run's store hands it:
+    /// the same anchors in the same Z-order and the same polygon pieces, so the same shared-border
+    /// tags; and the plan's thinning states resume each partition's walk where one run's walk
+    /// stands at its first point.
+    func testShardStoreHandsTheSettleStepWhatOneRunsStoreDoes() throws {
+        let cells = CoverageFixtures.voronoi(west: 166.6, south: -21.4, east: 193.7, north: -3.2, columns: 6, rows: 5, seed: 3)
+            .map { [$0] }
+        var lines = CoverageFixtures.geoJSONSequence(cells)
+        for index in 0..<300 {
+            let longitude = -40 + Double(index % 30) * 2.5 + Double(index) * 0.001, latitude = -30 + Double(index / 30) * 5.5
+            lines += #"{"type":"Feature","properties":{"n":\#(index)},"geometry":{"type":"Point","coordinates":[\#(longitude),\#(latitude)]}}"# + "\n"
+        }
+        let input = folder.appendingPathComponent("settle.geojsons").path
+        try Data(lines.utf8).write(to: URL(fileURLWithPath: input))
+        var options = TileOptions()
+        options.maxZoom = 7
+        options.baseZoom = 5
+        options.pointDropRate = 2.5
+        options.sharedBorders = true
+        var reader = try FeatureIO.reader(for: ByteInput(path: input))
+        let one = try TileSource(reading: &reader, options: options)
+        var oneAnchors = [FeatureAnchor]()
+        try one.store.forEachAnchor { oneAnchors.append($0) }
+        var oneWalker = try XCTUnwrap(PointThinning.walker(for: one.options))
+        var oneThinning = [Int: UInt8]()
+        for anchor in oneAnchors where anchor.pointsOnly { oneThinning[anchor.source] = oneWalker.next(key: anchor.key) }
+
+        for (count, zoom) in [(1, 0), (3, 2), (4, 3)] {
+            let work = folder.appendingPathComponent("settle-\(count)-\(zoom)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+            var tiler = Tiler(output: folder.appendingPathComponent("unused-\(count)-\(zoom)").path, layer: "mixed")
+            tiler.options = options
+            let job = try TileJob.create(work: work.path, tiler: tiler, partitionZoom: zoom)
+            for (index, path) in try shards(of: input, count: count).enumerated() {
+                var part = try FeatureIO.reader(for: ByteInput(path: path))
+                try job.split(shard: index, reading: &part)
+            }
+            try job.plan()
+            let plan = try job.loadPlan()
+            var store = try ShardFeatureStore(paths: plan.shards.map { TileJob.File.shardRecords($0.number).path(in: work.path) },
+                                              shards: plan.shards, partitionZoom: zoom, owned: [:], folder: folder.path)
+            var anchors = [FeatureAnchor]()
+            try store.forEachAnchor { anchors.append($0) }
+            XCTAssertEqual(anchors.map(\.key), oneAnchors.map(\.key), "\(count) shards, partition zoom \(zoom): anchor keys")
+            XCTAssertEqual(anchors.map(\.source), oneAnchors.map(\.source), "\(count) shards, partition zoom \(zoom): anchor order")
+            XCTAssertEqual(anchors.map(\.pointsOnly), oneAnchors.map(\.pointsOnly))
+            func polygons(_ store: some ProjectedFeatureStore) throws -> [String] {
+                var pieces = [String]()
+                try store.forEachPolygon { pieces.append("\($0.source) \($0.coordinates)") }
+                return pieces.sorted()
+            }
+            XCTAssertEqual(try polygons(store), try polygons(one.store), "\(count) shards, partition zoom \(zoom): polygon pieces")
+            var settled = options
+            try FeatureSettling.settle(&settled, store: &store, vertexSpacing: MaxZoomGuess.VertexSpacing(), sketch: nil,
+                                       featureCount: one.inputCounts.features)
+            XCTAssertEqual(store.partitions, plan.partitions.map(\.index))
+            for feature in one.features where feature.type == .polygon {
+                XCTAssertEqual(store.sharedBordersThrough[feature.source], feature.tags.sharedBordersThrough, "feature \(feature.source)")
+            }
+            XCTAssertTrue(one.features.contains { $0.tags.sharedBordersThrough > 0 }, "some border is held back")
+            // Each partition's walk, resumed from the state the plan settled for it, thins its points
+            // as one run's walk does.
+            var partitionThinning = [Int: UInt8]()
+            for partition in plan.partitions {
+                guard let state = partition.thinning else { continue }
+                var walker = try XCTUnwrap(PointThinning.walker(
+                    for: settled, resumedFrom: state,
+                    shadows: try store.shadows(on: partition.index, lowShadows: plan.thinningShadows, options: settled)))
+                for anchor in try store.anchors(of: partition.index) where anchor.pointsOnly {
+                    partitionThinning[anchor.source] = walker.next(key: anchor.key)
+                }
+            }
+            XCTAssertEqual(partitionThinning, oneThinning, "\(count) shards, partition zoom \(zoom): thinning")
+            XCTAssertTrue(oneThinning.values.contains { $0 > 0 }, "some point is thinned")
+        }
+    }
 }

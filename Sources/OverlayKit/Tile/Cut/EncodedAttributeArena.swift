@@ -1,6 +1,6 @@
 import OverlayModel
 
-/// The stored ids and properties (`AttributeCodec`'s bytes) of the points a dense tile holds
+/// The stored ids and properties (a record's attribute bytes, `StoredRecord`) of the points a dense tile holds
 /// while it is built from records, one slot each, handed to the tile as its
 /// ``DeferredTileAttributes``: the points stay a few dozen bytes each until the tile is
 /// encoded, instead of a few hundred decoded.
@@ -65,7 +65,7 @@ struct EncodedAttributeArena {
         func attributes(slot: Int, source: Int) -> TileAttributes {
             let end = slot + 1 < starts.count ? starts[slot + 1] : bytes.count
             return bytes.withUnsafeBytes {
-                AttributeCodec.attributes(UnsafeRawBufferPointer(rebasing: $0[starts[slot]..<end]), at: 0, source: source)
+                StoredRecord.attributes(UnsafeRawBufferPointer(rebasing: $0[starts[slot]..<end]), source: source)
             }
         }
     }

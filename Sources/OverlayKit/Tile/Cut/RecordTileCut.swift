@@ -12,79 +12,27 @@ import OverlayModel
 struct RecordTileCut {
     let walk: TilePyramid.Walk
 
-    /// The four children's records, in memory, or flushed to the next level's files as they grow;
-    /// a solid tile takes them all back.
-    struct Children {
-        /// The children's files in `TileSplit.children(of:)`'s order; nil at the max zoom.
-        let files: [RecordFile]?
-        private var buffers: [[UInt8]] = [[], [], [], []]
-        private let marks: [Int]
-        private static let flushBytes = 4 << 20
-
-        init(files: [RecordFile]?) {
-            self.files = files
-            marks = files?.map(\.size) ?? []
-        }
-
-        mutating func append(_ feature: ProjectedFeature, group: UInt8, part: Int, anchor: UInt64, child: Int, tile: TileID,
-                             attributes: UnsafeRawBufferPointer) throws {
-            FeatureRecord.append(feature, source: feature.source, tags: feature.tags, group: group, part: part, anchor: anchor,
-                                 tile: (UInt32(tile.x), UInt32(tile.y)), attributes: attributes, to: &buffers[child])
-            try flushIfFull(child)
-        }
-
-        /// Appends a copy of a whole record, filed under the child (with the run's input position
-        /// and tags when they differ from the record's).
-        mutating func appendCopy(_ record: UnsafeRawBufferPointer, child: Int, tile: TileID,
-                                 fixed: (source: Int, tags: FeatureTags)?) throws {
-            FeatureRecord.appendCopy(record, tile: (UInt32(tile.x), UInt32(tile.y)), fixed: fixed, to: &buffers[child])
-            try flushIfFull(child)
-        }
-
-        private mutating func flushIfFull(_ child: Int) throws {
-            if let files, buffers[child].count >= Self.flushBytes {
-                try files[child].append(buffers[child])
-                buffers[child].removeAll(keepingCapacity: true)
-            }
-        }
-
-        /// Forgets every record (the tile was solid: no child is cut one by one).
-        mutating func discard() throws {
-            buffers = [[], [], [], []]
-            if let files { for (file, mark) in zip(files, marks) { try file.truncate(to: mark) } }
-        }
-
-        /// Writes what is buffered.
-        mutating func finish() throws {
-            guard let files else { return }
-            for (file, bytes) in zip(files, buffers) where !bytes.isEmpty { try file.append(bytes) }
-            buffers = [[], [], [], []]
-            for file in files { try file.flush() }
-        }
-    }
-
     /// Cuts tile `id` from the records of `runs`, emits it, and writes each feature's pieces in
     /// its children to `children` (unless it is the max zoom, or solid: then its whole subtree
     /// is emitted as blocks).
-    func cut(_ id: TileID, share: TileSampling.Share = .whole, runs: [RecordRun], children: inout Children, counts: inout [TileZoomCounts]) throws {
+    func cut(_ id: TileID, share: TileSampling.Share = .whole, runs: [RecordRun], children: inout ChildRecords, counts: inout [TileZoomCounts]) throws {
         let options = walk.options
         var accumulator = TileBuilder.Accumulator(tile: id, options: options, keepsPropertySources: false, defersAttributes: true)
         // Once the tile is heavy, it is held through its emit with no other heavy tile beside it.
         var heavy = false
         defer { if heavy { walk.heavyTiles.leave() } }
-        let splitting = children.files != nil
+        let splitting = children.splits
         var solid: [ProjectedFeature]? = walk.findsSolidTiles && splitting && options.buffer > 0 ? [] : nil
         var solidAttributes = [Int: TileAttributes]()
         var leftoverAttributes = [Int: [UInt8]]()
         let childIDs = TileSplit.children(of: id)
         let placement = ChildPlacement(tile: id, options: options)
         for run in runs {
-            var reader = try RecordReader(run.file)
-            while try reader.next({ (bytes: UnsafeRawBufferPointer) -> Void in
-                let header = FeatureRecord.header(bytes)
+            try run.forEachRecord { record in
+                let header = record.header
                 guard header.type != nil else { return }
-                var source = FeatureRecord.source(bytes)
-                var tags = FeatureRecord.tags(bytes)
+                var source = record.source
+                var tags = record.tags
                 var fixed: (source: Int, tags: FeatureTags)?
                 if let fixup = run.fixup {
                     (source, tags) = fixup.apply(source: source, tags: tags)
@@ -94,7 +42,7 @@ struct RecordTileCut {
                 var decoded: (feature: ProjectedFeature, attributesAt: Int)?
                 func feature() -> (feature: ProjectedFeature, attributesAt: Int) {
                     if let decoded { return decoded }
-                    var (read, attributesAt) = FeatureRecord.feature(bytes)
+                    var (read, attributesAt) = record.feature()
                     read!.source = source
                     read!.tags = tags
                     decoded = (read!, attributesAt)
@@ -105,10 +53,10 @@ struct RecordTileCut {
                     var attributes: TileAttributes?
                     accumulator.add(feature, attributes: { _ in
                         if let attributes { return attributes }
-                        let read = AttributeCodec.attributes(bytes, at: attributesAt, source: source)
+                        let read = record.attributes(at: attributesAt, source: source)
                         attributes = read
                         return read
-                    }, stored: UnsafeRawBufferPointer(rebasing: bytes[attributesAt...]))
+                    }, stored: record.attributeBytes(from: attributesAt))
                     if !heavy && accumulator.featureCount >= HeavyTileGate.features {
                         walk.heavyTiles.enter()
                         heavy = true
@@ -116,14 +64,14 @@ struct RecordTileCut {
                     let candidates = accumulator.leftoverCandidates
                     if candidates.ring == source || candidates.line == source {
                         leftoverAttributes = leftoverAttributes.filter { $0.key == candidates.ring || $0.key == candidates.line }
-                        leftoverAttributes[source] = Array(bytes[attributesAt...])
+                        leftoverAttributes[source] = Array(record.attributeBytes(from: attributesAt))
                     }
                 }
                 if solid != nil {
                     let (feature, attributesAt) = feature()
                     if SolidTile.isSolid([feature], tile: id, options: options) {
                         solid?.append(feature)
-                        solidAttributes[source] = AttributeCodec.attributes(bytes, at: attributesAt, source: source)
+                        solidAttributes[source] = record.attributes(at: attributesAt, source: source)
                     } else {
                         solid = nil
                         solidAttributes = [:]
@@ -132,26 +80,26 @@ struct RecordTileCut {
                 guard splitting else { return }
                 if let untouched = placement.untouchedChildren(header.bounds) {
                     for child in 0..<4 where untouched[child] {
-                        try children.appendCopy(bytes, child: child, tile: childIDs[child], fixed: fixed)
+                        try children.appendCopy(record, child: child, tile: childIDs[child], fixed: fixed)
                     }
                     return
                 }
                 let (feature, attributesAt) = feature()
-                let order = FeatureRecord.order(bytes)
-                let attributeBytes = UnsafeRawBufferPointer(rebasing: bytes[attributesAt...])
+                let order = record.order
+                let attributeBytes = record.attributeBytes(from: attributesAt)
                 for (child, parts) in TileSplit.split([feature], tile: id, bounds: FeatureBounds(feature), options: options)
                     .enumerated() {
                     for part in parts {
-                        try children.append(part, group: order.group, part: Int(order.part), anchor: FeatureRecord.anchor(bytes),
+                        try children.append(part, group: order.group, part: Int(order.part), anchor: record.anchor,
                                             child: child, tile: childIDs[child], attributes: attributeBytes)
                     }
                 }
-            }) != nil {}
+            }
         }
         let leftovers = leftoverAttributes
         let attributesOf = { (source: Int) -> TileAttributes in
             guard let bytes = leftovers[source] else { return TileAttributes(id: nil, properties: nil) }
-            return bytes.withUnsafeBytes { AttributeCodec.attributes($0, at: 0, source: source) }
+            return bytes.withUnsafeBytes { StoredRecord.attributes($0, source: source) }
         }
         var (tile, bounds) = accumulator.finish(attributes: attributesOf, propertyTable: nil)
         let cutter = TileCutter(options: options, propertyTable: nil,

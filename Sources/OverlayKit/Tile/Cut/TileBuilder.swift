@@ -96,7 +96,7 @@ enum TileBuilder {
 
         /// Adds one feature clipped to the tile; `attributes` gives an input position's id and
         /// properties and is called only for what is drawn. `stored` are the same attributes in
-        /// `AttributeCodec`'s bytes, kept instead of decoded where the tile defers them.
+        /// a record's stored bytes (`StoredRecord`), kept instead of decoded where the tile defers them.
         mutating func add(_ feature: ProjectedFeature, attributes: (Int) -> TileAttributes,
                           stored: UnsafeRawBufferPointer? = nil,
                           onFeature: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)? = nil) {

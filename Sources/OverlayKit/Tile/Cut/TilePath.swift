@@ -9,25 +9,24 @@ extension TilePyramid {
     /// - Throws: `io.*` when the temporary files cannot be written or read back.
     static func featuresOnPath(to tile: TileID, from source: TileSource, loadBytes: Int) throws
             -> ([ProjectedFeature], (Int) -> TileAttributes, TileID)? {
-        guard let disk = source.disk else { return nil }
+        guard case .records(var runs, let folder, let usage) = source.store.zoomZero else { return nil }
         let options = source.options
-        var runs = disk.firstLevel()
         var id = TileID(z: 0, x: 0, y: 0)
         // Nothing is emitted: only the children's records are wanted.
         let walk = Walk(options: options, minZoom: options.maxZoom + 1, lastZoom: options.maxZoom, parallelism: 1,
                         emit: { _ in 0 }, emitBlock: nil)
-        while id.z < tile.z && runs.reduce(0, { $0 + $1.file.size }) > loadBytes {
-            var children = try RecordTileCut.Children(files: (0..<4).map { _ in try RecordFile(in: disk.folder, usage: disk.usage) })
+        while id.z < tile.z && runs.reduce(0, { $0 + $1.size }) > loadBytes {
+            var children = try ChildRecords(folder: folder, usage: usage)
             var counts = TileZoomCounts.zooms(through: options.maxZoom)
             try RecordTileCut(walk: walk).cut(id, runs: runs, children: &children, counts: &counts)
             try children.finish()
-            guard let files = children.files else { break }
+            guard let childRuns = children.runs else { break }
             let shift = tile.z - id.z - 1
             let child = ((tile.x >> shift) & 1) * 2 + ((tile.y >> shift) & 1)
-            runs = [RecordRun(file: files[child])]
+            runs = [childRuns[child]]
             id = TileSplit.children(of: id)[child]
         }
-        let (features, loaded) = try LoadedRecords.read(runs)
-        return (features, loaded.attributes, id)
+        let (features, attributes) = try RecordRun.load(runs)
+        return (features, attributes, id)
     }
 }

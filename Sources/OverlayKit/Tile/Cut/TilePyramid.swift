@@ -69,18 +69,19 @@ public enum TilePyramid {
     }
 
     /// Builds the tiles of `root`'s subtree from `minZoom` to `lastZoom` (at most the max zoom,
-    /// whose tiles keep full detail) from records clipped to `root`, in the run's order: one
-    /// partition of a run split over machines (`TileJob`), or the zooms above its partitions.
-    /// Arguments and result as `build`; the counts are indexed by zoom, 0 to the max zoom.
-    static func build(records runs: [RecordRun], root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
-                      parallelism: Int, folder: String, usage: RecordFileUsage, readsDeferred: Bool = false,
+    /// whose tiles keep full detail) from what a store holds for it (clipped to `root`, in the
+    /// run's order): one partition of a run split over machines (`TileJob`), or the zooms above
+    /// its partitions. Arguments and result as `build`; the counts are indexed by zoom, 0 to the
+    /// max zoom.
+    static func build(_ zoomZero: ZoomZeroFeatures, root: TileID, options: TileOptions, minZoom: Int, lastZoom: Int,
+                      parallelism: Int, readsDeferred: Bool = false,
                       emit: @escaping @Sendable (inout VectorTile) throws -> Int,
                       emitBlock: (@Sendable (inout VectorTile, TileBlock) throws -> Int)?) throws -> [ZoomCounts] {
         let walk = Walk(options: options, minZoom: minZoom, lastZoom: min(lastZoom, options.maxZoom), parallelism: max(1, parallelism),
                         emit: readsDeferred ? emit : resolving(emit), emitBlock: readsDeferred ? emitBlock : emitBlock.map(resolving))
         var counts = ZoomCounts.zooms(through: options.maxZoom)
         guard root.z <= walk.lastZoom else { return counts }
-        try walk.cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
+        try walk.cut(zoomZero, root: root, loadBytes: loadBytes, counts: &counts)
         return counts
     }
 
@@ -134,17 +135,21 @@ public enum TilePyramid {
         func cutAll(_ source: TileSource, loadBytes: Int) throws -> [ZoomCounts] {
             let maxZoom = source.options.maxZoom
             var counts = ZoomCounts.zooms(through: maxZoom)
-            switch source.store.zoomZero {
-            case .records(let runs, let folder, let usage):
-                try cutSubtree(runs, root: TileID(z: 0, x: 0, y: 0), folder: folder, usage: usage, loadBytes: loadBytes,
-                               counts: &counts)
-            case .features(let features, let attributes, let propertyTable):
-                guard !features.isEmpty else { break }
-                let cutter = TileCutter(options: source.options, propertyTable: propertyTable, attributes: { attributes[$0] })
-                try cutInMemory([PendingTile(features: features, id: TileID(z: 0, x: 0, y: 0), share: rootShare)],
-                                cutter: cutter, counts: &counts)
-            }
+            try cut(source.store.zoomZero, root: TileID(z: 0, x: 0, y: 0), loadBytes: loadBytes, counts: &counts)
             return Array(counts[min(minZoom, maxZoom)...])
+        }
+
+        /// Cuts `root`'s subtree from what a store holds for it at zoom 0: records on disk (tiles
+        /// too big to hold cut while read) or features in memory.
+        func cut(_ zoomZero: ZoomZeroFeatures, root: TileID, loadBytes: Int, counts: inout [ZoomCounts]) throws {
+            switch zoomZero {
+            case .records(let runs, let folder, let usage):
+                try cutSubtree(runs, root: root, folder: folder, usage: usage, loadBytes: loadBytes, counts: &counts)
+            case .features(let features, let attributes, let propertyTable):
+                guard !features.isEmpty else { return }
+                let cutter = TileCutter(options: options, propertyTable: propertyTable, attributes: { attributes[$0] })
+                try cutInMemory([PendingTile(features: features, id: root, share: rootShare)], cutter: cutter, counts: &counts)
+            }
         }
 
         /// Walks the subtrees of `roots` in memory: the top zooms one level at a time until
@@ -271,32 +276,32 @@ public enum TilePyramid {
         /// records written to new files in `folder` and each child pushed as a task of its own.
         func cutRecords(_ runs: [RecordRun], tile id: TileID, share: TileSampling.Share, folder: String, usage: RecordFileUsage,
                         loadBytes: Int, stack: TaskStack, total: SharedCounts) throws {
-            let bytes = runs.reduce(0) { $0 + $1.file.size }
+            let bytes = runs.reduce(0) { $0 + $1.size }
             guard bytes > 0 else { return }
             var counts = ZoomCounts.zooms(through: options.maxZoom)
             if bytes <= loadBytes {
-                let (features, attributes) = try LoadedRecords.read(runs)
-                let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes.attributes)
+                let (features, attributes) = try RecordRun.load(runs)
+                let cutter = TileCutter(options: options, propertyTable: nil, attributes: attributes)
                 try walkLoaded(PendingTile(features: features, id: id, share: share), cutter: cutter, stack: stack, total: total)
                 trimmer.finished(bytes: bytes)
                 return
             }
             let splitting = id.z < lastZoom
-            var children = try RecordTileCut.Children(files: splitting ? (0..<4).map { _ in try RecordFile(in: folder, usage: usage) } : nil)
+            var children = try ChildRecords(folder: splitting ? folder : nil, usage: usage)
             let cut = RecordTileCut(walk: self)
             try cut.cut(id, share: share, runs: runs, children: &children, counts: &counts)
             try children.finish()
             total.add(counts)
             trimmer.finished(bytes: bytes)
-            guard let files = children.files else { return }
-            let nonEmpty = zip(files, TileSplit.children(of: id)).filter { $0.0.size > 0 }
+            guard let childRuns = children.runs else { return }
+            let nonEmpty = zip(childRuns, TileSplit.children(of: id)).filter { $0.0.size > 0 }
             // Record bytes for features: about the same split, read from the files' sizes.
             let shares = TileSampling.visited(nonEmpty.map(\.1), sizes: nonEmpty.map { Double($0.0.size) }, of: share)
             // Pushed last child first, so the first child is taken first.
-            for ((file, child), childShare) in zip(nonEmpty, shares).reversed() {
+            for ((run, child), childShare) in zip(nonEmpty, shares).reversed() {
                 guard let childShare else { continue }
                 stack.push { stack in
-                    try cutRecords([RecordRun(file: file)], tile: child, share: childShare, folder: folder, usage: usage,
+                    try cutRecords([run], tile: child, share: childShare, folder: folder, usage: usage,
                                    loadBytes: loadBytes, stack: stack, total: total)
                 }
             }

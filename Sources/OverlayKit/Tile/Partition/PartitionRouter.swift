@@ -6,37 +6,21 @@ import OverlayModel
 /// whose tile holds the feature's anchor owns it and also gets its whole pieces (for the zooms
 /// above the partitions) and its anchor (for thinning).
 ///
-/// Sections of the shard's file, by partition (its Z-order index at the partition zoom):
-/// `kind` 0–2 the clipped pieces by antimeridian group, 3–5 the owned features' whole pieces by
-/// group, 6 the owned features' anchors (16 bytes: key, input position with the top bit set when
-/// not every piece is a point), 7 the shadows points cast on the partition's tiles from the
-/// partition zoom down (16 bytes: zoom, tile index; `PointThinning.TileShadows`). The shadows on
-/// the tiles above the partition zoom go to the shard's summary (``lowShadows``).
+/// The shard's file (`ShardFileWriter`) holds them by partition; the shadows on the tiles above
+/// the partition zoom go to the shard's summary (``lowShadows``).
 final class PartitionRouter: ProjectedFeatureSink {
     let options: TileOptions
     let partitionZoom: Int
-    private let writer: SectionedFileWriter
+    private let writer: ShardFileWriter
     /// Per partition: its owned features, those whose pieces are all points, and the highest
     /// anchor key of those points (point thinning's walk resumes after it).
     private(set) var owned = [Int: (features: Int, points: Int, lastPointKey: UInt64?)]()
-    private var record = [UInt8]()
     /// Per zoom below the partition zoom, the tiles the shard's points shadow (when points are thinned).
     private(set) var lowShadows: [Set<UInt64>]
     /// The zooms whose shadows are kept: below the base zoom, or every zoom a guess may choose.
     private let shadowZooms: Int
 
-    /// The sections kinds, by group where they have groups.
-    enum Kind: Int {
-        case clipped = 0
-        case whole = 3
-        case anchors = 6
-        case shadows = 7
-    }
-
-    /// The section of partition `index` holding `kind` (plus `group`).
-    static func section(_ index: Int, _ kind: Kind, group: Int = 0) -> Int { index * 8 + kind.rawValue + group }
-
-    init(options: TileOptions, partitionZoom: Int, writer: SectionedFileWriter) {
+    init(options: TileOptions, partitionZoom: Int, writer: ShardFileWriter) {
         self.options = options
         self.partitionZoom = partitionZoom
         self.writer = writer
@@ -48,11 +32,6 @@ final class PartitionRouter: ProjectedFeatureSink {
 
     /// The deepest base zoom a guess may choose (`TileOptions.validate`'s limit).
     static let guessedZoomLimit = 24
-
-    /// The partition (Z-order index at the partition zoom) of an anchor key.
-    static func partition(ofAnchor key: UInt64, zoom: Int) -> Int {
-        zoom == 0 ? 0 : Int(key >> UInt64(64 - 2 * zoom))
-    }
 
     /// The Z-order index of a tile at its zoom (x in the odd bits, as `SpatialOrder` keys).
     static func index(of tile: TileID) -> Int {
@@ -73,28 +52,20 @@ final class PartitionRouter: ProjectedFeatureSink {
                anchor: (key: UInt64, pointsOnly: Bool)?) throws {
         // A feature with nothing to tile reaches no tile; the shard's summary counts it.
         guard let anchor else { return }
-        let owner = Self.partition(ofAnchor: anchor.key, zoom: partitionZoom)
+        let owner = ShardFeatureStore.partition(ofAnchor: anchor.key, zoom: partitionZoom)
         var part = 0
         for (group, features) in [pieces.west, pieces.center, pieces.east].enumerated() {
             for feature in features {
                 try descend(feature, tile: TileID(z: 0, x: 0, y: 0)) { piece, tile in
-                    record.removeAll(keepingCapacity: true)
-                    FeatureRecord.append(piece, source: source, tags: tags, group: UInt8(group), part: part,
-                                         anchor: anchor.key, tile: (UInt32(tile.x), UInt32(tile.y)),
-                                         attributes: attributes, to: &record)
-                    try writer.append(record, to: Self.section(Self.index(of: tile), .clipped, group: group))
+                    try writer.appendPiece(piece, source: source, tags: tags, group: group, part: part, anchor: anchor.key,
+                                           tile: tile, attributes: attributes, partition: Self.index(of: tile))
                 }
-                record.removeAll(keepingCapacity: true)
-                FeatureRecord.append(feature, source: source, tags: tags, group: UInt8(group), part: part, anchor: anchor.key,
-                                     tile: (0, 0), attributes: attributes, to: &record)
-                try writer.append(record, to: Self.section(owner, .whole, group: group))
+                try writer.appendPiece(feature, source: source, tags: tags, group: group, part: part, anchor: anchor.key,
+                                       tile: nil, attributes: attributes, partition: owner)
                 part += 1
             }
         }
-        var entry = [UInt8]()
-        withUnsafeBytes(of: anchor.key.littleEndian) { entry.append(contentsOf: $0) }
-        withUnsafeBytes(of: (UInt64(source) | (anchor.pointsOnly ? 0 : 1 << 63)).littleEndian) { entry.append(contentsOf: $0) }
-        try writer.append(entry, to: Self.section(owner, .anchors))
+        try writer.appendAnchor(key: anchor.key, source: source, pointsOnly: anchor.pointsOnly, partition: owner)
         owned[owner, default: (0, 0, nil)].features += 1
         if anchor.pointsOnly { try castShadows(anchor.key) }
         if anchor.pointsOnly {
@@ -112,10 +83,7 @@ final class PartitionRouter: ProjectedFeatureSink {
                     lowShadows[zoom].insert(index)
                     continue
                 }
-                var entry = [UInt8]()
-                withUnsafeBytes(of: UInt64(zoom).littleEndian) { entry.append(contentsOf: $0) }
-                withUnsafeBytes(of: index.littleEndian) { entry.append(contentsOf: $0) }
-                try writer.append(entry, to: Self.section(Int(index >> UInt64(2 * (zoom - partitionZoom))), .shadows))
+                try writer.appendShadow(zoom: zoom, index: index, partition: Int(index >> UInt64(2 * (zoom - partitionZoom))))
             }
         }
     }

@@ -23,7 +23,7 @@ extension TileJob {
     public func split(shard: Int, layer: String? = nil, reading reader: inout some FeatureReader,
                       onWarning: (Diagnostic) -> Void = { _ in }) throws -> ShardReport {
         let options = tiler.options
-        let writer = try SectionedFileWriter(path: File.shardRecords(shard).path(in: work))
+        let writer = try ShardFileWriter(path: File.shardRecords(shard).path(in: work))
         let router = PartitionRouter(options: options, partitionZoom: partitionZoom, writer: writer)
         var projection = FeatureProjection(options: options, sink: router)
         while let feature = try reader.next() {
@@ -39,9 +39,7 @@ extension TileJob {
                                        .sorted { $0.partition < $1.partition },
                                    shadows: router.lowShadows.map { $0.sorted() })
         try save(summary, to: .shardSummary(shard))
-        return ShardReport(features: projection.counts.features, partitions: try SectionedFileReader(path: File.shardRecords(shard).path(in: work))
-                                                                                     .sections.filter { $0 % 8 != PartitionRouter.Kind.shadows.rawValue }
-                                                                                     .map { $0 / 8 }.reduce(into: Set<Int>()) { $0.insert($1) }.count)
+        return ShardReport(features: projection.counts.features, partitions: writer.partitions.count)
     }
 
     /// What a shard hands to the plan.

@@ -153,7 +153,7 @@ struct FeatureProjection {
     private mutating func write(_ tileAttributes: TileAttributes, tags: FeatureTags, source: Int,
                                 to sink: any ProjectedFeatureSink) throws {
         attributeBytes.removeAll(keepingCapacity: true)
-        AttributeCodec.append(tileAttributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
+        StoredRecord.appendAttributes(tileAttributes, generatedID: options.generateID && options.promoteID == nil, to: &attributeBytes)
         let buffer = Double(options.buffer) / Double(options.extent)
         var pieces = AntimeridianWrap.Pieces(west: [], center: [], east: [])
         var polygonCounted = false

@@ -221,63 +221,10 @@ public struct TileSource: Sendable {
             vertexSpacing = spacing
             reach = reached
         }
-        if options.guessesZooms {
-            try settleGuessedZooms()
-        } else {
-            try thinPoints()
-        }
-        if options.sharedBorders { try tagSharedBorders(sketch: projection.sketch) }
-    }
-
-    /// With shared borders: which features' polygons tiles hold back, down to which zoom
-    /// (`SharedBorderCandidates`), into the features' tags (in memory) or kept for the records
-    /// as zoom 0 is read (on disk: the pieces are read back once).
-    private mutating func tagSharedBorders(sketch measured: SharedVertexSketch?) throws {
-        var candidates = SharedBorderCandidates(featureCount: inputCounts.features, options: options)
-        // On disk the sketch was counted as the pieces were written; in memory, count it now.
-        var sketch = measured ?? SharedVertexSketch()
-        if measured == nil {
-            try store.forEachPiece { feature in
-                guard feature.type == .polygon else { return }
-                for ring in feature.rings { sketch.addRing(feature.coordinates, start: ring.start, count: ring.count, stride: 3) }
-            }
-        }
-        try store.forEachPiece { candidates.add($0, sketch: sketch) }
-        candidates.finish()
-        store.setSharedBordersThrough(candidates.tags)
-    }
-
-    /// Calls `body` with every feature's anchor (its first vertex on the map) in Z-order: sorted
-    /// in memory, or merged from sorted runs on disk (memory bounded whatever the input's size).
-    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
-        try store.forEachAnchor(body)
-    }
-
-    /// The first zoom thinning shows each point at (nothing to do at rate 1), written into the
-    /// features' tags (in memory) or kept for the records as zoom 0 is read (on disk).
-    private mutating func thinPoints() throws {
-        var minZooms = [UInt8]()
-        if var walker = PointThinning.walker(for: options) {
-            minZooms = [UInt8](repeating: 0, count: inputCounts.features)
-            try forEachAnchor { entry in
-                if entry.pointsOnly { minZooms[entry.source] = walker.next(key: entry.key) }
-            }
-        }
-        store.setThinnedMinZooms(minZooms)
-    }
-
-    /// Settles a guessed max zoom and base zoom (tippecanoe's `-zg` and `-Bg`: `GuessedZooms`),
-    /// then thins the points again.
-    private mutating func settleGuessedZooms() throws {
         var settled = options
-        try GuessedZooms.settle(&settled, vertexSpacing: vertexSpacing) { add in
-            try forEachAnchor { add($0.key, $0.pointsOnly) }
-        }
+        try FeatureSettling.settle(&settled, store: &store, vertexSpacing: vertexSpacing, sketch: projection.sketch,
+                                   featureCount: inputCounts.features)
         options = settled
-        // Settled: copies of these options (a plan's sample, an explanation) do not guess again.
-        options.guessesMaxZoom = false
-        options.guessesBaseZoom = false
-        try thinPoints()
     }
 
     /// What the tile set's metadata says of the input.

@@ -209,13 +209,15 @@ struct RecordRun: @unchecked Sendable {
 extension DiskFeatureStore: ProjectedFeatureStore {
     /// Merged from sorted runs on disk (`SortedAnchors`, made once): memory bounded whatever the
     /// input's size.
-    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+    func forEachAnchor(_ body: (FeatureAnchor) throws -> Void) throws {
         let sorted = try sortedAnchors ?? SortedAnchors(anchorFiles, folder: folder, usage: usage)
         sortedAnchors = sorted
         try sorted.forEach(body)
     }
 
-    func setThinnedMinZooms(_ zooms: [UInt8]) { thinnedMinZooms = zooms }
+    func thinPoints(with walker: PointThinning.Walker?, featureCount: Int) throws {
+        thinnedMinZooms = try thinnedZooms(with: walker, featureCount: featureCount)
+    }
 
     func setSharedBordersThrough(_ tags: [UInt8]) { sharedBordersThrough = tags }
 

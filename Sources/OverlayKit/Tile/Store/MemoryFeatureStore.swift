@@ -13,7 +13,7 @@ struct MemoryFeatureStore: ProjectedFeatureStore {
     /// Input features (positions run from 0 to this).
     let featureCount: Int
 
-    func forEachAnchor(_ body: (SortedAnchors.Entry) throws -> Void) throws {
+    func forEachAnchor(_ body: (FeatureAnchor) throws -> Void) throws {
         var x = [Double](repeating: .nan, count: featureCount), y = [Double](repeating: .nan, count: featureCount)
         var notPoint = [Bool](repeating: false, count: featureCount)
         let world = MapProjection.worldSize
@@ -47,7 +47,8 @@ struct MemoryFeatureStore: ProjectedFeatureStore {
         return zooms
     }
 
-    mutating func setThinnedMinZooms(_ zooms: [UInt8]) {
+    mutating func thinPoints(with walker: PointThinning.Walker?, featureCount: Int) throws {
+        let zooms = try thinnedZooms(with: walker, featureCount: featureCount)
         for index in features.indices {
             features[index].tags.thinnedMinZoom = zooms.isEmpty ? 0 : zooms[features[index].source]
         }
