@@ -23,7 +23,16 @@ Each run --runs times (default 3, the median time is reported); sizes are the PM
   T1 overlaykit MLT time ≤ 1.15 × overlaykit MVT time, wall and CPU (user + system, all threads)
 
 usage: bench_tile_mlt.py [--points N] [--buildings N] [--runs R] [--binary PATH] [--json FILE]
+                         [--case KIND:COUNT:ZOOM ...] [--seed S] [--generator SCRIPT] [--file PATH:ZOOM ...]
 Small check: bench_tile_mlt.py --points 100000 --buildings 50000 --runs 1
+
+--case replaces the two default inputs with any list of scale inputs and max zooms; --seed and
+--generator pick the data (a generator other than Benchmarks/make_tile_scale_data.py is called
+as `SCRIPT KIND COUNT OUT SEED`, as ../shared/bench/scale/make_scale_data.py is); --file adds a
+file of the corpus. Issue 51 item 5's inputs:
+  bench_tile_mlt.py --no-freestiler --generator ../shared/bench/scale/make_scale_data.py --seed 7 \
+    --case points:200000:10 --case points:200000:14 --case buildings:100000:13 --case buildings:100000:10 \
+    --file ../shared/corpus/real/ne_50m_admin_1_states_provinces.geojson:8
 """
 import argparse
 import json
@@ -101,24 +110,47 @@ def main():
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument("--json", help="write the measurements here")
     parser.add_argument("--no-freestiler", action="store_true")
+    parser.add_argument("--case", action="append", default=[], help="KIND:COUNT:ZOOM, repeatable (replaces the defaults)")
+    parser.add_argument("--seed", type=int, help="the generator's seed (default: its own)")
+    parser.add_argument("--generator", help="a scale data script called as SCRIPT KIND COUNT OUT SEED")
+    parser.add_argument("--file", action="append", default=[], help="PATH:ZOOM, an input file, repeatable")
     args = parser.parse_args()
     binary = overlaykit_binary(args)
     work = tempfile.mkdtemp(prefix="bench_tile_mlt_")
     results = []
-    for kind, count, zoom in (("points", args.points, args.points_max_zoom), ("buildings", args.buildings, args.buildings_max_zoom)):
+    cases = [(kind, int(count), int(zoom)) for kind, count, zoom in (case.split(":") for case in args.case)]
+    if not cases and not args.file:
+        cases = [("points", args.points, args.points_max_zoom), ("buildings", args.buildings, args.buildings_max_zoom)]
+    inputs = []
+    for kind, count, zoom in cases:
         if not count:
             continue
-        made = subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "make_tile_scale_data.py"), kind,
-                               "--count", str(count), "--out", args.data], check=True, capture_output=True, text=True)
-        source = made.stdout.strip().splitlines()[-1]
-        entry = {"input": kind, "count": count, "max_zoom": zoom}
+        if args.generator:
+            os.makedirs(args.data, exist_ok=True)
+            source = os.path.join(args.data, "%s-%d-seed%s.geojsonl" % (kind, count, args.seed))
+            if not os.path.exists(source):
+                subprocess.run([sys.executable, args.generator, kind, str(count), source]
+                               + ([str(args.seed)] if args.seed is not None else []), check=True)
+        else:
+            made = subprocess.run([sys.executable, os.path.join(ROOT, "Benchmarks", "make_tile_scale_data.py"), kind,
+                                   "--count", str(count), "--out", args.data]
+                                  + (["--seed", str(args.seed)] if args.seed is not None else []),
+                                  check=True, capture_output=True, text=True)
+            source = made.stdout.strip().splitlines()[-1]
+        inputs.append((kind, count, zoom, source))
+    for spec in args.file:
+        path, zoom = spec.rsplit(":", 1)
+        inputs.append((os.path.splitext(os.path.basename(path))[0], 0, int(zoom), path))
+    for kind, count, zoom, source in inputs:
+        entry = {"input": kind, "count": count, "max_zoom": zoom, "source": source}
+        name = "%s-%d-z%d" % (kind, count, zoom)
         base = [binary, "tile", source, "-Z", "0", "-z", str(zoom), "--layer", kind, "--force", "--no-progress"]
-        commands = {"overlaykit mvt": base + ["-o", os.path.join(work, kind + "-mvt.pmtiles")],
-                    "overlaykit mlt": base + ["-o", os.path.join(work, kind + "-mlt.pmtiles"), "--tile-format", "mlt"]}
+        commands = {"overlaykit mvt": base + ["-o", os.path.join(work, name + "-mvt.pmtiles")],
+                    "overlaykit mlt": base + ["-o", os.path.join(work, name + "-mlt.pmtiles"), "--tile-format", "mlt"]}
         if not args.no_freestiler:
             for encoding in ("mlt", "mvt"):
                 commands["freestiler " + encoding] = [sys.executable, "-c", FREESTILER, source,
-                                                      os.path.join(work, "%s-freestiler-%s.pmtiles" % (kind, encoding)),
+                                                      os.path.join(work, "%s-freestiler-%s.pmtiles" % (name, encoding)),
                                                       kind, str(zoom), encoding]
         # Runs interleaved (mvt, mlt, freestiler, mvt, …) so a busy spell weighs on all alike.
         for _ in range(args.runs):
@@ -135,9 +167,10 @@ def main():
             if run is None:
                 continue
             if "error" in run:
-                print("| %s %d | %s | %s | | |" % (entry["input"], entry["count"], label, run["error"]))
+                print("| %s %d z%d | %s | %s | | |" % (entry["input"], entry["count"], entry["max_zoom"], label, run["error"]))
             else:
-                print("| %s %d | %s | %d | %d | %.2f | %.2f |" % (entry["input"], entry["count"], label, run["bytes"], run["tiles"],
+                print("| %s %d z%d | %s | %d | %d | %.2f | %.2f |" % (entry["input"], entry["count"], entry["max_zoom"], label,
+                                                                run["bytes"], run["tiles"],
                                                             run["seconds"], run["cpu_seconds"]))
     print()
     print("| input | run | tiles at the max zoom | their bytes (uncompressed) |")
@@ -152,22 +185,23 @@ def main():
     for entry in results:
         mvt, mlt, theirs = entry.get("overlaykit mvt", {}), entry.get("overlaykit mlt", {}), entry.get("freestiler mlt", {})
         if "bytes" not in mvt or "bytes" not in mlt:
-            print("%s: a run failed" % entry["input"])
+            print("%s z%d: a run failed" % (entry["input"], entry["max_zoom"]))
             continue
+        entry_name = "%s z%d" % (entry["input"], entry["max_zoom"])
         size = mlt["bytes"] / mvt["bytes"]
         speed = mlt["seconds"] / mvt["seconds"]
         cpu = mlt["cpu_seconds"] / mvt["cpu_seconds"]
-        print("%s: S1 MLT/MVT size %.3f (≤ 0.85) %s" % (entry["input"], size, "PASS" if size <= 0.85 else "FAIL"))
+        print("%s: S1 MLT/MVT size %.3f (≤ 0.85) %s" % (entry_name, size, "PASS" if size <= 0.85 else "FAIL"))
         if "bytes" in theirs:
             versus = mlt["bytes"] / theirs["bytes"]
-            print("%s: S2 MLT/freestiler size %.3f (≤ 1) %s" % (entry["input"], versus, "PASS" if versus <= 1 else "FAIL"))
+            print("%s: S2 MLT/freestiler size %.3f (≤ 1) %s" % (entry_name, versus, "PASS" if versus <= 1 else "FAIL"))
             their_mvt = entry.get("freestiler mvt", {})
             if "bytes" in their_mvt:
                 # freestiler keeps other features per zoom (its own dropping), so its MLT/MVT ratio
                 # is the like-for-like measure of the two MLT encoders.
                 print("%s: MLT/MVT of the same tiles: overlaykit %.3f, freestiler %.3f" % (
-                    entry["input"], size, theirs["bytes"] / their_mvt["bytes"]))
-        print("%s: T1 MLT/MVT time %.3f wall, %.3f CPU (≤ 1.15) %s" % (entry["input"], speed, cpu,
+                    entry_name, size, theirs["bytes"] / their_mvt["bytes"]))
+        print("%s: T1 MLT/MVT time %.3f wall, %.3f CPU (≤ 1.15) %s" % (entry_name, speed, cpu,
                                                                      "PASS" if max(speed, cpu) <= 1.15 else "FAIL"))
     if args.json:
         with open(args.json, "w") as out:

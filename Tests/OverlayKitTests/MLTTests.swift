@@ -124,6 +124,85 @@ final class MLTTests: XCTestCase {
         XCTAssertEqual(back, strings.flatMap { $0 })
     }
 
+    /// String columns size their candidates from the plans of their integer streams: each plan's
+    /// size is the bytes the stream then takes, for every encoding it picks.
+    func testIntegerStreamPlansGiveTheBytesWritten() throws {
+        let streams: [[UInt64]] = [[], [7], [1, 300, 2, 70_000, 5],                              // plain
+                                   Array(1_000...1_200).map(UInt64.init),                     // delta
+                                   Array(repeating: 9, count: 200) + Array(repeating: 300, count: 300), // RLE
+                                   Array(repeating: 1, count: 1_000),                          // RLE, a long run
+                                   (0..<400).map { UInt64($0 * 3) }]                           // delta RLE
+        for (index, values) in streams.enumerated() {
+            for signed in [false, true] {
+                var out = [UInt8]()
+                let plan = MLTIntegerStream.plan(values, signed: signed)
+                MLTIntegerStream.append(values, signed: signed, kind: .data, logicalStream: 0, to: &out)
+                XCTAssertEqual(plan.byteCount, out.count, "stream \(index) signed \(signed)")
+                var reader = MLTWire.Reader(out)
+                let header = try MLTWire.StreamHeader.read(&reader)
+                XCTAssertEqual(try MLTIntegerStream.read(&reader, header: header, signed: signed), values)
+            }
+        }
+    }
+
+    /// Tiles cut from a property table fill their columns with the table's value numbers and find
+    /// text dictionaries by number: the bytes equal those of the same tile whose features carry
+    /// their own properties (columns found by name, dictionaries by the texts' bytes), for columns
+    /// of every type, few and many rows (the scan and the table of numbers), nulls, mixed kinds.
+    func testColumnsFromAPropertyTableEqualThoseFromFeatureProperties() throws {
+        for count in [1, 3, 16, 17, 400] {
+            var features = [TileFeature](), attributes = [TileAttributes]()
+            for index in 0..<count {
+                var properties = JSONObject()
+                properties.append("kind", .string(["house", "shed", "garage"][index % 3]))
+                properties.append("name", .string("feature \(index % 7 == 0 ? 0 : index)"))
+                properties.append("height", .number(Double(index % 50) + 0.3))
+                properties.append("levels", .integer(Int64(index % 9) - 2))
+                if index % 4 == 0 { properties.append("roof", .string("flat")) }
+                properties.append("mixed", index % 2 == 0 ? .integer(Int64(index)) : .string("\(index)"))
+                properties.append("open", .bool(index % 3 == 0))
+                properties.append("none", .null)
+                features.append(feature(.point, [[(Int32(index), Int32(2 * index))]], properties))
+                attributes.append(TileAttributes(id: nil, properties: properties))
+            }
+            let own = tile(features)
+            var fromTable = own
+            fromTable.propertyTable = MVTPropertyTable(attributes)
+            fromTable.propertySources = Array(0..<count)
+            let encoder = MLTEncoder(layerName: "layer")
+            let (ownBytes, ownLosses) = encoder.encode(own)
+            let (tableBytes, tableLosses) = encoder.encode(fromTable)
+            XCTAssertEqual(tableBytes, ownBytes, "\(count) features")
+            XCTAssertEqual(tableLosses, ownLosses)
+            XCTAssertEqual(tableLosses.valuesWrittenAsJSON, count == 1 ? 0 : (count + 1) / 2, "the mixed column's numbers as text")
+            let decoded = try XCTUnwrap(MLTDecoder.decode(tableBytes).first)
+            XCTAssertEqual(decoded.features.count, count)
+            XCTAssertEqual(decoded.features.last?.properties?["name"], .string("feature \(count - 1 == 0 ? 0 : (count - 1) % 7 == 0 ? 0 : count - 1)"))
+        }
+    }
+
+    /// Tables are trained on a sample of a column's text (4 KB): a column of 3,000 distinct
+    /// names, ten times the sample, still compresses to less than half its bytes; a column that
+    /// repeats one short string (training's fixed point after two generations) gets it as one symbol.
+    func testFSSTTrainedOnASampleCompressesTheWholeColumn() throws {
+        let names = (0..<3_000).map { Array("feature \($0 * 37 % 100_003)".utf8) }
+        let table = MLTFSST(training: names)
+        var compressed = [UInt8]()
+        for name in names { table.compress(name, into: &compressed) }
+        let total = names.reduce(0) { $0 + $1.count }
+        XCTAssertGreaterThan(total, 35_000)
+        XCTAssertLessThan(compressed.count + table.symbolBytes.count, total / 2)
+        let back = try MLTFSST.decompress(compressed[...], symbolBytes: table.symbolBytes[...],
+                                          symbolLengths: table.symbolLengths.map(UInt64.init), reader: MLTWire.Reader([]))
+        XCTAssertEqual(back, names.flatMap { $0 })
+
+        let same = Array(repeating: Array("ab".utf8), count: 200)
+        let repeated = MLTFSST(training: same)
+        var codes = [UInt8]()
+        repeated.compress(same[0], into: &codes)
+        XCTAssertEqual(codes.count, 1, "\"ab\" is one symbol")
+    }
+
     /// A column mixing kinds that no MLT type holds exactly is written as text, and counted.
     func testMixedKindsBecomeTextAndAreCounted() throws {
         let features = [feature(.point, [[(1, 1)]], ["v": .integer(3)]), feature(.point, [[(2, 2)]], ["v": .string("three")]),

@@ -24,7 +24,7 @@ public struct MLTEncoder: Sendable {
         var shapes = [MLTGeometryColumn.Shape](), ids = [UInt64?]()
         shapes.reserveCapacity(tile.features.count)
         ids.reserveCapacity(tile.features.count)
-        var columns = [MLTPropertyColumn]()
+        var columns = [MLTPropertyColumn](), cells = [MLTPropertyColumn.Cell]()
         var rows = [Int]()                                                 // each drawn feature's index in the tile
         rows.reserveCapacity(tile.features.count)
         let table = tile.propertyTable.flatMap {
@@ -44,14 +44,21 @@ public struct MLTEncoder: Sendable {
             }
             ids.append(id)
         }
+        // A property table's values are distinct (equal values share a number); a tile's own are not.
+        let distinctCells = table != nil
         if let table {
+            cells = table.mltCells.values
             columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
         } else {
-            columns = Self.columns(properties, losses: &losses)
+            (columns, cells) = Self.columns(properties, losses: &losses)
         }
         guard !shapes.isEmpty else { return ([], losses) }
 
+        // Room for the usual tile at once (at most 1 MB ahead): growing a buffer by doubling costs
+        // more than the columns of a tile of a few features.
         var metadata = [UInt8](), data = [UInt8]()
+        metadata.reserveCapacity(32 + 24 * columns.count)
+        data.reserveCapacity(min(1 << 20, 64 + 16 * columns.count * (shapes.count + 1) + 32 * shapes.count))
         MLTWire.appendString(layerName, to: &metadata)
         MLTWire.appendVarint(UInt64(tile.extent), to: &metadata)
         let hasIDs = ids.contains { $0 != nil }
@@ -67,12 +74,12 @@ public struct MLTEncoder: Sendable {
         MLTWire.appendVarint(4, to: &metadata)                            // geometry
         MLTGeometryColumn.append(shapes, to: &data)
         for column in columns {
-            let (type, converted) = column.scalarType()
+            let (type, nullable, converted) = column.scalarType(cells)
             losses.valuesWrittenAsJSON += converted
-            let nullable = column.values.contains(nil)
             MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &metadata)
-            MLTWire.appendString(column.name, to: &metadata)
-            column.appendStreams(type: type, nullable: nullable, to: &data)
+            MLTWire.appendVarint(UInt64(column.name.count), to: &metadata)
+            metadata += column.name
+            column.appendStreams(type: type, nullable: nullable, cells: cells, distinctCells: distinctCells, to: &data)
         }
         var layer = [UInt8]()
         layer.reserveCapacity(metadata.count + data.count + 8)
@@ -83,9 +90,11 @@ public struct MLTEncoder: Sendable {
         return (layer, losses)
     }
 
-    /// The property columns of features' properties, in first-use order of their names.
-    private static func columns(_ rows: [JSONObject?], losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
-        var columns = [MLTPropertyColumn](), columnOf = [String: Int]()
+    /// The property columns of features' properties, in first-use order of their names, and the
+    /// cells their rows number (one per value).
+    private static func columns(_ rows: [JSONObject?],
+                                losses: inout TileEncodingLosses) -> ([MLTPropertyColumn], [MLTPropertyColumn.Cell]) {
+        var columns = [MLTPropertyColumn](), columnOf = [String: Int](), cells = [MLTPropertyColumn.Cell]()
         for (row, properties) in rows.enumerated() {
             guard var properties else { continue }
             properties.renameDuplicateKeys()
@@ -100,17 +109,19 @@ public struct MLTEncoder: Sendable {
                 if let known = columnOf[member.key] { column = known } else {
                     column = columns.count
                     columnOf[member.key] = column
-                    columns.append(MLTPropertyColumn(name: member.key, values: []))
+                    columns.append(MLTPropertyColumn(name: Array(member.key.utf8), rows: []))
                 }
-                columns[column].set(cell, at: row)
+                columns[column].set(UInt32(cells.count), at: row)
+                cells.append(cell)
             }
         }
         for index in columns.indices { columns[index].pad(to: rows.count) }
-        return columns
+        return (columns, cells)
     }
 
     /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
-    /// values are looked up by number, with no hashing or copying of properties per tile.
+    /// values are looked up by number (rows hold the table's value numbers), with no hashing or
+    /// copying of properties per tile.
     private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
         let cells = table.mltCells
         var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
@@ -120,15 +131,18 @@ public struct MLTEncoder: Sendable {
             losses.valuesWrittenAsJSON += entry.jsonValues
             var index = 0
             while index + 1 < entry.tags.count {
-                let key = Int(entry.tags[index]), value = Int(entry.tags[index + 1])
+                let key = Int(entry.tags[index]), value = entry.tags[index + 1]
                 index += 2
                 var column = Int(columnOf[key])
                 if column < 0 {
                     column = columns.count
                     columnOf[key] = Int32(column)
-                    columns.append(MLTPropertyColumn(name: cells.keys[key], values: []))
+                    // Room for every row at once: most columns hold a value in most rows.
+                    var rows = [UInt32]()
+                    rows.reserveCapacity(sources.count)
+                    columns.append(MLTPropertyColumn(name: cells.keys[key], rows: rows))
                 }
-                columns[column].set(cells.values[value], at: row)
+                columns[column].set(value, at: row)
             }
         }
         for index in columns.indices { columns[index].pad(to: sources.count) }

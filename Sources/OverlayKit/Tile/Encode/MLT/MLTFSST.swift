@@ -23,7 +23,7 @@ struct MLTFSST {
     }
 
     /// A symbol while a table is trained: packed as `Entry.key`.
-    private struct Symbol {
+    private struct Symbol: Equatable {
         var key: UInt64
         var length: Int
 
@@ -44,8 +44,9 @@ struct MLTFSST {
     /// A set of symbols (open addressing, linear probing): training asks it thousands of times a
     /// tile, where `Set`'s seeded hashing cost more than the rest of a generation.
     private struct SymbolSet {
-        private var keys = [UInt64](repeating: 0, count: 1024)
-        private var lengths = [Int](repeating: 0, count: 1024)   // 0: an empty slot
+        // 512 slots hold a table's 255 symbols at most half full, so most sets never grow.
+        private var keys = [UInt64](repeating: 0, count: 512)
+        private var lengths = [Int](repeating: 0, count: 512)   // 0: an empty slot
         private var count = 0
 
         /// Adds `symbol`; false when it was there already.
@@ -74,7 +75,9 @@ struct MLTFSST {
 
     static let escape: UInt8 = 255
     private static let maximumSymbols = 255
-    private static let sampleBytes = 8 * 1024
+    /// The most text a table is trained on: training takes time in proportion (at 8 KB it was
+    /// half of a building tile set's MLT encoding); docs/tile.md has what 4 KB costs in bytes.
+    private static let sampleBytes = 4 * 1024
     private static let generations = 5
 
     /// A table trained on `strings` (a sample of them when they are long). The counts and
@@ -133,6 +136,9 @@ struct MLTFSST {
             for candidate in candidates where chosen.count < Self.maximumSymbols && candidate.gain > 1 {
                 if seen.insert(candidate.symbol) { chosen.append(candidate.symbol) }
             }
+            // A generation that keeps its table is a fixed point: every later one would count the
+            // same sample with the same table and choose the same symbols again.
+            if chosen == symbols { break }
             symbols = chosen
         }
         self = MLTFSST(trained: symbols)
@@ -161,7 +167,12 @@ struct MLTFSST {
                 symbolBytes.append(UInt8(truncatingIfNeeded: symbol.key >> UInt64(8 * index)))
             }
         }
-        entries.sort { $0.order < $1.order }
+        // Sorted by order, equal orders in code order (as a stable sort leaves them): one packed
+        // integer a symbol sorts without a comparison closure, a table is built every generation.
+        var keys = entries.map { UInt32($0.order) << 8 | UInt32($0.code) }
+        keys.sort()
+        let unsorted = entries
+        for (index, key) in keys.enumerated() { entries[index] = unsorted[Int(key & 0xFF)] }
         // Each first byte's run: counted, then summed into starts.
         for entry in entries { firstByteStarts[entry.order >> 4 + 1] += 1 }
         for byte in 0..<256 { firstByteStarts[byte + 1] += firstByteStarts[byte] }

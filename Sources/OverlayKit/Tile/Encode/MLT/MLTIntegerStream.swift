@@ -4,69 +4,144 @@
 /// patterns and zigzag them where the encoding stores values themselves (plain and RLE values);
 /// deltas are always zigzagged.
 enum MLTIntegerStream {
-    private enum Choice { case plain, delta, rle, deltaRLE }
+    fileprivate enum Choice { case plain, delta, rle, deltaRLE }
+
+    /// How a stream of values is written: the encoding and its exact size.
+    struct Plan {
+        fileprivate var choice = Choice.plain
+        /// The payload's bytes, exact.
+        fileprivate var payloadBytes = 0
+        /// RLE runs of the chosen encoding (0 unless it is RLE).
+        fileprivate var runs = 0
+        fileprivate var count = 0
+
+        /// The stream's bytes, header included.
+        var byteCount: Int {
+            var header = 2 + MLTWire.varintSize(UInt64(payloadBytes))
+            if choice == .rle || choice == .deltaRLE {
+                header += MLTWire.varintSize(UInt64(2 * runs)) + MLTWire.varintSize(UInt64(runs)) + MLTWire.varintSize(UInt64(count))
+            } else {
+                header += MLTWire.varintSize(UInt64(count))
+            }
+            return header + payloadBytes
+        }
+    }
+
+    /// The encoding `append` writes `values` with, and its size, without writing it: string
+    /// columns size their candidates this way and write only the smallest.
+    static func plan(_ values: [UInt64], signed: Bool) -> Plan {
+        let count = values.count
+        @inline(__always) func stored(_ value: UInt64) -> UInt64 { signed ? MLTWire.zigzag(Int64(bitPattern: value)) : value }
+        var plainSize = 0, deltaSize = 0
+        var runs = 0, rleSize = 0, deltaRuns = 0, deltaRLESize = 0
+        // The run lengths' exact bytes, added as each run ends.
+        var runLength: UInt64 = 0, deltaRunLength: UInt64 = 0, runLengthBytes = 0, deltaRunLengthBytes = 0
+        var previousValue: UInt64 = 0, previousDelta: UInt64 = 0
+        for index in 0..<count {
+            let value = values[index]
+            let change = MLTWire.zigzag(Int64(bitPattern: index == 0 ? value : value &- previousValue))
+            plainSize += MLTWire.varintSize(stored(value))
+            deltaSize += MLTWire.varintSize(change)
+            if index == 0 || value != previousValue {
+                if index > 0 { runLengthBytes += MLTWire.varintSize(runLength) }
+                runs += 1
+                runLength = 0
+                rleSize += MLTWire.varintSize(stored(value))
+            }
+            runLength += 1
+            if index == 0 || change != previousDelta {
+                if index > 0 { deltaRunLengthBytes += MLTWire.varintSize(deltaRunLength) }
+                deltaRuns += 1
+                deltaRunLength = 0
+                deltaRLESize += MLTWire.varintSize(change)
+            }
+            deltaRunLength += 1
+            previousValue = value
+            previousDelta = change
+        }
+        if count > 0 {
+            runLengthBytes += MLTWire.varintSize(runLength)
+            deltaRunLengthBytes += MLTWire.varintSize(deltaRunLength)
+        }
+        // The choice estimates run lengths at one byte per run (the values alone decide most
+        // streams); the plan's size is the chosen payload's exact one.
+        let rleExtra = MLTWire.varintSize(UInt64(runs)) + MLTWire.varintSize(UInt64(count))
+        let deltaRLEExtra = MLTWire.varintSize(UInt64(deltaRuns)) + MLTWire.varintSize(UInt64(count))
+        var plan = Plan(choice: .plain, payloadBytes: plainSize, runs: 0, count: count)
+        var best = plainSize
+        if deltaSize < best {
+            plan.choice = .delta
+            plan.payloadBytes = deltaSize
+            best = deltaSize
+        }
+        if runs * 2 <= count && rleSize + runs + rleExtra < best {
+            plan.choice = .rle
+            plan.payloadBytes = rleSize + runLengthBytes
+            plan.runs = runs
+            best = rleSize + runs + rleExtra
+        }
+        if deltaRuns * 2 <= count && deltaRLESize + deltaRuns + deltaRLEExtra < best {
+            plan.choice = .deltaRLE
+            plan.payloadBytes = deltaRLESize + deltaRunLengthBytes
+            plan.runs = deltaRuns
+        }
+        return plan
+    }
 
     /// Appends `values` as one stream of `kind` (physical stream and its logical nibble).
     static func append(_ values: [UInt64], signed: Bool, kind: MLTWire.PhysicalStream, logicalStream: UInt8,
                        to out: inout [UInt8]) {
-        let count = values.count
+        append(values, signed: signed, plan: plan(values, signed: signed), kind: kind, logicalStream: logicalStream, to: &out)
+    }
+
+    /// Appends `values` as `plan` (from `plan(values, signed:)`) says.
+    static func append(_ values: [UInt64], signed: Bool, plan: Plan, kind: MLTWire.PhysicalStream, logicalStream: UInt8,
+                       to out: inout [UInt8]) {
+        let count = values.count, choice = plan.choice
         @inline(__always) func stored(_ value: UInt64) -> UInt64 { signed ? MLTWire.zigzag(Int64(bitPattern: value)) : value }
         @inline(__always) func delta(_ index: Int) -> UInt64 {
             MLTWire.zigzag(Int64(bitPattern: index == 0 ? values[0] : values[index] &- values[index - 1]))
         }
-        var plainSize = 0, deltaSize = 0
-        var runs = 0, rleSize = 0, deltaRuns = 0, deltaRLESize = 0
-        var previousDelta: UInt64 = 0
-        for index in 0..<count {
-            let value = values[index], change = delta(index)
-            plainSize += MLTWire.varintSize(stored(value))
-            deltaSize += MLTWire.varintSize(change)
-            if index == 0 || value != values[index - 1] { runs += 1; rleSize += MLTWire.varintSize(stored(value)) }
-            if index == 0 || change != previousDelta { deltaRuns += 1; deltaRLESize += MLTWire.varintSize(change) }
-            previousDelta = change
-        }
-        // Run lengths: counted exactly below only when RLE might win (the values alone decide
-        // most streams), else estimated at one byte per run.
-        rleSize += runs
-        deltaRLESize += deltaRuns
-        let rleExtra = MLTWire.varintSize(UInt64(runs)) + MLTWire.varintSize(UInt64(count))
-        let deltaRLEExtra = MLTWire.varintSize(UInt64(deltaRuns)) + MLTWire.varintSize(UInt64(count))
-        var choice = Choice.plain, best = plainSize
-        if deltaSize < best { choice = .delta; best = deltaSize }
-        if runs * 2 <= count && rleSize + rleExtra < best { choice = .rle; best = rleSize + rleExtra }
-        if deltaRuns * 2 <= count && deltaRLESize + deltaRLEExtra < best { choice = .deltaRLE; best = deltaRLESize + deltaRLEExtra }
-
-        var payload = [UInt8]()
-        payload.reserveCapacity(best + 8)
+        // The payload is written straight behind its header: the plan knows its length.
         var header = MLTWire.StreamHeader(physicalStream: kind, logicalStream: logicalStream, physical: .varint,
-                                          valueCount: count, byteLength: 0)
-        switch choice {
-        case .plain:
-            for value in values { MLTWire.appendVarint(stored(value), to: &payload) }
-        case .delta:
-            header.logical1 = .delta
-            for index in 0..<count { MLTWire.appendVarint(delta(index), to: &payload) }
-        case .rle, .deltaRLE:
+                                          valueCount: count, byteLength: plan.payloadBytes)
+        if choice == .rle || choice == .deltaRLE {
             let isDelta = choice == .deltaRLE
-            var lengths = [UInt64](), runValues = [UInt64]()
-            for index in 0..<count {
-                let value = isDelta ? delta(index) : stored(values[index])
-                if let last = runValues.last, last == value, !lengths.isEmpty { lengths[lengths.count - 1] += 1 } else {
-                    lengths.append(1)
-                    runValues.append(value)
-                }
-            }
-            for length in lengths { MLTWire.appendVarint(length, to: &payload) }
-            for value in runValues { MLTWire.appendVarint(value, to: &payload) }
             header.logical1 = isDelta ? .delta : .rle
             header.logical2 = isDelta ? .rle : .none
-            header.valueCount = 2 * lengths.count
-            header.runs = lengths.count
+            header.valueCount = 2 * plan.runs
+            header.runs = plan.runs
             header.rleValueCount = count
+        } else if choice == .delta {
+            header.logical1 = .delta
         }
-        header.byteLength = payload.count
         header.write(to: &out)
-        out += payload
+        switch choice {
+        case .plain:
+            for value in values { MLTWire.appendVarint(stored(value), to: &out) }
+        case .delta:
+            for index in 0..<count { MLTWire.appendVarint(delta(index), to: &out) }
+        case .rle, .deltaRLE:
+            // Run lengths first, then each run's value.
+            let isDelta = choice == .deltaRLE
+            @inline(__always) func value(_ index: Int) -> UInt64 { isDelta ? delta(index) : stored(values[index]) }
+            var start = 0
+            while start < count {
+                var end = start + 1
+                let first = value(start)
+                while end < count && value(end) == first { end += 1 }
+                MLTWire.appendVarint(UInt64(end - start), to: &out)
+                start = end
+            }
+            start = 0
+            while start < count {
+                var end = start + 1
+                let first = value(start)
+                while end < count && value(end) == first { end += 1 }
+                MLTWire.appendVarint(first, to: &out)
+                start = end
+            }
+        }
     }
 
     /// Appends unsigned 32-bit values (lengths, offsets, geometry types).

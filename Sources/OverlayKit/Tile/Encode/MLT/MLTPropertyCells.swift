@@ -2,8 +2,8 @@
 /// value number's cell decoded once from its MVT value message, so every tile's columns are
 /// filled by array lookups.
 struct MLTPropertyCells: Sendable {
-    /// Key names by global key number.
-    let keys: [String]
+    /// Key names (UTF-8, as columns write them) by global key number.
+    let keys: [[UInt8]]
     /// Cells by global value number.
     let values: [MLTPropertyColumn.Cell]
 
@@ -14,7 +14,7 @@ struct MLTPropertyCells: Sendable {
             _ = try? reader.tag()
             return (try? reader.lengthDelimited()) ?? []
         }
-        keys = keyFields.map { String(decoding: payload($0), as: UTF8.self) }
+        keys = keyFields.map { Array(payload($0)) }
         values = valueFields.map { field in
             var reader = ProtobufReader(payload(field))
             guard let (number, wireType) = try? reader.tag() else { return .text([]) }

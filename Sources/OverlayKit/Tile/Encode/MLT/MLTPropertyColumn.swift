@@ -41,85 +41,123 @@ struct MLTPropertyColumn {
         case boolean = 10, int32 = 16, uint32 = 18, int64 = 20, uint64 = 22, float = 24, double = 26, string = 28
     }
 
-    var name: String
-    /// A value per feature; nil where the feature has none (or null).
-    var values: [Cell?]
+    /// The column's name, UTF-8.
+    var name: [UInt8]
+    /// Each row's cell as its number among the cells the encoder holds (the property table's
+    /// values, or the tile's own), `none` where the feature has none (or null): numbers, not
+    /// cells, so filling and dropping a column retains no text per value.
+    var rows: [UInt32]
 
-    /// Sets row `row`'s value (rows before it that have none stay null).
+    /// The row number of a feature without a value.
+    static let none = UInt32.max
+
+    /// Sets row `row`'s cell number (rows before it that have none stay `none`).
     @inline(__always)
-    mutating func set(_ cell: Cell, at row: Int) {
-        if values.count < row { values += repeatElement(nil, count: row - values.count) }
-        if values.count == row { values.append(cell) } else { values[row] = cell }
+    mutating func set(_ cell: UInt32, at row: Int) {
+        if rows.count < row { rows += repeatElement(Self.none, count: row - rows.count) }
+        if rows.count == row { rows.append(cell) } else { rows[row] = cell }
     }
 
-    /// Nulls up to `count` rows.
+    /// No value up to `count` rows.
     mutating func pad(to count: Int) {
-        if values.count < count { values += repeatElement(nil, count: count - values.count) }
+        if rows.count < count { rows += repeatElement(Self.none, count: count - rows.count) }
     }
 
-    /// The column's type, and how many values it must write as text because the column mixes kinds.
-    func scalarType() -> (ScalarType, convertedToText: Int) {
-        var bools = 0, integers = 0, numbers = 0, texts = 0
+    /// The column's type, whether a row has no value, and how many values it must write as text
+    /// because the column mixes kinds (`cells`: the cells `rows` number).
+    func scalarType(_ cells: [Cell]) -> (ScalarType, nullable: Bool, convertedToText: Int) {
+        var bools = 0, integers = 0, numbers = 0, texts = 0, missing = 0
         var minimum = Int64.max, maximum = Int64.min
         var fitsFloat = true, integersFitDouble = true
-        for value in values {
-            switch value {
-            case .bool?: bools += 1
-            case .integer(let number)?:
+        for row in rows {
+            guard row != Self.none else { missing += 1; continue }
+            switch cells[Int(row)] {
+            case .bool: bools += 1
+            case .integer(let number):
                 integers += 1
                 minimum = min(minimum, number)
                 maximum = max(maximum, number)
                 if number.magnitude > 1 << 53 { integersFitDouble = false }
                 if number.magnitude > 1 << 24 { fitsFloat = false }
-            case .double(let number)?:
+            case .double(let number):
                 numbers += 1
                 if fitsFloat && Double(Float(number)) != number && !number.isNaN { fitsFloat = false }
-            case .text?: texts += 1
-            case nil: break
+            case .text: texts += 1
             }
         }
+        let nullable = missing > 0
         let kinds = (bools > 0 ? 1 : 0) + (integers + numbers > 0 ? 1 : 0) + (texts > 0 ? 1 : 0)
-        if kinds > 1 { return (.string, bools + integers + numbers) }
-        if bools > 0 { return (.boolean, 0) }
-        if texts > 0 { return (.string, 0) }
+        if kinds > 1 { return (.string, nullable, bools + integers + numbers) }
+        if bools > 0 { return (.boolean, nullable, 0) }
+        if texts > 0 { return (.string, nullable, 0) }
         if numbers > 0 {
-            if integers > 0 && !integersFitDouble { return (.string, integers + numbers) }
-            return (fitsFloat ? .float : .double, 0)
+            if integers > 0 && !integersFitDouble { return (.string, nullable, integers + numbers) }
+            return (fitsFloat ? .float : .double, nullable, 0)
         }
-        if minimum >= 0 { return (maximum <= Int64(UInt32.max) ? .uint32 : .uint64, 0) }
-        return (minimum >= Int64(Int32.min) && maximum <= Int64(Int32.max) ? .int32 : .int64, 0)
+        if minimum >= 0 { return (maximum <= Int64(UInt32.max) ? .uint32 : .uint64, nullable, 0) }
+        return (minimum >= Int64(Int32.min) && maximum <= Int64(Int32.max) ? .int32 : .int64, nullable, 0)
     }
 
-    /// Appends the column's streams (its type from `scalarType()`; `nullable` when a value is missing).
-    func appendStreams(type: ScalarType, nullable: Bool, to out: inout [UInt8]) {
-        let present: [Bool]? = nullable ? values.map { $0 != nil } : nil
+    /// Appends the column's streams (its type and `nullable` from `scalarType(_:)`). `distinctCells`
+    /// says equal cells have equal numbers (a property table's values), so a text column's
+    /// dictionary is found by number; otherwise by the texts' bytes.
+    func appendStreams(type: ScalarType, nullable: Bool, cells: [Cell], distinctCells: Bool, to out: inout [UInt8]) {
+        var present: [Bool]?
+        var count = rows.count
+        if nullable {
+            var bits = [Bool]()
+            bits.reserveCapacity(rows.count)
+            count = 0
+            for row in rows {
+                bits.append(row != Self.none)
+                if row != Self.none { count += 1 }
+            }
+            present = bits
+        }
         switch type {
         case .string:
-            let texts = values.compactMap { $0?.text }
-            MLTStringColumn.append(texts, present: present, to: &out)
+            // Pure text of a property table: each distinct text has one number.
+            var numbers = [UInt32]()
+            numbers.reserveCapacity(count)
+            var allText = true
+            for row in rows where row != Self.none {
+                numbers.append(row)
+                if allText, case .text = cells[Int(row)] {} else { allText = false }
+            }
+            if distinctCells && allText {
+                MLTStringColumn.append(numbers: numbers, cells: cells, present: present, to: &out)
+            } else {
+                MLTStringColumn.append(numbers.map { cells[Int($0)].text }, present: present, to: &out)
+            }
         case .boolean:
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-            MLTWire.appendBooleanStream(values.compactMap { if case .bool(let flag)? = $0 { flag } else { nil } },
-                                        kind: .data, to: &out)
+            var flags = [Bool]()
+            flags.reserveCapacity(count)
+            for row in rows where row != Self.none {
+                if case .bool(let flag) = cells[Int(row)] { flags.append(flag) }
+            }
+            MLTWire.appendBooleanStream(flags, kind: .data, to: &out)
         case .int32, .uint32, .int64, .uint64:
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-            let numbers = values.compactMap { if case .integer(let number)? = $0 { UInt64(bitPattern: number) } else { nil } }
+            var numbers = [UInt64]()
+            numbers.reserveCapacity(count)
+            for row in rows where row != Self.none {
+                if case .integer(let number) = cells[Int(row)] { numbers.append(UInt64(bitPattern: number)) }
+            }
             MLTIntegerStream.append(numbers, signed: type == .int32 || type == .int64, kind: .data,
                                     logicalStream: MLTWire.DictionaryKind.none.rawValue, to: &out)
         case .float, .double:
             if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-            let numbers = values.compactMap { value -> Double? in
-                switch value {
-                case .double(let number)?: number
-                case .integer(let number)?: Double(number)
-                default: nil
-                }
-            }
             let width = type == .float ? 4 : 8
-            MLTWire.StreamHeader(physicalStream: .data, logicalStream: 0, valueCount: numbers.count,
-                                 byteLength: width * numbers.count).write(to: &out)
-            out.reserveCapacity(out.count + width * numbers.count)
-            for number in numbers {
+            MLTWire.StreamHeader(physicalStream: .data, logicalStream: 0, valueCount: count,
+                                 byteLength: width * count).write(to: &out)
+            for row in rows where row != Self.none {
+                let number: Double
+                switch cells[Int(row)] {
+                case .double(let value): number = value
+                case .integer(let value): number = Double(value)
+                default: continue
+                }
                 let bits = type == .float ? UInt64(Float(number).bitPattern) : number.bitPattern
                 for byte in 0..<width { out.append(UInt8(truncatingIfNeeded: bits >> UInt64(8 * byte))) }
             }

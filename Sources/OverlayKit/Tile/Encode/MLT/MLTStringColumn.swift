@@ -1,71 +1,113 @@
 /// String streams of MapLibre Tiles: plain (lengths and bytes), a dictionary (distinct strings
-/// once, an index per value), or an FSST-compressed dictionary; the smallest is written.
+/// once, an index per value), or an FSST-compressed dictionary; the smallest is written. The
+/// candidates are sized from their streams' plans (`MLTIntegerStream.plan`) and only the one
+/// chosen is written.
 enum MLTStringColumn {
     /// Appends the stream count, the present stream (when `present` is given) and the string
     /// streams of `values` (the present ones, in feature order).
     static func append(_ values: [[UInt8]], present: [Bool]?, to out: inout [UInt8]) {
-        // Dictionary: distinct strings in first-use order.
-        var indexOf = [[UInt8]: UInt32](), distinct = [[UInt8]](), indices = [UInt32]()
-        indices.reserveCapacity(values.count)
-        var plainBytes = 0
-        for value in values {
-            plainBytes += value.count
-            if let known = indexOf[value] { indices.append(known); continue }
-            let index = UInt32(distinct.count)
-            indexOf[value] = index
-            distinct.append(value)
-            indices.append(index)
+        let (distinct, indices) = MLTStringDictionary.build(values)
+        append(distinct: distinct, indices: indices, present: present, to: &out)
+    }
+
+    /// The same for texts given as cell numbers where equal texts have equal numbers (a property
+    /// table's values): the dictionary is found by number, with no hashing of bytes.
+    static func append(numbers: [UInt32], cells: [MLTPropertyColumn.Cell], present: [Bool]?, to out: inout [UInt8]) {
+        let (firsts, indices) = MLTStringDictionary.build(numbers: numbers)
+        var distinct = [[UInt8]]()
+        distinct.reserveCapacity(firsts.count)
+        for number in firsts { distinct.append(cells[Int(number)].text) }
+        append(distinct: distinct, indices: indices, present: present, to: &out)
+    }
+
+    /// The values `distinct[indices[i]]`, written as the smallest of the three encodings.
+    private static func append(distinct: [[UInt8]], indices: [UInt64], present: [Bool]?, to out: inout [UInt8]) {
+        var lengths = [UInt64](), plainBytes = 0
+        lengths.reserveCapacity(indices.count)
+        for index in indices {
+            let length = distinct[Int(index)].count
+            lengths.append(UInt64(length))
+            plainBytes += length
         }
-        var plain = [UInt8]()
-        MLTIntegerStream.append(values.map { UInt32($0.count) }, kind: .length,
-                                logicalStream: MLTWire.LengthKind.varBinary.rawValue, to: &plain)
-        appendBytes(values, kind: .none, to: &plain)
-        var dictionary = [UInt8]()
-        let dictionaryLengths = distinct.map { UInt32($0.count) }
-        if distinct.count < values.count {
-            MLTIntegerStream.append(dictionaryLengths, kind: .length, logicalStream: MLTWire.LengthKind.dictionary.rawValue,
-                                    to: &dictionary)
-            MLTIntegerStream.append(indices, kind: .offset, logicalStream: MLTWire.OffsetKind.string.rawValue, to: &dictionary)
-            appendBytes(distinct, kind: .single, to: &dictionary)
+        let valueCount = indices.count
+        let lengthsPlan = MLTIntegerStream.plan(lengths, signed: false)
+        var (streams, best) = (2, lengthsPlan.byteCount + dataStreamBytes(count: valueCount, bytes: plainBytes))
+
+        var dictionaryLengths = [UInt64](), distinctBytes = 0
+        dictionaryLengths.reserveCapacity(distinct.count)
+        for string in distinct {
+            dictionaryLengths.append(UInt64(string.count))
+            distinctBytes += string.count
+        }
+        // The dictionary's streams are sized only when a dictionary (plain or FSST) may be written.
+        let dictionaryMayWin = distinct.count < valueCount || distinctBytes >= 256
+        let dictionaryLengthsPlan = MLTIntegerStream.plan(dictionaryMayWin ? dictionaryLengths : [], signed: false)
+        let indicesPlan = MLTIntegerStream.plan(dictionaryMayWin ? indices : [], signed: false)
+        if distinct.count < valueCount {
+            let size = dictionaryLengthsPlan.byteCount + indicesPlan.byteCount
+                + dataStreamBytes(count: distinct.count, bytes: distinctBytes)
+            if size < best { (streams, best) = (3, size) }
         }
         // FSST pays only on text long enough to hold repeated pieces beyond its table's cost.
-        var fsst = [UInt8]()
-        let distinctBytes = dictionaryLengths.reduce(0) { $0 + Int($1) }
+        var fsst: (table: MLTFSST, symbolLengths: [UInt64], plan: MLTIntegerStream.Plan, corpus: [UInt8])?
         if distinctBytes >= 256 {
             let table = MLTFSST(training: distinct)
+            var corpus = [UInt8]()
+            corpus.reserveCapacity(distinctBytes)
+            for string in distinct { table.compress(string, into: &corpus) }
             if !table.symbolLengths.isEmpty {
-                var corpus = [UInt8]()
-                corpus.reserveCapacity(distinctBytes)
-                for string in distinct { table.compress(string, into: &corpus) }
                 if corpus.count + table.symbolBytes.count + table.symbolLengths.count < distinctBytes {
-                    MLTIntegerStream.append(table.symbolLengths, kind: .length, logicalStream: MLTWire.LengthKind.symbol.rawValue,
-                                            to: &fsst)
-                    MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.fsst.rawValue,
-                                         valueCount: table.symbolLengths.count, byteLength: table.symbolBytes.count)
-                        .write(to: &fsst)
-                    fsst += table.symbolBytes
-                    MLTIntegerStream.append(dictionaryLengths, kind: .length,
-                                            logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &fsst)
-                    MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.single.rawValue,
-                                         valueCount: distinct.count, byteLength: corpus.count).write(to: &fsst)
-                    fsst += corpus
-                    MLTIntegerStream.append(indices, kind: .offset, logicalStream: MLTWire.OffsetKind.string.rawValue, to: &fsst)
+                    let symbolLengths = table.symbolLengths.map(UInt64.init)
+                    let symbolPlan = MLTIntegerStream.plan(symbolLengths, signed: false)
+                    let size = symbolPlan.byteCount + dataStreamBytes(count: symbolLengths.count, bytes: table.symbolBytes.count)
+                        + dictionaryLengthsPlan.byteCount + dataStreamBytes(count: distinct.count, bytes: corpus.count)
+                        + indicesPlan.byteCount
+                    if size < best {
+                        (streams, best) = (5, size)
+                        fsst = (table, symbolLengths, symbolPlan, corpus)
+                    }
                 }
             }
         }
-        var (streams, best) = (2, plain)
-        if !dictionary.isEmpty && dictionary.count < best.count { (streams, best) = (3, dictionary) }
-        if !fsst.isEmpty && fsst.count < best.count { (streams, best) = (5, fsst) }
         MLTWire.appendVarint(UInt64(streams + (present == nil ? 0 : 1)), to: &out)
         if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-        out += best
+        if let fsst {
+            MLTIntegerStream.append(fsst.symbolLengths, signed: false, plan: fsst.plan, kind: .length,
+                                    logicalStream: MLTWire.LengthKind.symbol.rawValue, to: &out)
+            MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.fsst.rawValue,
+                                 valueCount: fsst.symbolLengths.count, byteLength: fsst.table.symbolBytes.count).write(to: &out)
+            out += fsst.table.symbolBytes
+            MLTIntegerStream.append(dictionaryLengths, signed: false, plan: dictionaryLengthsPlan, kind: .length,
+                                    logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &out)
+            MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.single.rawValue,
+                                 valueCount: distinct.count, byteLength: fsst.corpus.count).write(to: &out)
+            out += fsst.corpus
+            MLTIntegerStream.append(indices, signed: false, plan: indicesPlan, kind: .offset,
+                                    logicalStream: MLTWire.OffsetKind.string.rawValue, to: &out)
+        } else if streams == 3 {
+            MLTIntegerStream.append(dictionaryLengths, signed: false, plan: dictionaryLengthsPlan, kind: .length,
+                                    logicalStream: MLTWire.LengthKind.dictionary.rawValue, to: &out)
+            MLTIntegerStream.append(indices, signed: false, plan: indicesPlan, kind: .offset,
+                                    logicalStream: MLTWire.OffsetKind.string.rawValue, to: &out)
+            appendBytes(distinct, byteCount: distinctBytes, kind: .single, to: &out)
+        } else {
+            MLTIntegerStream.append(lengths, signed: false, plan: lengthsPlan, kind: .length,
+                                    logicalStream: MLTWire.LengthKind.varBinary.rawValue, to: &out)
+            MLTWire.StreamHeader(physicalStream: .data, logicalStream: MLTWire.DictionaryKind.none.rawValue,
+                                 valueCount: valueCount, byteLength: plainBytes).write(to: &out)
+            for index in indices { out += distinct[Int(index)] }
+        }
     }
 
-    private static func appendBytes(_ strings: [[UInt8]], kind: MLTWire.DictionaryKind, to out: inout [UInt8]) {
-        let total = strings.reduce(0) { $0 + $1.count }
+    /// The bytes of a data stream of `count` strings of `bytes` bytes in all, header included.
+    private static func dataStreamBytes(count: Int, bytes: Int) -> Int {
+        2 + MLTWire.varintSize(UInt64(count)) + MLTWire.varintSize(UInt64(bytes)) + bytes
+    }
+
+    private static func appendBytes(_ strings: [[UInt8]], byteCount: Int, kind: MLTWire.DictionaryKind,
+                                    to out: inout [UInt8]) {
         MLTWire.StreamHeader(physicalStream: .data, logicalStream: kind.rawValue, valueCount: strings.count,
-                             byteLength: total).write(to: &out)
-        out.reserveCapacity(out.count + total)
+                             byteLength: byteCount).write(to: &out)
         for string in strings { out += string }
     }
 

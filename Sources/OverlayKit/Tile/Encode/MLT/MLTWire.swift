@@ -110,9 +110,9 @@ enum MLTWire {
     static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
 
     static func appendString(_ text: String, to out: inout [UInt8]) {
-        let utf8 = Array(text.utf8)
-        appendVarint(UInt64(utf8.count), to: &out)
-        out += utf8
+        // Straight from the string's UTF-8 (no copy into an array first: every column name of every tile comes here).
+        appendVarint(UInt64(text.utf8.count), to: &out)
+        out.append(contentsOf: text.utf8)
     }
 
     /// ORC byte run-length encoding: runs of 3…130 equal bytes as (length − 3, byte), other
