@@ -70,9 +70,11 @@ final class RenderTrackMemoryTests: XCTestCase {
         // The line's own map points are the working buffer (its coordinates are let go), a flag
         // a vertex while Douglas–Peucker runs, then the pixel-decimated run.
         XCTAssertLessThan(flat, 8, "bytes a vertex held while marking")
-        // The general path copies the vertices (48 bytes each) at each step; this test tells them apart.
+        // The general path copies the vertices (48 bytes each) at each step; this test tells them
+        // apart. Measured 60–86 bytes (less when earlier tests left freed pages to reuse): the
+        // bound is four times the flat path's.
         let general = try peakGrowthPerVertex(handing: walk(count: count, meters: 10), vertices: count, flat: false)
-        XCTAssertGreaterThan(general, 64, "bytes a vertex the general path holds")
+        XCTAssertGreaterThan(general, 32, "bytes a vertex the general path holds")
         print("RenderTrackMemoryTests: peak growth while marking, bytes a vertex: flat \(flat), general \(general)")
     }
 
