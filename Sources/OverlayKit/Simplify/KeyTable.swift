@@ -22,17 +22,7 @@ struct KeyTable {
     /// The value stored for `key`, or nil.
     @inline(__always)
     func value(_ key: UInt64) -> Int32? {
-        let mask = self.mask
-        let held: Int32 = values.withUnsafeBufferPointer { values in
-            keys.withUnsafeBufferPointer { keys in
-                var slot = Self.hash(key) & mask
-                while true {
-                    let value = values[slot]
-                    if value < 0 || keys[slot] == key { return value }
-                    slot = (slot + 1) & mask
-                }
-            }
-        }
+        let held = values[slot(of: key)]
         return held < 0 ? nil : held
     }
 
@@ -46,26 +36,28 @@ struct KeyTable {
     @discardableResult
     mutating func insert(_ key: UInt64, value: Int32 = 0) -> Int32? {
         if count * 2 >= values.count { grow() }
-        let mask = self.mask
-        // One probe sequence over the raw slots: no uniqueness or bounds check per step.
-        let held: Int32 = values.withUnsafeMutableBufferPointer { values in
-            keys.withUnsafeMutableBufferPointer { keys in
-                var slot = Self.hash(key) & mask
-                while true {
-                    let held = values[slot]
-                    if held < 0 {
-                        values[slot] = value
-                        keys[slot] = key
-                        return -1
-                    }
-                    if keys[slot] == key { return held }
-                    slot = (slot + 1) & mask
-                }
-            }
-        }
+        let slot = slot(of: key)
+        let held = values[slot]
         guard held < 0 else { return held }
+        values[slot] = value
+        keys[slot] = key
         count += 1
         return nil
+    }
+
+    /// The slot holding `key`, or the empty slot where it goes: one probe sequence over the raw
+    /// slots, with no uniqueness or bounds check per step (the mask keeps every slot in range,
+    /// and the table is never more than half full, so an empty slot ends the walk).
+    @inline(__always)
+    private func slot(of key: UInt64) -> Int {
+        let mask = self.mask
+        return values.withUnsafeBufferPointer { values in
+            keys.withUnsafeBufferPointer { keys in
+                var slot = Self.hash(key) & mask
+                while values[slot] >= 0 && keys[slot] != key { slot = (slot + 1) & mask }
+                return slot
+            }
+        }
     }
 
     @inline(__always)
