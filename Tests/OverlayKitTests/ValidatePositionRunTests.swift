@@ -81,6 +81,22 @@ final class ValidatePositionRunTests: XCTestCase {
 
     /// Syntax errors and numbers the run does not take inside arrays of positions: the
     /// reader's own errors, at the same place.
+    func testASegmentAcrossTheAntimeridianIsWarnedOnceInBothReadings() throws {
+        let crossing = feature("{\"type\": \"LineString\", \"coordinates\": [[170, 0], [-170, 1], [-160, 2], [170, 3]]}")
+        // A position without a longitude ends the segment before it: no jump is read across it.
+        let broken = feature("{\"type\": \"LineString\", \"coordinates\": [[170, 0], [\"x\", 1], [-170, 1], [-160, 2]]}")
+        let apart = feature("{\"type\": \"MultiLineString\", \"coordinates\": [[[0, 0], [170, 1]], [[-170, 0], [-160, 1]]]}")
+        for runs in [false, true] {
+            func jumps(_ text: String) throws -> [String] {
+                try findings(text, runs: runs, window: 1 << 20).filter { $0.code == .geojsonAntimeridian }.map(\.message)
+            }
+            XCTAssertEqual(try jumps(crossing), ["a segment jumps from longitude 170.0 to -170.0: geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)"],
+                           "runs \(runs): the first jump only")
+            XCTAssertEqual(try jumps(broken), [], "runs \(runs)")
+            XCTAssertEqual(try jumps(apart), [], "runs \(runs): two lines, no segment between them")
+        }
+    }
+
     func testSyntaxErrorsInsideRunsAreThePlainReadersErrors() throws {
         let coordinates = ["[[1, 2] [3, 4]]", "[[1, 2],]", "[[1, 2], [01, 2]]", "[[1, 2], [1e400, 2]]", "[[1, 2], [3, 4]",
                            "[[1, 2], [3, 4",  "[[1, 2], [3 4]]", "[[1, 2], [3, -]]", "[[1, 2], [3, true]]", "[[1, 2], []]",

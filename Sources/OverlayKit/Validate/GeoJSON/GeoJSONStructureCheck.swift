@@ -635,38 +635,46 @@ struct GeoJSONStructureCheck {
     /// spanning more than 180° of longitude is taken as such a crossing.
     private mutating func checkAntimeridian(_ coordinates: Int, depth: Int, type: String) {
         guard depth >= 1, type != "MultiPoint" else { return }
+        // A copy (its buffers shared) the longitude sequences read while `report` changes self.
+        let json = self.json
         var runs = [coordinates]
         for _ in 1..<depth { runs = runs.flatMap { json.kind($0) == .array ? json.elements($0) : [] } }
         for run in runs {
-            if json.kind(run) == .positions {
-                var previous: Double?
-                for slot in json.run(run) {
-                    let longitude = json.coordinate(json.runPositions[slot], 0)
-                    if let previous, abs(longitude - previous) > 180 {
-                        report(.warning, GeoJSONDiagnosticCode.antimeridian.code,
-                               "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
-                               at: run)
-                        return
-                    }
-                    previous = longitude
+            switch json.kind(run) {
+            case .positions:
+                let longitudes = json.run(run).lazy.map { Optional(json.coordinate(json.runPositions[$0], 0)) }
+                if reportedJump(in: longitudes, at: run) { return }
+            case .array:
+                let longitudes = (0..<json.childCount(run)).lazy.map { index -> Double? in
+                    let position = json.child(run, index)
+                    guard json.kind(position) == .array, json.childCount(position) > 0 else { return nil }
+                    return json.number(json.child(position, 0))
                 }
+                if reportedJump(in: longitudes, at: run) { return }
+            default:
                 continue
             }
-            guard json.kind(run) == .array else { continue }
-            var previous: Double?
-            for index in 0..<json.childCount(run) {
-                let position = json.child(run, index)
-                guard json.kind(position) == .array, json.childCount(position) > 0,
-                      let longitude = json.number(json.child(position, 0)) else { previous = nil; continue }
-                if let previous, abs(longitude - previous) > 180 {
-                    report(.warning, GeoJSONDiagnosticCode.antimeridian.code,
-                           "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
-                           at: run)
-                    return
-                }
-                previous = longitude
-            }
         }
+    }
+
+    /// Reports the first jump of more than 180° between consecutive longitudes of `run` (nil: a
+    /// position without one, which no segment crosses); whether it found one.
+    private mutating func reportedJump(in longitudes: some Sequence<Double?>, at run: Int) -> Bool {
+        var previous: Double?
+        for longitude in longitudes {
+            guard let longitude else {
+                previous = nil
+                continue
+            }
+            if let previous, abs(longitude - previous) > 180 {
+                report(.warning, GeoJSONDiagnosticCode.antimeridian.code,
+                       "a segment jumps from longitude \(previous) to \(longitude): geometry crossing the antimeridian should be cut in two (RFC 7946 §3.1.9)",
+                       at: run)
+                return true
+            }
+            previous = longitude
+        }
+        return false
     }
 
     // MARK: Geometry validity
