@@ -6,11 +6,9 @@ import XCTest
 /// read by `convert`, `info`, `validate`, `filter`, `render` and `tile` through the one input seam.
 final class GeoParquetCommandTests: XCTestCase {
     private func corpus() throws -> URL {
-        let python = try Prerequisite.python(modules: ["pyarrow", "shapely"], install: "pip install pyarrow shapely geopandas")
         let folder = try CLI.temporaryFolder(self)
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_corpus.py").path
-        let run = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
-        try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
+        try Prerequisite.writeScriptCorpus("geoparquet_corpus.py", into: folder, modules: ["pyarrow", "shapely"],
+                                           install: "pip install pyarrow shapely geopandas")
         return folder
     }
 
@@ -99,11 +97,8 @@ final class GeoParquetCommandTests: XCTestCase {
     /// The files `Tests/Scripts/geoparquet_scale_corpus.py` writes with pyarrow into a new folder,
     /// and its `covering.parquet` converted to GeoJSONSeq at full precision.
     private func scaleCorpus() throws -> (folder: URL, input: String, sequence: String) {
-        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
         let folder = try CLI.temporaryFolder(self)
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
-        let written = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
-        try Prerequisite.require(written.status == 0, "the corpus writer failed: \(written.text)")
+        try Prerequisite.writeScriptCorpus("geoparquet_scale_corpus.py", into: folder, modules: ["pyarrow"], install: "pip install pyarrow")
         let input = folder.appendingPathComponent("covering.parquet").path
         let sequence = folder.appendingPathComponent("covering.geojsons").path
         XCTAssertEqual(try CLI.run(["convert", input, "-o", sequence, "--precision", "17"]).status, 0)

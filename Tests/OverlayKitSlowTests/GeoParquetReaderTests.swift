@@ -13,11 +13,9 @@ final class GeoParquetReaderTests: XCTestCase {
     /// The corpus, written once per run; a skip when pyarrow or shapely is missing.
     static func corpus() throws -> URL {
         if let folder = corpusFolder { return folder }
-        let python = try Prerequisite.python(modules: ["pyarrow", "shapely"], install: "pip install pyarrow shapely geopandas")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-geoparquet-\(UUID().uuidString)")
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_corpus.py").path
-        let run = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
-        try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
+        try Prerequisite.writeScriptCorpus("geoparquet_corpus.py", into: folder, modules: ["pyarrow", "shapely"],
+                                           install: "pip install pyarrow shapely geopandas")
         corpusFolder = folder
         return folder
     }

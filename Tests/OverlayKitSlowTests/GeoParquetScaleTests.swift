@@ -15,11 +15,8 @@ final class GeoParquetScaleTests: XCTestCase {
     /// The files, written once per run; a skip when pyarrow is missing.
     static func corpus() throws -> URL {
         if let folder = corpusFolder { return folder }
-        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-geoparquet-scale-\(UUID().uuidString)")
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
-        let run = try ToolRun.run(python, [script, folder.path], mergingErrors: true)
-        try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
+        try Prerequisite.writeScriptCorpus("geoparquet_scale_corpus.py", into: folder, modules: ["pyarrow"], install: "pip install pyarrow")
         corpusFolder = folder
         return folder
     }

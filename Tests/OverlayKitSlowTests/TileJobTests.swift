@@ -172,11 +172,8 @@ final class TileJobTests: XCTestCase {
     /// A GeoParquet file split by row groups (`tile-job split --row-groups K/N`), never
     /// converted: each worker reads its slice of the row groups, and the job writes one run's bytes.
     func testSplitByGeoParquetRowGroupsEqualsOneRun() throws {
-        let python = try Prerequisite.python(modules: ["pyarrow"], install: "pip install pyarrow")
         let corpus = folder.appendingPathComponent("corpus")
-        let script = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/geoparquet_scale_corpus.py").path
-        let run = try ToolRun.run(python, [script, corpus.path], mergingErrors: true)
-        try Prerequisite.require(run.status == 0, "the corpus writer failed: \(run.text)")
+        try Prerequisite.writeScriptCorpus("geoparquet_scale_corpus.py", into: corpus, modules: ["pyarrow"], install: "pip install pyarrow")
         for input in [corpus.appendingPathComponent("covering.parquet").path, corpus.appendingPathComponent("hive").path] {
             // With a box (tile --bbox) each worker's slice skips the row groups outside it, as the one run does.
             for (shards, zoom, box) in [(1, 0, nil), (3, 2, nil), (7, 3, nil), (3, 2, "-100,-70,-20,70"), (7, 3, "-100,-70,-20,70")] {

@@ -35,6 +35,21 @@ public enum Prerequisite {
         return python
     }
 
+    /// Fills `folder` by running `Tests/Scripts/script` (given the folder as its one argument)
+    /// with a `python3` that imports `modules`: fixtures the real writers make (pyarrow,
+    /// geopandas, DuckDB). A skip when a module is missing; an error when the script fails.
+    /// - Parameters:
+    ///   - script: the script's file name in `Tests/Scripts`.
+    ///   - folder: where the files go (the script makes it when missing).
+    ///   - modules: what the script imports.
+    ///   - install: how to get the modules.
+    public static func writeScriptCorpus(_ script: String, into folder: URL, modules: [String], install: String) throws {
+        let python = try python(modules: modules, install: install)
+        let path = TestLocations.packageRoot.appendingPathComponent("Tests/Scripts/\(script)").path
+        let run = try ToolRun.run(python, [path, folder.path], mergingErrors: true)
+        try require(run.status == 0, "the corpus writer \(script) failed: \(run.text)")
+    }
+
     /// A file or folder of `../shared/corpus`; a skip when it is absent (an error that fails the
     /// test with `OVERLAYKIT_REQUIRE_CORPUS=1`).
     public static func corpus(_ relative: String) throws -> URL {
