@@ -76,6 +76,31 @@ final class InputSeamTests: XCTestCase {
         all.removeAll()
     }
 
+    /// A part closes at 65,536 vertices as well as at 1,024 features: a file of a few huge
+    /// features is summarized while its later features are read, and the parts still sum to
+    /// the serial pass.
+    func testPartsOfFewHugeFeaturesCloseAtTheirVertexCount() throws {
+        func line(_ count: Int, from longitude: Int) -> String {
+            let positions = (0..<count).map { "[\(Double(longitude) + Double($0) * 1e-4),\(Double($0 % 1000) * 0.01)]" }
+            return #"{"type":"Feature","properties":{"n":\#(count)},"geometry":{"type":"LineString","coordinates":["# + positions.joined(separator: ",") + "]}}"
+        }
+        let point = #"{"type":"Feature","properties":null,"geometry":{"type":"Point","coordinates":[179.5,-10]}}"#
+        let text = [line(40_000, from: -170), line(40_000, from: 10), point, line(70_000, from: 100), point].joined(separator: "\n") + "\n"
+        let path = try write(text, as: "huge.geojsons")
+        for threads in [1, 2] {
+            if threads == 1 {
+                var partSizes = [Int]()
+                var opened = try reader(path, threads: threads)
+                try opened.forEachPart({ $0.count }, consume: { partSizes.append($0) })
+                XCTAssertEqual(partSizes, [2, 2, 1])
+            }
+            var serial = DatasetSummary()
+            try readAll(path).forEach { serial.add($0) }
+            let summary = try DatasetSummary.summarizing(try reader(path, threads: threads)) { _ in }
+            XCTAssertEqual(InfoReport.json(summary, source: "x"), InfoReport.json(serial, source: "x"), "\(threads) threads")
+        }
+    }
+
     func testInfoIsOneCallThatEqualsOneSerialPass() throws {
         let sequence = try write(sequenceText(), as: "points.geojsons")
         let features = try readAll(sequence)

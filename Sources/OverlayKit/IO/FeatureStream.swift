@@ -70,16 +70,21 @@ extension FeatureReader {
     /// By default every feature is read whole.
     public mutating func readShapesOnly() {}
 
-    /// Parts of 1,024 features read by ``next()``, transformed and consumed on the caller's thread.
+    /// Parts of 1,024 features read by ``next()`` (fewer once they hold 65,536 vertices, so that
+    /// a file of a few huge features is transformed while the later ones are read, not after),
+    /// transformed and consumed on the caller's thread.
     public mutating func forEachPart<Part: Sendable>(_ transform: @escaping @Sendable ([Feature]) -> Part,
                                                      consume: (Part) throws -> Void) throws {
         var part = [Feature]()
         part.reserveCapacity(1024)
+        var vertices = 0
         while let feature = try next() {
             part.append(feature)
-            if part.count == 1024 {
+            vertices += feature.shape?.vertexCount ?? 0
+            if part.count == 1024 || vertices >= 1 << 16 {
                 try consume(transform(part))
                 part.removeAll(keepingCapacity: true)
+                vertices = 0
             }
         }
         if !part.isEmpty { try consume(transform(part)) }
