@@ -1,11 +1,19 @@
 import OverlayModel
 
 /// Nested coordinate arrays as read, before the geometry type decides what they mean (GeoJSON
-/// allows `coordinates` before `type`). Positions are stored flat; each array level above them
-/// keeps its children's counts in order, so any nesting is rebuilt without per-array objects.
+/// allows `coordinates` before `type`). Each array of positions is kept as its own run, ready to
+/// become a vertex buffer without another copy; each array level above the positions keeps its
+/// children's counts in order, so any nesting is rebuilt without per-array objects.
 struct CoordinateTree {
-    /// Every position, in document order.
-    var positions: [Coordinate] = []
+    /// Runs at least this long leave the reader as they were read (the run being read is handed
+    /// over, not copied); shorter ones are copied to their exact size, so the buffer they were
+    /// read into is reused and most runs cost one allocation and no growth.
+    static let handOverMinimum = 1 << 16
+    /// Every non-empty array of positions, in document order (a bare position, the coordinates
+    /// of a Point, is one run of one). Empty arrays are only counted, in `childCounts`.
+    var runs: [[Coordinate]] = []
+    /// The positions of the array being read; moved to `runs` when it closes.
+    private var openRun: [Coordinate] = []
     /// How deep the arrays that hold numbers nest: 1 when `coordinates` is itself a position,
     /// 2 for an array of positions, and so on; 0 when no position was seen (empty arrays).
     var leafDepth = 0
@@ -20,8 +28,15 @@ struct CoordinateTree {
     /// is, an empty array at the positions' level is an empty position, not an empty ring.
     var earlyEmptyArrays: [Int: (offset: Int, indices: [Int])] = [:]
 
+    /// Every position, in document order.
+    var positions: [Coordinate] { runs.count == 1 ? runs[0] : Array(runs.joined()) }
+
+    /// The number of positions read.
+    var positionCount: Int { runs.reduce(0) { $0 + $1.count } }
+
     mutating func removeAll() {
-        positions.removeAll(keepingCapacity: true)
+        runs.removeAll(keepingCapacity: true)
+        openRun.removeAll(keepingCapacity: true)
         earlyEmptyArrays.removeAll()
         leafDepth = 0
         for index in childCounts.indices {
@@ -29,6 +44,30 @@ struct CoordinateTree {
             starts[index].removeAll(keepingCapacity: true)
         }
         droppedDimensions = false
+    }
+
+    /// Drops this tree's references to its runs (they belong to the geometry made from them),
+    /// keeping the buffers it reuses.
+    mutating func releaseRuns() {
+        runs = []
+    }
+
+    mutating func append(_ position: Coordinate) {
+        openRun.append(position)
+    }
+
+    /// Ends the array of positions being read: its positions become the next run.
+    mutating func closeRun() {
+        guard !openRun.isEmpty else { return }
+        if openRun.count >= CoordinateTree.handOverMinimum {
+            var run: [Coordinate] = []
+            swap(&run, &openRun)
+            runs.append(run)
+        } else {
+            // A copy of its own exact size (`Array(openRun)` would share the buffer, capacity and all).
+            runs.append(openRun.withUnsafeBufferPointer { Array($0) })
+            openRun.removeAll(keepingCapacity: true)
+        }
     }
 
     mutating func record(level: Int, childCount: Int, start: (line: Int, column: Int)) {
@@ -43,6 +82,7 @@ struct CoordinateTree {
     /// Rebuilds the arrays as a JSON value (for the rare `coordinates` member that turns out to
     /// be foreign, e.g. on a Feature).
     func jsonValue() -> JSONValue {
+        let positions = self.positions
         var positionIndex = 0
         var cursors = [Int](repeating: 0, count: childCounts.count)
         func position() -> JSONValue {
@@ -77,7 +117,10 @@ extension JSONScanner {
         guard first == UInt8(ascii: "[") else {
             throw error(GeoJSONDiagnosticCode.coordinatesNotArray.code, "\"coordinates\" must be an array")
         }
+        coordinatesBegin(at: absolutePosition)
+        defer { coordinatesBegin(at: nil) }
         try readCoordinateArray(level: 0, tree: &tree, indices: &indices)
+        if tree.leafDepth == 1 { tree.closeRun() }
         // `[[[], [1, 2], …]]`: the `[]` came before any position told the depth (a fuzzer found
         // that it desynchronised the shape builder and crashed the reader).
         if tree.leafDepth > 0, let empty = tree.earlyEmptyArrays[tree.leafDepth - 1] {
@@ -109,7 +152,12 @@ extension JSONScanner {
                 try readCoordinateArray(level: level + 1, tree: &tree, indices: &indices)
                 indices.removeLast()
                 count += 1
+                // The neighbours of a position parsed on the second core, taken as one run.
+                if tree.leafDepth == level + 2 {
+                    count += takeChainedLookaheadPositions(into: &tree)
+                }
             } while try commaOrClose(UInt8(ascii: "]"))
+            if level == tree.leafDepth - 2 { tree.closeRun() }
             tree.record(level: level, childCount: count, start: start)
         } else if next == UInt8(ascii: "]") {
             position += 1
@@ -136,6 +184,12 @@ extension JSONScanner {
     /// Reads the numbers of one position (the '[' is consumed): longitude, latitude, altitude.
     @inline(__always)
     private func readPosition(startOffset: Int, tree: inout CoordinateTree, indices: [Int]) throws {
+        // A long array's later positions may have been parsed on the second core already.
+        considerLookahead()
+        if let coordinate = takeLookaheadPosition() {
+            tree.append(coordinate)
+            return
+        }
         var longitude = 0.0, latitude = 0.0, altitude: Double?
         var count = 0
         repeat {
@@ -159,7 +213,7 @@ extension JSONScanner {
             throw error(GeoJSONDiagnosticCode.positionTooShort.code, "position needs at least 2 numbers, found \(count)",
                         at: startOffset, extraPath: coordinatePath(indices))
         }
-        tree.positions.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
+        tree.append(Coordinate(latitude: latitude, longitude: longitude, altitude: altitude))
     }
 
     /// The pointer components below `coordinates` (which is already on `path`).

@@ -74,6 +74,16 @@ public struct GeoJSONReader: FeatureReader {
     public init(input: ByteInput) {
         scanner = JSONScanner(input: input)
         scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
+        scanner.parsesPositionsAhead = PositionLookahead.isUseful
+    }
+
+    /// Whether the later positions of a long `coordinates` array are parsed on a second core
+    /// while this reader reads the earlier ones (`PositionLookahead`; the same features and
+    /// diagnostics either way). On when the process may use more than one core; callers that
+    /// already run one reader per core turn it off.
+    package var parsesPositionsAhead: Bool {
+        get { scanner.parsesPositionsAhead }
+        set { scanner.parsesPositionsAhead = newValue }
     }
 
     /// A reader for the part of a GeoJSON text sequence that starts at a record boundary inside
@@ -84,6 +94,7 @@ public struct GeoJSONReader: FeatureReader {
         self.init(input: input)
         checkedByteOrderMark = true
         continuesSequence = true
+        parsesPositionsAhead = false  // parts of a sequence are read one per core already
     }
 
     /// The bytes of the input parsed so far (read ahead by a buffer) and its size when a file.
@@ -113,6 +124,20 @@ public struct GeoJSONReader: FeatureReader {
     init(input: ByteInput, initialBufferSize: Int) {
         scanner = JSONScanner(input: input, initialCapacity: initialBufferSize)
         scanner.duplicateMemberCode = GeoJSONDiagnosticCode.duplicateMember.code
+    }
+
+    /// How many positions so far were parsed ahead on a second core (`PositionLookahead`).
+    var positionsTakenAhead: Int { scanner.positionsTakenAhead }
+
+    /// A reader with a small window that parses positions ahead on a second core as soon as it
+    /// can (after `afterBytes` of an array, with `minimumBytes` ahead) and waits for each helper,
+    /// so tests exercise the helper on small inputs with the same result every run.
+    init(input: ByteInput, initialBufferSize: Int, lookaheadAfterBytes afterBytes: Int, minimumBytes: Int) {
+        self.init(input: input, initialBufferSize: initialBufferSize)
+        scanner.parsesPositionsAhead = true
+        scanner.lookaheadAfterBytes = afterBytes
+        scanner.lookaheadMinimumBytes = minimumBytes
+        scanner.lookaheadWaits = true
     }
 
     /// Bytes consumed so far.
@@ -441,9 +466,9 @@ public struct GeoJSONReader: FeatureReader {
                     try scanner.readCoordinates(into: &tree)
                 }
                 parts.coordinates = tree
-                // A long run leaves with its geometry: kept here it would hold a copy of the
-                // largest feature's positions for the rest of the read.
-                if tree.positions.count >= ShapeBuilder.handOverMinimum { tree = CoordinateTree() }
+                // The runs leave with their geometry: kept here they would live as long as the
+                // next feature's read, and a long track would stay in memory while it is drawn.
+                tree.releaseRuns()
             case "geometries" where context != .feature:
                 parts.geometries = try readGeometryArray()
             case "geometry" where context != .geometry:
@@ -758,12 +783,9 @@ public struct GeoJSONReader: FeatureReader {
 
 /// Walks a `CoordinateTree` level by level, handing out runs of positions as vertex buffers.
 private struct ShapeBuilder {
-    /// Runs of at least this many positions that are all the positions read are handed over
-    /// whole instead of copied (shorter ones are copied, so the reader keeps reusing its buffer).
-    static let handOverMinimum = 1 << 16
     private(set) var tree: CoordinateTree
     private var cursors: [Int]
-    private var positionCursor = 0
+    private var runCursor = 0
 
     init(tree: CoordinateTree) {
         self.tree = tree
@@ -783,19 +805,13 @@ private struct ShapeBuilder {
         return tree.starts[level][cursors[level]]
     }
 
-    /// The positions of the next array at `level` (an array of positions).
+    /// The positions of the next array at `level` (an array of positions), handed over as read.
     mutating func run(level: Int) -> VertexBuffer {
-        // Never past the positions read, whatever the counts say.
-        let count = min(children(level: level).count, tree.positions.count - positionCursor)
-        if positionCursor == 0 && count == tree.positions.count && count >= ShapeBuilder.handOverMinimum {
-            // A long LineString: its positions become the vertices as they are, no copy.
-            var positions = [Coordinate]()
-            swap(&positions, &tree.positions)
-            positionCursor = count
-            return VertexBuffer(coordinates: positions)
-        }
-        let slice = tree.positions[positionCursor..<positionCursor + count]
-        positionCursor += count
-        return VertexBuffer(coordinates: Array(slice))
+        // An empty array has no run; never past the runs read, whatever the counts say.
+        guard !children(level: level).isEmpty, runCursor < tree.runs.count else { return VertexBuffer(coordinates: []) }
+        var run: [Coordinate] = []
+        swap(&run, &tree.runs[runCursor])
+        runCursor += 1
+        return VertexBuffer(coordinates: run)
     }
 }

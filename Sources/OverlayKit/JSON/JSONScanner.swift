@@ -41,6 +41,25 @@ final class JSONScanner {
 
     /// The JSON Pointer of the value being read, as components (materialized only for errors).
     var path: [PathComponent] = []
+
+    /// Whether long `coordinates` arrays are parsed ahead on a second core (`PositionLookahead`).
+    var parsesPositionsAhead = false
+    /// A helper starts once this many bytes of one `coordinates` value have been read (so short
+    /// arrays never pay for a thread) and when at least `lookaheadMinimumBytes` are in the window
+    /// ahead; it takes the window's last ~58 %, the scanner walks all of it.
+    var lookaheadAfterBytes = 64 << 10
+    var lookaheadMinimumBytes = 256 << 10
+    /// Wait for a helper that has not finished instead of reading on without it (tests).
+    var lookaheadWaits = false
+    /// The positions parsed ahead, and the absolute offset at which to look at starting a helper
+    /// again (`Int.max` outside `coordinates`).
+    private var lookahead: PositionLookahead?
+    /// The absolute offsets `lookahead` covers (empty without one), so the per-position check
+    /// touches no object.
+    private var lookaheadStart = 0, lookaheadEnd = 0
+    private var nextLookaheadCheck = Int.max
+    /// How many positions came from a helper (for tests: proof that the helper ran).
+    private(set) var positionsTakenAhead = 0
     /// Whether `readLocatedValue` reads arrays of positions below `coordinates` as runs (tests
     /// turn it off to compare with the plain reading).
     var readsPositionRuns = true
@@ -548,6 +567,78 @@ final class JSONScanner {
     func windowBytes(from start: Int, to stop: Int) -> UnsafeRawBufferPointer {
         precondition(start >= base && stop <= base + end && start <= stop, "bytes no longer in the window")
         return UnsafeRawBufferPointer(start: bytes + (start - base), count: stop - start)
+    }
+
+    // MARK: Positions parsed ahead
+
+    /// Called where a `coordinates` value starts (and with nil where it ends): arms or disarms
+    /// `PositionLookahead` for it.
+    func coordinatesBegin(at absolute: Int?) {
+        guard parsesPositionsAhead else { return }
+        nextLookaheadCheck = absolute.map { $0 + lookaheadAfterBytes } ?? Int.max
+    }
+
+    /// At a position's first number inside a long `coordinates` value: starts a helper on the
+    /// window's tail when the last one has been walked past and enough bytes are ahead.
+    @inline(__always)
+    func considerLookahead() {
+        if base + position >= nextLookaheadCheck { startLookahead() }
+    }
+
+    private func startLookahead() {
+        let here = base + position
+        if end - position < lookaheadMinimumBytes {
+            // Too little ahead: look again after some more bytes (a refill is near).
+            nextLookaheadCheck = here + (lookaheadMinimumBytes >> 4)
+            return
+        }
+        if let running = lookahead, !running.isFinished {
+            // One helper at a time: its core is busy (or taken by other work); read on alone.
+            nextLookaheadCheck = here + (lookaheadMinimumBytes >> 4)
+            return
+        }
+        let from = position + (end - position) * 42 / 100
+        do {
+            let started = try PositionLookahead(window: bytes, base: base, from: from, to: end, waits: lookaheadWaits)
+            lookahead = started
+            (lookaheadStart, lookaheadEnd) = (started.regionStart, started.regionEnd)
+            nextLookaheadCheck = base + end
+        } catch {
+            // No thread: read on alone.
+            lookahead = nil
+            (lookaheadStart, lookaheadEnd) = (0, 0)
+            nextLookaheadCheck = Int.max
+        }
+    }
+
+    /// The position whose first number is at the current offset, if a helper parsed it: its
+    /// coordinate, with the scanner moved past the position's `]`.
+    @inline(__always)
+    func takeLookaheadPosition() -> Coordinate? {
+        let here = base + position
+        guard here >= lookaheadStart && here < lookaheadEnd, let found = lookahead?.take(numberAt: here) else { return nil }
+        positionsTakenAhead += 1
+        position = found.end - base
+        return found.coordinate
+    }
+
+    /// Right after a position (the scanner just past its `]`): the positions that follow it in
+    /// the same array, when a helper parsed them as its neighbours, appended to `tree`, the
+    /// scanner moved past the last one's `]`; returns how many (often thousands: a ring's run of
+    /// positions costs one append each instead of a walk through the grammar).
+    func takeChainedLookaheadPositions(into tree: inout CoordinateTree) -> Int {
+        let here = base + position
+        guard here > lookaheadStart && here <= lookaheadEnd, let lookahead else { return 0 }
+        var taken = 0
+        var end = here
+        while let found = lookahead.takeChained(after: end) {
+            tree.append(found.coordinate)
+            end = found.end
+            taken += 1
+        }
+        position = end - base
+        positionsTakenAhead += taken
+        return taken
     }
 
     /// Moves back (or forward) to an absolute offset still in the window.

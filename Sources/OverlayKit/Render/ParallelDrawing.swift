@@ -103,7 +103,9 @@ enum ParallelDrawing {
         guard let input = file.slice(part) else {
             throw Diagnostic(.error, code: .ioReadFailed, message: "cannot read bytes \(part) of the input")
         }
-        return part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
+        var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
+        reader.parsesPositionsAhead = false  // one reader per core already
+        return reader
     }
 
     /// Reads `range` (from a proven record boundary to the end of the file) past its first

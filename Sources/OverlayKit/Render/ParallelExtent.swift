@@ -35,6 +35,7 @@ enum ParallelExtent {
         func run() {
             guard let input = file.slice(part) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
+            reader.parsesPositionsAhead = false  // one reader per core already
             reader.readsShapesOnly = true
             extent = try? FitExtent.measuring(&reader)
         }

@@ -114,6 +114,7 @@ enum ParallelSequenceProjection {
             guard let input = file.slice(part),
                   var projection = try? FeatureProjection(options: options, diskFolder: diskFolder) else { return }
             var reader = part.lowerBound == 0 ? GeoJSONReader(input: input) : GeoJSONReader(continuing: input)
+            reader.parsesPositionsAhead = false  // one reader per core already
             var warnings = [Diagnostic]()
             var failure: (any Error)?
             do {
