@@ -50,7 +50,7 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
-    /// The input chunk handed to the parser.
+    /// The input chunk handed to the parser (a new array each time: the window keeps it).
     @exclusivity(unchecked) private var chunk: [UInt8]
     private static let chunkSize = 64 << 10
     /// The index of the next event to hand out in `source.events`.
@@ -76,14 +76,12 @@ final class XMLStreamReader {
         let source = Source(input: input, name: fileName)
         self.source = source
         sourceBox = Unmanaged.passRetained(source)
-        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         // The first bytes let libxml2 detect the encoding; the rest of the chunk follows.
-        let first = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let (chunk, first) = source.readChunk(size: Self.chunkSize)
         let head = max(0, min(first, 4))
         let created = chunk.withUnsafeBytes { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: head) {
-                xmlCreatePushParserCtxt(nil, nil, head > 0 ? $0 : nil, Int32(head), fileName ?? "stdin")
-            }
+            let start = head > 0 ? bytes.baseAddress?.assumingMemoryBound(to: CChar.self) : nil
+            return xmlCreatePushParserCtxt(nil, nil, start, Int32(head), fileName ?? "stdin")
         }
         self.chunk = chunk
         guard let created else {
@@ -132,9 +130,8 @@ final class XMLStreamReader {
     /// Pushes `count` bytes of `chunk` from `offset` into the parser.
     private func push(from offset: Int, count: Int, terminate: Bool) {
         let status = chunk.withUnsafeBytes { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                xmlParseChunk(parser, count > 0 ? $0 + offset : nil, Int32(count), terminate ? 1 : 0)
-            }
+            let start = count > 0 ? bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset } : nil
+            return xmlParseChunk(parser, start, Int32(count), terminate ? 1 : 0)
         }
         if status != 0 && source.firstError == nil {
             source.firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: "the XML parser stopped (xmlParseChunk failed)",
@@ -168,7 +165,8 @@ final class XMLStreamReader {
     private func feed() {
         source.compact(keepingFrom: cursor)
         cursor = 0
-        let count = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let count: Int
+        (chunk, count) = source.readChunk(size: Self.chunkSize)
         if count < 0 {
             parserDone = true
             source.failureEvent = source.eventBase + source.events.count
