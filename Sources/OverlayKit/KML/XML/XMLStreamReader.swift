@@ -309,6 +309,24 @@ final class XMLStreamReader {
         }
     }
 
+    /// Calls `body` with the bytes of the current element's attribute `name` (unprefixed, in
+    /// no namespace) as libxml2 handed them over, or nil when it has none; the bytes are valid
+    /// only during the call. A literal `&` appears as `&#38;` (see `attribute(_:)` for the
+    /// value the document means), so callers that need the value take the bytes only when
+    /// they hold no `&`.
+    func withAttributeBytes<R>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard kind == .element, current.count > 0 else { return try body(nil) }
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        for index in current.start..<current.start + current.count {
+            let attribute = source.attributes[index]
+            guard attribute.uri == nil, let attributeName = attribute.name, Self.equal(attributeName, wanted) else { continue }
+            return try source.text.withUnsafeBufferPointer { buffer in
+                try body(UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count]))
+            }
+        }
+        return try body(nil)
+    }
+
     /// True when the NUL-terminated `name` is exactly `bytes`.
     private static func equal(_ name: UnsafePointer<xmlChar>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         for index in 0..<bytes.count where name[index] != bytes[index] { return false }
