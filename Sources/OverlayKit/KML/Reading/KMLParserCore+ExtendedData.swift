@@ -32,10 +32,12 @@ extension KMLParserCore {
                     report(.kmlMissingSchema, "SchemaData names schema '\(url)', which is not in this document; its values are read as text",
                            line: xml.line, once: "schema:" + url)
                 }
+                if fields != nil { schemaFieldCache.begin(schemaID: schemaID, version: schemaVersion) }
                 try xml.forEachChild { part in
                     switch part {
                     case "SimpleData":
                         let line = xml.line
+                        if let fields, try readSimpleData(fields: fields, line: line, into: &properties) { return }
                         let name = xml.attribute("name")
                         let key = name ?? ""
                         let text = try xml.readText()
@@ -69,6 +71,45 @@ extension KMLParserCore {
                 properties.appendData(key, .string(try xml.readText()))
             }
         }
+    }
+
+    /// A SimpleData of a known Schema read as bytes (`KMLSchemaFieldCache`): its name matched
+    /// without a String, its value typed from the bytes, one String made for a text value.
+    /// Returns false, having read nothing, when the name is missing or escaped: the caller
+    /// reads it the general way.
+    private func readSimpleData(fields: [String: (type: String, displayName: String?)], line: Int,
+                                into properties: inout KMLPropertyBuilder) throws -> Bool {
+        guard let entry = xml.withAttributeBytes("name", { bytes in
+            bytes.flatMap { schemaFieldCache.entry(named: $0, fields: fields) }
+        }) else { return false }
+        valueBuffer.removeAll(keepingCapacity: true)
+        try xml.readText(into: &valueBuffer)
+        let value = valueBuffer.withUnsafeBufferPointer { typedValue($0, entry: entry, line: line) }
+        properties.appendData(entry.key, value)
+        return true
+    }
+
+    /// `typedValue(_:field:key:line:)` of the text `bytes`, without a String for the usual
+    /// values (numbers with no surrounding whitespace, plain text); everything else goes
+    /// through the String path, so both give the same value and the same warnings.
+    private func typedValue(_ bytes: UnsafeBufferPointer<UInt8>, entry: KMLSchemaFieldCache.Entry, line: Int) -> JSONValue {
+        switch entry.kind {
+        case .text, .string:
+            return .string(String(decoding: bytes, as: UTF8.self))
+        case .integer, .number:
+            // Untrimmed: the first and last bytes are ASCII and not whitespace.
+            guard let base = bytes.baseAddress, bytes.count > 0, bytes[0] < 0x80, bytes[bytes.count - 1] < 0x80,
+                  !XMLWhitespace.contains(bytes[0]), !XMLWhitespace.contains(bytes[bytes.count - 1]) else { break }
+            if entry.kind == .integer {
+                if let value = JSONNumberParser.parseInteger(base, count: bytes.count) { return .integer(value) }
+            } else if bytes.count <= 9, let value = KMLCoordinates.number(base, count: bytes.count) {
+                // Longer ones may be integers beyond 32 bits: the String path tells.
+                return .number(value)
+            }
+        case .special:
+            break
+        }
+        return typedValue(String(decoding: bytes, as: UTF8.self), field: entry.field, key: entry.key, line: line)
     }
 
     func typedValue(_ text: String, field: (type: String, displayName: String?)?, key: String, line: Int) -> JSONValue {

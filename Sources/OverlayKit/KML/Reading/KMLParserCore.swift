@@ -11,7 +11,7 @@ final class KMLParserCore {
     var warnings: [Diagnostic] = []
     var styles = KMLStyleTable()
     /// Schema id (and name) → field name → (type, displayName).
-    var schemas: [String: [String: (type: String, displayName: String?)]] = [:]
+    var schemas: [String: [String: (type: String, displayName: String?)]] = [:] { didSet { schemaVersion &+= 1 } }
     /// `Schema parent="Placemark"` element names (Google Earth 5.x, pre-2.2) and their fields.
     var legacyPlacemarks = KMLLegacySchemaPlacemarks()
     struct Container {
@@ -49,7 +49,17 @@ final class KMLParserCore {
     /// True once the input has been scanned for Schemas (at most once).
     var schemasPrescanned = false
     /// Schemas whose values are all read as text: defined too late on an input read only once.
-    var textOnlySchemas: Set<String> = []
+    var textOnlySchemas: Set<String> = [] { didSet { schemaVersion &+= 1 } }
+    /// Counts the changes to `schemas` and `textOnlySchemas` (`schemaFieldCache` is valid for one).
+    var schemaVersion = 0
+    /// The fields of the last SchemaData's Schema in the order its values came. Touched for
+    /// every SimpleData, never across a call that touches it again: the runtime's exclusivity
+    /// checks (two per value) are left out, as in `XMLStreamReader`.
+    @exclusivity(unchecked) var schemaFieldCache = KMLSchemaFieldCache()
+    /// A SimpleData value's bytes (reused; unchecked for the same reason).
+    @exclusivity(unchecked) var valueBuffer: [UInt8] = []
+    /// The positions of one `coordinates` element as they are parsed (reused).
+    var coordinateScratch: [Coordinate] = []
 
     /// In a KMZ: the archive entry a `NetworkLink` href names, if any (read by `KMZNetworkLinks`,
     /// so the link gets no "not fetched" warning).

@@ -201,31 +201,42 @@ extension XMLStreamReader {
         @exclusivity(unchecked) private var newlinesBeforeWindow = 0
         private static let windowSize = 4 << 20
 
-        func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-            do {
-                let count = try input.read(into: buffer)
-                remember(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                return count
-            } catch let diagnostic as Diagnostic {
-                failure = diagnostic
-                return -1
-            } catch {
-                failure = Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(input.name ?? "standard input"): \(error)")
-                return -1
+        /// The next chunk of at most `size` bytes read from the input, kept in the window as
+        /// it is (the array is shared, not copied); count -1 when the read failed (`failure`).
+        func readChunk(size: Int) -> (bytes: [UInt8], count: Int) {
+            var thrown: Error?
+            let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+                do {
+                    initialized = try input.read(into: UnsafeMutableRawBufferPointer(buffer))
+                } catch {
+                    thrown = error
+                    initialized = 0
+                }
             }
+            if let diagnostic = thrown as? Diagnostic {
+                failure = diagnostic
+                return (bytes, -1)
+            } else if let thrown {
+                failure = Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(input.name ?? "standard input"): \(thrown)")
+                return (bytes, -1)
+            }
+            remember(bytes)
+            return (bytes, bytes.count)
         }
 
-        private func remember(_ bytes: UnsafeRawBufferPointer) {
-            guard bytes.count > 0 else { return }
+        private func remember(_ chunk: [UInt8]) {
+            guard chunk.count > 0 else { return }
             let base = windowStart + windowCount
-            chunks.append(Array(bytes))
-            windowCount += bytes.count
+            chunks.append(chunk)
+            windowCount += chunk.count
             // memchr finds newlines at memory speed.
-            var index = 0
-            while index < bytes.count, let hit = memchr(bytes.baseAddress! + index, 0x0A, bytes.count - index) {
-                let position = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                newlines.append(base + position)
-                index = position + 1
+            chunk.withUnsafeBytes { bytes in
+                var index = 0
+                while index < bytes.count, let hit = memchr(bytes.baseAddress! + index, 0x0A, bytes.count - index) {
+                    let position = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit))
+                    newlines.append(base + position)
+                    index = position + 1
+                }
             }
             while let first = chunks.first, windowCount - first.count >= Source.windowSize {
                 chunks.removeFirst()

@@ -57,6 +57,63 @@ extension XMLStreamReader {
         return pieces.filter { !hasCDATA || $0.cdata || !$0.text.allSatisfy(\.isWhitespace) }.map(\.text).joined()
     }
 
+    /// `readText()`'s text appended to `buffer` as UTF-8 bytes, with no String made on the
+    /// way (SimpleData values are read this way: one String per value, made by the caller
+    /// once it knows the value's type). Same rules: CDATA line ends normalized, and when the
+    /// element holds CDATA, its whitespace-only text pieces left out. Leaves the reader on
+    /// the element's end tag.
+    func readText(into buffer: inout [UInt8]) throws {
+        guard kind == .element, !isEmptyElement else { return }
+        let startDepth = depth
+        let base = buffer.count
+        var sawCDATA = false
+        // Each piece's range in `buffer`, kept only once a second piece comes (rare).
+        var pieces: [(start: Int, end: Int, cdata: Bool)] = []
+        var firstPiece: (start: Int, end: Int, cdata: Bool)?
+        while try read() {
+            if kind == .endElement && depth == startDepth { break }
+            guard kind == .text else { continue }
+            let start = buffer.count
+            let cdata = isCDATA
+            withValueBytes { buffer.append(contentsOf: $0) }
+            if cdata {
+                sawCDATA = true
+                Self.normalizeLineEnds(&buffer, from: start)
+            }
+            let piece = (start: start, end: buffer.count, cdata: cdata)
+            if firstPiece == nil && pieces.isEmpty { firstPiece = piece } else {
+                if let pending = firstPiece { pieces.append(pending); firstPiece = nil }
+                pieces.append(piece)
+            }
+        }
+        guard sawCDATA, pieces.count > 1 else { return }
+        // Whitespace as `readText` judges it (Character.isWhitespace, on the decoded piece).
+        var write = base
+        for piece in pieces {
+            if !piece.cdata && String(decoding: buffer[piece.start..<piece.end], as: UTF8.self).allSatisfy(\.isWhitespace) { continue }
+            for index in piece.start..<piece.end {
+                buffer[write] = buffer[index]
+                write += 1
+            }
+        }
+        buffer.removeSubrange(write...)
+    }
+
+    /// `normalizedLineEnds` in place on `buffer[from...]`.
+    private static func normalizeLineEnds(_ buffer: inout [UInt8], from start: Int) {
+        guard buffer[start...].contains(0x0D) else { return }
+        var write = start
+        var previousWasCR = false
+        for index in start..<buffer.count {
+            let byte = buffer[index]
+            if byte == 0x0A && previousWasCR { previousWasCR = false; continue }
+            previousWasCR = byte == 0x0D
+            buffer[write] = previousWasCR ? 0x0A : byte
+            write += 1
+        }
+        buffer.removeSubrange(write...)
+    }
+
     /// The content of the current element as the XML the user wrote when it holds elements
     /// (`Some<br/>HTML` in a `description` not in CDATA, as GDAL keeps it), else its text as
     /// `readText` gives it; leaves the reader on its end tag. Text is re-escaped (`&amp;`,

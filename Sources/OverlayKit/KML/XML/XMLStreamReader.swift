@@ -50,7 +50,7 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
-    /// The input chunk handed to the parser.
+    /// The input chunk handed to the parser (a new array each time: the window keeps it).
     @exclusivity(unchecked) private var chunk: [UInt8]
     private static let chunkSize = 64 << 10
     /// The index of the next event to hand out in `source.events`.
@@ -76,14 +76,12 @@ final class XMLStreamReader {
         let source = Source(input: input, name: fileName)
         self.source = source
         sourceBox = Unmanaged.passRetained(source)
-        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         // The first bytes let libxml2 detect the encoding; the rest of the chunk follows.
-        let first = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let (chunk, first) = source.readChunk(size: Self.chunkSize)
         let head = max(0, min(first, 4))
         let created = chunk.withUnsafeBytes { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: head) {
-                xmlCreatePushParserCtxt(nil, nil, head > 0 ? $0 : nil, Int32(head), fileName ?? "stdin")
-            }
+            let start = head > 0 ? bytes.baseAddress?.assumingMemoryBound(to: CChar.self) : nil
+            return xmlCreatePushParserCtxt(nil, nil, start, Int32(head), fileName ?? "stdin")
         }
         self.chunk = chunk
         guard let created else {
@@ -132,9 +130,8 @@ final class XMLStreamReader {
     /// Pushes `count` bytes of `chunk` from `offset` into the parser.
     private func push(from offset: Int, count: Int, terminate: Bool) {
         let status = chunk.withUnsafeBytes { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                xmlParseChunk(parser, count > 0 ? $0 + offset : nil, Int32(count), terminate ? 1 : 0)
-            }
+            let start = count > 0 ? bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset } : nil
+            return xmlParseChunk(parser, start, Int32(count), terminate ? 1 : 0)
         }
         if status != 0 && source.firstError == nil {
             source.firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: "the XML parser stopped (xmlParseChunk failed)",
@@ -168,7 +165,8 @@ final class XMLStreamReader {
     private func feed() {
         source.compact(keepingFrom: cursor)
         cursor = 0
-        let count = chunk.withUnsafeMutableBytes { source.read(into: $0) }
+        let count: Int
+        (chunk, count) = source.readChunk(size: Self.chunkSize)
         if count < 0 {
             parserDone = true
             source.failureEvent = source.eventBase + source.events.count
@@ -309,6 +307,24 @@ final class XMLStreamReader {
             }
             return nil
         }
+    }
+
+    /// Calls `body` with the bytes of the current element's attribute `name` (unprefixed, in
+    /// no namespace) as libxml2 handed them over, or nil when it has none; the bytes are valid
+    /// only during the call. A literal `&` appears as `&#38;` (see `attribute(_:)` for the
+    /// value the document means), so callers that need the value take the bytes only when
+    /// they hold no `&`.
+    func withAttributeBytes<R>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard kind == .element, current.count > 0 else { return try body(nil) }
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        for index in current.start..<current.start + current.count {
+            let attribute = source.attributes[index]
+            guard attribute.uri == nil, let attributeName = attribute.name, Self.equal(attributeName, wanted) else { continue }
+            return try source.text.withUnsafeBufferPointer { buffer in
+                try body(UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count]))
+            }
+        }
+        return try body(nil)
     }
 
     /// True when the NUL-terminated `name` is exactly `bytes`.
