@@ -100,6 +100,25 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[edge]])), [])
     }
 
+    func testEdgesAreStraightInLongitudeAndLatitude() {
+        // RFC 7946 §3.1.1 (and GEOS, shapely): an edge is straight in degrees. The shell's edge
+        // from (40, 60) to (0, 0) passes latitude 30 at longitude 20, so a hole around (20, 32)
+        // lies outside it; on the Mercator plane that edge would pass latitude 35.3 there and
+        // the hole would lie inside.
+        let shell = ring([(0, 0), (40, 0), (40, 60), (0, 0)])
+        let above = ring([(19.5, 31.5), (19.5, 32.5), (20.5, 32.5), (20.5, 31.5), (19.5, 31.5)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[shell, above]])), ["geometry.hole-outside-shell"])
+        let below = ring([(19.5, 27.5), (19.5, 28.5), (20.5, 28.5), (20.5, 27.5), (19.5, 27.5)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[shell, below]])), [])
+        // The diagonals of a tall bow tie cross at (5, 30) in degrees (at 35.3° on the Mercator plane).
+        let findings = GeometryValidity.checkPolygons([[ring([(0, 0), (10, 60), (10, 0), (0, 60), (0, 0)])]])
+        XCTAssertEqual(codes(findings), ["geometry.self-intersection"])
+        XCTAssertTrue(findings[0].message.contains("crosses itself near 5.0, 30.0"), findings[0].message)
+        // A spike back along a diagonal runs back over itself: the three positions are collinear in degrees.
+        let spike = ring([(0, 0), (10, 0), (10, 10), (20, 20), (15, 15), (0, 10), (0, 0)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[spike]])), ["geometry.self-intersection"])
+    }
+
     func testShapeEntryPointCoversKMLStyleFeatures() {
         let polygon = Polygon(coordinates: ring([(0, 0), (10, 10), (10, 0), (0, 10), (0, 0)]))
         XCTAssertEqual(codes(GeometryValidity.check(.polygon(polygon))), ["geometry.self-intersection"])
