@@ -310,6 +310,28 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertGreaterThan(fastAnswers, 400)
     }
 
+    /// The chain check orders chains by their left edge rounded down to the bits the chain
+    /// indices leave free: chains whose left edges differ in the last bits may come in either
+    /// order, and a crossing between them must still be found, whichever ring comes first.
+    func testChainCheckFindsCrossingsBetweenChainsWithAlmostEqualLeftEdges() {
+        let square = [MapPoint(x: 1, y: 0), MapPoint(x: 2, y: 0), MapPoint(x: 2, y: 2), MapPoint(x: 1, y: 2)]
+        let wedge = [MapPoint(x: 1.0.nextUp, y: 1), MapPoint(x: 3, y: 0.5), MapPoint(x: 3, y: 1.5)]
+        let apart = [MapPoint(x: 1.0.nextUp, y: 3), MapPoint(x: 3, y: 2.5), MapPoint(x: 3, y: 3.5)]
+        for (rings, meet) in [([wedge, square], true), ([square, wedge], true), ([apart, square], false), ([square, apart], false)] {
+            let input = rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: $0.offset, ringIndex: 0)
+            }
+            let swept = RingSweep.sweep(input)
+            XCTAssertEqual(!swept.contacts.isEmpty, meet)
+            let fast = MonotoneChainCheck.parents(of: input)
+            if meet {
+                XCTAssertNil(fast, "the chain check missed the crossing in \(rings)")
+            } else {
+                XCTAssertEqual(fast, [nil, nil])
+            }
+        }
+    }
+
     /// Long wiggly rings (many monotone chains, holes and islands among them): the chain check
     /// agrees with the sweep when nothing meets, and leaves every crossing to the sweep.
     func testChainCheckAgreesWithTheSweepOnLongRings() {
