@@ -67,7 +67,7 @@ final class ValidateCommandTests: XCTestCase {
             "\(path):3:79: error: geojson.ring-not-closed: the first and last positions of a linear ring must be the same (/features/1/geometry/coordinates/0)",
             // A bow tie's two halves cancel out, so its area is not positive: also a winding warning.
             "\(path):4:46: warning: geojson.right-hand-rule: polygons should follow the right-hand rule: exterior rings counterclockwise, holes clockwise (/features/2/geometry/coordinates)",
-            "\(path):4:98: error: geometry.self-intersection: the ring crosses itself near 0.5, 0.500019 (/features/2/geometry/coordinates/0/3)",
+            "\(path):4:98: error: geometry.self-intersection: the ring crosses itself near 0.5, 0.5 (/features/2/geometry/coordinates/0/3)",
             "1 file checked: 2 errors, 1 warning, 0 notes; 1 file with errors",
         ])
     }

@@ -100,6 +100,25 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[edge]])), [])
     }
 
+    func testEdgesAreStraightInLongitudeAndLatitude() {
+        // RFC 7946 §3.1.1 (and GEOS, shapely): an edge is straight in degrees. The shell's edge
+        // from (40, 60) to (0, 0) passes latitude 30 at longitude 20, so a hole around (20, 32)
+        // lies outside it; on the Mercator plane that edge would pass latitude 35.3 there and
+        // the hole would lie inside.
+        let shell = ring([(0, 0), (40, 0), (40, 60), (0, 0)])
+        let above = ring([(19.5, 31.5), (19.5, 32.5), (20.5, 32.5), (20.5, 31.5), (19.5, 31.5)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[shell, above]])), ["geometry.hole-outside-shell"])
+        let below = ring([(19.5, 27.5), (19.5, 28.5), (20.5, 28.5), (20.5, 27.5), (19.5, 27.5)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[shell, below]])), [])
+        // The diagonals of a tall bow tie cross at (5, 30) in degrees (at 35.3° on the Mercator plane).
+        let findings = GeometryValidity.checkPolygons([[ring([(0, 0), (10, 60), (10, 0), (0, 60), (0, 0)])]])
+        XCTAssertEqual(codes(findings), ["geometry.self-intersection"])
+        XCTAssertTrue(findings[0].message.contains("crosses itself near 5.0, 30.0"), findings[0].message)
+        // A spike back along a diagonal runs back over itself: the three positions are collinear in degrees.
+        let spike = ring([(0, 0), (10, 0), (10, 10), (20, 20), (15, 15), (0, 10), (0, 0)])
+        XCTAssertEqual(codes(GeometryValidity.checkPolygons([[spike]])), ["geometry.self-intersection"])
+    }
+
     func testShapeEntryPointCoversKMLStyleFeatures() {
         let polygon = Polygon(coordinates: ring([(0, 0), (10, 10), (10, 0), (0, 10), (0, 0)]))
         XCTAssertEqual(codes(GeometryValidity.check(.polygon(polygon))), ["geometry.self-intersection"])
@@ -289,6 +308,28 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertGreaterThan(checked, 500)
         XCTAssertGreaterThan(nestedSeen, 100)
         XCTAssertGreaterThan(fastAnswers, 400)
+    }
+
+    /// The chain check orders chains by their left edge rounded down to the bits the chain
+    /// indices leave free: chains whose left edges differ in the last bits may come in either
+    /// order, and a crossing between them must still be found, whichever ring comes first.
+    func testChainCheckFindsCrossingsBetweenChainsWithAlmostEqualLeftEdges() {
+        let square = [MapPoint(x: 1, y: 0), MapPoint(x: 2, y: 0), MapPoint(x: 2, y: 2), MapPoint(x: 1, y: 2)]
+        let wedge = [MapPoint(x: 1.0.nextUp, y: 1), MapPoint(x: 3, y: 0.5), MapPoint(x: 3, y: 1.5)]
+        let apart = [MapPoint(x: 1.0.nextUp, y: 3), MapPoint(x: 3, y: 2.5), MapPoint(x: 3, y: 3.5)]
+        for (rings, meet) in [([wedge, square], true), ([square, wedge], true), ([apart, square], false), ([square, apart], false)] {
+            let input = rings.enumerated().map {
+                RingSweep.Ring(points: $0.element, sourceIndices: Array($0.element.indices), polygon: $0.offset, ringIndex: 0)
+            }
+            let swept = RingSweep.sweep(input)
+            XCTAssertEqual(!swept.contacts.isEmpty, meet)
+            let fast = MonotoneChainCheck.parents(of: input)
+            if meet {
+                XCTAssertNil(fast, "the chain check missed the crossing in \(rings)")
+            } else {
+                XCTAssertEqual(fast, [nil, nil])
+            }
+        }
     }
 
     /// Long wiggly rings (many monotone chains, holes and islands among them): the chain check

@@ -1,22 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import OverlayModel
 
-/// Geometry validity of lines and polygons in map points, the plane overlays are drawn in:
-/// non-finite values, repeated consecutive points, too few points, ring self-intersection,
-/// holes outside their shell, nested holes, holes crossing the shell or each other, duplicate
-/// rings, and parts of a multipolygon that cross or lie inside one another.
+/// Geometry validity of lines and polygons in longitude and latitude, the plane RFC 7946 (§3.1.1)
+/// draws edges straight in and that GEOS and shapely check in: non-finite values, repeated
+/// consecutive points, too few points, ring self-intersection, holes outside their shell, nested
+/// holes, holes crossing the shell or each other, duplicate rings, and parts of a multipolygon
+/// that cross or lie inside one another.
 ///
 /// Works on source coordinates (or the `VertexBuffer`s of any reader's features, GeoJSON or
-/// KML). The plane is MapKit's map points, with two changes so that distinct positions stay
-/// distinct: longitudes are not wrapped (a ring reaching 180.0000001° stays whole), and
-/// latitudes beyond the Mercator limit (±85.05°, e.g. Antarctica's coast down to −90°)
-/// continue linearly past the world's edge instead of clamping onto it. Per polygon or
+/// KML), as they are: longitudes are not wrapped (a ring reaching 180.0000001° stays whole) and
+/// nothing is projected or clamped (Antarctica's coast down to −90° stays distinct), so two
+/// positions are the same point exactly when their numbers are equal. Per polygon or
 /// multipolygon, `MonotoneChainCheck` clears rings that meet nowhere, else one `RingSweep`
 /// names the contacts: O(n log n) in its vertex count either way. Rings may be closed or not (the
 /// last vertex always connects to the first); ring length and closure themselves are format
@@ -107,7 +100,7 @@ public enum GeometryValidity {
             let (first, second) = (a.polygon, a.ringIndex) <= (b.polygon, b.ringIndex)
                 ? (contact.first, contact.second) : (contact.second, contact.first)
             let ringA = rings[first.ring], ringB = rings[second.ring]
-            let at = Coordinate(contact.point)
+            let at = coordinate(contact.point)
             let place = "near \(format(at.longitude)), \(format(at.latitude))"
             let code: Diagnostic.Code
             let message: String
@@ -203,9 +196,8 @@ public enum GeometryValidity {
                 if firstRepeat == nil { firstRepeat = index }
                 continue
             }
-            let point = planePoint(coordinate)
-            if let last = points.last, last == point { continue }
-            points.append(point)
+            // Equal plane points are equal coordinates, so the repeat test above is the only one.
+            points.append(planePoint(coordinate))
             indices.append(index)
         }
         if points.count > 1 && minimum == 3 && points[0] == points[points.count - 1] {
@@ -227,17 +219,18 @@ public enum GeometryValidity {
         return (points, indices)
     }
 
-    /// A position in the validity plane: map points, longitudes unwrapped, latitudes beyond the
-    /// Mercator limit continued linearly (with the projection's slope at the limit).
+    /// A position in the validity plane: longitude and latitude as they are (RFC 7946 §3.1.1:
+    /// edges are straight in them), y negated so that y grows southward as in map points and
+    /// the sweeps visit vertices in the same order. Exact: distinct positions stay distinct.
     @inline(__always)
     static func planePoint(_ coordinate: Coordinate) -> MapPoint {
-        let world = MapProjection.worldSize
-        let x = (coordinate.longitude / 360 + 0.5) * world
-        let limit = MapProjection.maximumLatitude
-        if abs(coordinate.latitude) < limit { return MapPoint(x: x, y: MapProjection.y(latitude: coordinate.latitude)) }
-        let slope = world / 360 / cos(limit * Double.pi / 180)
-        let excess = (abs(coordinate.latitude) - limit) * slope
-        return MapPoint(x: x, y: coordinate.latitude > 0 ? -excess : world + excess)
+        MapPoint(x: coordinate.longitude, y: -coordinate.latitude)
+    }
+
+    /// The position of a point of the validity plane.
+    @inline(__always)
+    static func coordinate(_ point: MapPoint) -> Coordinate {
+        Coordinate(latitude: -point.y, longitude: point.x)
     }
 
     private static func nonFinite(polygon: Int, ring: Int, vertex: Int) -> Finding {
