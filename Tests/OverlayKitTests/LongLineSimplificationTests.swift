@@ -93,4 +93,29 @@ final class LongLineSimplificationTests: XCTestCase {
             XCTAssertEqual(LongLineSimplification.douglasPeucker(points, threshold: threshold), expected, "threshold \(threshold)")
         }
     }
+
+    func testAHandedOverWalkIsMarkedInItsOwnMemoryAsTheGeneralPathMarksIt() throws {
+        // The feature's only copy is handed over: its coordinates' memory becomes the working
+        // buffer of map points. The same walk built again is the general path's.
+        let reference = LongLineSimplificationTests.walk(count: 100_000, meters: 10, seed: 3)
+        guard case .polyline(let line) = reference.shape else { return XCTFail("a line") }
+        let fitted = RenderOptions()
+        let camera = fitted.resolveCamera(fitting: line.vertices.boundingMapRect)
+        let center = Coordinate(line.vertices.points[50_000])
+        let views = [(fitted, camera)] + [(camera.zoom, 30.0), (camera.zoom + 3, 0.0)].map { zoom, bearing in
+            let options = RenderOptions(width: 400, height: 300, camera: .centered(center, zoom: zoom), bearing: bearing)
+            return (options, options.resolveCamera(fitting: .null))
+        }
+        for (options, camera) in views {
+            var general = FeatureMarker(camera: camera, options: options)
+            general.simplifiesLongLinesFlat = false
+            let expected = general.marks(of: reference, number: 1)
+            var handed = LongLineSimplificationTests.walk(count: 100_000, meters: 10, seed: 3)
+            var flat = FeatureMarker(camera: camera, options: options)
+            let outcome = flat.marks(taking: &handed, number: 1)
+            XCTAssertNil(handed.shape, "the line is taken out of the feature")
+            XCTAssertEqual(summary(outcome), summary(expected))
+            XCTAssertEqual(paths(outcome), paths(expected))
+        }
+    }
 }

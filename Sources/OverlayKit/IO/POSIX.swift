@@ -193,6 +193,20 @@ package enum POSIX {
         guard let info = status(path), type(info) == S_IFREG else { return nil }
         return Int(info.st_size)
     }
+
+    /// Hands the whole pages inside `bytes` back to the system (`madvise(MADV_DONTNEED)`), so a
+    /// large working buffer stops counting in the resident size once its tail is garbage. The
+    /// pages stay mapped and read as anything afterwards: only for memory the caller owns and
+    /// does not read again before freeing it. Partial pages at either end are left alone.
+    static func discardPages(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0 else { return }
+        let address = Int(bitPattern: base)
+        let start = (address + page - 1) / page * page, end = (address + bytes.count) / page * page
+        guard end > start, let first = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(first, end - start, Int32(MADV_DONTNEED))
+    }
 }
 
 @inline(__always)

@@ -36,11 +36,12 @@ enum AntimeridianUnwrap {
     }
 
     /// The x range `unwrap(_:into:)` returns, without writing every x when no longitude is
-    /// beyond ±180° (`scratch` is used only then). O(n).
+    /// beyond ±180° (`scratch` is used only then), nor keeping a long line's map points
+    /// (`VertexBuffer.forEachMapPoint`: a fit reads each once). O(n).
     static func range(_ vertices: VertexBuffer, scratch: inout [Double]) -> (minX: Double, maxX: Double) {
         guard !FarLongitudes.anyBeyond(vertices.coordinates) else { return unwrap(vertices, into: &scratch) }
         var minX = Double.infinity, maxX = -Double.infinity
-        for point in vertices.points {
+        vertices.forEachMapPoint { point in
             if point.x < minX { minX = point.x }
             if point.x > maxX { maxX = point.x }
         }

@@ -76,15 +76,15 @@ struct FeatureMarker {
     }
 
     /// The marks of feature number `number`, taking the shape out of a feature that is one long
-    /// line (`LongLineSimplification`): its map points become the working buffer and its source
-    /// coordinates are let go, so a caller that hands over the only reference to the feature adds
-    /// no copy of its vertices (else the points are copied once, on the first change).
+    /// line (`LongLineSimplification`): when the caller hands over the only reference to the
+    /// feature, its coordinates' memory becomes the working buffer of map points, so marking adds
+    /// no copy of its vertices (else its map points stream into a copy of the coalesced ones).
     mutating func marks(taking feature: inout Feature, number: Int) -> Outcome {
         if simplifiesLongLinesFlat && drawsAsLongLine(feature) {
             // Styled while it has its shape (a style sheet may ask for its kind).
             let style = RenderStyle.resolve(feature, styleSheet: options.styleSheet)
-            var points = FeatureMarker.takeLinePoints(&feature)
-            return marks(ofLong: &points, style: style, feature, number: number)
+            var vertices = FeatureMarker.takeLineVertices(&feature)
+            return marks(ofLong: &vertices, style: style, feature, number: number)
         }
         guard let original = feature.shape, !cullsByBounds || paths.mayShow(original) else { return .outside }
         // Per-zoom simplification (Douglas–Peucker, the tiling pipeline's) at a quarter device
@@ -110,22 +110,28 @@ struct FeatureMarker {
         return (!cullsByBounds || paths.mayShow(.polyline(line))) && paths.drawsFromMapPoints(line.vertices)
     }
 
-    /// The map points of a feature that is one line, its shape taken out (a function of its
-    /// own, so that nothing here outlives the call holding the vertex buffer).
-    private static func takeLinePoints(_ feature: inout Feature) -> [MapPoint] {
-        guard case .polyline(let line) = feature.shape else { return [] }
+    /// The vertices of a feature that is one line, its shape taken out (a function of its own,
+    /// so that nothing here outlives the call: the buffer returned is the feature's only copy
+    /// when the feature was).
+    private static func takeLineVertices(_ feature: inout Feature) -> VertexBuffer {
+        guard case .polyline(let line) = feature.shape else { return VertexBuffer(coordinates: []) }
         feature.shape = nil
-        return line.vertices.points
+        return line.vertices
     }
 
     /// The marks of a feature whose shape was one long line (`LongLineSimplification`), given
-    /// its map points: the same as the general path gives.
-    private mutating func marks(ofLong points: inout [MapPoint], style: RenderStyle, _ feature: Feature, number: Int) -> Outcome {
-        guard longLines.simplify(&points) else { return .tooSmall }
-        guard let stroke = strokePaint(style) else { return .unpainted }
+    /// its vertices (let go while drawn): the same as the general path gives.
+    private mutating func marks(ofLong vertices: inout VertexBuffer, style: RenderStyle, _ feature: Feature, number: Int) -> Outcome {
+        let stroke = strokePaint(style)
+        let clip = guardClip(stroke)
         var path = DevicePath(closed: false)
-        paths.append(linePoints: points, to: &path, guardClip: guardClip(stroke))
-        points = []
+        let longLines = self.longLines
+        let simplified = longLines.simplify(taking: &vertices) { points in
+            guard stroke != nil else { return }
+            self.paths.append(linePoints: points, to: &path, guardClip: clip)
+        }
+        guard simplified else { return .tooSmall }
+        guard let stroke else { return .unpainted }
         guard let overlay = lineOverlay(path, stroke: stroke, fillRule: style.fillRule) else { return .outside }
         let level = style.level ?? feature.level
         return .drawn(Marks(overlayLayer: level == .aboveRoads ? RenderScene.aboveRoads : RenderScene.aboveLabels,

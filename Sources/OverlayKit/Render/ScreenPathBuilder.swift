@@ -136,7 +136,7 @@ struct ScreenPathBuilder {
     /// Appends a line given by its map points (every visible world copy) to `path`: what
     /// `append(line:to:guardClip:)` appends for the same points, for a line that
     /// `drawsFromMapPoints` allows, without a vertex buffer or an unwrapped copy of x.
-    mutating func append(linePoints points: [MapPoint], to path: inout DevicePath, guardClip: GuardClip) {
+    mutating func append(linePoints points: UnsafeBufferPointer<MapPoint>, to path: inout DevicePath, guardClip: GuardClip) {
         // The bounds as `VertexBuffer.boundingMapRect` computes them, so culling is the same.
         guard let first = points.first else { return }
         var minX = first.x, minY = first.y, maxX = minX, maxY = minY
@@ -146,8 +146,9 @@ struct ScreenPathBuilder {
         }
         guard verticallyVisible(MapRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)) else { return }
         for shift in transform.worldCopies(minX: minX, maxX: maxX) {
-            let (run, bounds) = points.withUnsafeBufferPointer { points in
-                ScreenPathBuilder.decimate(count: points.count, closed: false) { transform.device(x: points[$0].x + shift, y: points[$0].y) }
+            // Reserved whole: pages never written are never resident, and the run never grows by copying.
+            let (run, bounds) = ScreenPathBuilder.decimate(count: points.count, closed: false, reserving: 2 * points.count + 4) {
+                transform.device(x: points[$0].x + shift, y: points[$0].y)
             }
             append(run: run, bounds: bounds, to: &path, guardClip: guardClip)
         }
@@ -259,11 +260,13 @@ struct ScreenPathBuilder {
     }
 
     /// Keeps each of `count` device positions whose pixel differs from the last kept one's;
-    /// an open line ends at its true last position. Returns the run and its bounds.
+    /// an open line ends at its true last position. Returns the run (with `capacity` Doubles
+    /// reserved up front) and its bounds.
     @inline(__always)
-    private static func decimate(count: Int, closed: Bool, position: (Int) -> (x: Double, y: Double))
+    private static func decimate(count: Int, closed: Bool, reserving capacity: Int = 0, position: (Int) -> (x: Double, y: Double))
         -> ([Double], (Double, Double, Double, Double)) {
         var run = [Double]()
+        run.reserveCapacity(capacity)
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         var lastCellX = Int.min, lastCellY = Int.min
         for index in 0..<count {

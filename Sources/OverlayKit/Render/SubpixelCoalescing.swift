@@ -59,9 +59,10 @@ struct SubpixelCoalescing {
         var points = [MapPoint](), coordinates = [Coordinate]()
         points.reserveCapacity(kept.count)
         coordinates.reserveCapacity(kept.count)
+        let allPoints = vertices.points, allCoordinates = vertices.coordinates
         for index in kept {
-            points.append(vertices.points[index])
-            coordinates.append(vertices.coordinates[index])
+            points.append(allPoints[index])
+            coordinates.append(allCoordinates[index])
         }
         return VertexBuffer(points: points, coordinates: coordinates)
     }

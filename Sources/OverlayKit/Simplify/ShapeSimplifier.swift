@@ -106,9 +106,10 @@ public struct ShapeSimplifier: Sendable {
 
     private func kept(_ vertices: VertexBuffer, _ importance: [Double], above threshold: Double) -> VertexBuffer {
         var points = [MapPoint](), coordinates = [Coordinate]()
+        let allPoints = vertices.points, allCoordinates = vertices.coordinates
         for index in 0..<vertices.count where importance[index] > threshold {
-            points.append(vertices.points[index])
-            coordinates.append(vertices.coordinates[index])
+            points.append(allPoints[index])
+            coordinates.append(allCoordinates[index])
         }
         return VertexBuffer(points: points, coordinates: coordinates)
     }
@@ -116,8 +117,9 @@ public struct ShapeSimplifier: Sendable {
     private func line(_ vertices: VertexBuffer, counts: inout Counts) -> VertexBuffer? {
         counts.verticesIn += vertices.count
         var length = 0.0
-        for index in vertices.points.indices.dropFirst() {
-            let a = vertices.points[index - 1], b = vertices.points[index]
+        let points = vertices.points
+        for index in points.indices.dropFirst() {
+            let a = points[index - 1], b = points[index]
             length += ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
         }
         guard length >= tolerance else {
