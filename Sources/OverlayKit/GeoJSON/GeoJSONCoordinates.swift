@@ -154,7 +154,7 @@ extension JSONScanner {
                 count += 1
                 // The neighbours of a position parsed on the second core, taken as one run.
                 if tree.leafDepth == level + 2 {
-                    count += takeChainedLookaheadPositions(into: &tree)
+                    count += takeChainedLookaheadPositions { tree.append($0) }
                 }
             } while try commaOrClose(UInt8(ascii: "]"))
             if level == tree.leafDepth - 2 { tree.closeRun() }

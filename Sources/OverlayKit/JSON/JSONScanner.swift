@@ -623,16 +623,17 @@ final class JSONScanner {
     }
 
     /// Right after a position (the scanner just past its `]`): the positions that follow it in
-    /// the same array, when a helper parsed them as its neighbours, appended to `tree`, the
+    /// the same array, when a helper parsed them as its neighbours, each handed to `take`, the
     /// scanner moved past the last one's `]`; returns how many (often thousands: a ring's run of
-    /// positions costs one append each instead of a walk through the grammar).
-    func takeChainedLookaheadPositions(into tree: inout CoordinateTree) -> Int {
+    /// positions costs one call each instead of a walk through the grammar).
+    @inline(__always)
+    func takeChainedLookaheadPositions(_ take: (Coordinate) -> Void) -> Int {
         let here = base + position
         guard here > lookaheadStart && here <= lookaheadEnd, let lookahead else { return 0 }
         var taken = 0
         var end = here
         while let found = lookahead.takeChained(after: end) {
-            tree.append(found.coordinate)
+            take(found.coordinate)
             end = found.end
             taken += 1
         }
