@@ -145,6 +145,29 @@ final class MLTTests: XCTestCase {
         }
     }
 
+    /// Boolean streams are built in one tile's reused buffers (`MLTColumnScratch`), column after
+    /// column: each reads back as its bits, for runs ORC's byte RLE writes whole, splits (more than
+    /// 130 equal bytes) or leaves as literals (fewer than 3), literal groups past 128 bytes, runs
+    /// between literals, and a short stream after a long one in the same buffers.
+    func testBooleanStreamsReadBackFromReusedBuffers() throws {
+        let streams: [[Bool]] = [[], [true], [false, true, true],
+                                 Array(repeating: true, count: 8 * 3),                       // one run of 3
+                                 Array(repeating: false, count: 8 * 130),                    // the longest run
+                                 Array(repeating: true, count: 8 * 131 + 5),                 // a run split, a tail
+                                 (0..<8 * 300).map { ($0 * 7_919) % 13 < 5 },                // literals past 128
+                                 (0..<3_000).map { $0 / 40 % 3 == 0 || $0 % 97 == 0 },       // runs and literals
+                                 [true, false]]
+        var scratch = MLTColumnScratch()
+        for (index, bits) in streams.enumerated() {
+            var out = [UInt8]()
+            scratch.appendBooleanStream(bits, kind: .present, to: &out)
+            var reader = MLTWire.Reader(out)
+            let header = try MLTWire.StreamHeader.read(&reader)
+            XCTAssertEqual(try MLTWire.readBooleans(&reader, header: header), bits, "stream \(index)")
+            XCTAssertTrue(reader.isAtEnd, "stream \(index)")
+        }
+    }
+
     /// Tiles cut from a property table fill their columns with the table's value numbers and find
     /// text dictionaries by number: the bytes equal those of the same tile whose features carry
     /// their own properties (columns found by name, dictionaries by the texts' bytes), for columns

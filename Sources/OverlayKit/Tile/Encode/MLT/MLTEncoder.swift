@@ -47,8 +47,9 @@ public struct MLTEncoder: Sendable {
         // A property table's values are distinct (equal values share a number); a tile's own are not.
         let distinctCells = table != nil
         if let table {
-            cells = table.mltCells.values
-            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, losses: &losses)
+            let tableCells = table.mltCells                                // one look-up a tile: it takes a lock and a cast
+            cells = tableCells.values
+            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, keys: tableCells.keys, losses: &losses)
         } else {
             (columns, cells) = Self.columns(properties, losses: &losses)
         }
@@ -56,7 +57,7 @@ public struct MLTEncoder: Sendable {
 
         // Room for the usual tile at once (at most 1 MB ahead): growing a buffer by doubling costs
         // more than the columns of a tile of a few features.
-        var metadata = [UInt8](), data = [UInt8]()
+        var metadata = [UInt8](), data = [UInt8](), scratch = MLTColumnScratch()
         metadata.reserveCapacity(32 + 24 * columns.count)
         data.reserveCapacity(min(1 << 20, 64 + 16 * columns.count * (shapes.count + 1) + 32 * shapes.count))
         MLTWire.appendString(layerName, to: &metadata)
@@ -67,7 +68,7 @@ public struct MLTEncoder: Sendable {
             let nullable = ids.contains(nil)
             let long = ids.contains { ($0 ?? 0) > UInt64(UInt32.max) }
             MLTWire.appendVarint((long ? 2 : 0) | (nullable ? 1 : 0), to: &metadata)
-            if nullable { MLTWire.appendBooleanStream(ids.map { $0 != nil }, kind: .present, to: &data) }
+            if nullable { scratch.appendBooleanStream(ids.map { $0 != nil }, kind: .present, to: &data) }
             MLTIntegerStream.append(ids.compactMap { $0 }, signed: false, kind: .data,
                                     logicalStream: MLTWire.DictionaryKind.none.rawValue, to: &data)
         }
@@ -79,7 +80,8 @@ public struct MLTEncoder: Sendable {
             MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &metadata)
             MLTWire.appendVarint(UInt64(column.name.count), to: &metadata)
             metadata += column.name
-            column.appendStreams(type: type, nullable: nullable, cells: cells, distinctCells: distinctCells, to: &data)
+            column.appendStreams(type: type, nullable: nullable, cells: cells, distinctCells: distinctCells,
+                                 scratch: &scratch, to: &data)
         }
         var layer = [UInt8]()
         layer.reserveCapacity(metadata.count + data.count + 8)
@@ -94,7 +96,8 @@ public struct MLTEncoder: Sendable {
     /// cells their rows number (one per value).
     private static func columns(_ rows: [JSONObject?],
                                 losses: inout TileEncodingLosses) -> ([MLTPropertyColumn], [MLTPropertyColumn.Cell]) {
-        var columns = [MLTPropertyColumn](), columnOf = [String: Int](), cells = [MLTPropertyColumn.Cell]()
+        var names = [[UInt8]](), columnOf = [String: Int](), cells = [MLTPropertyColumn.Cell]()
+        var matrix = [UInt32]()                                            // column after column, a row each
         for (row, properties) in rows.enumerated() {
             guard var properties else { continue }
             properties.renameDuplicateKeys()
@@ -107,45 +110,54 @@ public struct MLTEncoder: Sendable {
                 if case .object = member.value { losses.valuesWrittenAsJSON += 1 }
                 let column: Int
                 if let known = columnOf[member.key] { column = known } else {
-                    column = columns.count
+                    column = names.count
                     columnOf[member.key] = column
-                    columns.append(MLTPropertyColumn(name: Array(member.key.utf8), rows: []))
+                    names.append(Array(member.key.utf8))
+                    matrix += repeatElement(MLTPropertyColumn.none, count: rows.count)
                 }
-                columns[column].set(UInt32(cells.count), at: row)
+                matrix[column * rows.count + row] = UInt32(cells.count)
                 cells.append(cell)
             }
         }
-        for index in columns.indices { columns[index].pad(to: rows.count) }
-        return (columns, cells)
+        return (Self.columns(names: names, matrix: matrix, rowCount: rows.count), cells)
     }
 
     /// The same from properties encoded once per input feature (`MVTPropertyTable`): keys and
     /// values are looked up by number (rows hold the table's value numbers), with no hashing or
-    /// copying of properties per tile.
-    private static func columns(_ sources: [Int], table: MVTPropertyTable, losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
-        let cells = table.mltCells
-        var columns = [MLTPropertyColumn](), columnOf = [Int32](repeating: -1, count: cells.keys.count)
+    /// copying of properties per tile (`keys`: the table's key names, `MLTPropertyCells.keys`).
+    private static func columns(_ sources: [Int], table: MVTPropertyTable, keys: [[UInt8]],
+                                losses: inout TileEncodingLosses) -> [MLTPropertyColumn] {
+        let entries = table.entries, rowCount = sources.count
+        var names = [[UInt8]](), columnOf = [Int32](repeating: -1, count: keys.count)
+        var matrix = [UInt32]()                                            // column after column, a row each
         for (row, source) in sources.enumerated() {
-            let entry = table.entries[source]
-            losses.nullValuesNotWritten += entry.nullValues
-            losses.valuesWrittenAsJSON += entry.jsonValues
+            losses.nullValuesNotWritten += entries[source].nullValues
+            losses.valuesWrittenAsJSON += entries[source].jsonValues
+            let tags = entries[source].tags
             var index = 0
-            while index + 1 < entry.tags.count {
-                let key = Int(entry.tags[index]), value = entry.tags[index + 1]
+            while index + 1 < tags.count {
+                let key = Int(tags[index]), value = tags[index + 1]
                 index += 2
                 var column = Int(columnOf[key])
                 if column < 0 {
-                    column = columns.count
+                    column = names.count
                     columnOf[key] = Int32(column)
-                    // Room for every row at once: most columns hold a value in most rows.
-                    var rows = [UInt32]()
-                    rows.reserveCapacity(sources.count)
-                    columns.append(MLTPropertyColumn(name: cells.keys[key], rows: rows))
+                    names.append(keys[key])
+                    matrix += repeatElement(MLTPropertyColumn.none, count: rowCount)
                 }
-                columns[column].set(value, at: row)
+                matrix[column * rowCount + row] = value
             }
         }
-        for index in columns.indices { columns[index].pad(to: sources.count) }
+        return Self.columns(names: names, matrix: matrix, rowCount: rowCount)
+    }
+
+    /// Columns named `names` whose rows are consecutive pieces of `rowCount` numbers in `matrix`.
+    private static func columns(names: [[UInt8]], matrix: [UInt32], rowCount: Int) -> [MLTPropertyColumn] {
+        var columns = [MLTPropertyColumn]()
+        columns.reserveCapacity(names.count)
+        for (column, name) in names.enumerated() {
+            columns.append(MLTPropertyColumn(name: name, rows: matrix[column * rowCount..<(column + 1) * rowCount]))
+        }
         return columns
     }
 }

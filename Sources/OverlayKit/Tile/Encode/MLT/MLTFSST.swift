@@ -102,14 +102,16 @@ struct MLTFSST {
             for index in single.indices { single[index] = 0 }
             pairs.removeAll(keepingCapacity: true)
             for string in sample {
-                var position = 0, previous = -1
-                while position < string.count {
-                    let (code, length) = match(string, at: position)
-                    let key = code.map(Int.init) ?? 256 + Int(string[position])
-                    single[key] += 1
-                    if previous >= 0 { pairs.append(Int32(previous << 9 | key)) }
-                    previous = key
-                    position += length
+                string.withUnsafeBufferPointer { string in
+                    var position = 0, previous = -1
+                    while position < string.count {
+                        let (code, length) = match(string, at: position)
+                        let key = code.map(Int.init) ?? 256 + Int(string[position])
+                        single[key] += 1
+                        if previous >= 0 { pairs.append(Int32(previous << 9 | key)) }
+                        previous = key
+                        position += length
+                    }
                 }
             }
             let current = symbols
@@ -179,14 +181,20 @@ struct MLTFSST {
     }
 
     /// The longest symbol at `position` (code and length), or nil and 1 for an escaped byte.
+    /// `string` is a buffer: training matches every byte of its sample five times over.
     @inline(__always)
-    private func match(_ string: [UInt8], at position: Int) -> (UInt8?, Int) {
+    private func match(_ string: UnsafeBufferPointer<UInt8>, at position: Int) -> (UInt8?, Int) {
         let first = Int(string[position])
         let start = Int(firstByteStarts[first]), end = Int(firstByteStarts[first + 1])
         guard start < end else { return (nil, 1) }
         let available = min(8, string.count - position)
         var window: UInt64 = 0
-        for offset in 0..<available { window = window << 8 | UInt64(string[position + offset]) }
+        if available == 8, let base = string.baseAddress {
+            // The next 8 bytes at once, the first as the most significant.
+            window = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        } else {
+            for offset in 0..<available { window = window << 8 | UInt64(string[position + offset]) }
+        }
         for index in start..<end {
             let entry = entries[index]
             if entry.length <= available && window >> UInt64(8 * (available - entry.length)) == entry.key {
@@ -198,14 +206,16 @@ struct MLTFSST {
 
     /// `string` as codes.
     func compress(_ string: [UInt8], into out: inout [UInt8]) {
-        var position = 0
-        while position < string.count {
-            let (code, length) = match(string, at: position)
-            if let code { out.append(code) } else {
-                out.append(Self.escape)
-                out.append(string[position])
+        string.withUnsafeBufferPointer { string in
+            var position = 0
+            while position < string.count {
+                let (code, length) = match(string, at: position)
+                if let code { out.append(code) } else {
+                    out.append(Self.escape)
+                    out.append(string[position])
+                }
+                position += length
             }
-            position += length
         }
     }
 

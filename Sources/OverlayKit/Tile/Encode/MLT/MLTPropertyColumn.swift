@@ -45,23 +45,12 @@ struct MLTPropertyColumn {
     var name: [UInt8]
     /// Each row's cell as its number among the cells the encoder holds (the property table's
     /// values, or the tile's own), `none` where the feature has none (or null): numbers, not
-    /// cells, so filling and dropping a column retains no text per value.
-    var rows: [UInt32]
+    /// cells, so filling and dropping a column retains no text per value. A piece of one array
+    /// that holds every column of the tile (`MLTEncoder`), so a column allocates nothing.
+    var rows: ArraySlice<UInt32>
 
     /// The row number of a feature without a value.
     static let none = UInt32.max
-
-    /// Sets row `row`'s cell number (rows before it that have none stay `none`).
-    @inline(__always)
-    mutating func set(_ cell: UInt32, at row: Int) {
-        if rows.count < row { rows += repeatElement(Self.none, count: row - rows.count) }
-        if rows.count == row { rows.append(cell) } else { rows[row] = cell }
-    }
-
-    /// No value up to `count` rows.
-    mutating func pad(to count: Int) {
-        if rows.count < count { rows += repeatElement(Self.none, count: count - rows.count) }
-    }
 
     /// The column's type, whether a row has no value, and how many values it must write as text
     /// because the column mixes kinds (`cells`: the cells `rows` number).
@@ -98,56 +87,53 @@ struct MLTPropertyColumn {
         return (minimum >= Int64(Int32.min) && maximum <= Int64(Int32.max) ? .int32 : .int64, nullable, 0)
     }
 
-    /// Appends the column's streams (its type and `nullable` from `scalarType(_:)`). `distinctCells`
-    /// says equal cells have equal numbers (a property table's values), so a text column's
-    /// dictionary is found by number; otherwise by the texts' bytes.
-    func appendStreams(type: ScalarType, nullable: Bool, cells: [Cell], distinctCells: Bool, to out: inout [UInt8]) {
+    /// Appends the column's streams (its type and `nullable` from `scalarType(_:)`), built in
+    /// `scratch`. `distinctCells` says equal cells have equal numbers (a property table's values),
+    /// so a text column's dictionary is found by number; otherwise by the texts' bytes.
+    func appendStreams(type: ScalarType, nullable: Bool, cells: [Cell], distinctCells: Bool,
+                       scratch: inout MLTColumnScratch, to out: inout [UInt8]) {
         var present: [Bool]?
         var count = rows.count
         if nullable {
-            var bits = [Bool]()
-            bits.reserveCapacity(rows.count)
+            scratch.present.removeAll(keepingCapacity: true)
             count = 0
             for row in rows {
-                bits.append(row != Self.none)
+                scratch.present.append(row != Self.none)
                 if row != Self.none { count += 1 }
             }
-            present = bits
+            present = scratch.present
         }
         switch type {
         case .string:
             // Pure text of a property table: each distinct text has one number.
-            var numbers = [UInt32]()
-            numbers.reserveCapacity(count)
+            scratch.numbers.removeAll(keepingCapacity: true)
             var allText = true
             for row in rows where row != Self.none {
-                numbers.append(row)
+                scratch.numbers.append(row)
                 if allText, case .text = cells[Int(row)] {} else { allText = false }
             }
             if distinctCells && allText {
-                MLTStringColumn.append(numbers: numbers, cells: cells, present: present, to: &out)
+                MLTStringColumn.append(numbers: scratch.numbers, cells: cells, present: present, scratch: &scratch, to: &out)
             } else {
-                MLTStringColumn.append(numbers.map { cells[Int($0)].text }, present: present, to: &out)
+                MLTStringColumn.append(scratch.numbers.map { cells[Int($0)].text }, present: present, scratch: &scratch, to: &out)
             }
         case .boolean:
-            if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-            var flags = [Bool]()
-            flags.reserveCapacity(count)
+            if let present { scratch.appendBooleanStream(present, kind: .present, to: &out) }
+            scratch.flags.removeAll(keepingCapacity: true)
             for row in rows where row != Self.none {
-                if case .bool(let flag) = cells[Int(row)] { flags.append(flag) }
+                if case .bool(let flag) = cells[Int(row)] { scratch.flags.append(flag) }
             }
-            MLTWire.appendBooleanStream(flags, kind: .data, to: &out)
+            scratch.appendBooleanStream(scratch.flags, kind: .data, to: &out)
         case .int32, .uint32, .int64, .uint64:
-            if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
-            var numbers = [UInt64]()
-            numbers.reserveCapacity(count)
+            if let present { scratch.appendBooleanStream(present, kind: .present, to: &out) }
+            scratch.values.removeAll(keepingCapacity: true)
             for row in rows where row != Self.none {
-                if case .integer(let number) = cells[Int(row)] { numbers.append(UInt64(bitPattern: number)) }
+                if case .integer(let number) = cells[Int(row)] { scratch.values.append(UInt64(bitPattern: number)) }
             }
-            MLTIntegerStream.append(numbers, signed: type == .int32 || type == .int64, kind: .data,
+            MLTIntegerStream.append(scratch.values, signed: type == .int32 || type == .int64, kind: .data,
                                     logicalStream: MLTWire.DictionaryKind.none.rawValue, to: &out)
         case .float, .double:
-            if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
+            if let present { scratch.appendBooleanStream(present, kind: .present, to: &out) }
             let width = type == .float ? 4 : 8
             MLTWire.StreamHeader(physicalStream: .data, logicalStream: 0, valueCount: count,
                                  byteLength: width * count).write(to: &out)

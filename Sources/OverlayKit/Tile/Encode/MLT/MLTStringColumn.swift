@@ -4,41 +4,44 @@
 /// chosen is written.
 enum MLTStringColumn {
     /// Appends the stream count, the present stream (when `present` is given) and the string
-    /// streams of `values` (the present ones, in feature order).
-    static func append(_ values: [[UInt8]], present: [Bool]?, to out: inout [UInt8]) {
+    /// streams of `values` (the present ones, in feature order), built in `scratch`.
+    static func append(_ values: [[UInt8]], present: [Bool]?, scratch: inout MLTColumnScratch, to out: inout [UInt8]) {
         let (distinct, indices) = MLTStringDictionary.build(values)
-        append(distinct: distinct, indices: indices, present: present, to: &out)
+        append(distinct: distinct, indices: indices, present: present, scratch: &scratch, to: &out)
     }
 
     /// The same for texts given as cell numbers where equal texts have equal numbers (a property
     /// table's values): the dictionary is found by number, with no hashing of bytes.
-    static func append(numbers: [UInt32], cells: [MLTPropertyColumn.Cell], present: [Bool]?, to out: inout [UInt8]) {
-        let (firsts, indices) = MLTStringDictionary.build(numbers: numbers)
-        var distinct = [[UInt8]]()
-        distinct.reserveCapacity(firsts.count)
-        for number in firsts { distinct.append(cells[Int(number)].text) }
-        append(distinct: distinct, indices: indices, present: present, to: &out)
+    static func append(numbers: [UInt32], cells: [MLTPropertyColumn.Cell], present: [Bool]?,
+                       scratch: inout MLTColumnScratch, to out: inout [UInt8]) {
+        MLTStringDictionary.build(numbers: numbers, distinct: &scratch.firsts, indices: &scratch.indices, slots: &scratch.slots)
+        scratch.texts.removeAll(keepingCapacity: true)
+        for number in scratch.firsts { scratch.texts.append(cells[Int(number)].text) }
+        append(distinct: scratch.texts, indices: scratch.indices, present: present, scratch: &scratch, to: &out)
     }
 
     /// The values `distinct[indices[i]]`, written as the smallest of the three encodings.
-    private static func append(distinct: [[UInt8]], indices: [UInt64], present: [Bool]?, to out: inout [UInt8]) {
-        var lengths = [UInt64](), plainBytes = 0
-        lengths.reserveCapacity(indices.count)
+    private static func append(distinct: [[UInt8]], indices: [UInt64], present: [Bool]?,
+                               scratch: inout MLTColumnScratch, to out: inout [UInt8]) {
+        var plainBytes = 0
+        scratch.lengths.removeAll(keepingCapacity: true)
         for index in indices {
             let length = distinct[Int(index)].count
-            lengths.append(UInt64(length))
+            scratch.lengths.append(UInt64(length))
             plainBytes += length
         }
+        let lengths = scratch.lengths
         let valueCount = indices.count
         let lengthsPlan = MLTIntegerStream.plan(lengths, signed: false)
         var (streams, best) = (2, lengthsPlan.byteCount + dataStreamBytes(count: valueCount, bytes: plainBytes))
 
-        var dictionaryLengths = [UInt64](), distinctBytes = 0
-        dictionaryLengths.reserveCapacity(distinct.count)
+        var distinctBytes = 0
+        scratch.dictionaryLengths.removeAll(keepingCapacity: true)
         for string in distinct {
-            dictionaryLengths.append(UInt64(string.count))
+            scratch.dictionaryLengths.append(UInt64(string.count))
             distinctBytes += string.count
         }
+        let dictionaryLengths = scratch.dictionaryLengths
         // The dictionary's streams are sized only when a dictionary (plain or FSST) may be written.
         let dictionaryMayWin = distinct.count < valueCount || distinctBytes >= 256
         let dictionaryLengthsPlan = MLTIntegerStream.plan(dictionaryMayWin ? dictionaryLengths : [], signed: false)
@@ -70,7 +73,7 @@ enum MLTStringColumn {
             }
         }
         MLTWire.appendVarint(UInt64(streams + (present == nil ? 0 : 1)), to: &out)
-        if let present { MLTWire.appendBooleanStream(present, kind: .present, to: &out) }
+        if let present { scratch.appendBooleanStream(present, kind: .present, to: &out) }
         if let fsst {
             MLTIntegerStream.append(fsst.symbolLengths, signed: false, plan: fsst.plan, kind: .length,
                                     logicalStream: MLTWire.LengthKind.symbol.rawValue, to: &out)

@@ -36,11 +36,13 @@ enum MLTStringDictionary {
         return (distinct, indices)
     }
 
-    /// The distinct numbers of `numbers` in first-use order, and the index of each value's
-    /// number among them: the dictionary of texts whose equal values have equal numbers. A few
-    /// values (most columns of most tiles) are matched by a scan, more by an open-addressing table.
-    static func build(numbers: [UInt32]) -> (distinct: [UInt32], indices: [UInt64]) {
-        var distinct = [UInt32](), indices = [UInt64]()
+    /// The distinct numbers of `numbers` in first-use order (into `distinct`), and the index of
+    /// each value's number among them (into `indices`): the dictionary of texts whose equal values
+    /// have equal numbers. A few values (most columns of most tiles) are matched by a scan, more by
+    /// an open-addressing table in `slots`. The three arrays are emptied first and reused.
+    static func build(numbers: [UInt32], distinct: inout [UInt32], indices: inout [UInt64], slots: inout [Int32]) {
+        distinct.removeAll(keepingCapacity: true)
+        indices.removeAll(keepingCapacity: true)
         indices.reserveCapacity(numbers.count)
         if numbers.count <= 16 {
             for number in numbers {
@@ -48,12 +50,13 @@ enum MLTStringDictionary {
                 indices.append(UInt64(distinct.count))
                 distinct.append(number)
             }
-            return (distinct, indices)
+            return
         }
         var capacity = 32
         while capacity < 2 * numbers.count { capacity *= 2 }
         let mask = capacity - 1
-        var slots = [Int32](repeating: -1, count: capacity)          // an index into `distinct`
+        slots.removeAll(keepingCapacity: true)
+        slots.append(contentsOf: repeatElement(-1, count: capacity))     // an index into `distinct`
         for number in numbers {
             var slot = Int(truncatingIfNeeded: (UInt64(number) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
             while true {
@@ -71,6 +74,5 @@ enum MLTStringDictionary {
                 slot = (slot + 1) & mask
             }
         }
-        return (distinct, indices)
     }
 }

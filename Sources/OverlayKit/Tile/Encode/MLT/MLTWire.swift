@@ -115,38 +115,36 @@ enum MLTWire {
         out.append(contentsOf: text.utf8)
     }
 
-    /// ORC byte run-length encoding: runs of 3…130 equal bytes as (length − 3, byte), other
-    /// bytes as literal groups of 1…128 behind a negative count.
-    static func byteRLE(_ bytes: [UInt8]) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity(bytes.count / 4 + 2)
-        var literals = [UInt8]()
-        func flushLiterals() {
-            var start = 0
-            while start < literals.count {
-                let count = min(128, literals.count - start)
-                out.append(UInt8(truncatingIfNeeded: -count))
-                out += literals[start..<start + count]
-                start += count
-            }
-            literals.removeAll(keepingCapacity: true)
-        }
-        var index = 0
+    /// Appends `bytes` in ORC byte run-length encoding: runs of 3…130 equal bytes as
+    /// (length − 3, byte), other bytes as literal groups of 1…128 behind a negative count. The
+    /// literals between runs are a contiguous piece of `bytes`, written from it directly.
+    static func appendByteRLE(_ bytes: [UInt8], to out: inout [UInt8]) {
+        var index = 0, literals = 0                                      // literals: where they start
         while index < bytes.count {
             var run = 1
             while index + run < bytes.count && run < 130 && bytes[index + run] == bytes[index] { run += 1 }
             if run >= 3 {
-                flushLiterals()
+                appendLiterals(bytes, literals..<index, to: &out)
                 out.append(UInt8(run - 3))
                 out.append(bytes[index])
                 index += run
+                literals = index
             } else {
-                literals.append(bytes[index])
                 index += 1
             }
         }
-        flushLiterals()
-        return out
+        appendLiterals(bytes, literals..<index, to: &out)
+    }
+
+    /// `bytes[range]` as literal groups of at most 128.
+    private static func appendLiterals(_ bytes: [UInt8], _ range: Range<Int>, to out: inout [UInt8]) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let count = min(128, range.upperBound - start)
+            out.append(UInt8(truncatingIfNeeded: -count))
+            out += bytes[start..<start + count]
+            start += count
+        }
     }
 
     /// Expands ORC byte RLE to `count` bytes.
@@ -165,21 +163,6 @@ enum MLTWire {
             }
         }
         return out
-    }
-
-    /// Bits packed least significant first, then byte RLE (boolean columns and present streams).
-    static func booleanRLE(_ bits: [Bool]) -> [UInt8] {
-        var packed = [UInt8](repeating: 0, count: (bits.count + 7) / 8)
-        for (index, bit) in bits.enumerated() where bit { packed[index >> 3] |= 1 << UInt8(index & 7) }
-        return byteRLE(packed)
-    }
-
-    /// A boolean stream (present or data) with its header.
-    static func appendBooleanStream(_ bits: [Bool], kind: PhysicalStream, to out: inout [UInt8]) {
-        let encoded = booleanRLE(bits)
-        StreamHeader(physicalStream: kind, logicalStream: 0, valueCount: bits.count, byteLength: encoded.count)
-            .write(to: &out)
-        out += encoded
     }
 
     /// Reads a boolean stream whose header has been read.
