@@ -316,32 +316,6 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 100, "the segments pass through other vertices' pixels")
     }
 
-    func testSnapRoundingOfManyPathsInOneCallGivesEachWhatItGetsAlone() {
-        // A tile's arcs are snapped in one call: each path, the empty and one-point ones too,
-        // gets what snapping it alone gives, and the ends mark where each stops.
-        var generator = SeededGenerator(seed: 52)
-        var vertices = [Double]()
-        for _ in 0..<200 { vertices += [Double.random(in: 0..<60, using: &generator), Double.random(in: 0..<60, using: &generator)] }
-        let snapping = GridSnapRounding(vertices: vertices)
-        var starts = [0], position = 0
-        while position < vertices.count {
-            position = min(vertices.count, position + 2 * Int.random(in: 0...4, using: &generator))
-            starts.append(position)
-        }
-        var result: [Int32] = [7, 7], ends = [Int]()
-        snapping.snap(vertices, paths: starts, into: &result, ends: &ends)
-        XCTAssertEqual(ends.count, starts.count - 1)
-        var previous = 2, crossings = 0
-        for path in 0..<starts.count - 1 {
-            let alone = snapping.snapped(Array(vertices[starts[path]..<starts[path + 1]]))
-            XCTAssertEqual(Array(result[previous..<ends[path]]), alone, "path \(path)")
-            crossings += max(0, alone.count / 2 - (starts[path + 1] - starts[path]) / 2)
-            previous = ends[path]
-        }
-        XCTAssertEqual(result[0..<2], [7, 7], "what was in the buffer stays")
-        XCTAssertGreaterThan(crossings, 10, "the paths pass through other vertices' pixels")
-    }
-
     func testClosedRingsAreAppendedAfterWhatTheBufferHolds() {
         var out: [Int32] = [9, 9]
         // Repeats and a spike (0,0 → 4,0 → 5,0 → 4,0) drop out; a hole is wound counterclockwise with y down.

@@ -45,89 +45,65 @@ struct GridSnapRounding {
     /// The path through `xy` (x, y pairs, unrounded tile units) snapped: integer x, y pairs, the
     /// first and last at the first and last vertex's pixels, no point repeated in a row.
     func snapped(_ xy: [Double]) -> [Int32] {
-        var result = [Int32](), ends = [Int]()
-        snap(xy, paths: [0, xy.count], into: &result, ends: &ends)
+        var result = [Int32](), crossed = [(Int32, Int32)]()
+        snap(xy, from: 0, to: xy.count, into: &result, crossed: &crossed)
         return result
     }
 
-    /// Appends to `result` every path of `xy` snapped, as `snapped` returns it, and to `ends` the
-    /// count of `result` after each: one call for all of a tile's arcs, so that the tables are
-    /// opened and the scratch space made once, not per arc.
+    /// Appends to `result` the path through `xy[start..<end]` snapped, as `snapped` returns it;
+    /// `crossed` is scratch space, kept by the caller so that a tile's arcs allocate nothing.
     /// - Parameters:
     ///   - xy: x, y pairs in unrounded tile units.
-    ///   - starts: path `p` is `xy[starts[p]..<starts[p + 1]]` (indices of x values).
-    ///   - result: the integer x, y pairs the paths are appended to.
-    ///   - ends: the count of `result` after each path is appended to it.
-    func snap(_ xy: [Double], paths starts: [Int], into result: inout [Int32], ends: inout [Int]) {
-        guard starts.count > 1 else { return }
-        // The paths are read unchecked below.
-        precondition(starts[0] >= 0 && starts[starts.count - 1] <= xy.count, "paths beyond the vertices")
-        var crossed = [(Int32, Int32)]()
-        xy.withUnsafeBufferPointer { xy in
-            pixelX.withUnsafeBufferPointer { pixelX in
-                pixelY.withUnsafeBufferPointer { pixelY in
-                    for path in 0..<starts.count - 1 {
-                        defer { ends.append(result.count) }
-                        let start = starts[path], end = starts[path + 1]
-                        guard end - start >= 2 else { continue }
-                        var lastX = TileUnits.round(xy[start]), lastY = TileUnits.round(xy[start + 1])
-                        result.append(lastX)
-                        result.append(lastY)
-                        var index = start + 2
-                        while index + 1 < end {
-                            let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
-                            let startX = TileUnits.round(ax), startY = TileUnits.round(ay)
-                            let endX = TileUnits.round(bx), endY = TileUnits.round(by)
-                            if ax != bx || ay != by {
-                                crossed.removeAll(keepingCapacity: true)
-                                collect(ax, ay, bx, by, skipping: (startX, startY), (endX, endY), pixelX, pixelY, into: &crossed)
-                                if !crossed.isEmpty {
-                                    Self.sortAlong(&crossed, ax, ay, bx, by)
-                                    for (x, y) in crossed where x != lastX || y != lastY {
-                                        result.append(x)
-                                        result.append(y)
-                                        lastX = x
-                                        lastY = y
-                                    }
-                                }
-                            }
-                            if endX != lastX || endY != lastY {
-                                result.append(endX)
-                                result.append(endY)
-                                lastX = endX
-                                lastY = endY
-                            }
-                            index += 2
+    ///   - start: the index in `xy` of the path's first x.
+    ///   - end: the index in `xy` just past the path's last y.
+    ///   - result: the integer x, y pairs the path is appended to.
+    ///   - crossed: scratch space for the hot pixels a segment passes through.
+    func snap(_ xy: [Double], from start: Int, to end: Int, into result: inout [Int32], crossed: inout [(Int32, Int32)]) {
+        let base = result.count
+        guard end - start >= 2 else { return }
+        func append(_ x: Int32, _ y: Int32) {
+            if result.count - base >= 2 && result[result.count - 2] == x && result[result.count - 1] == y { return }
+            result.append(x)
+            result.append(y)
+        }
+        append(TileUnits.round(xy[start]), TileUnits.round(xy[start + 1]))
+        pixelX.withUnsafeBufferPointer { pixelX in
+            pixelY.withUnsafeBufferPointer { pixelY in
+                var index = start + 2
+                var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
+                while index + 1 < end {
+                    let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
+                    // Constants for `look`: a var it captured would be checked for exclusive access at run time.
+                    let startX = previousX, startY = previousY
+                    let endX = TileUnits.round(bx), endY = TileUnits.round(by)
+                    previousX = endX
+                    previousY = endY
+                    crossed.removeAll(keepingCapacity: true)
+                    if ax != bx || ay != by {
+                        @inline(__always)
+                        func look(_ item: Int) {
+                            let px = pixelX[item], py = pixelY[item]
+                            if (px == startX && py == startY) || (px == endX && py == endY) { return }
+                            if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                        }
+                        if let grid {
+                            grid.forEachItem(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5, look)
+                        } else {
+                            for item in 0..<pixelX.count { look(item) }
                         }
                     }
+                    if !crossed.isEmpty { Self.appendInOrder(&crossed, ax, ay, bx, by, append) }
+                    append(endX, endY)
+                    index += 2
                 }
             }
         }
     }
 
-    /// Appends to `crossed` the hot pixels but `first` and `last` whose closed squares the segment
-    /// from (ax, ay) to (bx, by) meets, in the order the index lists them.
-    @inline(__always)
-    private func collect(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double, skipping first: (Int32, Int32),
-                         _ last: (Int32, Int32), _ pixelX: UnsafeBufferPointer<Int32>, _ pixelY: UnsafeBufferPointer<Int32>,
-                         into crossed: inout [(Int32, Int32)]) {
-        @inline(__always)
-        func look(_ item: Int) {
-            let px = pixelX[item], py = pixelY[item]
-            if (px == first.0 && py == first.1) || (px == last.0 && py == last.1) { return }
-            if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
-        }
-        if let grid {
-            grid.forEachItem(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5, look)
-        } else {
-            for item in 0..<pixelX.count { look(item) }
-        }
-    }
-
-    /// Sorts the pixels a segment from (ax, ay) to (bx, by) passes through in order along it: by
-    /// the major axis, then the minor, each in the segment's direction.
-    private static func sortAlong(_ crossed: inout [(Int32, Int32)], _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) {
-        guard crossed.count > 1 else { return }
+    /// Appends the pixels a segment from (ax, ay) to (bx, by) passes through, in order along it:
+    /// by the major axis, then the minor, each in the segment's direction.
+    private static func appendInOrder(_ crossed: inout [(Int32, Int32)], _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                                      _ append: (Int32, Int32) -> Void) {
         let dx = bx - ax, dy = by - ay
         let xMajor = abs(dx) >= abs(dy)
         let sx: Int64 = dx < 0 ? -1 : 1, sy: Int64 = dy < 0 ? -1 : 1
@@ -135,6 +111,11 @@ struct GridSnapRounding {
             let (p1, p2) = xMajor ? (sx * Int64(p.0), sy * Int64(p.1)) : (sy * Int64(p.1), sx * Int64(p.0))
             let (q1, q2) = xMajor ? (sx * Int64(q.0), sy * Int64(q.1)) : (sy * Int64(q.1), sx * Int64(q.0))
             return p1 < q1 || (p1 == q1 && p2 < q2)
+        }
+        var previous: (Int32, Int32)?
+        for pixel in crossed where previous.map({ $0 != pixel }) ?? true {
+            append(pixel.0, pixel.1)
+            previous = pixel
         }
     }
 

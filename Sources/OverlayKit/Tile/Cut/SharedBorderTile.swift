@@ -132,11 +132,14 @@ enum SharedBorderTile {
             pathStarts.append(paths.count)
         }
         let snapping = GridSnapRounding(vertices: paths)
-        var snapped = [Int32](), snappedStarts = [Int]()
+        var snapped = [Int32](), snappedStarts = [Int](), crossed = [(Int32, Int32)]()
         snapped.reserveCapacity(paths.count)
         snappedStarts.reserveCapacity(topology.arcCount + 1)
         snappedStarts.append(0)
-        snapping.snap(paths, paths: pathStarts, into: &snapped, ends: &snappedStarts)
+        for arc in 0..<topology.arcCount {
+            snapping.snap(paths, from: pathStarts[arc], to: pathStarts[arc + 1], into: &snapped, crossed: &crossed)
+            snappedStarts.append(snapped.count)
+        }
         var outcomes = Outcomes(features, pointCapacity: snapped.count + 2 * members.count)
         var points = [Int32]()
         for (member, ring) in members.enumerated() {
