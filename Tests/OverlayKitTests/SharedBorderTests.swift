@@ -316,6 +316,19 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 100, "the segments pass through other vertices' pixels")
     }
 
+    func testClosedRingsAreAppendedAfterWhatTheBufferHolds() {
+        var out: [Int32] = [9, 9]
+        // Repeats and a spike (0,0 → 4,0 → 5,0 → 4,0) drop out; a hole is wound counterclockwise with y down.
+        let ring: [Int32] = [0, 0, 4, 0, 4, 0, 5, 0, 4, 0, 4, 4, 0, 4]
+        XCTAssertTrue(SharedBorderTile.appendClosedRing(ring, outer: true, to: &out))
+        XCTAssertEqual(out, [9, 9, 0, 0, 4, 0, 4, 4, 0, 4, 0, 0])
+        XCTAssertTrue(SharedBorderTile.appendClosedRing(ring, outer: false, to: &out))
+        XCTAssertEqual(Array(out[12...]), [0, 4, 4, 4, 4, 0, 0, 0, 0, 4])
+        // No area left: nothing appended.
+        XCTAssertFalse(SharedBorderTile.appendClosedRing([0, 0, 3, 3, 6, 6, 3, 3], outer: true, to: &out))
+        XCTAssertEqual(out.count, 22)
+    }
+
     /// The x, y pairs of `xy` as a set.
     private static func pixelSet(_ xy: [Int32]) -> Set<[Int32]> {
         var pixels = Set<[Int32]>()

@@ -94,20 +94,29 @@ package struct SharedArcs: Sendable {
         var pairLow = [Int32](repeating: -1, count: pointCount), pairHigh = pairLow
         var junction = [Bool](repeating: false, count: pointCount)
         let ringCount = idStarts.count - 1
-        for ring in 0..<ringCount {
-            let start = idStarts[ring], count = idStarts[ring + 1] - start
-            guard count >= 3 else { continue }
-            var previous = ids[start + count - 1]
-            for position in 0..<count {
-                let point = Int(ids[start + position])
-                let next = ids[position + 1 < count ? start + position + 1 : start]
-                defer { previous = Int32(point) }
-                let low = min(previous, next), high = max(previous, next)
-                if pairLow[point] < 0 {
-                    pairLow[point] = low
-                    pairHigh[point] = high
-                } else if pairLow[point] != low || pairHigh[point] != high {
-                    junction[point] = true
+        // Every id is a point id below pointCount (find made both), so the tables are read unchecked.
+        ids.withUnsafeBufferPointer { ids in
+            pairLow.withUnsafeMutableBufferPointer { pairLow in
+                pairHigh.withUnsafeMutableBufferPointer { pairHigh in
+                    junction.withUnsafeMutableBufferPointer { junction in
+                        for ring in 0..<ringCount {
+                            let start = idStarts[ring], count = idStarts[ring + 1] - start
+                            guard count >= 3 else { continue }
+                            var previous = ids[start + count - 1]
+                            for position in 0..<count {
+                                let point = Int(ids[start + position])
+                                let next = ids[position + 1 < count ? start + position + 1 : start]
+                                let low = min(previous, next), high = max(previous, next)
+                                previous = Int32(truncatingIfNeeded: point)
+                                if pairLow[point] < 0 {
+                                    pairLow[point] = low
+                                    pairHigh[point] = high
+                                } else if pairLow[point] != low || pairHigh[point] != high {
+                                    junction[point] = true
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -20,12 +20,45 @@ enum SharedBorderTile {
     enum RingOutcome: Equatable {
         /// Not near a shared border: the ordinary per-ring simplification.
         case perRing
-        /// Drawn as these closed x, y pairs in tile units, wound for MVT.
-        case drawn([Int32])
+        /// Drawn as the closed x, y pairs in tile units, wound for MVT, at these indices of
+        /// `Outcomes.points`.
+        case drawn(Range<Int>)
         /// No area left after simplification and rounding (its neighbours took its place).
         case collapsed
         /// An exterior sharing no border, smaller than the tiny-ring area: not drawn.
         case tiny
+    }
+
+    /// The outcomes of a layer's rings, flat: one buffer for every drawn ring's points, so that a
+    /// tile allocates per layer, not per ring.
+    struct Outcomes {
+        /// Every drawn ring's points, one ring after another.
+        private(set) var points: [Int32] = []
+        /// Feature `f`'s rings are `rings[featureStarts[f]..<featureStarts[f + 1]]`.
+        private(set) var featureStarts: [Int] = [0]
+        private(set) var rings: [RingOutcome] = []
+
+        /// Every ring of `features` on the per-ring path, room for `pointCapacity` points' x and y.
+        init(_ features: [ProjectedFeature], pointCapacity: Int) {
+            points.reserveCapacity(pointCapacity)
+            featureStarts.reserveCapacity(features.count + 1)
+            for feature in features { featureStarts.append(featureStarts[featureStarts.count - 1] + feature.rings.count) }
+            rings = [RingOutcome](repeating: .perRing, count: featureStarts[features.count])
+        }
+
+        /// The outcome of ring `ring` of feature `feature`.
+        func outcome(feature: Int, ring: Int) -> RingOutcome { rings[featureStarts[feature] + ring] }
+
+        fileprivate mutating func set(feature: Int, ring: Int, _ outcome: RingOutcome) {
+            rings[featureStarts[feature] + ring] = outcome
+        }
+
+        /// Appends `ring` closed (see `appendClosedRing`) and returns its outcome.
+        fileprivate mutating func close(_ ring: [Int32], outer: Bool) -> RingOutcome {
+            let start = points.count
+            guard SharedBorderTile.appendClosedRing(ring, outer: outer, to: &points) else { return .collapsed }
+            return .drawn(start..<points.count)
+        }
     }
 
     /// The outcome of every ring of `features` (polygons of one layer, clipped to the tile), by
@@ -37,7 +70,7 @@ enum SharedBorderTile {
     ///   - nearGap: tile units; a ring this close to another joins the shared path (the per-ring
     ///     path's rounding and stand-ins reach no farther).
     static func outcomes(_ features: [ProjectedFeature], units: TileUnits, tolerance: Double, tinyRingArea: Double,
-                         nearGap: Double) -> [[RingOutcome]]? {
+                         nearGap: Double) -> Outcomes? {
         var xy = [Double](), ringStarts = [0]
         var owners = [(feature: Int, ring: Int)]()
         var boxes = [Double]()
@@ -107,13 +140,13 @@ enum SharedBorderTile {
             snapping.snap(paths, from: pathStarts[arc], to: pathStarts[arc + 1], into: &snapped, crossed: &crossed)
             snappedStarts.append(snapped.count)
         }
-        var outcomes = features.map { [RingOutcome](repeating: .perRing, count: $0.rings.count) }
+        var outcomes = Outcomes(features, pointCapacity: snapped.count + 2 * members.count)
         var points = [Int32]()
         for (member, ring) in members.enumerated() {
             let (featureIndex, ringIndex) = owners[ring]
             let source = features[featureIndex].rings[ringIndex]
             if tolerance > 0 && source.isOuter && !shares[ring] && source.size < tinyRingArea {
-                outcomes[featureIndex][ringIndex] = .tiny
+                outcomes.set(feature: featureIndex, ring: ringIndex, .tiny)
                 continue
             }
             points.removeAll(keepingCapacity: true)
@@ -129,11 +162,7 @@ enum SharedBorderTile {
                     }
                 }
             }
-            if let ring = closedRing(points, outer: source.isOuter) {
-                outcomes[featureIndex][ringIndex] = .drawn(ring)
-            } else {
-                outcomes[featureIndex][ringIndex] = .collapsed
-            }
+            outcomes.set(feature: featureIndex, ring: ringIndex, outcomes.close(points, outer: source.isOuter))
         }
         return outcomes
     }
@@ -174,57 +203,64 @@ enum SharedBorderTile {
         return joins
     }
 
-    /// The ring of snapped points (not closed) without repeated points and spikes, closed and wound
-    /// clockwise (exterior) or counterclockwise (hole) with y down; nil when no area is left.
-    static func closedRing(_ points: [Int32], outer: Bool) -> [Int32]? {
-        var ring = [Int32]()
-        ring.reserveCapacity(points.count + 2)
+    /// Appends to `out` the ring of snapped points (not closed) without repeated points and
+    /// spikes, closed and wound clockwise (exterior) or counterclockwise (hole) with y down; false,
+    /// and `out` as it was, when no area is left.
+    static func appendClosedRing(_ points: [Int32], outer: Bool, to out: inout [Int32]) -> Bool {
+        let base = out.count
         var index = 0
         while index + 1 < points.count {
             let x = points[index], y = points[index + 1]
             index += 2
-            let count = ring.count / 2
-            if count >= 1 && ring[2 * count - 2] == x && ring[2 * count - 1] == y { continue }
-            if count >= 2 && ring[2 * count - 4] == x && ring[2 * count - 3] == y {
-                ring.removeLast(2)  // a spike: a, b, a is a
+            let end = out.count
+            if end - base >= 2 && out[end - 2] == x && out[end - 1] == y { continue }
+            if end - base >= 4 && out[end - 4] == x && out[end - 3] == y {
+                out.removeLast(2)  // a spike: a, b, a is a
                 continue
             }
-            ring.append(x)
-            ring.append(y)
+            out.append(x)
+            out.append(y)
         }
         // Where the end meets the start: repeats and spikes across the seam.
-        while ring.count >= 6 {
-            let count = ring.count / 2
-            if ring[0] == ring[2 * count - 2] && ring[1] == ring[2 * count - 1] {
-                ring.removeLast(2)
-            } else if ring[0] == ring[2 * count - 4] && ring[1] == ring[2 * count - 3] {
-                ring.removeLast(2)
-            } else if ring[2] == ring[2 * count - 2] && ring[3] == ring[2 * count - 1] {
-                ring.removeFirst(2)
+        while out.count - base >= 6 {
+            let end = out.count
+            if out[base] == out[end - 2] && out[base + 1] == out[end - 1] {
+                out.removeLast(2)
+            } else if out[base] == out[end - 4] && out[base + 1] == out[end - 3] {
+                out.removeLast(2)
+            } else if out[base + 2] == out[end - 2] && out[base + 3] == out[end - 1] {
+                out.removeSubrange(base..<base + 2)
             } else {
                 break
             }
         }
-        guard ring.count >= 6 else { return nil }
+        guard out.count - base >= 6 else {
+            out.removeSubrange(base...)
+            return false
+        }
         var twiceArea: Int64 = 0
-        let count = ring.count / 2
+        let count = (out.count - base) / 2
         for index in 0..<count {
             let next = (index + 1) % count
-            twiceArea += Int64(ring[2 * index]) * Int64(ring[2 * next + 1]) - Int64(ring[2 * next]) * Int64(ring[2 * index + 1])
+            twiceArea += Int64(out[base + 2 * index]) * Int64(out[base + 2 * next + 1])
+                - Int64(out[base + 2 * next]) * Int64(out[base + 2 * index + 1])
         }
-        guard twiceArea != 0 else { return nil }
+        guard twiceArea != 0 else {
+            out.removeSubrange(base...)
+            return false
+        }
         // MVT: exteriors have positive area by the surveyor's formula in tile coordinates (y down).
         if (twiceArea > 0) != outer {
             var low = 0, high = count - 1
             while low < high {
-                ring.swapAt(2 * low, 2 * high)
-                ring.swapAt(2 * low + 1, 2 * high + 1)
+                out.swapAt(base + 2 * low, base + 2 * high)
+                out.swapAt(base + 2 * low + 1, base + 2 * high + 1)
                 low += 1
                 high -= 1
             }
         }
-        ring.append(ring[0])
-        ring.append(ring[1])
-        return ring
+        out.append(out[base])
+        out.append(out[base + 1])
+        return true
     }
 }

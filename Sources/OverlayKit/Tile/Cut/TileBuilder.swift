@@ -194,7 +194,8 @@ enum TileBuilder {
                 for index in group.features.indices {
                     let before = builder.statistics
                     let attributes = group.attributes[index]
-                    let result = builder.add(group.features[index], attributes: { attributes }, ringOutcomes: outcomes?[index])
+                    let result = builder.add(group.features[index], attributes: { attributes },
+                                             ringOutcomes: outcomes.map { ($0, index) })
                     if let result {
                         output[group.slots[index]] = result
                     } else {
@@ -283,7 +284,7 @@ enum TileBuilder {
 
         /// The feature in tile units, nil when nothing of it is drawn; `attributes` is read only then.
         mutating func add(_ feature: ProjectedFeature, attributes: () -> TileAttributes,
-                          ringOutcomes: [SharedBorderTile.RingOutcome]? = nil) -> TileFeature? {
+                          ringOutcomes: (SharedBorderTile.Outcomes, feature: Int)? = nil) -> TileFeature? {
             let geometry = feature.coordinates
             currentSource = feature.source
             currentLayer = feature.tags.layer
@@ -307,6 +308,8 @@ enum TileBuilder {
                 for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
             case .polygon:
                 var exteriorDropped = false
+                // The points of the rings drawn with shared borders.
+                let sharedPoints = ringOutcomes?.0.points ?? []
                 for (index, ring) in feature.rings.enumerated() {
                     if ring.isOuter { exteriorDropped = false }
                     if options.keepRingsValid && exteriorDropped && !ring.isOuter {
@@ -315,14 +318,14 @@ enum TileBuilder {
                         continue
                     }
                     let drawn: Bool
-                    switch ringOutcomes?[index] ?? .perRing {
+                    switch ringOutcomes.map({ $0.0.outcome(feature: $0.feature, ring: index) }) ?? .perRing {
                     case .perRing:
                         drawn = addRing(geometry, ring, into: &xy, lengths: &lengths)
-                    case .drawn(let points):
+                    case .drawn(let range):
                         sourcePoints += ring.count
-                        xy += points
-                        lengths.append(points.count / 2)
-                        keptPoints += points.count / 2
+                        xy += sharedPoints[range]
+                        lengths.append(range.count / 2)
+                        keptPoints += range.count / 2
                         drawn = true
                     case .collapsed:
                         sourcePoints += ring.count
@@ -350,7 +353,7 @@ enum TileBuilder {
 
         /// What `SharedBorderTile` makes of each ring of `features` (one layer's polygons), or nil
         /// when they share no border here.
-        func sharedBorderOutcomes(_ features: [ProjectedFeature]) -> [[SharedBorderTile.RingOutcome]]? {
+        func sharedBorderOutcomes(_ features: [ProjectedFeature]) -> SharedBorderTile.Outcomes? {
             let units = TileUnits(tile: tile, extent: options.extent)
             // The farthest the per-ring path reaches beyond a ring's bounds: rounding, and a stand-in's half side.
             let standInHalfSide = tinyRings.threshold.squareRoot() / 2 * scale * extent
