@@ -31,9 +31,6 @@ struct CoordinateTree {
     /// Every position, in document order.
     var positions: [Coordinate] { runs.count == 1 ? runs[0] : Array(runs.joined()) }
 
-    /// The number of positions read.
-    var positionCount: Int { runs.reduce(0) { $0 + $1.count } }
-
     mutating func removeAll() {
         runs.removeAll(keepingCapacity: true)
         openRun.removeAll(keepingCapacity: true)
