@@ -78,6 +78,24 @@ final class AtomicOutputTests: XCTestCase {
         writer.abort()
         _ = scratch
     }
+
+    /// CI caught a SIGKILL landing between `mkstemp` and `unlink`: the scratch file's name stayed
+    /// in $TMPDIR. Scratch and record files now never have a name (`O_TMPFILE`); the kernel
+    /// shows such a file as `folder/#inode (deleted)`, a once-named one as `folder/name (deleted)`.
+    func testScratchFilesNeverHaveANameInTheFolder() throws {
+        let scratchFolder = try folder().path
+        let descriptor = try POSIX.makeAnonymousFile(in: scratchFolder, prefix: "overlaykit-").get()
+        defer { _ = POSIX.close(descriptor) }
+        #if os(Linux)
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+        XCTAssertTrue(link.hasPrefix(scratchFolder + "/#") && link.hasSuffix(" (deleted)"), link)
+        #endif
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratchFolder), [])
+        try Array("bytes".utf8).withUnsafeBytes { try POSIX.writeAll(descriptor, $0, what: "a scratch file") }
+        XCTAssertEqual(try readFully(descriptor, at: 0, count: 16, what: "a scratch file"), Array("bytes".utf8))
+        // A folder that cannot hold files is an error, not a crash or a file elsewhere.
+        XCTAssertThrowsError(try POSIX.makeAnonymousFile(in: scratchFolder + "/missing", prefix: "overlaykit-").get())
+    }
 }
 
 /// The model pushed all of libc into every user's namespace (`@_exported import Glibc`); each

@@ -41,6 +41,32 @@ extension POSIX {
         return .success((name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }, descriptor))
     }
 
+    /// Creates and opens a file in `folder` that has no name, so that it disappears with the
+    /// process however that ends (SIGKILL included): `O_TMPFILE` on Linux. Where the file system
+    /// or the system has no `O_TMPFILE`, a `mkstemp` file named `prefix`XXXXXX is unlinked at once
+    /// (a kill between the two calls would leave that name behind).
+    /// - Parameters:
+    ///   - folder: the folder whose file system holds the bytes.
+    ///   - prefix: the start of the fallback's name, e.g. "overlaykit-".
+    /// - Returns: the descriptor, open for reading and writing (mode 0600).
+    static func makeAnonymousFile(in folder: String, prefix: String) -> Result<Int32, Errno> {
+        #if os(Linux)
+        // Glibc's O_TMPFILE is a macro expression Swift does not import: __O_TMPFILE | O_DIRECTORY,
+        // with __O_TMPFILE 020000000 on every architecture Swift runs on (not alpha, parisc, sparc).
+        let unnamedFile: Int32 = 0o20000000 | O_DIRECTORY
+        switch Self.open(folder, unnamedFile | O_RDWR | O_CLOEXEC, mode: 0o600) {
+        case .success(let descriptor): return .success(descriptor)
+        // EOPNOTSUPP/EISDIR/EINVAL: this file system (or kernel) has no unnamed files.
+        case .failure(let error) where ![EOPNOTSUPP, EISDIR, EINVAL].contains(error.rawValue): return .failure(error)
+        case .failure: break
+        }
+        #endif
+        return makeTemporaryFile((folder.hasSuffix("/") ? folder : folder + "/") + prefix + "XXXXXX").map { file in
+            unlink(file.path)
+            return file.descriptor
+        }
+    }
+
     /// Creates a new folder named after `template` (`mkdtemp`: its trailing `XXXXXX` replaced
     /// by a unique name), mode 0700.
     /// - Parameter template: a path ending in `XXXXXX`.

@@ -22,18 +22,23 @@ final class TemporaryFile {
     /// - Parameter keepPath: leave the file linked (removed on deinit), for APIs that want a path.
     init(keepPath: Bool = false, suffix: String = "") throws {
         let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-        let name: String
-        switch POSIX.makeTemporaryFile("\(directory)/overlaykit-XXXXXX", suffix: suffix) {
-        case .success(let file): (name, descriptor) = file
-        case .failure(let error):
-            throw Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a temporary file in \(directory): \(error)")
+        func failed(_ error: POSIX.Errno) -> Diagnostic {
+            Diagnostic(.error, code: .ioCreateFailed, message: "cannot create a temporary file in \(directory): \(error)")
         }
-        if keepPath {
-            path = name
-            cleanupToken = InterruptCleanup.register(name)
-        } else {
-            POSIX.unlink(name)
+        guard keepPath else {
+            // No name at all where the system allows it: a SIGKILL cannot strand one.
+            switch POSIX.makeAnonymousFile(in: directory, prefix: "overlaykit-") {
+            case .success(let anonymous): descriptor = anonymous
+            case .failure(let error): throw failed(error)
+            }
             path = nil
+            return
+        }
+        switch POSIX.makeTemporaryFile("\(directory)/overlaykit-XXXXXX", suffix: suffix) {
+        case .success(let file):
+            (path, descriptor) = (file.path, file.descriptor)
+            cleanupToken = InterruptCleanup.register(file.path)
+        case .failure(let error): throw failed(error)
         }
     }
 

@@ -47,10 +47,8 @@ final class RecordFile: @unchecked Sendable {
     init(in folder: String, usage: RecordFileUsage? = nil) throws {
         self.folder = folder
         self.usage = usage
-        switch POSIX.makeTemporaryFile((folder.hasSuffix("/") ? folder : folder + "/") + "overlaykit-records-XXXXXX") {
-        case .success(let file):
-            POSIX.unlink(file.path)
-            descriptor = file.descriptor
+        switch POSIX.makeAnonymousFile(in: folder, prefix: "overlaykit-records-") {
+        case .success(let anonymous): descriptor = anonymous
         case .failure(let error):
             throw Diagnostic(.error, code: .ioCreateFailed,
                              message: "cannot create a temporary file in \(folder): \(error) (see --tmpdir)")
