@@ -7,15 +7,46 @@ public struct Coordinate: Hashable, Sendable {
     public var latitude: Double
     /// Degrees east of the prime meridian, −180…180 for valid coordinates.
     public var longitude: Double
+    /// The altitude, or `Coordinate.noAltitude`'s bits for none. An optional `Double` would pad
+    /// a coordinate to 32 bytes; this keeps it at 24, and arrays of coordinates are the bulk of
+    /// every parsed feature.
+    @usableFromInline
+    var altitudeOrNone: Double
+
+    /// The stored value that means "no altitude": a NaN with a payload no arithmetic produces
+    /// (operations give the default quiet NaN or keep an operand's payload, and this one is
+    /// never an operand), compared by its bits. An altitude of exactly these bits read from a
+    /// binary format (WKB) would read as none.
+    @inlinable
+    static var noAltitudeBits: UInt64 { 0x7FF8_0A17_0000_0000 }
+
     /// Meters above the reference surface, when the source gave one.
-    public var altitude: Double?
+    @inlinable
+    public var altitude: Double? {
+        get { altitudeOrNone.bitPattern == Coordinate.noAltitudeBits ? nil : altitudeOrNone }
+        set { altitudeOrNone = newValue ?? Double(bitPattern: Coordinate.noAltitudeBits) }
+    }
 
     /// A coordinate in degrees (WGS 84), with an optional altitude in meters.
     @inlinable
     public init(latitude: Double, longitude: Double, altitude: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
-        self.altitude = altitude
+        self.altitudeOrNone = altitude ?? Double(bitPattern: Coordinate.noAltitudeBits)
+    }
+
+    /// Equal latitude, longitude and altitude (none equals none), as with an optional altitude.
+    @inlinable
+    public static func == (lhs: Coordinate, rhs: Coordinate) -> Bool {
+        lhs.latitude == rhs.latitude && lhs.longitude == rhs.longitude && lhs.altitude == rhs.altitude
+    }
+
+    /// Hashes what `==` compares.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+        hasher.combine(altitude)
     }
 
     /// True when latitude is within ±90° and longitude within ±180°, both finite
