@@ -53,6 +53,11 @@ struct CoordinateTree {
         openRun.append(position)
     }
 
+    /// Appends positions read as one run (neighbours parsed ahead on the second core).
+    mutating func append(contentsOf positions: UnsafeBufferPointer<Coordinate>) {
+        openRun.append(contentsOf: positions)
+    }
+
     /// Ends the array of positions being read: its positions become the next run.
     mutating func closeRun() {
         guard !openRun.isEmpty else { return }
@@ -151,7 +156,7 @@ extension JSONScanner {
                 count += 1
                 // The neighbours of a position parsed on the second core, taken as one run.
                 if tree.leafDepth == level + 2 {
-                    count += takeChainedLookaheadPositions { tree.append($0) }
+                    count += takeChainedLookaheadPositions { tree.append(contentsOf: $0) }
                 }
             } while try commaOrClose(UInt8(ascii: "]"))
             if level == tree.leafDepth - 2 { tree.closeRun() }

@@ -623,23 +623,17 @@ final class JSONScanner {
     }
 
     /// Right after a position (the scanner just past its `]`): the positions that follow it in
-    /// the same array, when a helper parsed them as its neighbours, each handed to `take`, the
-    /// scanner moved past the last one's `]`; returns how many (often thousands: a ring's run of
-    /// positions costs one call each instead of a walk through the grammar).
+    /// the same array, when a helper parsed them as its neighbours, handed to `take` as one
+    /// buffer, the scanner moved past the last one's `]`; returns how many (often thousands: a
+    /// ring's run of positions costs one call instead of a walk through the grammar each).
     @inline(__always)
-    func takeChainedLookaheadPositions(_ take: (Coordinate) -> Void) -> Int {
+    func takeChainedLookaheadPositions(_ take: (UnsafeBufferPointer<Coordinate>) -> Void) -> Int {
         let here = base + position
-        guard here > lookaheadStart && here <= lookaheadEnd, let lookahead else { return 0 }
-        var taken = 0
-        var end = here
-        while let found = lookahead.takeChained(after: end) {
-            take(found.coordinate)
-            end = found.end
-            taken += 1
-        }
-        position = end - base
-        positionsTakenAhead += taken
-        return taken
+        guard here > lookaheadStart && here <= lookaheadEnd, let lookahead,
+              let run = lookahead.takeChainedRun(after: here, take) else { return 0 }
+        position = run.end - base
+        positionsTakenAhead += run.count
+        return run.count
     }
 
     /// Moves back (or forward) to an absolute offset still in the window.

@@ -152,16 +152,24 @@ final class PositionLookahead {
         return (entries.coordinates[cursor], entries.ends[cursor])
     }
 
-    /// After the scanner took an entry and stands at its end (`end`, just after its `]`): the next
-    /// entry when it is that position's neighbour in the same array (`, [` between them, with
-    /// whitespace). The scanner would have read exactly these bytes as the array's next element.
+    /// After the scanner took an entry and stands at its end (`end`, just after its `]`): the
+    /// entries that follow it as neighbours in the same array (`, [` between each two, with
+    /// whitespace), handed to `body` as one buffer, and the offset after the last one's `]`; nil
+    /// when the next entry is not a neighbour. The scanner would have read exactly these bytes
+    /// as the array's next elements.
     @inline(__always)
-    func takeChained(after end: Int) -> (coordinate: Coordinate, end: Int)? {
-        guard ready, cursor > 0, cursor < entries.starts.count, entries.chained[cursor], entries.ends[cursor - 1] == end else {
+    func takeChainedRun(after end: Int, _ body: (UnsafeBufferPointer<Coordinate>) -> Void) -> (count: Int, end: Int)? {
+        let count = entries.starts.count
+        guard ready, cursor > 0, cursor < count, entries.chained[cursor], entries.ends[cursor - 1] == end else {
             return nil
         }
-        defer { cursor += 1 }
-        return (entries.coordinates[cursor], entries.ends[cursor])
+        // Bounded by the entries: each step moves `last` on by one.
+        var last = cursor + 1
+        while last < count && entries.chained[last] { last += 1 }
+        let first = cursor
+        cursor = last
+        entries.coordinates.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[first ..< last])) }
+        return (last - first, entries.ends[last - 1])
     }
 
     /// The helper's work: every `[` followed by whitespace and two or three numbers and `]`.
