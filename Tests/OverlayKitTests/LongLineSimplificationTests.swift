@@ -50,6 +50,12 @@ final class LongLineSimplificationTests: XCTestCase {
         XCTAssertEqual(paths(flatOutcome), paths(generalOutcome), file: file, line: line)
     }
 
+    /// The in-place path is chosen by the model's layout and fell back silently to copying when
+    /// `Coordinate` went from 32 to 24 bytes (a 2M-vertex walk's peak grew by 25 MB).
+    func testMapPointsAreWrittenOverTheCoordinatesWithTheModelsLayout() {
+        XCTAssertTrue(LongLineSimplification.projectsInPlace, "Coordinate is \(MemoryLayout<Coordinate>.stride) bytes")
+    }
+
     func testALongWalkIsMarkedAsTheGeneralPathMarksIt() throws {
         let feature = LongLineSimplificationTests.walk(count: 100_000, meters: 10, seed: 1)
         guard case .polyline(let line) = feature.shape else { return XCTFail("a line") }

@@ -32,11 +32,15 @@ struct LongLineSimplification {
     /// shorter than the tolerance (the simplifier drops it).
     ///
     /// A buffer made from coordinates that no copy shares gives them up: each map point is
-    /// written over the coordinates' own memory (16 bytes into the 32 of a `Coordinate`,
+    /// written over the coordinates' own memory (16 bytes into the 24 of a `Coordinate`,
     /// front to back, so no coordinate is overwritten before it is read), and the coalescing,
     /// Douglas–Peucker and the compaction run there: nothing a vertex beyond the coordinates but
     /// Douglas–Peucker's flag byte. Any other buffer is coalesced as its map points stream by
     /// (the kept ones copied) and then let go.
+    /// Whether the model's layout lets map points be written over their coordinates (otherwise
+    /// a long line's coalesced points are copied: more memory, the same picture).
+    static var projectsInPlace: Bool { PointsOverCoordinates() != nil }
+
     func simplify(taking vertices: inout VertexBuffer, draw: (UnsafeBufferPointer<MapPoint>) -> Void) -> Bool {
         if let layout = PointsOverCoordinates(), var coordinates = vertices.takeCoordinates() {
             return coordinates.withUnsafeMutableBufferPointer { buffer in
@@ -110,19 +114,20 @@ struct LongLineSimplification {
     }
 
     /// Map points written over the memory of the coordinates they come from: the i-th point's
-    /// two Doubles at Doubles 2i and 2i + 1, while the i-th coordinate's latitude and longitude
-    /// are read from its own Doubles, at least 2i + 2 for i > 0 (a `Coordinate` spans at least
-    /// two point sizes), so front to back reads each coordinate before anything is written over it.
+    /// two Doubles at Doubles 2i and 2i + 1, after the i-th coordinate's latitude and longitude
+    /// are read; a later coordinate starts at Double (i + 1)·k or later (k Doubles a coordinate,
+    /// k ≥ 2), past the point, so front to back reads each coordinate before anything is written
+    /// over it.
     private struct PointsOverCoordinates {
         let doublesPerCoordinate: Int
         let latitude: Int
         let longitude: Int
 
-        /// Nil where the layout does not allow it (a `Coordinate` narrower than two map points,
-        /// or not made of whole Doubles).
+        /// Nil where the layout does not allow it (a `Coordinate` narrower than a map point, or
+        /// not made of whole Doubles).
         init?() {
             let stride = MemoryLayout<Coordinate>.stride, size = MemoryLayout<Double>.stride
-            guard stride % size == 0, stride >= 2 * MemoryLayout<MapPoint>.stride,
+            guard stride % size == 0, stride >= MemoryLayout<MapPoint>.stride,
                   MemoryLayout<MapPoint>.stride == 2 * size, MemoryLayout<MapPoint>.offset(of: \.x) == 0,
                   MemoryLayout<MapPoint>.offset(of: \.y) == size,
                   let latitude = MemoryLayout<Coordinate>.offset(of: \.latitude),
