@@ -120,83 +120,91 @@ package struct SharedArcs: Sendable {
                 }
             }
         }
-        var arcByKey = KeyTable(capacity: ids.count / 2)
-        var piece = [Int32]()
-        arcPoints.reserveCapacity(ids.count + ids.count / 2)
-        ringArcs.reserveCapacity(ids.count / 2)
+        // The arcs are written unchecked into buffers of their largest sizes: a ring of n ids
+        // gives at most n pieces (arcs, ring entries) of at most n + 1 points.
+        let idCount = ids.count
+        let outPoints = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * idCount + ringCount)
+        let outStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: idCount + 1)
+        let outUses = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        let outRingArcs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        defer {
+            outPoints.deallocate()
+            outStarts.deallocate()
+            outUses.deallocate()
+            outRingArcs.deallocate()
+        }
+        var pointsWritten = 0, arcsWritten = 0, ringArcsWritten = 0
+        outStarts[0] = 0
+        var ringStarts = [Int]()
         ringStarts.reserveCapacity(ringCount + 1)
-        for ring in 0..<ringCount {
-            let start = idStarts[ring], count = idStarts[ring + 1] - start
-            defer { ringStarts.append(ringArcs.count) }
-            guard count >= 3 else { continue }
-            let ring = ids[start..<start + count]
-            guard let first = ring.indices.first(where: { junction[Int(ring[$0])] }) else {
-                // No junction: one closed arc from the smallest id, toward its smaller neighbour.
-                let smallest = ring.indices.min { ring[$0] < ring[$1] }!
-                let offset = smallest - start
-                let next = ring[start + (offset + 1) % count], previous = ring[start + (offset + count - 1) % count]
-                piece.removeAll(keepingCapacity: true)
-                for step in 0...count {
-                    let position = next < previous ? (offset + step) % count : (offset - step % count + count) % count
-                    piece.append(ring[start + position])
-                }
-                add(piece, key: Self.key(piece[0], piece[1]), reversed: next > previous, byKey: &arcByKey)
-                continue
-            }
-            // From junction to junction around the ring; an arc met before is not copied again.
-            var position = first - start
-            var walked = 0
-            while walked < count {
-                let from = position
-                var length = 1
-                repeat {
-                    position = position + 1 == count ? 0 : position + 1
-                    walked += 1
-                    length += 1
-                } while !junction[Int(ids[start + position])]
-                // The piece's i-th point (a piece is at most one turn and a point long).
-                func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
-                let forward = Self.key(point(0), point(1))
-                let backward = Self.key(point(length - 1), point(length - 2))
-                let reversed = backward < forward
-                let arc: Int32
-                if let known = arcByKey.insert(min(forward, backward), value: Int32(arcUses.count)) {
-                    arc = known
-                    arcUses[Int(arc)] += 1
-                } else {
-                    arc = Int32(arcUses.count)
-                    if reversed {
-                        var index = length
-                        while index > 0 { index -= 1; arcPoints.append(point(index)) }
+        ringStarts.append(0)
+        var arcByKey = KeyTable(capacity: idCount / 2)
+        ids.withUnsafeBufferPointer { ids in
+            junction.withUnsafeBufferPointer { junction in
+                /// Adds the ring's next piece (`length` points, the i-th `point(i)`), stored in
+                /// canonical direction the first time it is met.
+                @inline(__always)
+                func add(length: Int, key: UInt64, reversed: Bool, _ point: (Int) -> Int32) {
+                    let arc: Int32
+                    if let known = arcByKey.insert(key, value: Int32(truncatingIfNeeded: arcsWritten)) {
+                        arc = known
+                        outUses[Int(arc)] += 1
                     } else {
-                        for index in 0..<length { arcPoints.append(point(index)) }
+                        arc = Int32(truncatingIfNeeded: arcsWritten)
+                        if reversed {
+                            var index = length
+                            while index > 0 { index -= 1; outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                        } else {
+                            for index in 0..<length { outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                        }
+                        outUses[arcsWritten] = 1
+                        arcsWritten += 1
+                        outStarts[arcsWritten] = pointsWritten
                     }
-                    arcStarts.append(arcPoints.count)
-                    arcUses.append(1)
+                    outRingArcs[ringArcsWritten] = arc << 1 | (reversed ? 1 : 0)
+                    ringArcsWritten += 1
                 }
-                ringArcs.append(arc << 1 | (reversed ? 1 : 0))
+                for ring in 0..<ringCount {
+                    let start = idStarts[ring], count = idStarts[ring + 1] - start
+                    defer { ringStarts.append(ringArcsWritten) }
+                    guard count >= 3 else { continue }
+                    guard let first = (start..<start + count).first(where: { junction[Int(ids[$0])] }) else {
+                        // No junction: one closed arc from the smallest id, toward its smaller neighbour.
+                        var offset = 0
+                        for position in 1..<count where ids[start + position] < ids[start + offset] { offset = position }
+                        let next = ids[start + (offset + 1) % count], previous = ids[start + (offset + count - 1) % count]
+                        let forward = next < previous
+                        func point(_ step: Int) -> Int32 {
+                            ids[start + (forward ? (offset + step) % count : (offset - step % count + count) % count)]
+                        }
+                        add(length: count + 1, key: Self.key(point(0), point(1)), reversed: next > previous, point)
+                        continue
+                    }
+                    // From junction to junction around the ring; an arc met before is not copied again.
+                    var position = first - start
+                    var walked = 0
+                    while walked < count {
+                        let from = position
+                        var length = 1
+                        repeat {
+                            position = position + 1 == count ? 0 : position + 1
+                            walked += 1
+                            length += 1
+                        } while !junction[Int(ids[start + position])]
+                        // The piece's i-th point (a piece is at most one turn and a point long).
+                        func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
+                        let forward = Self.key(point(0), point(1))
+                        let backward = Self.key(point(length - 1), point(length - 2))
+                        add(length: length, key: min(forward, backward), reversed: backward < forward, point)
+                    }
+                }
             }
         }
-    }
-
-    /// Adds the ring's next arc, stored in canonical direction the first time it is met.
-    private mutating func add(_ piece: [Int32], key: UInt64, reversed: Bool, byKey: inout KeyTable) {
-        let arc: Int32
-        if let known = byKey.insert(key, value: Int32(arcUses.count)) {
-            arc = known
-            arcUses[Int(arc)] += 1
-        } else {
-            arc = Int32(arcUses.count)
-            if reversed {
-                var index = piece.count
-                while index > 0 { index -= 1; arcPoints.append(piece[index]) }
-            } else {
-                arcPoints += piece
-            }
-            arcStarts.append(arcPoints.count)
-            arcUses.append(1)
-        }
-        ringArcs.append(arc << 1 | (reversed ? 1 : 0))
+        arcPoints = Array(outPoints[0..<pointsWritten])
+        arcStarts = Array(outStarts[0...arcsWritten])
+        arcUses = Array(outUses[0..<arcsWritten])
+        ringArcs = Array(outRingArcs[0..<ringArcsWritten])
+        self.ringStarts = ringStarts
     }
 
     /// An arc's key: its first two point ids.

@@ -118,20 +118,29 @@ enum SharedBorderTile {
             topology = found
         }
         let kept = CoverageSimplifier.kept(topology, squaredTolerance: tolerance * tolerance)
-        // Every arc's kept points, flat: in arc order they are also the hot pixels' vertices.
+        // Every arc's kept points, flat, and the hot pixels: one at each kept point, found by
+        // point id (two points in one pixel give it twice, which the snap draws once).
         var paths = [Double](), pathStarts = [Int]()
         paths.reserveCapacity(2 * topology.arcPoints.count)
         pathStarts.reserveCapacity(topology.arcCount + 1)
         pathStarts.append(0)
+        var pixelX = [Int32](), pixelY = [Int32]()
+        var hot = [Bool](repeating: false, count: topology.points.count / 2)
         for arc in 0..<topology.arcCount {
             for position in topology.arcStarts[arc]..<topology.arcStarts[arc + 1] where kept[position] {
                 let point = Int(topology.arcPoints[position])
-                paths.append(topology.points[2 * point])
-                paths.append(topology.points[2 * point + 1])
+                let x = topology.points[2 * point], y = topology.points[2 * point + 1]
+                paths.append(x)
+                paths.append(y)
+                if !hot[point] {
+                    hot[point] = true
+                    pixelX.append(TileUnits.round(x))
+                    pixelY.append(TileUnits.round(y))
+                }
             }
             pathStarts.append(paths.count)
         }
-        let snapping = GridSnapRounding(vertices: paths)
+        let snapping = GridSnapRounding(pixelX: pixelX, pixelY: pixelY)
         var snapped = [Int32](), snappedStarts = [Int](), crossed = [(Int32, Int32)]()
         snapped.reserveCapacity(paths.count)
         snappedStarts.reserveCapacity(topology.arcCount + 1)
