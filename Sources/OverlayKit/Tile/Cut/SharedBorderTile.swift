@@ -71,29 +71,37 @@ enum SharedBorderTile {
     ///     path's rounding and stand-ins reach no farther).
     static func outcomes(_ features: [ProjectedFeature], units: TileUnits, tolerance: Double, tinyRingArea: Double,
                          nearGap: Double) -> Outcomes? {
-        var xy = [Double](), ringStarts = [0]
+        var ringStarts = [0]
         var owners = [(feature: Int, ring: Int)]()
         var boxes = [Double]()
-        xy.reserveCapacity(features.reduce(0) { $0 + $1.coordinates.count / 3 * 2 })
-        for (featureIndex, feature) in features.enumerated() {
-            let coordinates = feature.coordinates
-            for (ringIndex, ring) in feature.rings.enumerated() {
-                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-                var index = ring.start * 3
-                let end = (ring.start + ring.count) * 3
-                while index < end {
-                    let x = units.x(coordinates[index]), y = units.y(coordinates[index + 1])
-                    xy.append(x)
-                    xy.append(y)
-                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                    index += 3
+        // Every ring's points in tile units, written unchecked (room for every ring's count; the
+        // rings lie within their features' coordinates, checked per ring).
+        var xy = [Double](repeating: 0, count: 2 * features.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        var written = 0
+        xy.withUnsafeMutableBufferPointer { xy in
+            for (featureIndex, feature) in features.enumerated() {
+                feature.coordinates.withUnsafeBufferPointer { coordinates in
+                    for (ringIndex, ring) in feature.rings.enumerated() {
+                        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+                        var index = ring.start * 3
+                        let end = (ring.start + ring.count) * 3
+                        precondition(index >= 0 && index <= end && end <= coordinates.count, "a ring beyond its coordinates")
+                        while index < end {
+                            let x = units.x(coordinates[index]), y = units.y(coordinates[index + 1])
+                            xy[written] = x
+                            xy[written + 1] = y
+                            written += 2
+                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                            index += 3
+                        }
+                        ringStarts.append(written / 2)
+                        owners.append((featureIndex, ringIndex))
+                        boxes.append(minX)
+                        boxes.append(minY)
+                        boxes.append(maxX)
+                        boxes.append(maxY)
+                    }
                 }
-                ringStarts.append(xy.count / 2)
-                owners.append((featureIndex, ringIndex))
-                boxes.append(minX)
-                boxes.append(minY)
-                boxes.append(maxX)
-                boxes.append(maxY)
             }
         }
         guard let all = SharedArcs.find(xy: xy, ringStarts: ringStarts) else { return nil }
