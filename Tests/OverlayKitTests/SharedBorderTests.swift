@@ -316,6 +316,60 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 100, "the segments pass through other vertices' pixels")
     }
 
+    func testSnapRoundingOfShortSegmentsMeetsWhatASearchOfAllMeets() {
+        // Segments whose ends round to one pixel or to two side by side skip the walk: ends on
+        // and beside the half-unit lines (where a closed neighbour square is touched) must still
+        // meet every pixel a search of all meets, with a grid (144 pixels) and with a scan (4).
+        let offsets = [-0.5, -0.4999, -0.25, 0, 0.3, 0.4999, 0.5, 0.75, 1, 1.4999, 1.5]
+        for side in [12, 2] {
+            var vertices = [Double]()
+            for x in 0..<side { for y in 0..<side { vertices += [Double(x), Double(y)] } }
+            let snapping = GridSnapRounding(vertices: vertices)
+            var shortOnes = 0
+            for ox in offsets { for oy in offsets { for px in offsets { for py in offsets {
+                let ax = 0.5 + ox / 2 + Double(side / 3), ay = 0.5 + oy / 2 + Double(side / 3)
+                let bx = 0.5 + px / 2 + Double(side / 3), by = 0.5 + py / 2 + Double(side / 3)
+                let start = (TileUnits.round(ax), TileUnits.round(ay)), end = (TileUnits.round(bx), TileUnits.round(by))
+                if abs(Int(end.0) - Int(start.0)) + abs(Int(end.1) - Int(start.1)) <= 1 { shortOnes += 1 }
+                var met = [(Int32, Int32)]()
+                for x in 0..<Int32(side) {
+                    for y in 0..<Int32(side) where (x, y) != start && (x, y) != end
+                        && (ax != bx || ay != by) && GridSnapRounding.passes(ax, ay, bx, by, through: x, y) {
+                        met.append((x, y))
+                    }
+                }
+                var expected = [start.0, start.1]
+                for pixel in met + [end] where expected[expected.count - 2] != pixel.0 || expected[expected.count - 1] != pixel.1 {
+                    expected += [pixel.0, pixel.1]
+                }
+                let snapped = snapping.snapped([ax, ay, bx, by])
+                XCTAssertEqual(Self.pixelSet(snapped), Self.pixelSet(expected), "(\(ax), \(ay))–(\(bx), \(by))")
+                XCTAssertEqual(snapped.count, expected.count, "(\(ax), \(ay))–(\(bx), \(by))")
+            } } } }
+            XCTAssertGreaterThan(shortOnes, 1000, "most segments end in one pixel or two side by side")
+        }
+    }
+
+    func testSnapRoundingWithPixelsGivenMoreThanOnceDrawsEachOnce() {
+        // Hot pixels by point id (SharedBorderTile): two points in one pixel give it twice.
+        var generator = SeededGenerator(seed: 52)
+        var vertices = [Double]()
+        for _ in 0..<300 { vertices += [Double.random(in: 0..<40, using: &generator), Double.random(in: 0..<40, using: &generator)] }
+        let once = GridSnapRounding(vertices: vertices)
+        var pixelX = [Int32](), pixelY = [Int32]()
+        for index in stride(from: 0, to: vertices.count, by: 2) {
+            pixelX.append(TileUnits.round(vertices[index]))
+            pixelY.append(TileUnits.round(vertices[index + 1]))
+        }
+        XCTAssertLessThan(Set(zip(pixelX, pixelY).map { [$0, $1] }).count, pixelX.count, "some pixels come twice")
+        let repeated = GridSnapRounding(pixelX: pixelX + pixelX, pixelY: pixelY + pixelY)
+        for _ in 0..<300 {
+            let a = Int.random(in: 0..<300, using: &generator), b = Int.random(in: 0..<300, using: &generator)
+            let path = [vertices[2 * a], vertices[2 * a + 1], vertices[2 * b], vertices[2 * b + 1]]
+            XCTAssertEqual(repeated.snapped(path), once.snapped(path), "segment \(a)–\(b)")
+        }
+    }
+
     func testClosedRingsAreAppendedAfterWhatTheBufferHolds() {
         var out: [Int32] = [9, 9]
         // Repeats and a spike (0,0 → 4,0 → 5,0 → 4,0) drop out; a hole is wound counterclockwise with y down.

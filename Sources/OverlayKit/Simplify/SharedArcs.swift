@@ -45,43 +45,78 @@ package struct SharedArcs: Sendable {
         guard ringCount > 1, xy.count / 2 < Int(Int32.max) else { return nil }
         // The vertices are read unchecked below.
         precondition(ringStarts[0] >= 0 && 2 * ringStarts[ringCount] <= xy.count, "ring starts beyond the vertices")
-        // Each ring's distinct consecutive point ids, closing point left out.
-        var ids = [Int32]()
-        ids.reserveCapacity(xy.count / 2)
+        // Each ring's distinct consecutive point ids (closing point left out), the distinct
+        // points, and a table from exact x, y to id (open addressing, never more than half
+        // full): all written unchecked into buffers of their largest size, one entry per vertex.
+        let vertexCount = xy.count / 2
+        var ids = [Int32](repeating: 0, count: vertexCount)
+        var points = [Double](repeating: 0, count: 2 * vertexCount)
+        var firstVertex = [Int32](repeating: 0, count: vertexCount)
+        var lastRing = [Int32](repeating: 0, count: vertexCount)
         var idStarts = [Int]()
         idStarts.reserveCapacity(ringCount + 1)
-        var table = PointTable(capacity: xy.count / 2)
-        topology.points.reserveCapacity(xy.count)
-        topology.firstVertex.reserveCapacity(xy.count / 2)
-        var lastRing = [Int32]()
-        lastRing.reserveCapacity(xy.count / 2)
+        var slots = 16
+        while slots < 2 * vertexCount { slots <<= 1 }
+        var slotKeys = [UInt64](repeating: 0, count: 2 * slots), slotIds = [Int32](repeating: -1, count: slots)
+        let mask = slots - 1
+        var idCount = 0, pointCount = 0
         var sharesPoint = false
         xy.withUnsafeBufferPointer { xy in
-            for ring in 0..<ringCount {
-                idStarts.append(ids.count)
-                let start = ids.count
-                var last: Int32 = -1
-                for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
-                    let x = xy[2 * vertex], y = xy[2 * vertex + 1]
-                    let (id, inserted) = table.id(x: x, y: y)
-                    if inserted {
-                        topology.firstVertex.append(Int32(vertex))
-                        topology.points.append(x == 0 ? 0 : x)
-                        topology.points.append(y == 0 ? 0 : y)
-                        lastRing.append(Int32(ring))
-                    } else if lastRing[Int(id)] != Int32(ring) {
-                        sharesPoint = true
-                        lastRing[Int(id)] = Int32(ring)
+            ids.withUnsafeMutableBufferPointer { ids in
+                points.withUnsafeMutableBufferPointer { points in
+                    firstVertex.withUnsafeMutableBufferPointer { firstVertex in
+                        lastRing.withUnsafeMutableBufferPointer { lastRing in
+                            slotKeys.withUnsafeMutableBufferPointer { slotKeys in
+                                slotIds.withUnsafeMutableBufferPointer { slotIds in
+                                    for ring in 0..<ringCount {
+                                        idStarts.append(idCount)
+                                        let start = idCount
+                                        var last: Int32 = -1
+                                        for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
+                                            let x = xy[2 * vertex], y = xy[2 * vertex + 1]
+                                            let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
+                                            var slot = Self.hash(kx, ky) & mask
+                                            var id: Int32
+                                            while true {
+                                                id = slotIds[slot]
+                                                if id < 0 || (slotKeys[2 * slot] == kx && slotKeys[2 * slot + 1] == ky) { break }
+                                                slot = (slot + 1) & mask
+                                            }
+                                            if id < 0 {
+                                                id = Int32(truncatingIfNeeded: pointCount)
+                                                slotIds[slot] = id
+                                                slotKeys[2 * slot] = kx
+                                                slotKeys[2 * slot + 1] = ky
+                                                firstVertex[pointCount] = Int32(truncatingIfNeeded: vertex)
+                                                points[2 * pointCount] = x == 0 ? 0 : x
+                                                points[2 * pointCount + 1] = y == 0 ? 0 : y
+                                                lastRing[pointCount] = Int32(truncatingIfNeeded: ring)
+                                                pointCount += 1
+                                            } else if lastRing[Int(id)] != Int32(truncatingIfNeeded: ring) {
+                                                sharesPoint = true
+                                                lastRing[Int(id)] = Int32(truncatingIfNeeded: ring)
+                                            }
+                                            if id == last { continue }
+                                            ids[idCount] = id
+                                            idCount += 1
+                                            last = id
+                                        }
+                                        while idCount > start + 1 && ids[idCount - 1] == ids[start] { idCount -= 1 }
+                                    }
+                                }
+                            }
+                        }
                     }
-                    if id == last { continue }
-                    ids.append(id)
-                    last = id
                 }
-                while ids.count > start + 1 && ids[ids.count - 1] == ids[start] { ids.removeLast() }
             }
         }
-        idStarts.append(ids.count)
+        idStarts.append(idCount)
         guard sharesPoint else { return nil }
+        ids.removeSubrange(idCount...)
+        points.removeSubrange((2 * pointCount)...)
+        firstVertex.removeSubrange(pointCount...)
+        topology.points = points
+        topology.firstVertex = firstVertex
         topology.build(ids: ids, idStarts: idStarts)
         return topology.arcUses.contains { $0 > 1 } ? topology : nil
     }
@@ -120,83 +155,99 @@ package struct SharedArcs: Sendable {
                 }
             }
         }
-        var arcByKey = KeyTable(capacity: ids.count / 2)
-        var piece = [Int32]()
-        arcPoints.reserveCapacity(ids.count + ids.count / 2)
-        ringArcs.reserveCapacity(ids.count / 2)
+        // The arcs are written unchecked into buffers of their largest sizes: a ring of n ids
+        // gives at most n pieces (arcs, ring entries) of at most n + 1 points.
+        let idCount = ids.count
+        let outPoints = UnsafeMutableBufferPointer<Int32>.allocate(capacity: 2 * idCount + ringCount)
+        let outStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: idCount + 1)
+        let outUses = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        let outRingArcs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        defer {
+            outPoints.deallocate()
+            outStarts.deallocate()
+            outUses.deallocate()
+            outRingArcs.deallocate()
+        }
+        var pointsWritten = 0, arcsWritten = 0, ringArcsWritten = 0
+        outStarts[0] = 0
+        var ringStarts = [Int]()
         ringStarts.reserveCapacity(ringCount + 1)
-        for ring in 0..<ringCount {
-            let start = idStarts[ring], count = idStarts[ring + 1] - start
-            defer { ringStarts.append(ringArcs.count) }
-            guard count >= 3 else { continue }
-            let ring = ids[start..<start + count]
-            guard let first = ring.indices.first(where: { junction[Int(ring[$0])] }) else {
-                // No junction: one closed arc from the smallest id, toward its smaller neighbour.
-                let smallest = ring.indices.min { ring[$0] < ring[$1] }!
-                let offset = smallest - start
-                let next = ring[start + (offset + 1) % count], previous = ring[start + (offset + count - 1) % count]
-                piece.removeAll(keepingCapacity: true)
-                for step in 0...count {
-                    let position = next < previous ? (offset + step) % count : (offset - step % count + count) % count
-                    piece.append(ring[start + position])
-                }
-                add(piece, key: Self.key(piece[0], piece[1]), reversed: next > previous, byKey: &arcByKey)
-                continue
-            }
-            // From junction to junction around the ring; an arc met before is not copied again.
-            var position = first - start
-            var walked = 0
-            while walked < count {
-                let from = position
-                var length = 1
-                repeat {
-                    position = position + 1 == count ? 0 : position + 1
-                    walked += 1
-                    length += 1
-                } while !junction[Int(ids[start + position])]
-                // The piece's i-th point (a piece is at most one turn and a point long).
-                func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
-                let forward = Self.key(point(0), point(1))
-                let backward = Self.key(point(length - 1), point(length - 2))
-                let reversed = backward < forward
-                let arc: Int32
-                if let known = arcByKey.insert(min(forward, backward), value: Int32(arcUses.count)) {
-                    arc = known
-                    arcUses[Int(arc)] += 1
-                } else {
-                    arc = Int32(arcUses.count)
-                    if reversed {
-                        var index = length
-                        while index > 0 { index -= 1; arcPoints.append(point(index)) }
+        ringStarts.append(0)
+        var arcByKey = KeyTable(capacity: idCount / 2)
+        ids.withUnsafeBufferPointer { ids in
+            junction.withUnsafeBufferPointer { junction in
+                /// Adds the ring's next piece (`length` points, the i-th `point(i)`), stored in
+                /// canonical direction the first time it is met.
+                @inline(__always)
+                func add(length: Int, key: UInt64, reversed: Bool, _ point: (Int) -> Int32) {
+                    let arc: Int32
+                    if let known = arcByKey.insert(key, value: Int32(truncatingIfNeeded: arcsWritten)) {
+                        arc = known
+                        outUses[Int(arc)] += 1
                     } else {
-                        for index in 0..<length { arcPoints.append(point(index)) }
+                        arc = Int32(truncatingIfNeeded: arcsWritten)
+                        if reversed {
+                            var index = length
+                            while index > 0 { index -= 1; outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                        } else {
+                            for index in 0..<length { outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                        }
+                        outUses[arcsWritten] = 1
+                        arcsWritten += 1
+                        outStarts[arcsWritten] = pointsWritten
                     }
-                    arcStarts.append(arcPoints.count)
-                    arcUses.append(1)
+                    outRingArcs[ringArcsWritten] = arc << 1 | (reversed ? 1 : 0)
+                    ringArcsWritten += 1
                 }
-                ringArcs.append(arc << 1 | (reversed ? 1 : 0))
+                for ring in 0..<ringCount {
+                    let start = idStarts[ring], count = idStarts[ring + 1] - start
+                    defer { ringStarts.append(ringArcsWritten) }
+                    guard count >= 3 else { continue }
+                    guard let first = (start..<start + count).first(where: { junction[Int(ids[$0])] }) else {
+                        // No junction: one closed arc from the smallest id, toward its smaller neighbour.
+                        var offset = 0
+                        for position in 1..<count where ids[start + position] < ids[start + offset] { offset = position }
+                        let next = ids[start + (offset + 1) % count], previous = ids[start + (offset + count - 1) % count]
+                        let forward = next < previous
+                        func point(_ step: Int) -> Int32 {
+                            ids[start + (forward ? (offset + step) % count : (offset - step % count + count) % count)]
+                        }
+                        add(length: count + 1, key: Self.key(point(0), point(1)), reversed: next > previous, point)
+                        continue
+                    }
+                    // From junction to junction around the ring; an arc met before is not copied again.
+                    var position = first - start
+                    var walked = 0
+                    while walked < count {
+                        let from = position
+                        var length = 1
+                        repeat {
+                            position = position + 1 == count ? 0 : position + 1
+                            walked += 1
+                            length += 1
+                        } while !junction[Int(ids[start + position])]
+                        // The piece's i-th point (a piece is at most one turn and a point long).
+                        func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
+                        let forward = Self.key(point(0), point(1))
+                        let backward = Self.key(point(length - 1), point(length - 2))
+                        add(length: length, key: min(forward, backward), reversed: backward < forward, point)
+                    }
+                }
             }
         }
+        arcPoints = Array(outPoints[0..<pointsWritten])
+        arcStarts = Array(outStarts[0...arcsWritten])
+        arcUses = Array(outUses[0..<arcsWritten])
+        ringArcs = Array(outRingArcs[0..<ringArcsWritten])
+        self.ringStarts = ringStarts
     }
 
-    /// Adds the ring's next arc, stored in canonical direction the first time it is met.
-    private mutating func add(_ piece: [Int32], key: UInt64, reversed: Bool, byKey: inout KeyTable) {
-        let arc: Int32
-        if let known = byKey.insert(key, value: Int32(arcUses.count)) {
-            arc = known
-            arcUses[Int(arc)] += 1
-        } else {
-            arc = Int32(arcUses.count)
-            if reversed {
-                var index = piece.count
-                while index > 0 { index -= 1; arcPoints.append(piece[index]) }
-            } else {
-                arcPoints += piece
-            }
-            arcStarts.append(arcPoints.count)
-            arcUses.append(1)
-        }
-        ringArcs.append(arc << 1 | (reversed ? 1 : 0))
+    /// The table slot to start probing at for exact x, y bits (`-0.0` already made `0.0`).
+    @inline(__always)
+    private static func hash(_ x: UInt64, _ y: UInt64) -> Int {
+        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 31
+        return Int(truncatingIfNeeded: h)
     }
 
     /// An arc's key: its first two point ids.
@@ -211,67 +262,5 @@ package struct SharedArcs: Sendable {
             if entry & 1 == 1 { result += arc.reversed().dropLast() } else { result += arc.dropLast() }
         }
         return result
-    }
-}
-
-/// An open-addressing table from exact x, y pairs to dense ids (`-0.0` counts as `0.0`): faster
-/// than `Dictionary` for the one probe per vertex arcs need.
-struct PointTable {
-    private var keys: [UInt64]
-    private var ids: [Int32]
-    private let mask: Int
-    private(set) var count = 0
-
-    /// A table that holds `capacity` points without growing.
-    init(capacity: Int) {
-        var size = 16
-        while size < 2 * capacity { size <<= 1 }
-        keys = [UInt64](repeating: 0, count: 2 * size)
-        ids = [Int32](repeating: -1, count: size)
-        mask = size - 1
-    }
-
-    /// The id of (x, y), adding it with the next id when new.
-    @inline(__always)
-    mutating func id(x: Double, y: Double) -> (id: Int32, inserted: Bool) {
-        if count * 2 >= ids.count { grow() }
-        let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
-        let mask = self.mask, next = Int32(count)
-        // One probe sequence over the raw slots: no uniqueness or bounds check per step.
-        let held: Int32 = ids.withUnsafeMutableBufferPointer { ids in
-            keys.withUnsafeMutableBufferPointer { keys in
-                var slot = Self.hash(kx, ky) & mask
-                while true {
-                    let id = ids[slot]
-                    if id < 0 {
-                        ids[slot] = next
-                        keys[2 * slot] = kx
-                        keys[2 * slot + 1] = ky
-                        return -1
-                    }
-                    if keys[2 * slot] == kx && keys[2 * slot + 1] == ky { return id }
-                    slot = (slot + 1) & mask
-                }
-            }
-        }
-        guard held < 0 else { return (held, false) }
-        count += 1
-        return (next, true)
-    }
-
-    @inline(__always)
-    private static func hash(_ x: UInt64, _ y: UInt64) -> Int {
-        var h = x &* 0x9E37_79B9_7F4A_7C15 ^ (y &+ 0x632B_E59B_D9B4_E019) &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 31
-        return Int(truncatingIfNeeded: h)
-    }
-
-    private mutating func grow() {
-        var larger = PointTable(capacity: ids.count)
-        var order = [(Int32, UInt64, UInt64)]()
-        for slot in ids.indices where ids[slot] >= 0 { order.append((ids[slot], keys[2 * slot], keys[2 * slot + 1])) }
-        order.sort { $0.0 < $1.0 }
-        for (_, x, y) in order { _ = larger.id(x: Double(bitPattern: x), y: Double(bitPattern: y)) }
-        self = larger
     }
 }

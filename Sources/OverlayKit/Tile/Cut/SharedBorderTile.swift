@@ -71,29 +71,37 @@ enum SharedBorderTile {
     ///     path's rounding and stand-ins reach no farther).
     static func outcomes(_ features: [ProjectedFeature], units: TileUnits, tolerance: Double, tinyRingArea: Double,
                          nearGap: Double) -> Outcomes? {
-        var xy = [Double](), ringStarts = [0]
+        var ringStarts = [0]
         var owners = [(feature: Int, ring: Int)]()
         var boxes = [Double]()
-        xy.reserveCapacity(features.reduce(0) { $0 + $1.coordinates.count / 3 * 2 })
-        for (featureIndex, feature) in features.enumerated() {
-            let coordinates = feature.coordinates
-            for (ringIndex, ring) in feature.rings.enumerated() {
-                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-                var index = ring.start * 3
-                let end = (ring.start + ring.count) * 3
-                while index < end {
-                    let x = units.x(coordinates[index]), y = units.y(coordinates[index + 1])
-                    xy.append(x)
-                    xy.append(y)
-                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                    index += 3
+        // Every ring's points in tile units, written unchecked (room for every ring's count; the
+        // rings lie within their features' coordinates, checked per ring).
+        var xy = [Double](repeating: 0, count: 2 * features.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        var written = 0
+        xy.withUnsafeMutableBufferPointer { xy in
+            for (featureIndex, feature) in features.enumerated() {
+                feature.coordinates.withUnsafeBufferPointer { coordinates in
+                    for (ringIndex, ring) in feature.rings.enumerated() {
+                        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+                        var index = ring.start * 3
+                        let end = (ring.start + ring.count) * 3
+                        precondition(index >= 0 && index <= end && end <= coordinates.count, "a ring beyond its coordinates")
+                        while index < end {
+                            let x = units.x(coordinates[index]), y = units.y(coordinates[index + 1])
+                            xy[written] = x
+                            xy[written + 1] = y
+                            written += 2
+                            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                            index += 3
+                        }
+                        ringStarts.append(written / 2)
+                        owners.append((featureIndex, ringIndex))
+                        boxes.append(minX)
+                        boxes.append(minY)
+                        boxes.append(maxX)
+                        boxes.append(maxY)
+                    }
                 }
-                ringStarts.append(xy.count / 2)
-                owners.append((featureIndex, ringIndex))
-                boxes.append(minX)
-                boxes.append(minY)
-                boxes.append(maxX)
-                boxes.append(maxY)
             }
         }
         guard let all = SharedArcs.find(xy: xy, ringStarts: ringStarts) else { return nil }
@@ -118,20 +126,29 @@ enum SharedBorderTile {
             topology = found
         }
         let kept = CoverageSimplifier.kept(topology, squaredTolerance: tolerance * tolerance)
-        // Every arc's kept points, flat: in arc order they are also the hot pixels' vertices.
+        // Every arc's kept points, flat, and the hot pixels: one at each kept point, found by
+        // point id (two points in one pixel give it twice, which the snap draws once).
         var paths = [Double](), pathStarts = [Int]()
         paths.reserveCapacity(2 * topology.arcPoints.count)
         pathStarts.reserveCapacity(topology.arcCount + 1)
         pathStarts.append(0)
+        var pixelX = [Int32](), pixelY = [Int32]()
+        var hot = [Bool](repeating: false, count: topology.points.count / 2)
         for arc in 0..<topology.arcCount {
             for position in topology.arcStarts[arc]..<topology.arcStarts[arc + 1] where kept[position] {
                 let point = Int(topology.arcPoints[position])
-                paths.append(topology.points[2 * point])
-                paths.append(topology.points[2 * point + 1])
+                let x = topology.points[2 * point], y = topology.points[2 * point + 1]
+                paths.append(x)
+                paths.append(y)
+                if !hot[point] {
+                    hot[point] = true
+                    pixelX.append(TileUnits.round(x))
+                    pixelY.append(TileUnits.round(y))
+                }
             }
             pathStarts.append(paths.count)
         }
-        let snapping = GridSnapRounding(vertices: paths)
+        let snapping = GridSnapRounding(pixelX: pixelX, pixelY: pixelY)
         var snapped = [Int32](), snappedStarts = [Int](), crossed = [(Int32, Int32)]()
         snapped.reserveCapacity(paths.count)
         snappedStarts.reserveCapacity(topology.arcCount + 1)
