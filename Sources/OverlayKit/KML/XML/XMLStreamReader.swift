@@ -320,9 +320,7 @@ final class XMLStreamReader {
         for index in current.start..<current.start + current.count {
             let attribute = source.attributes[index]
             guard attribute.uri == nil, let attributeName = attribute.name, Self.equal(attributeName, wanted) else { continue }
-            return try source.text.withUnsafeBufferPointer { buffer in
-                try body(UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count]))
-            }
+            return try body(UnsafeBufferPointer(rebasing: source.text[attribute.start..<attribute.start + attribute.count]))
         }
         return try body(nil)
     }
@@ -336,9 +334,7 @@ final class XMLStreamReader {
     /// Calls `body` with the current text node's UTF-8 bytes (valid only during the call).
     func withValueBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard kind == .text, current.count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try source.text.withUnsafeBufferPointer { buffer in
-            try body(UnsafeBufferPointer(rebasing: buffer[current.start..<current.start + current.count]))
-        }
+        return try body(UnsafeBufferPointer(rebasing: source.text[current.start..<current.start + current.count]))
     }
 
     /// The line of the current node (for an element and its end tag: the line its start tag
