@@ -109,4 +109,59 @@ final class KMLSimpleDataBytesTests: XCTestCase {
         }
         XCTAssertEqual(compared, 11)
     }
+
+    func testNamesMarkedByFieldIDCollideLikeHashedNames() throws {
+        // SchemaData values take their names by field id (`appendSchemaValue`): a Data of the
+        // same name later, a field set after them, a second Schema's field of the same name,
+        // a suffixed name that is itself a field, and more than 8 earlier names (the compared
+        // list full) each collide as when every name was hashed.
+        let nine = (1...9).map { "<Data name=\"d\($0)\"><value>\($0)</value></Data>" }.joined()
+        let (features, warnings) = try KMLTestSupport.read(KMLTestSupport.document("""
+            <Schema id="S"><SimpleField name="a" type="int"/><SimpleField name="a_2" type="int"/><SimpleField name="address" type="string"/>
+            <SimpleField name="b" type="int"/><SimpleField name="d9" type="int"/></Schema>
+            <Schema id="T"><SimpleField name="b" type="int"/></Schema>
+            <Placemark><name>n</name><ExtendedData><SchemaData schemaUrl="#S"><SimpleData name="a">1</SimpleData><SimpleData name="a_2">2</SimpleData>
+            <SimpleData name="address">x</SimpleData><SimpleData name="b">3</SimpleData></SchemaData>
+            <SchemaData schemaUrl="#T"><SimpleData name="b">4</SimpleData></SchemaData>
+            <Data name="a"><value>y</value></Data></ExtendedData><address>street</address></Placemark>
+            <Placemark><ExtendedData>\(nine)<SchemaData schemaUrl="#S"><SimpleData name="d9">10</SimpleData><SimpleData name="a">11</SimpleData>
+            </SchemaData></ExtendedData></Placemark>
+            <Placemark><ExtendedData><SchemaData schemaUrl="#S"><SimpleData name="a">12</SimpleData><SimpleData name="a">13</SimpleData>
+            <SimpleData name="a_2">14</SimpleData></SchemaData></ExtendedData></Placemark>
+            """))
+        XCTAssertEqual(features.count, 3)
+        XCTAssertEqual(features[0].properties, ["name": .string("n"), "a": .integer(1), "a_2": .integer(2), "address_2": .string("x"),
+                                                "b": .integer(3), "b_2": .integer(4), "a_3": .string("y"), "address": .string("street")])
+        var second: JSONObject = [:]
+        for index in 1...9 { second.append("d\(index)", .string("\(index)")) }
+        second.append("d9_2", .integer(10))
+        second.append("a", .integer(11))
+        XCTAssertEqual(features[1].properties, second)
+        // The second `a` takes `a_2`, so the field `a_2` that follows takes `a_2_2`.
+        XCTAssertEqual(features[2].properties, ["a": .integer(12), "a_2": .integer(13), "a_2_2": .integer(14)])
+        XCTAssertEqual(warnings.map(\.code), [.kmlDuplicateProperty])
+        XCTAssertEqual(warnings.first?.message.hasPrefix("property names used twice in one feature: 'b' (1 feature), 'a' (2 features), "
+                                                         + "'address' (1 feature), 'd9' (1 feature), 'a_2' (1 feature)"), true,
+                       warnings.first?.message ?? "")
+    }
+
+    func testTextLongerThanTheFirstBufferAfterQueuedText() throws {
+        // The SAX text buffer starts at 64 KB and grows while a chunk's events are queued; a
+        // run kept across chunks moves to its start.
+        let long = String(repeating: "0123456789", count: 30_000)
+        let kml = "<r>" + String(repeating: "<v a=\"attr\">short</v>", count: 5_000) + "<v a=\"x\">" + long + "</v><v a=\"end\">z</v></r>"
+        let reader = try XMLStreamReader(input: ByteInput(string: kml))
+        var texts: [String] = []
+        var attributes: [String] = []
+        while try reader.read() {
+            guard reader.kind == .element, reader.localName == "v" else { continue }
+            attributes.append(reader.attribute("a") ?? "-")
+            texts.append(try reader.readText())
+        }
+        XCTAssertEqual(texts.count, 5_002)
+        XCTAssertEqual(texts[5_000], long)
+        XCTAssertEqual(Set(texts[..<5_000]), ["short"])
+        XCTAssertEqual(texts.last, "z")
+        XCTAssertEqual(attributes.suffix(2), ["x", "end"])
+    }
 }

@@ -85,7 +85,7 @@ extension KMLParserCore {
         valueBuffer.removeAll(keepingCapacity: true)
         try xml.readText(into: &valueBuffer)
         let value = valueBuffer.withUnsafeBufferPointer { typedValue($0, entry: entry, line: line) }
-        properties.appendData(entry.key, value)
+        properties.appendSchemaValue(entry, in: schemaFieldCache.names, value)
         return true
     }
 

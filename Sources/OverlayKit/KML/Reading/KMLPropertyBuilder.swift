@@ -31,8 +31,19 @@ struct KMLPropertyBuilder {
     /// added array costs O(1).
     private var arrays = JSONObject()
     private var arrayKeys: Set<String> = []
-    /// Every name in `object`, so a placemark of 100,000 Data costs O(n), not O(n²).
+    /// Every name in `object` but those of `schemaIDs`, so a placemark of 100,000 Data costs
+    /// O(n), not O(n²).
     private var keys: Set<String> = []
+    /// The first names put in `keys` (at most 8, in no order; `keysOverflow` once there were
+    /// more): a SchemaData value's name is compared with these instead of hashed.
+    private var smallKeys: [String] = []
+    private var keysOverflow = false
+    /// The names of SchemaData values appended by id (`appendSchemaValue`), not in `keys`: a bit
+    /// per id of `schemaNames`. A country placemark's 71 values hashed their names into `keys`
+    /// (20 M instructions of a 12 MB KML's 667 M on the reading thread, issue 50).
+    private var schemaNames: KMLSchemaFieldCache.Names?
+    private var schemaIDs: [UInt64] = []
+    private var schemaIDCount = 0
     /// Names set from KML's own elements.
     private var fieldKeys: Set<String> = []
     /// The next suffix to try per repeated name (`JSONObject.uniqueName(for:from:isTaken:)`).
@@ -66,7 +77,7 @@ struct KMLPropertyBuilder {
     /// removes the first member of that name (the reader consumes its conventions this way).
     subscript(key: String) -> JSONValue? {
         get {
-            guard keys.contains(key) else { return nil }
+            guard contains(key) else { return nil }
             return key == Self.arraysKey && !arrays.isEmpty ? .object(arrays) : storage[key]
         }
         set {
@@ -80,23 +91,56 @@ struct KMLPropertyBuilder {
 
     /// Removes the members with these names, in one pass.
     mutating func remove(_ names: Set<String>) {
-        guard !names.isDisjoint(with: keys) else { return }
+        guard names.contains(where: { contains($0) }) else { return }
+        materialize()
         storage.members.removeAll { names.contains($0.key) }
         if names.contains(Self.arraysKey) {
             arrays = JSONObject()
             arrayKeys = []
         }
         keys.subtract(names)
+        smallKeys.removeAll { names.contains($0) }
         fieldKeys.subtract(names)
+    }
+
+    /// Whether a member has this name.
+    private func contains(_ key: String) -> Bool {
+        keys.contains(key) || schemaContains(key)
+    }
+
+    /// Whether a value appended by id has this name.
+    private func schemaContains(_ key: String) -> Bool {
+        guard schemaIDCount > 0, let id = schemaNames?.index[key] else { return false }
+        return id >> 6 < schemaIDs.count && schemaIDs[id >> 6] & (1 << UInt64(id & 63)) != 0
+    }
+
+    /// Adds a name to `keys` (and to `smallKeys` while there is room); false when it was there.
+    @discardableResult
+    private mutating func insertKey(_ key: String) -> Bool {
+        guard keys.insert(key).inserted else { return false }
+        if smallKeys.count < 8 { smallKeys.append(key) } else { keysOverflow = true }
+        return true
+    }
+
+    /// Moves the names of the values appended by id into `keys`, before any change that
+    /// reads `keys` alone.
+    private mutating func materialize() {
+        guard schemaIDCount > 0, let names = schemaNames else { return }
+        for (word, bits) in schemaIDs.enumerated() where bits != 0 {
+            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 { insertKey(names.keys[word << 6 | bit]) }
+        }
+        schemaIDs.removeAll(keepingCapacity: true)
+        schemaIDCount = 0
     }
 
     /// Sets a value read from one of KML's own elements (see the type's rules).
     mutating func setField(_ key: String, _ value: JSONValue) {
+        if schemaContains(key) { materialize() }
         if keys.contains(key), !fieldKeys.contains(key), let index = storage.members.firstIndex(where: { $0.key == key }) {
             // An ExtendedData value got here first: it moves aside, the field takes the name.
             let moved = freeName(for: key)
             storage.members[index].key = moved
-            keys.insert(moved)
+            insertKey(moved)
             moves.append((key, moved))
             noteCollision(key)
             storage.append(key, value)
@@ -104,7 +148,7 @@ struct KMLPropertyBuilder {
             storage[key] = value
         } else {
             storage.append(key, value)
-            keys.insert(key)
+            insertKey(key)
         }
         fieldKeys.insert(key)
     }
@@ -115,14 +159,38 @@ struct KMLPropertyBuilder {
     mutating func appendData(_ name: String?, _ value: JSONValue) -> String {
         var key = name ?? KMLPropertyBuilder.unnamedKey
         if name == nil { unnamedCount += 1 }
-        // One hash per value when the name is free (the usual case: 71 per country placemark).
-        if !keys.insert(key).inserted {
+        if schemaContains(key) { materialize() }
+        // One hash per value when the name is free.
+        if !insertKey(key) {
             if name != nil { noteCollision(key) }
             key = freeName(for: key)
-            keys.insert(key)
+            insertKey(key)
         }
         storage.append(key, value)
         return key
+    }
+
+    /// `appendData(entry.key, value)` for a SchemaData value whose field `entry` is in `names`:
+    /// when its name is free, the name is marked by the entry's id, not hashed (the usual case:
+    /// 71 per country placemark). Returns the name used.
+    @discardableResult
+    mutating func appendSchemaValue(_ entry: KMLSchemaFieldCache.Entry, in names: KMLSchemaFieldCache.Names,
+                                    _ value: JSONValue) -> String {
+        guard let id = entry.id else { return appendData(entry.key, value) }
+        if schemaNames !== names {
+            materialize()
+            schemaNames = names
+        }
+        let word = id >> 6
+        let bit: UInt64 = 1 << UInt64(id & 63)
+        let taken = word < schemaIDs.count && schemaIDs[word] & bit != 0
+        let free = !taken && (keysOverflow ? !keys.contains(entry.key) : !smallKeys.contains(entry.key))
+        guard free else { return appendData(entry.key, value) }
+        if word >= schemaIDs.count { schemaIDs.append(contentsOf: repeatElement(0, count: word + 1 - schemaIDs.count)) }
+        schemaIDs[word] |= bit
+        schemaIDCount += 1
+        storage.append(entry.key, value)
+        return entry.key
     }
 
     /// Adds a per-position array (`SimpleArrayData`) to the `coordinateProperties` field under
@@ -170,7 +238,7 @@ struct KMLPropertyBuilder {
     /// The first free `key_2`, `key_3`, … of this feature.
     private mutating func freeName(for key: String) -> String {
         var suffix = nextSuffix[key] ?? 2
-        let name = JSONObject.uniqueName(for: key, from: &suffix) { keys.contains($0) }
+        let name = JSONObject.uniqueName(for: key, from: &suffix) { contains($0) }
         nextSuffix[key] = suffix
         return name
     }

@@ -43,12 +43,32 @@ struct KMLSchemaFieldCache {
         /// The SimpleField of that name, nil when the Schema has none.
         let field: (type: String, displayName: String?)?
         let kind: ValueKind
+        /// The entry's index in its `Names` (nil when the table was full): a property builder
+        /// tells its names apart by this id, without hashing the name.
+        let id: Int?
 
-        init(name: [UInt8], key: String, field: (type: String, displayName: String?)?, kind: ValueKind) {
+        init(name: [UInt8], key: String, field: (type: String, displayName: String?)?, kind: ValueKind, id: Int?) {
             self.name = name
             self.key = key
             self.field = field
             self.kind = kind
+            self.id = id
+        }
+    }
+
+    /// The names of one Schema's entries by id, and the ids by name. Entries are only added,
+    /// so an id stays valid while the table lives; a new table starts when `begin` starts over
+    /// (a class: a property builder holds the table its ids belong to).
+    final class Names {
+        /// The names, by id.
+        private(set) var keys: [String] = []
+        /// The id of each name.
+        private(set) var index: [String: Int] = [:]
+
+        fileprivate func add(_ key: String) -> Int {
+            index[key] = keys.count
+            keys.append(key)
+            return keys.count - 1
         }
     }
 
@@ -58,8 +78,9 @@ struct KMLSchemaFieldCache {
     private var schemaID = ""
     private var version = -1
     private var entries: [Entry] = []
-    /// Entry index by key, to resume the order after a name read out of it.
-    private var indexByKey: [String: Int] = [:]
+    /// Entry index by key (to resume the order after a name read out of it) and the names of
+    /// the entries by index.
+    private(set) var names = Names()
     private var cursor = 0
 
     /// Starts a `SchemaData` of `schemaID`; `version` counts the changes to the reader's
@@ -70,7 +91,7 @@ struct KMLSchemaFieldCache {
             self.schemaID = schemaID
             self.version = version
             entries.removeAll()
-            indexByKey.removeAll()
+            names = Names()
         }
         cursor = 0
     }
@@ -85,17 +106,17 @@ struct KMLSchemaFieldCache {
         }
         guard !bytes.contains(UInt8(ascii: "&")) else { return nil }
         let key = String(decoding: bytes, as: UTF8.self)
-        if let index = indexByKey[key] {
+        if let index = names.index[key] {
             cursor = index + 1
             return entries[index]
         }
         let field = fields[key]
-        let entry = Entry(name: Array(bytes), key: key, field: field, kind: Self.kind(of: field))
-        if cursor == entries.count && entries.count < Self.maximumEntries {
-            indexByKey[key] = entries.count
-            entries.append(entry)
-            cursor += 1
+        guard cursor == entries.count && entries.count < Self.maximumEntries else {
+            return Entry(name: Array(bytes), key: key, field: field, kind: Self.kind(of: field), id: nil)
         }
+        let entry = Entry(name: Array(bytes), key: key, field: field, kind: Self.kind(of: field), id: names.add(key))
+        entries.append(entry)
+        cursor += 1
         return entry
     }
 

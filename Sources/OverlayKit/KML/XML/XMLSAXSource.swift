@@ -9,11 +9,11 @@ import CLibXML2
 import OverlayModel
 
 // The SAX side of `XMLStreamReader`: the C callbacks libxml2 calls while a chunk is pushed,
-// and the `Source` they fill with events, text and diagnostics.
+// and the `Source` they fill with events, text and findings (`SAXBatch`, in XMLSAXBatch.swift).
 
 /// One node as the SAX callbacks queued it. Names are libxml2 dictionary pointers (valid while
-/// the parser lives); text is `Source.text[start..<start+count]`, an element's attributes
-/// `Source.attributes[start..<start+count]`.
+/// the parser lives); text is `SAXBatch.text[start..<start+count]`, an element's attributes
+/// `SAXBatch.attributes[start..<start+count]`.
 struct SAXEvent {
     var kind: XMLStreamReader.NodeKind
     var isEmpty: Bool
@@ -34,13 +34,28 @@ struct SAXAttribute {
     var count: Int
 }
 
+/// A warning libxml2 reported, with the document-wide index of the event it came before; an
+/// undeclared prefix carries its message, which the reader reports once.
+struct SAXFinding {
+    var event: Int
+    var warning: Diagnostic
+    var undeclaredPrefix: String?
+}
+
 extension XMLStreamReader {
-    /// The input side shared with the C callbacks: pulls bytes from `ByteInput`, keeps a window of
-    /// recent bytes with its line starts (to find columns for diagnostics), queues the SAX events
-    /// of the chunks pushed so far, and records the parser's first error and its warnings, each
-    /// tagged with the event it came before (so they surface in document order).
-    final class Source {
+    /// The producing side shared with the C callbacks: pulls bytes from `ByteInput`, pushes them
+    /// into the parser, and fills a `SAXBatch` with the SAX events, text and warnings (each tagged
+    /// with the event it came before, so they surface in document order), keeping the first
+    /// error. It owns the parser. `@unchecked Sendable`: one thread at a time uses it, the
+    /// reader's, then the read-ahead thread from its start on (handed over when it starts).
+    final class Source: @unchecked Sendable {
         let input: ByteInput
+        let name: String?
+        /// The parser whose events are the document's (libxml2 also parses entity values in
+        /// nested contexts that share these callbacks).
+        @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
+        /// The batch the callbacks fill.
+        @exclusivity(unchecked) private(set) var batch = SAXBatch()
         @exclusivity(unchecked) var failure: Diagnostic?
         /// The event index (counted from the start of the document) before which `failure` is thrown.
         @exclusivity(unchecked) var failureEvent = Int.max
@@ -48,64 +63,125 @@ extension XMLStreamReader {
         @exclusivity(unchecked) var firstErrorEvent = Int.max
         /// Whether any element started: tells an empty document from a cut one at the end.
         @exclusivity(unchecked) var sawElement = false
-        @exclusivity(unchecked) var warnings: [Diagnostic] = []
-        @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
-        private var undeclaredPrefixMessages: Set<String> = []
-
-        let name: String?
-        /// The parser whose events are the document's (libxml2 also parses entity values in
-        /// nested contexts that share these callbacks).
-        @exclusivity(unchecked) var parser: xmlParserCtxtPtr?
-
-        /// Events not yet handed out (and the current one); `eventBase` is the document-wide index
-        /// of `events[0]`.
-        @exclusivity(unchecked) var events: [SAXEvent] = []
-        @exclusivity(unchecked) var eventBase = 0
-        /// Text of the queued text events, and the values of the queued elements' attributes.
-        @exclusivity(unchecked) var text: [UInt8] = []
-        @exclusivity(unchecked) var attributes: [SAXAttribute] = []
+        /// True once the parser has seen the end of the input (or stopped).
+        @exclusivity(unchecked) private(set) var parserDone = false
         /// True while the last event is text that more character data may extend.
-        @exclusivity(unchecked) var textRunOpen = false
+        @exclusivity(unchecked) private var textRunOpen = false
         /// True right after the start of an element written `<a/>`: its end is not an event.
         @exclusivity(unchecked) private var pendingEmpty = false
         /// The lines of the open elements' start tags (an end tag reports its start's line).
         @exclusivity(unchecked) private var lineStack: [Int] = []
+        /// The first chunk, read before the parser existed (its first bytes chose the encoding):
+        /// `head` bytes of it were given to the parser when it was created.
+        @exclusivity(unchecked) private var firstChunk: (bytes: [UInt8], count: Int, head: Int)?
+        /// The most bytes read and pushed at a time.
+        static let chunkSize = 64 << 10
 
         init(input: ByteInput, name: String?) {
             self.input = input
             self.name = name
-            events.reserveCapacity(4096)
-            text.reserveCapacity(1 << 16)
         }
 
-        /// Drops the events before `cursor`. Only an open text run is ever kept (the reader asks
-        /// for the next chunk when it is the last event).
-        func compact(keepingFrom cursor: Int) {
-            eventBase += cursor
-            attributes.removeAll(keepingCapacity: true)
-            guard cursor < events.count else {
-                events.removeAll(keepingCapacity: true)
-                text.removeAll(keepingCapacity: true)
+        deinit {
+            if let parser {
+                if let document = parser.pointee.myDoc {
+                    xmlFreeDoc(document)
+                    parser.pointee.myDoc = nil
+                }
+                xmlFreeParserCtxt(parser)
+            }
+        }
+
+        /// Reads the first chunk; its first `head` bytes (at most 4) go to the parser's creation.
+        func readFirstChunk() -> (bytes: [UInt8], count: Int, head: Int) {
+            let (bytes, count) = readChunk(size: Self.chunkSize)
+            let first = (bytes, count, max(0, min(count, 4)))
+            firstChunk = first
+            return first
+        }
+
+        /// The document-wide index of the next event.
+        private var nextEvent: Int { batch.base + batch.events.count }
+
+        /// Pushes chunks until the batch holds an event that no further chunk can change (or the
+        /// document ends), and hands it over; `spare` (a batch the reader has read) becomes the
+        /// one filled next, starting with the text run the last chunk left open.
+        func complete(recycling spare: SAXBatch) -> SAXBatch {
+            repeat {
+                if let first = firstChunk {
+                    firstChunk = nil
+                    if first.count < 0 {
+                        parserDone = true
+                    } else if first.count > first.head {
+                        push(first.bytes, from: first.head, count: first.count - first.head, terminate: false)
+                    } else if first.count == 0 {
+                        push(first.bytes, from: 0, count: 0, terminate: true)
+                    }
+                } else {
+                    let (bytes, count) = readChunk(size: Self.chunkSize)
+                    if count < 0 {
+                        parserDone = true
+                        failureEvent = nextEvent
+                    } else {
+                        push(bytes, from: 0, count: count, terminate: count == 0)
+                    }
+                }
+                // A text run alone may go on in the next chunk: nothing to hand over yet.
+            } while !parserDone && textRunOpen && batch.events.count == 1
+            let done = batch
+            spare.reset(base: done.base + done.events.count)
+            if !parserDone && textRunOpen, let run = done.events.last {
+                // The run the next chunk may extend moves to the next batch.
+                done.events.removeLast()
+                spare.base -= 1
+                spare.appendText(done.textBase + run.start, count: run.count)
+                var moved = run
+                moved.start = 0
+                spare.events.append(moved)
+                done.truncateText(to: run.start)
+            }
+            done.isLast = parserDone
+            done.firstError = firstError
+            done.firstErrorEvent = firstErrorEvent
+            done.failure = failure
+            done.failureEvent = failureEvent
+            batch = spare
+            return done
+        }
+
+        /// Pushes `count` bytes of `chunk` from `offset` into the parser.
+        private func push(_ chunk: [UInt8], from offset: Int, count: Int, terminate: Bool) {
+            guard let parser else { return }
+            let status = chunk.withUnsafeBytes { bytes in
+                let start = count > 0 ? bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset } : nil
+                return xmlParseChunk(parser, start, Int32(count), terminate ? 1 : 0)
+            }
+            if status != 0 && firstError == nil {
+                firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: "the XML parser stopped (xmlParseChunk failed)",
+                                        location: SourceLocation(file: name, line: max(Int(parser.pointee.input?.pointee.line ?? 1), 1),
+                                                                 column: max(Int(parser.pointee.input?.pointee.col ?? 1), 1)))
+                firstErrorEvent = nextEvent
+            }
+            if terminate { explainEndOfInput() }
+            if terminate || status != 0 || parser.pointee.instate == XML_PARSER_EOF { parserDone = true }
+        }
+
+        /// libxml2's push parser says "Extra content at the end of the document" for an empty file
+        /// and for one cut short; say which it is, and where the cut left an element open.
+        private func explainEndOfInput() {
+            guard let error = firstError, error.message.hasPrefix("Extra content at the end of the document"), let parser else { return }
+            var explained = error
+            if !sawElement {
+                explained.code = .kmlEmptyDocument
+                explained.message = "the document has no root element: the file is empty or holds only a prolog (a KML file starts with <kml>)"
+            } else if parser.pointee.nameNr > 0, let name = parser.pointee.name {
+                explained.code = .kmlTruncated
+                explained.message = "the document ends inside <\(String(cString: name))> (\(parser.pointee.nameNr) elements left open): "
+                    + "the file is cut short or a closing tag is missing"
+            } else {
                 return
             }
-            var run = events[cursor]
-            events.removeAll(keepingCapacity: true)
-            if run.start > 0 {
-                text.removeSubrange(0..<run.start)
-                run.start = 0
-            }
-            text.removeSubrange(run.count...)
-            events.append(run)
-        }
-
-        func releaseWarnings(upTo event: Int) {
-            guard let first = pendingWarnings.first, first.event <= event else { return }
-            var released = 0
-            while released < pendingWarnings.count && pendingWarnings[released].event <= event {
-                warnings.append(pendingWarnings[released].warning)
-                released += 1
-            }
-            pendingWarnings.removeFirst(released)
+            firstError = explained
         }
 
         private var currentLine: Int { Int(parser?.pointee.input?.pointee.line ?? 1) }
@@ -119,18 +195,19 @@ extension XMLStreamReader {
             // (xmlTextReader tells empty elements the same way).
             var empty = false
             if let cur = parser?.pointee.input?.pointee.cur, cur[0] == 0x2F, cur[1] == 0x3E { empty = true }
-            let first = attributes.count
+            let batch = batch
+            let first = batch.attributes.count
             if attributeCount > 0, let values {
                 for index in 0..<attributeCount {
                     let base = values + 5 * index
                     guard let begin = base[3], let end = base[4] else { continue }
                     let count = end - begin
-                    text.append(contentsOf: UnsafeBufferPointer(start: begin, count: count))
-                    attributes.append(SAXAttribute(name: base[0], prefix: base[1], uri: base[2], start: text.count - count, count: count))
+                    batch.appendText(begin, count: count)
+                    batch.attributes.append(SAXAttribute(name: base[0], prefix: base[1], uri: base[2], start: batch.textCount - count, count: count))
                 }
             }
-            events.append(SAXEvent(kind: .element, isEmpty: empty, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
-                                   start: first, count: attributes.count - first))
+            batch.events.append(SAXEvent(kind: .element, isEmpty: empty, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
+                                         start: first, count: batch.attributes.count - first))
             lineStack.append(line)
             pendingEmpty = empty
         }
@@ -142,68 +219,36 @@ extension XMLStreamReader {
                 return
             }
             textRunOpen = false
-            events.append(SAXEvent(kind: .endElement, isEmpty: false, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
-                                   start: 0, count: 0))
+            batch.events.append(SAXEvent(kind: .endElement, isEmpty: false, isCDATA: false, line: line, name: name, prefix: prefix, uri: uri,
+                                         start: 0, count: 0))
         }
 
         /// Character data: adjacent pieces of the same kind are one text node.
         func characters(_ bytes: UnsafePointer<xmlChar>?, _ count: Int, cdata: Bool) {
             pendingEmpty = false
-            if let bytes, count > 0 { text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count)) }
+            let batch = batch
+            if let bytes, count > 0 { batch.appendText(bytes, count: count) }
             let length = max(count, 0)
-            if textRunOpen && events[events.count - 1].isCDATA == cdata {
-                events[events.count - 1].count += length
+            if textRunOpen && batch.events[batch.events.count - 1].isCDATA == cdata {
+                batch.events[batch.events.count - 1].count += length
                 return
             }
             textRunOpen = true
-            events.append(SAXEvent(kind: .text, isEmpty: false, isCDATA: cdata, line: currentLine, name: nil, prefix: nil, uri: nil,
-                                   start: text.count - length, count: length))
+            batch.events.append(SAXEvent(kind: .text, isEmpty: false, isCDATA: cdata, line: currentLine, name: nil, prefix: nil, uri: nil,
+                                         start: batch.textCount - length, count: length))
         }
 
         func other(_ kind: XMLStreamReader.NodeKind, name: UnsafePointer<xmlChar>? = nil) {
             pendingEmpty = false
             textRunOpen = false
-            events.append(SAXEvent(kind: kind, isEmpty: false, isCDATA: false, line: currentLine, name: name, prefix: nil, uri: nil,
-                                   start: 0, count: 0))
+            batch.events.append(SAXEvent(kind: kind, isEmpty: false, isCDATA: false, line: currentLine, name: name, prefix: nil, uri: nil,
+                                         start: 0, count: 0))
         }
 
-        /// An attribute's value as the document means it: libxml2 hands a literal `&` over as
-        /// `&#38;` when entities are not substituted.
-        func attributeValue(_ attribute: SAXAttribute) -> String {
-            text.withUnsafeBufferPointer { buffer in
-                let bytes = UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count])
-                guard bytes.contains(0x26) else { return String(decoding: bytes, as: UTF8.self) }
-                let escaped: [UInt8] = Array("&#38;".utf8)
-                var decoded: [UInt8] = []
-                var index = 0
-                while index < bytes.count {
-                    if bytes[index] == 0x26 && index + 5 <= bytes.count && bytes[index..<index + 5].elementsEqual(escaped) {
-                        decoded.append(0x26)
-                        index += 5
-                    } else {
-                        decoded.append(bytes[index])
-                        index += 1
-                    }
-                }
-                return String(decoding: decoded, as: UTF8.self)
-            }
-        }
-
-        /// The most recent input, as the chunks libxml2 was handed (newest last), `windowStart`
-        /// being the absolute offset of the first byte of `chunks[0]`. Whole chunks are dropped
-        /// once the rest still covers `windowSize` bytes, so each byte is copied once.
-        @exclusivity(unchecked) private var chunks: [[UInt8]] = []
-        @exclusivity(unchecked) private var windowStart = 0
-        @exclusivity(unchecked) private var windowCount = 0
-        /// Absolute offsets of the newlines inside the window.
-        @exclusivity(unchecked) private var newlines: [Int] = []
-        @exclusivity(unchecked) private var newlinesHead = 0
-        @exclusivity(unchecked) private var newlinesBeforeWindow = 0
-        private static let windowSize = 4 << 20
-
-        /// The next chunk of at most `size` bytes read from the input, kept in the window as
-        /// it is (the array is shared, not copied); count -1 when the read failed (`failure`).
-        func readChunk(size: Int) -> (bytes: [UInt8], count: Int) {
+        /// The next chunk of at most `size` bytes read from the input, added to the batch's
+        /// chunks as it is (the array is shared, not copied); count -1 when the read failed
+        /// (`failure`).
+        private func readChunk(size: Int) -> (bytes: [UInt8], count: Int) {
             var thrown: Error?
             let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
                 do {
@@ -220,101 +265,20 @@ extension XMLStreamReader {
                 failure = Diagnostic(.error, code: .ioReadFailed, message: "cannot read \(input.name ?? "standard input"): \(thrown)")
                 return (bytes, -1)
             }
-            remember(bytes)
+            if !bytes.isEmpty { batch.chunks.append(bytes) }
             return (bytes, bytes.count)
         }
 
-        private func remember(_ chunk: [UInt8]) {
-            guard chunk.count > 0 else { return }
-            let base = windowStart + windowCount
-            chunks.append(chunk)
-            windowCount += chunk.count
-            // memchr finds newlines at memory speed.
-            chunk.withUnsafeBytes { bytes in
-                var index = 0
-                while index < bytes.count, let hit = memchr(bytes.baseAddress! + index, 0x0A, bytes.count - index) {
-                    let position = bytes.baseAddress!.distance(to: UnsafeRawPointer(hit))
-                    newlines.append(base + position)
-                    index = position + 1
-                }
-            }
-            while let first = chunks.first, windowCount - first.count >= Source.windowSize {
-                chunks.removeFirst()
-                windowCount -= first.count
-                windowStart += first.count
-                while newlinesHead < newlines.count && newlines[newlinesHead] < windowStart {
-                    newlinesHead += 1
-                    newlinesBeforeWindow += 1
-                }
-            }
-            if newlinesHead > 4096 && newlinesHead * 2 > newlines.count {
-                newlines.removeFirst(newlinesHead)
-                newlinesHead = 0
-            }
-        }
-
-        /// The 1-based byte column of the first `needle` on `line` (after `anchor`, when given).
-        /// Diagnostics only: a byte-by-byte search of one line.
-        func column(onLine line: Int, of needle: [UInt8], after anchor: [UInt8]?) -> Int? {
-            let index = newlinesHead + line - 2 - newlinesBeforeWindow  // the newline ending line-1
-            let lineStart: Int
-            if line == 1 && windowStart == 0 {
-                lineStart = 0
-            } else if index >= newlinesHead && index < newlines.count {
-                lineStart = newlines[index] + 1
-            } else {
-                return nil
-            }
-            let lineEnd = index + 1 < newlines.count ? newlines[index + 1] : windowStart + windowCount
-            var from = lineStart
-            if let anchor {
-                guard let found = find(anchor, from: from, to: lineEnd) else { return nil }
-                from = found + anchor.count
-            }
-            guard let found = find(needle, from: from, to: lineEnd) else { return nil }
-            return found - lineStart + 1
-        }
-
-        /// The absolute offset of the first `needle` in [from, to), walking the chunks once.
-        private func find(_ needle: [UInt8], from: Int, to: Int) -> Int? {
-            guard !needle.isEmpty, from >= windowStart, to <= windowStart + windowCount, to - from >= needle.count else { return nil }
-            // Copy just the searched range out of the chunks (one line: small).
-            var range: [UInt8] = []
-            range.reserveCapacity(to - from)
-            // The line is recent: find its first chunk walking back from the newest (the window
-            // holds about a thousand chunks; features ask for their column one by one).
-            var chunk = chunks.count - 1
-            var chunkStart = windowStart + windowCount - chunks[chunk].count
-            while chunkStart > from && chunk > 0 {
-                chunk -= 1
-                chunkStart -= chunks[chunk].count
-            }
-            while chunk < chunks.count {
-                let chunkEnd = chunkStart + chunks[chunk].count
-                if chunkEnd > from && chunkStart < to {
-                    range.append(contentsOf: chunks[chunk][max(from, chunkStart) - chunkStart..<min(to, chunkEnd) - chunkStart])
-                }
-                if chunkEnd >= to { break }
-                chunkStart = chunkEnd
-                chunk += 1
-            }
-            var index = 0
-            while index + needle.count <= range.count {
-                if range[index] == needle[0] && range[index..<index + needle.count].elementsEqual(needle) { return from + index }
-                index += 1
-            }
-            return nil
-        }
-
-        /// An undeclared namespace prefix: a warning, once per message (prefix and element).
+        /// An undeclared namespace prefix: a warning, once per message (the reader keeps the
+        /// first of each).
         func recordUndeclaredPrefix(message: String, line: Int, column: Int) {
             let text = message.trimmingTrailingWhitespace
-            guard !undeclaredPrefixMessages.contains(text), warnings.count + pendingWarnings.count < 1000 else { return }
-            undeclaredPrefixMessages.insert(text)
             let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
-            pendingWarnings.append((eventBase + events.count,
-                                    Diagnostic(.warning, code: .kmlUndeclaredPrefix,
-                                               message: text + "; read as if declared (add its xmlns declaration)", location: location)))
+            batch.findings.append(SAXFinding(event: nextEvent,
+                                             warning: Diagnostic(.warning, code: .kmlUndeclaredPrefix,
+                                                                 message: text + "; read as if declared (add its xmlns declaration)",
+                                                                 location: location),
+                                             undeclaredPrefix: text))
         }
 
         func record(level: Int, message: String, line: Int, column: Int) {
@@ -322,14 +286,16 @@ extension XMLStreamReader {
             let location = SourceLocation(file: name, line: max(line, 1), column: max(column, 1))
             if level >= Int(XML_ERR_ERROR.rawValue) {
                 guard firstError == nil else { return }
-                firstErrorEvent = eventBase + events.count
+                firstErrorEvent = nextEvent
                 var explained = text
                 if text.contains("entity reference loop") || text.contains("amplification") || text.contains("Maximum entity") {
                     explained += " (entity expansion is refused: the file looks like a billion-laughs attack)"
                 }
                 firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: explained, location: location)
-            } else if warnings.count + pendingWarnings.count < 1000 {
-                pendingWarnings.append((eventBase + events.count, Diagnostic(.warning, code: .kmlXmlWarning, message: text, location: location)))
+            } else {
+                batch.findings.append(SAXFinding(event: nextEvent, warning: Diagnostic(.warning, code: .kmlXmlWarning, message: text,
+                                                                                      location: location),
+                                                 undeclaredPrefix: nil))
             }
         }
     }
@@ -343,54 +309,58 @@ private extension String {
     }
 }
 
-/// The reader behind a parser context's SAX callbacks, for the document's own parser only.
-func saxSource(_ context: UnsafeMutableRawPointer?) -> XMLStreamReader.Source? {
-    guard let context else { return nil }
+/// Calls `body` with the source behind a parser context's SAX callbacks, for the document's own
+/// parser only. The `Source` is borrowed, not retained: whoever pushes a chunk holds it, and a
+/// retain and release per callback were ~10 M instructions of a 12 MB KML.
+@inline(__always)
+func withSAXSource(_ context: UnsafeMutableRawPointer?, _ body: (XMLStreamReader.Source) -> Void) {
+    guard let context else { return }
     let parser = context.assumingMemoryBound(to: xmlParserCtxt.self)
-    guard let box = parser.pointee._private else { return nil }
-    let source = Unmanaged<XMLStreamReader.Source>.fromOpaque(box).takeUnretainedValue()
-    return source.parser == parser ? source : nil
+    guard let box = parser.pointee._private else { return }
+    Unmanaged<XMLStreamReader.Source>.fromOpaque(box)._withUnsafeGuaranteedRef { source in
+        if source.parser == parser { body(source) }
+    }
 }
 
 func saxStartElement(_ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?,
                              _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?, _ namespaceCount: Int32,
                              _ namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, _ attributeCount: Int32,
                              _ defaultedCount: Int32, _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
-    saxSource(context)?.startElement(localName, prefix, uri, attributeCount: Int(attributeCount), attributes)
+    withSAXSource(context) { $0.startElement(localName, prefix, uri, attributeCount: Int(attributeCount), attributes) }
 }
 
 func saxEndElement(_ context: UnsafeMutableRawPointer?, _ localName: UnsafePointer<xmlChar>?,
                            _ prefix: UnsafePointer<xmlChar>?, _ uri: UnsafePointer<xmlChar>?) {
-    saxSource(context)?.endElement(localName, prefix, uri)
+    withSAXSource(context) { $0.endElement(localName, prefix, uri) }
 }
 
 func saxCharacters(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-    saxSource(context)?.characters(bytes, Int(count), cdata: false)
+    withSAXSource(context) { $0.characters(bytes, Int(count), cdata: false) }
 }
 
 func saxCDATA(_ context: UnsafeMutableRawPointer?, _ bytes: UnsafePointer<xmlChar>?, _ count: Int32) {
-    saxSource(context)?.characters(bytes, Int(count), cdata: true)
+    withSAXSource(context) { $0.characters(bytes, Int(count), cdata: true) }
 }
 
 /// An entity reference libxml2 did not substitute (it never does here): refused by `read()`.
 func saxReference(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) {
-    saxSource(context)?.other(.entityReference, name: name)
+    withSAXSource(context) { $0.other(.entityReference, name: name) }
 }
 
 /// A parameter entity reference (`%name;`) in the DTD: recorded, refused by `read()`; the
 /// lookup itself stays libxml2's (which never loads an external one here).
 func saxGetParameterEntity(_ context: UnsafeMutableRawPointer?, _ name: UnsafePointer<xmlChar>?) -> xmlEntityPtr? {
-    saxSource(context)?.other(.parameterEntityReference, name: name)
+    withSAXSource(context) { $0.other(.parameterEntityReference, name: name) }
     return xmlSAX2GetParameterEntity(context, name)
 }
 
 func saxComment(_ context: UnsafeMutableRawPointer?, _ value: UnsafePointer<xmlChar>?) {
-    saxSource(context)?.other(.other)
+    withSAXSource(context) { $0.other(.other) }
 }
 
 func saxProcessingInstruction(_ context: UnsafeMutableRawPointer?, _ target: UnsafePointer<xmlChar>?,
                                       _ data: UnsafePointer<xmlChar>?) {
-    saxSource(context)?.other(.other)
+    withSAXSource(context) { $0.other(.other) }
 }
 
 /// libxml2's structured error callback: keeps the first error and the warnings, also those

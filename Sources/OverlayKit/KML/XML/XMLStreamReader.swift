@@ -13,9 +13,11 @@ import OverlayModel
 /// so no C type leaves that folder.
 ///
 /// Bytes are read from a `ByteInput` a chunk at a time and pushed into the parser
-/// (`xmlParseChunk`); its SAX2 callbacks queue the chunk's events (elements, text runs, …),
-/// which `read()` then hands out one by one. Memory is bounded by one chunk's events plus the
-/// largest text node, not the file. Security: `XML_PARSE_NONET` (never touch the network), no
+/// (`xmlParseChunk`); its SAX2 callbacks queue the chunk's events (elements, text runs, …) in a
+/// batch, which `read()` then hands out one by one. On an input of more than one chunk, and
+/// more than one core, the chunks are pushed on a thread of its own (`SAXReadAhead`) up to two
+/// batches ahead; the reader takes the batches in the same order either way. Memory is bounded
+/// by a few chunks' events plus the largest text node, not the file. Security: `XML_PARSE_NONET` (never touch the network), no
 /// `XML_PARSE_NOENT` (entities are not substituted), no `XML_PARSE_DTDLOAD` (no external DTD),
 /// and libxml2's own limits on entity amplification stay on (no `XML_PARSE_HUGE`). Any entity
 /// reference left in content is an error here: KML needs none, and an unexpanded one would
@@ -27,7 +29,8 @@ import OverlayModel
 ///
 /// The per-node state here and in `Source` is `@exclusivity(unchecked)`: it is touched for
 /// every node and every SAX callback, and nothing ever holds an access to it across a call
-/// that could touch it again (the callbacks run inside `feed()`, between nodes), so the
+/// that could touch it again (the callbacks run inside `Source.complete`, which fills a batch
+/// the reader does not hold), so the
 /// runtime's dynamic exclusivity checks only cost time (~10% of a KML conversion).
 final class XMLStreamReader {
     /// The deepest element nesting read (documents deeper than this are refused).
@@ -40,9 +43,26 @@ final class XMLStreamReader {
         case parameterEntityReference
     }
 
+    /// The producing side (the parser and its callbacks): used by this thread until a
+    /// read-ahead thread starts, then only by that thread.
     private let source: Source
-    private var sourceBox: Unmanaged<Source>
-    private let parser: xmlParserCtxtPtr
+    /// The batch being read, and the read-ahead thread once started (inputs of more than one
+    /// chunk on more than one core).
+    @exclusivity(unchecked) private var batch: SAXBatch
+    private var readAhead: SAXReadAhead?
+    /// Whether a read-ahead thread may be started.
+    private let readsAhead: Bool
+    /// The input seen so far, for columns.
+    private let window = LineWindow()
+    /// The document's first error and read failure, with the event index each is thrown before.
+    @exclusivity(unchecked) private var failure: Diagnostic?
+    @exclusivity(unchecked) private var failureEvent = Int.max
+    @exclusivity(unchecked) private var firstError: Diagnostic?
+    @exclusivity(unchecked) private var firstErrorEvent = Int.max
+    /// Parser warnings released (up to the current node) and not yet taken, and those still ahead.
+    @exclusivity(unchecked) private var warnings: [Diagnostic] = []
+    @exclusivity(unchecked) private var pendingWarnings: [(event: Int, warning: Diagnostic)] = []
+    private var undeclaredPrefixMessages: Set<String> = []
     /// The file name for diagnostics.
     let fileName: String?
     /// Local names by libxml2's interned pointer: names come from the parser's dictionary, so
@@ -50,14 +70,10 @@ final class XMLStreamReader {
     @exclusivity(unchecked) private var nameCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var namespaceCache: [UnsafeRawPointer: String] = [:]
     @exclusivity(unchecked) private var qualifiedCache: [QualifiedKey: String] = [:]
-    /// The input chunk handed to the parser (a new array each time: the window keeps it).
-    @exclusivity(unchecked) private var chunk: [UInt8]
-    private static let chunkSize = 64 << 10
-    /// The index of the next event to hand out in `source.events`.
+    /// The index of the next event to hand out in `batch.events`.
     @exclusivity(unchecked) private var cursor = 0
     /// Element nesting of the nodes handed out so far.
     @exclusivity(unchecked) private var level = 0
-    @exclusivity(unchecked) private var parserDone = false
 
     /// The current node, after `read()` returned true.
     @exclusivity(unchecked) private(set) var kind = NodeKind.other
@@ -70,30 +86,33 @@ final class XMLStreamReader {
                                    start: 0, count: 0)
 
     /// Opens a reader over the input.
-    init(input: ByteInput, name: String? = nil) throws {
+    /// - Parameters:
+    ///   - input: the XML.
+    ///   - name: the file name for diagnostics (the input's name when nil).
+    ///   - readsAhead: whether libxml2 may parse ahead on a thread of its own (when the input is
+    ///     more than one chunk and the process may use more than one core); the nodes and
+    ///     diagnostics are the same either way.
+    init(input: ByteInput, name: String? = nil, readsAhead: Bool = true) throws {
         let fileName = name ?? input.name
         self.fileName = fileName
+        self.readsAhead = readsAhead
         let source = Source(input: input, name: fileName)
         self.source = source
-        sourceBox = Unmanaged.passRetained(source)
         // The first bytes let libxml2 detect the encoding; the rest of the chunk follows.
-        let (chunk, first) = source.readChunk(size: Self.chunkSize)
-        let head = max(0, min(first, 4))
+        let (chunk, _, head) = source.readFirstChunk()
         let created = chunk.withUnsafeBytes { bytes in
             let start = head > 0 ? bytes.baseAddress?.assumingMemoryBound(to: CChar.self) : nil
             return xmlCreatePushParserCtxt(nil, nil, start, Int32(head), fileName ?? "stdin")
         }
-        self.chunk = chunk
-        guard let created else {
-            sourceBox.release()
+        guard let parser = created else {
             throw Diagnostic(.error, code: .kmlReaderFailed, message: "xmlCreatePushParserCtxt could not start a parser",
                              location: SourceLocation(file: input.name, line: 1, column: 1))
         }
-        parser = created
-        source.parser = created
+        source.parser = parser
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_COMPACT.rawValue)
         xmlCtxtUseOptions(parser, options)
-        parser.pointee._private = sourceBox.toOpaque()
+        // Unretained: the source owns the parser, so it outlives every callback.
+        parser.pointee._private = Unmanaged.passUnretained(source).toOpaque()
         let sax = parser.pointee.sax!
         // Only the document callbacks are ours; the DTD ones stay libxml2's (entity
         // declarations must be known for entity references to be recognized and refused).
@@ -109,70 +128,59 @@ final class XMLStreamReader {
         sax.pointee.comment = saxComment
         sax.pointee.processingInstruction = saxProcessingInstruction
         sax.pointee.serror = xmlStreamError
-        if first < 0 {
-            parserDone = true
-        } else if first > head {
-            push(from: head, count: first - head, terminate: false)
-        } else if first == 0 {
-            push(from: 0, count: 0, terminate: true)
-        }
+        batch = source.complete(recycling: SAXBatch())
+        receive(batch)
     }
 
-    deinit {
-        if let document = parser.pointee.myDoc {
-            xmlFreeDoc(document)
-            parser.pointee.myDoc = nil
-        }
-        xmlFreeParserCtxt(parser)
-        sourceBox.release()
-    }
+    deinit { readAhead?.cancel() }
 
-    /// Pushes `count` bytes of `chunk` from `offset` into the parser.
-    private func push(from offset: Int, count: Int, terminate: Bool) {
-        let status = chunk.withUnsafeBytes { bytes in
-            let start = count > 0 ? bytes.baseAddress.map { $0.assumingMemoryBound(to: CChar.self) + offset } : nil
-            return xmlParseChunk(parser, start, Int32(count), terminate ? 1 : 0)
+    /// Takes the batch after the one read: from the read-ahead thread once it runs, else
+    /// pushed here. The thread starts with the second batch of an input whose first chunk was
+    /// full, on more than one core.
+    private func nextBatch() {
+        let spare = batch
+        if readAhead == nil && readsAhead && batch.base == 0 && (batch.chunks.first?.count ?? 0) >= Source.chunkSize
+            && ReadAheadFeatureReader.usableCores > 1 {
+            readAhead = try? SAXReadAhead(source: source)
         }
-        if status != 0 && source.firstError == nil {
-            source.firstError = Diagnostic(.error, code: .kmlXmlSyntax, message: "the XML parser stopped (xmlParseChunk failed)",
-                                           location: location(line: Int(parser.pointee.input?.pointee.line ?? 1),
-                                                              column: Int(parser.pointee.input?.pointee.col ?? 1)))
-            source.firstErrorEvent = source.eventBase + source.events.count
-        }
-        if terminate { explainEndOfInput() }
-        if terminate || status != 0 || parser.pointee.instate == XML_PARSER_EOF { parserDone = true }
-    }
-
-    /// libxml2's push parser says "Extra content at the end of the document" for an empty file
-    /// and for one cut short; say which it is, and where the cut left an element open.
-    private func explainEndOfInput() {
-        guard let error = source.firstError, error.message.hasPrefix("Extra content at the end of the document") else { return }
-        var explained = error
-        if !source.sawElement {
-            explained.code = .kmlEmptyDocument
-            explained.message = "the document has no root element: the file is empty or holds only a prolog (a KML file starts with <kml>)"
-        } else if parser.pointee.nameNr > 0, let name = parser.pointee.name {
-            explained.code = .kmlTruncated
-            explained.message = "the document ends inside <\(String(cString: name))> (\(parser.pointee.nameNr) elements left open): "
-                + "the file is cut short or a closing tag is missing"
+        if let readAhead {
+            batch = readAhead.take(returning: spare)
         } else {
-            return
+            batch = source.complete(recycling: spare)
         }
-        source.firstError = explained
-    }
-
-    /// Reads the next chunk into the parser, keeping only the events not yet handed out.
-    private func feed() {
-        source.compact(keepingFrom: cursor)
         cursor = 0
-        let count: Int
-        (chunk, count) = source.readChunk(size: Self.chunkSize)
-        if count < 0 {
-            parserDone = true
-            source.failureEvent = source.eventBase + source.events.count
-        } else {
-            push(from: 0, count: count, terminate: count == 0)
+        receive(batch)
+    }
+
+    /// Takes in a new batch: its chunks into the line window, its warnings (each undeclared
+    /// prefix once, at most 1,000 waiting) and the errors known when it was handed over.
+    private func receive(_ batch: SAXBatch) {
+        for chunk in batch.chunks { window.remember(chunk) }
+        for finding in batch.findings where warnings.count + pendingWarnings.count < 1000 {
+            if let message = finding.undeclaredPrefix {
+                guard !undeclaredPrefixMessages.contains(message) else { continue }
+                undeclaredPrefixMessages.insert(message)
+            }
+            pendingWarnings.append((finding.event, finding.warning))
         }
+        if let error = batch.firstError {
+            firstError = error
+            firstErrorEvent = batch.firstErrorEvent
+        }
+        if let error = batch.failure {
+            failure = error
+            failureEvent = batch.failureEvent
+        }
+    }
+
+    private func releaseWarnings(upTo event: Int) {
+        guard let first = pendingWarnings.first, first.event <= event else { return }
+        var released = 0
+        while released < pendingWarnings.count && pendingWarnings[released].event <= event {
+            warnings.append(pendingWarnings[released].warning)
+            released += 1
+        }
+        pendingWarnings.removeFirst(released)
     }
 
     /// Moves to the next node. Returns false at the end of the document.
@@ -180,17 +188,12 @@ final class XMLStreamReader {
     ///   rejected entity, or a read error of the input.
     func read() throws -> Bool {
         while true {
-            let absolute = source.eventBase + cursor
-            source.releaseWarnings(upTo: absolute)
-            if let failure = source.failure, absolute >= source.failureEvent { throw failure }
-            if let error = source.firstError, absolute >= source.firstErrorEvent { throw error }
-            if cursor < source.events.count {
-                // A text run at the end of the queue may go on in the next chunk.
-                if cursor == source.events.count - 1 && source.textRunOpen && !parserDone {
-                    feed()
-                    continue
-                }
-                current = source.events[cursor]
+            let absolute = batch.base + cursor
+            releaseWarnings(upTo: absolute)
+            if let failure, absolute >= failureEvent { throw failure }
+            if let error = firstError, absolute >= firstErrorEvent { throw error }
+            if cursor < batch.events.count {
+                current = batch.events[cursor]
                 cursor += 1
                 load()
                 if kind == .element && depth >= XMLStreamReader.maximumDepth {
@@ -215,11 +218,11 @@ final class XMLStreamReader {
                 }
                 return true
             }
-            if parserDone {
-                source.releaseWarnings(upTo: Int.max)
+            if batch.isLast {
+                releaseWarnings(upTo: Int.max)
                 return false
             }
-            feed()
+            nextBatch()
         }
     }
 
@@ -296,14 +299,14 @@ final class XMLStreamReader {
             let colon = wanted.firstIndex(of: 0x3A)
             let local = colon.map { UnsafeBufferPointer(rebasing: wanted[($0 + 1)...]) } ?? wanted
             for index in current.start..<current.start + current.count {
-                let attribute = source.attributes[index]
+                let attribute = batch.attributes[index]
                 guard let attributeName = attribute.name, Self.equal(attributeName, local) else { continue }
                 if let colon {
                     guard let prefix = attribute.prefix, Self.equal(prefix, UnsafeBufferPointer(rebasing: wanted[..<colon])) else { continue }
                 } else if attribute.uri != nil {
                     continue
                 }
-                return source.attributeValue(attribute)
+                return batch.attributeValue(attribute)
             }
             return nil
         }
@@ -318,11 +321,9 @@ final class XMLStreamReader {
         guard kind == .element, current.count > 0 else { return try body(nil) }
         let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         for index in current.start..<current.start + current.count {
-            let attribute = source.attributes[index]
+            let attribute = batch.attributes[index]
             guard attribute.uri == nil, let attributeName = attribute.name, Self.equal(attributeName, wanted) else { continue }
-            return try source.text.withUnsafeBufferPointer { buffer in
-                try body(UnsafeBufferPointer(rebasing: buffer[attribute.start..<attribute.start + attribute.count]))
-            }
+            return try body(UnsafeBufferPointer(rebasing: batch.text[attribute.start..<attribute.start + attribute.count]))
         }
         return try body(nil)
     }
@@ -336,9 +337,7 @@ final class XMLStreamReader {
     /// Calls `body` with the current text node's UTF-8 bytes (valid only during the call).
     func withValueBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         guard kind == .text, current.count > 0 else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
-        return try source.text.withUnsafeBufferPointer { buffer in
-            try body(UnsafeBufferPointer(rebasing: buffer[current.start..<current.start + current.count]))
-        }
+        return try body(UnsafeBufferPointer(rebasing: batch.text[current.start..<current.start + current.count]))
     }
 
     /// The line of the current node (for an element and its end tag: the line its start tag
@@ -350,7 +349,7 @@ final class XMLStreamReader {
     func location(line: Int, needle: String? = nil, after anchor: String? = nil, offset: Int = 0,
                   kmlPath: String? = nil) -> SourceLocation {
         var column = 1
-        if let needle, let found = source.column(onLine: line, of: Array(needle.utf8), after: anchor.map { Array($0.utf8) }) {
+        if let needle, let found = window.column(onLine: line, of: Array(needle.utf8), after: anchor.map { Array($0.utf8) }) {
             column = found + offset
         }
         return SourceLocation(file: fileName, line: line, column: column, kmlPath: kmlPath)
@@ -366,11 +365,11 @@ final class XMLStreamReader {
         guard kind == .element, current.count > 0 else { return "" }
         var result = ""
         for index in current.start..<current.start + current.count {
-            let attribute = source.attributes[index]
+            let attribute = batch.attributes[index]
             guard let name = attribute.name else { continue }
             result += " "
             if let prefix = attribute.prefix { result += String(cString: prefix) + ":" }
-            result += String(cString: name) + "=\"" + Self.escaped(source.attributeValue(attribute), attribute: true) + "\""
+            result += String(cString: name) + "=\"" + Self.escaped(batch.attributeValue(attribute), attribute: true) + "\""
         }
         return result
     }
@@ -378,8 +377,8 @@ final class XMLStreamReader {
     /// Warnings libxml2 reported (e.g. namespace problems) up to the current node, since the
     /// last call.
     func takeParserWarnings() -> [Diagnostic] {
-        defer { source.warnings.removeAll() }
-        return source.warnings
+        defer { warnings.removeAll() }
+        return warnings
     }
 }
 

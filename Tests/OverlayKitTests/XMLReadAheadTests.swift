@@ -1,0 +1,54 @@
+@testable import OverlayKit
+import OverlayModel
+import XCTest
+
+/// libxml2's parse of the next chunks on a thread of its own (`SAXReadAhead`): the reader
+/// takes the same batches in the same order as when it pushes them itself.
+final class XMLReadAheadTests: XCTestCase {
+    /// Every node, its text and attributes, the parser's warnings as taken along the way, and
+    /// the error that ended the walk, of `xml` read with and without libxml2 on a thread of its own.
+    private func walk(_ xml: String, readsAhead: Bool) throws -> [String] {
+        let reader = try XMLStreamReader(input: ByteInput(string: xml), readsAhead: readsAhead)
+        var trace: [String] = []
+        do {
+            while try reader.read() {
+                var node = "\(reader.kind) \(reader.localName) \(reader.depth) \(reader.line) \(reader.isEmptyElement)"
+                if reader.kind == .element { node += " a=\(reader.attribute("a") ?? "-") q=\(reader.qualifiedName)" }
+                if reader.kind == .text { node += " " + reader.withValueBytes { String(decoding: $0, as: UTF8.self) } }
+                trace.append(node)
+                trace += reader.takeParserWarnings().map { "warning \($0.code) \($0.message) \($0.location?.line ?? 0):\($0.location?.column ?? 0)" }
+                if reader.kind == .element && reader.localName == "probe" {
+                    let location = reader.location(line: reader.line, needle: "<probe")
+                    trace.append("column \(location.line):\(location.column)")
+                }
+            }
+        } catch let error as Diagnostic {
+            trace.append("error \(error.code) \(error.message) \(error.location?.line ?? 0):\(error.location?.column ?? 0)")
+        }
+        trace += reader.takeParserWarnings().map { "warning \($0.code) \($0.message)" }
+        return trace
+    }
+
+    func testParsingAheadOnAThreadGivesTheSameNodesAndDiagnostics() throws {
+        // Several chunks of 64 KB: text runs and CDATA across chunk ends, attributes with `&`,
+        // undeclared prefixes (each reported once), columns looked up as the walk goes, and
+        // documents ending well, cut short, and broken in the middle.
+        var body = ""
+        for index in 0..<6_000 {
+            body += "<v a=\"\(index)&amp;x\">text \(index)</v><gx:w/>\n"
+            if index % 500 == 0 { body += "<probe>" + String(repeating: "long run ", count: 9_000) + "<![CDATA[c\r\nd]]></probe>\n" }
+            if index % 1_000 == 7 { body += "<undeclared\(index / 1_000):x>y</undeclared\(index / 1_000):x>\n" }
+        }
+        let documents = ["<r xmlns:gx=\"g\">\n" + body + "</r>\n",
+                         "<r xmlns:gx=\"g\">\n" + body,
+                         "<r xmlns:gx=\"g\">\n" + body + "<bad attr=></bad>" + body + "</r>"]
+        for (number, document) in documents.enumerated() {
+            let alone = try walk(document, readsAhead: false)
+            let ahead = try walk(document, readsAhead: true)
+            XCTAssertGreaterThan(alone.count, 20_000, "document \(number)")
+            XCTAssertEqual(alone.count, ahead.count, "document \(number)")
+            XCTAssertEqual(alone, ahead, "document \(number)")
+            XCTAssertEqual(alone.last?.hasPrefix("error"), number > 0, "document \(number): \(alone.last ?? "")")
+        }
+    }
+}
