@@ -204,6 +204,24 @@ final class MLTTests: XCTestCase {
         }
     }
 
+    /// Training samples at most 4 KB: one long string is sampled by its start (a string alone is
+    /// counted in the last two generations only, so its table holds pieces of two bytes), and the
+    /// table still compresses all of it; the same strings always train the same table.
+    func testFSSTSamplesALongStringByItsStart() throws {
+        let long = Array(String(repeating: "Calle Mayor, Madrid; ", count: 5_000).utf8)
+        let table = MLTFSST(training: [long])
+        var compressed = [UInt8]()
+        table.compress(long, into: &compressed)
+        XCTAssertLessThanOrEqual(compressed.count, long.count / 2)
+        let back = try MLTFSST.decompress(compressed[...], symbolBytes: table.symbolBytes[...],
+                                          symbolLengths: table.symbolLengths.map(UInt64.init), reader: MLTWire.Reader([]))
+        XCTAssertEqual(back, long)
+        let names = (0..<500).map { Array("Rue \($0 % 37) de la Paix".utf8) }
+        let first = MLTFSST(training: names), second = MLTFSST(training: names)
+        XCTAssertEqual(first.symbolBytes, second.symbolBytes)
+        XCTAssertEqual(first.symbolLengths, second.symbolLengths)
+    }
+
     /// Tables are trained on a sample of a column's text (4 KB): a column of 3,000 distinct
     /// names, ten times the sample, still compresses to less than half its bytes; a column that
     /// repeats one short string (training's fixed point after two generations) gets it as one symbol.
