@@ -8,7 +8,8 @@ import Foundation
 /// without the cache, whichever tiles were encoded before.
 ///
 /// Bounded: an entry is kept the second time it is asked for (most features of a point or
-/// building tile set are alone in a tile once a zoom at most), and kept bytes stop at 8 MB.
+/// building tile set are alone in a tile once a zoom at most), and keeping stops once 8 MB of
+/// columns (their bytes as written, not the arrays' spare capacity) are kept.
 final class MLTSingleRowColumns: @unchecked Sendable {
     /// A tile's property columns, written: their count, their metadata (type and name each) and
     /// their streams, and how many values a mixed-kind column wrote as text.
