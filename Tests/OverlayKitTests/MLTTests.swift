@@ -204,6 +204,69 @@ final class MLTTests: XCTestCase {
         }
     }
 
+    /// A tile of one feature writes that feature's columns, kept per property-table entry from the
+    /// second tile on: the bytes and losses are those of the same tile with its own properties
+    /// every time, and a tile of another feature gets its own columns, not the kept ones.
+    func testOneFeatureTilesKeepTheirColumnsPerEntry() throws {
+        var attributes = [TileAttributes](), features = [TileFeature]()
+        for index in 0..<2 {
+            var properties = JSONObject()
+            properties.append("name", .string(String(repeating: "Provincia de la Frontera \(index) ", count: 12)))
+            properties.append("code", .integer(Int64(index) - 7))
+            properties.append("area", .number(1.5 + Double(index)))
+            properties.append("tags", .array([.integer(Int64(index))]))
+            properties.append("note", .null)
+            features.append(feature(.polygon, [square], properties))
+            attributes.append(TileAttributes(id: nil, properties: properties))
+        }
+        let table = MVTPropertyTable(attributes)
+        let encoder = MLTEncoder(layerName: "layer")
+        for index in [0, 0, 0, 1, 1, 1, 0] {
+            let own = tile([features[index]])
+            var fromTable = own
+            fromTable.propertyTable = table
+            fromTable.propertySources = [index]
+            let (ownBytes, ownLosses) = encoder.encode(own)
+            let (tableBytes, tableLosses) = encoder.encode(fromTable)
+            XCTAssertEqual(tableBytes, ownBytes, "feature \(index)")
+            XCTAssertEqual(tableLosses, ownLosses)
+            XCTAssertEqual(tableLosses.nullValuesNotWritten, 1)
+            XCTAssertEqual(tableLosses.valuesWrittenAsJSON, 1)
+            try assertSameAsMVT(fromTable)
+        }
+
+        let kept = MLTSingleRowColumns(entryCount: 3)
+        var builds = 0
+        func ask(_ entry: Int) -> [UInt8] {
+            kept.columns(entry: entry) {
+                builds += 1
+                return MLTSingleRowColumns.Columns(count: 1, metadata: [UInt8(entry)], data: [UInt8(entry), 9], convertedToText: 0)
+            }.data
+        }
+        XCTAssertEqual([ask(2), ask(2), ask(2), ask(2), ask(1)], [[2, 9], [2, 9], [2, 9], [2, 9], [1, 9]])
+        XCTAssertEqual(builds, 3, "built the first and second time it is asked for, then kept")
+        XCTAssertEqual([ask(5), ask(5), ask(5)], [[5, 9], [5, 9], [5, 9]])
+        XCTAssertEqual(builds, 6, "an entry beyond the table is built every time, never kept")
+    }
+
+    /// Training samples at most 4 KB: one long string is sampled by its start (a string alone is
+    /// counted in the last two generations only, so its table holds pieces of two bytes), and the
+    /// table still compresses all of it; the same strings always train the same table.
+    func testFSSTSamplesALongStringByItsStart() throws {
+        let long = Array(String(repeating: "Calle Mayor, Madrid; ", count: 5_000).utf8)
+        let table = MLTFSST(training: [long])
+        var compressed = [UInt8]()
+        table.compress(long, into: &compressed)
+        XCTAssertLessThanOrEqual(compressed.count, long.count / 2)
+        let back = try MLTFSST.decompress(compressed[...], symbolBytes: table.symbolBytes[...],
+                                          symbolLengths: table.symbolLengths.map(UInt64.init), reader: MLTWire.Reader([]))
+        XCTAssertEqual(back, long)
+        let names = (0..<500).map { Array("Rue \($0 % 37) de la Paix".utf8) }
+        let first = MLTFSST(training: names), second = MLTFSST(training: names)
+        XCTAssertEqual(first.symbolBytes, second.symbolBytes)
+        XCTAssertEqual(first.symbolLengths, second.symbolLengths)
+    }
+
     /// Tables are trained on a sample of a column's text (4 KB): a column of 3,000 distinct
     /// names, ten times the sample, still compresses to less than half its bytes; a column that
     /// repeats one short string (training's fixed point after two generations) gets it as one symbol.

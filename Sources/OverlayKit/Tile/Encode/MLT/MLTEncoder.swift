@@ -24,7 +24,6 @@ public struct MLTEncoder: Sendable {
         var shapes = [MLTGeometryColumn.Shape](), ids = [UInt64?]()
         shapes.reserveCapacity(tile.features.count)
         ids.reserveCapacity(tile.features.count)
-        var columns = [MLTPropertyColumn](), cells = [MLTPropertyColumn.Cell]()
         var rows = [Int]()                                                 // each drawn feature's index in the tile
         rows.reserveCapacity(tile.features.count)
         let table = tile.propertyTable.flatMap {
@@ -44,26 +43,41 @@ public struct MLTEncoder: Sendable {
             }
             ids.append(id)
         }
+        guard !shapes.isEmpty else { return ([], losses) }
         // A property table's values are distinct (equal values share a number); a tile's own are not.
-        let distinctCells = table != nil
+        let written: MLTSingleRowColumns.Columns
         if let table {
             let tableCells = table.mltCells                                // one look-up a tile: it takes a lock and a cast
-            cells = tableCells.values
-            columns = Self.columns(rows.map { tile.propertySources[$0] }, table: table, keys: tableCells.keys, losses: &losses)
+            let sources = rows.map { tile.propertySources[$0] }
+            if sources.count == 1 {
+                // One feature: its columns are its entry's alone, built once for every such tile.
+                let entry = table.entries[sources[0]]
+                losses.nullValuesNotWritten += entry.nullValues
+                losses.valuesWrittenAsJSON += entry.jsonValues
+                written = tableCells.singleRows.columns(entry: sources[0]) {
+                    var counted = TileEncodingLosses()                     // counted above, from the entry
+                    let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &counted)
+                    return Self.write(columns, rowCount: 1, cells: tableCells.values, distinctCells: true)
+                }
+            } else {
+                let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &losses)
+                written = Self.write(columns, rowCount: sources.count, cells: tableCells.values, distinctCells: true)
+            }
         } else {
-            (columns, cells) = Self.columns(properties, losses: &losses)
+            let (columns, cells) = Self.columns(properties, losses: &losses)
+            written = Self.write(columns, rowCount: properties.count, cells: cells, distinctCells: false)
         }
-        guard !shapes.isEmpty else { return ([], losses) }
+        losses.valuesWrittenAsJSON += written.convertedToText
 
-        // Room for the usual tile at once (at most 1 MB ahead): growing a buffer by doubling costs
-        // more than the columns of a tile of a few features.
+        // Room for the usual ids and geometry at once (at most 1 MB ahead): growing a buffer by
+        // doubling costs more than the columns of a tile of a few features.
         var metadata = [UInt8](), data = [UInt8](), scratch = MLTColumnScratch()
-        metadata.reserveCapacity(32 + 24 * columns.count)
-        data.reserveCapacity(min(1 << 20, 64 + 16 * columns.count * (shapes.count + 1) + 32 * shapes.count))
+        metadata.reserveCapacity(32)
+        data.reserveCapacity(min(1 << 20, 64 + 48 * shapes.count))
         MLTWire.appendString(layerName, to: &metadata)
         MLTWire.appendVarint(UInt64(tile.extent), to: &metadata)
         let hasIDs = ids.contains { $0 != nil }
-        MLTWire.appendVarint(UInt64(columns.count + (hasIDs ? 2 : 1)), to: &metadata)
+        MLTWire.appendVarint(UInt64(written.count + (hasIDs ? 2 : 1)), to: &metadata)
         if hasIDs {
             let nullable = ids.contains(nil)
             let long = ids.contains { ($0 ?? 0) > UInt64(UInt32.max) }
@@ -74,22 +88,36 @@ public struct MLTEncoder: Sendable {
         }
         MLTWire.appendVarint(4, to: &metadata)                            // geometry
         MLTGeometryColumn.append(shapes, to: &data)
-        for column in columns {
-            let (type, nullable, converted) = column.scalarType(cells)
-            losses.valuesWrittenAsJSON += converted
-            MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &metadata)
-            MLTWire.appendVarint(UInt64(column.name.count), to: &metadata)
-            metadata += column.name
-            column.appendStreams(type: type, nullable: nullable, cells: cells, distinctCells: distinctCells,
-                                 scratch: &scratch, to: &data)
-        }
+        // Metadata: the table's, then each property column's; data: ids, geometry, then the columns.
+        let length = metadata.count + written.metadata.count + data.count + written.data.count
         var layer = [UInt8]()
-        layer.reserveCapacity(metadata.count + data.count + 8)
-        MLTWire.appendVarint(UInt64(1 + metadata.count + data.count), to: &layer)
+        layer.reserveCapacity(length + 12)
+        MLTWire.appendVarint(UInt64(1 + length), to: &layer)
         layer.append(1)                                                   // tag 0x01: an MLT 1 feature table
         layer += metadata
+        layer += written.metadata
         layer += data
+        layer += written.data
         return (layer, losses)
+    }
+
+    /// The metadata (type and name) and streams of `columns` of `rowCount` rows each (`cells`:
+    /// the cells their rows number; `distinctCells`: equal cells have equal numbers).
+    private static func write(_ columns: [MLTPropertyColumn], rowCount: Int, cells: [MLTPropertyColumn.Cell],
+                              distinctCells: Bool) -> MLTSingleRowColumns.Columns {
+        var written = MLTSingleRowColumns.Columns(count: columns.count), scratch = MLTColumnScratch()
+        written.metadata.reserveCapacity(24 * columns.count)
+        written.data.reserveCapacity(min(1 << 20, 16 * columns.count * (rowCount + 1)))
+        for column in columns {
+            let (type, nullable, converted) = column.scalarType(cells)
+            written.convertedToText += converted
+            MLTWire.appendVarint(type.rawValue + (nullable ? 1 : 0), to: &written.metadata)
+            MLTWire.appendVarint(UInt64(column.name.count), to: &written.metadata)
+            written.metadata += column.name
+            column.appendStreams(type: type, nullable: nullable, cells: cells, distinctCells: distinctCells,
+                                 scratch: &scratch, to: &written.data)
+        }
+        return written
     }
 
     /// The property columns of features' properties, in first-use order of their names, and the

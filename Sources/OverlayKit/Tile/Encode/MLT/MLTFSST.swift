@@ -1,8 +1,8 @@
 /// FSST string compression (Boncz, Neumann, Leis, VLDB 2020), as MapLibre Tiles store it: a
 /// table of up to 255 symbols of 1…8 bytes, and each string as symbol codes, with code 255
-/// escaping one literal byte. The table is trained the paper's way, in a few generations over a
-/// sample: compress with the current table, count each symbol and each pair of adjacent symbols,
-/// and keep the 255 with the largest gain (count × length).
+/// escaping one literal byte. The table is trained the paper's way, in five generations over a
+/// growing part of a sample: compress with the current table, count each symbol and each pair of
+/// adjacent symbols, and keep the 255 with the largest gain (count × length).
 struct MLTFSST {
     /// Symbol bytes, one symbol after another.
     private(set) var symbolBytes = [UInt8]()
@@ -31,12 +31,6 @@ struct MLTFSST {
         func joined(_ next: Symbol) -> Symbol {
             let room = min(next.length, 8 - length)
             return Symbol(key: key << UInt64(8 * room) | next.key >> UInt64(8 * (next.length - room)), length: length + room)
-        }
-
-        /// Byte-wise order (a prefix first), as `[UInt8].lexicographicallyPrecedes`.
-        func precedes(_ other: Symbol) -> Bool {
-            let aligned = key << UInt64(8 * (8 - length)), otherAligned = other.key << UInt64(8 * (8 - other.length))
-            return aligned != otherAligned ? aligned < otherAligned : length < other.length
         }
 
     }
@@ -78,37 +72,49 @@ struct MLTFSST {
     /// The most text a table is trained on: training takes time in proportion (at 8 KB it was
     /// half of a building tile set's MLT encoding); docs/tile.md has what 4 KB costs in bytes.
     private static let sampleBytes = 4 * 1024
-    private static let generations = 5
+    /// The part of the sample (of 128) each generation counts, as the paper's reference
+    /// implementation (libfsst) grows it: early tables are rough, so counting all of the sample
+    /// with them costs time for little; the last generation counts it all and makes no pairs.
+    private static let sampleFractions = [8, 38, 68, 98, 128]
 
-    /// A table trained on `strings` (a sample of them when they are long). The counts and
-    /// candidates are kept in flat lists (pairs counted by sorting their keys): training runs
-    /// once per string column of every MLT tile, so it must cost little beside the tile's encoding.
+    /// A table trained on `strings` (a sample of them when they are long: at most 4 KB). The
+    /// counts and candidates are kept in flat lists, pairs in an open-addressing count table,
+    /// candidates sorted as packed integers: training runs once per string column of every MLT
+    /// tile, so it must cost little beside the tile's encoding. A function of `strings` alone.
     init(training strings: [[UInt8]]) {
         var sample = [[UInt8]]()
         var total = 0
         let stride = max(1, strings.reduce(0) { $0 + $1.count } / Self.sampleBytes)
         for (index, string) in strings.enumerated() where index % stride == 0 {
-            sample.append(string)
-            total += string.count
+            // A long string is sampled by its start, so no string makes the sample long.
+            let taken = min(string.count, Self.sampleBytes - total)
+            sample.append(taken == string.count ? string : Array(string[..<taken]))
+            total += taken
             if total >= Self.sampleBytes { break }
         }
+        // Which strings each generation counts: a fixed hash of the string's place in the sample
+        // below the generation's fraction (of 128), so the choice depends on the sample alone.
+        let draws = sample.indices.map { Int(truncatingIfNeeded: (UInt64($0 + 1) &* 0x9E37_79B9_7F4A_7C15) >> 57) }
         var symbols = [Symbol]()
-        var single = [Int](repeating: 0, count: 512), pairs = [Int32]()
-        pairs.reserveCapacity(total)
-        var candidates = [(gain: Int, symbol: Symbol)]()
-        for _ in 0..<Self.generations {
+        var single = [Int](repeating: 0, count: 512)
+        var pairs = PairCounts()
+        var candidates = [Symbol](), order = [UInt64]()
+        for fraction in Self.sampleFractions {
             self = MLTFSST(trained: symbols)
+            let last = fraction >= 128
             // Counts by code: a symbol's index, or 256 + byte for an escaped byte.
             for index in single.indices { single[index] = 0 }
-            pairs.removeAll(keepingCapacity: true)
-            for string in sample {
+            var counted = 0
+            for (index, string) in sample.enumerated() where draws[index] < fraction { counted += string.count }
+            if !last { pairs.reset(forAtMost: counted) }
+            for (index, string) in sample.enumerated() where draws[index] < fraction {
                 string.withUnsafeBufferPointer { string in
                     var position = 0, previous = -1
                     while position < string.count {
                         let (code, length) = match(string, at: position)
                         let key = code.map(Int.init) ?? 256 + Int(string[position])
                         single[key] += 1
-                        if previous >= 0 { pairs.append(Int32(previous << 9 | key)) }
+                        if !last && previous >= 0 { pairs.add(Int32(previous << 9 | key)) }
                         previous = key
                         position += length
                     }
@@ -116,34 +122,78 @@ struct MLTFSST {
             }
             let current = symbols
             func symbol(_ key: Int) -> Symbol { key < 256 ? current[key] : Symbol(key: UInt64(key - 256), length: 1) }
+            // Candidates with their gain (count × length), ordered by gain, then by when they
+            // were found (singles by code, pairs as first counted): one packed integer each.
             candidates.removeAll(keepingCapacity: true)
-            for (key, count) in single.enumerated() where count > 0 {
-                let bytes = symbol(key)
-                candidates.append((count * bytes.length, bytes))
+            order.removeAll(keepingCapacity: true)
+            func consider(_ candidate: Symbol, count: Int) {
+                let gain = count * candidate.length
+                guard gain > 1 else { return }
+                // Gains are below 2^16 · 8 (a sample of 4 KB), candidates below 2^32.
+                order.append(UInt64(UInt32.max - UInt32(gain)) << 32 | UInt64(candidates.count))
+                candidates.append(candidate)
             }
-            pairs.sort()
-            var run = 0
-            while run < pairs.count {
-                var next = run + 1
-                while next < pairs.count && pairs[next] == pairs[run] { next += 1 }
-                let count = next - run, key = Int(pairs[run])
-                if count > 1 {
-                    let joined = symbol(key >> 9).joined(symbol(key & 511))
-                    candidates.append((count * joined.length, joined))
+            for (key, count) in single.enumerated() where count > 0 { consider(symbol(key), count: count) }
+            if !last {
+                pairs.forEach { key, count in
+                    let first = symbol(Int(key) >> 9)
+                    if count > 1 && first.length < 8 { consider(first.joined(symbol(Int(key) & 511)), count: count) }
                 }
-                run = next
             }
-            candidates.sort { $0.gain != $1.gain ? $0.gain > $1.gain : $0.symbol.precedes($1.symbol) }
+            order.sort()
             var chosen = [Symbol](), seen = SymbolSet()
-            for candidate in candidates where chosen.count < Self.maximumSymbols && candidate.gain > 1 {
-                if seen.insert(candidate.symbol) { chosen.append(candidate.symbol) }
+            for packed in order where chosen.count < Self.maximumSymbols {
+                let candidate = candidates[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
+                if seen.insert(candidate) { chosen.append(candidate) }
             }
-            // A generation that keeps its table is a fixed point: every later one would count the
-            // same sample with the same table and choose the same symbols again.
-            if chosen == symbols { break }
             symbols = chosen
         }
         self = MLTFSST(trained: symbols)
+    }
+
+    /// Counts of pairs of codes (each below 2^18) in an open-addressing table at most half full,
+    /// emptied for each generation: counting by sorting the pairs took a third of training.
+    private struct PairCounts {
+        private var keys = [Int32]()              // -1: an empty slot
+        private var counts = [Int32]()
+        private var used = [Int32]()              // the slots filled, in the order they were filled
+
+        /// Empties the table for at most `count` pairs (it only grows: emptying visits the
+        /// slots used, not the whole table).
+        mutating func reset(forAtMost count: Int) {
+            var capacity = 64
+            while capacity < 2 * count { capacity *= 2 }
+            if keys.count < capacity {
+                keys = [Int32](repeating: -1, count: capacity)
+                counts = [Int32](repeating: 0, count: capacity)
+            } else {
+                for slot in used { keys[Int(slot)] = -1; counts[Int(slot)] = 0 }
+            }
+            used.removeAll(keepingCapacity: true)
+        }
+
+        /// Counts one more `key`; at most as many distinct keys as `reset` was given.
+        @inline(__always)
+        mutating func add(_ key: Int32) {
+            let mask = keys.count - 1
+            var slot = Int(truncatingIfNeeded: (UInt64(UInt32(key)) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+            while true {
+                let held = keys[slot]
+                if held == key { counts[slot] += 1; return }
+                if held < 0 {
+                    keys[slot] = key
+                    counts[slot] = 1
+                    used.append(Int32(slot))
+                    return
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+
+        /// Each key counted and its count, in the order first counted.
+        func forEach(_ body: (Int32, Int) -> Void) {
+            for slot in used { body(keys[Int(slot)], Int(counts[Int(slot)])) }
+        }
     }
 
     /// A table of the given symbols (at most 255, each 1…8 bytes; the first of equal ones kept).

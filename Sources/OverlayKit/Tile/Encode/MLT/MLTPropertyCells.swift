@@ -1,13 +1,16 @@
 /// The keys and values of an `MVTPropertyTable` as MLT columns take them: key names, and each
 /// value number's cell decoded once from its MVT value message, so every tile's columns are
-/// filled by array lookups.
+/// filled by array lookups; and the columns of tiles of one feature, kept per entry.
 struct MLTPropertyCells: Sendable {
     /// Key names (UTF-8, as columns write them) by global key number.
     let keys: [[UInt8]]
     /// Cells by global value number.
     let values: [MLTPropertyColumn.Cell]
+    /// The written columns of tiles that hold one feature, by entry.
+    let singleRows: MLTSingleRowColumns
 
-    init(keyFields: [[UInt8]], valueFields: [[UInt8]]) {
+    init(keyFields: [[UInt8]], valueFields: [[UInt8]], entryCount: Int) {
+        singleRows = MLTSingleRowColumns(entryCount: entryCount)
         // Each field is tag, length, payload; a value's payload is one field of MVT's Value message.
         func payload(_ field: [UInt8]) -> ArraySlice<UInt8> {
             var reader = ProtobufReader(field[...])
@@ -33,6 +36,6 @@ struct MLTPropertyCells: Sendable {
 extension MVTPropertyTable {
     /// The keys and values as MLT columns take them, decoded on first use (MLT runs only).
     var mltCells: MLTPropertyCells {
-        derived { MLTPropertyCells(keyFields: $0.keyFields, valueFields: $0.valueFields) }
+        derived { MLTPropertyCells(keyFields: $0.keyFields, valueFields: $0.valueFields, entryCount: $0.entries.count) }
     }
 }
