@@ -146,7 +146,7 @@ final class ValidatePositionRunTests: XCTestCase {
 
     /// Runs longer than the reader's blocks of positions (2,048), laid out as Natural Earth writes
     /// them (`[ -45.349964972999942, -78.693291924999855 ]`, the one-step path): sound, with a
-    /// position out of range and one of three numbers deep inside, and ending in something a run
+    /// position out of range and one of four numbers deep inside, and ending in something a run
     /// does not take (it steps back after blocks have moved to the arena). The plain findings,
     /// over a large and a small window.
     func testLongRunsInNaturalEarthsLayoutGiveThePlainFindings() throws {
@@ -162,7 +162,7 @@ final class ValidatePositionRunTests: XCTestCase {
         let sound = ring(5000, radius: 10)
         var faulty = ring(4500, radius: 5)
         faulty[2100] = "[ -45.5, -95.25 ]"
-        faulty[3000] = "[ -45.5, -60.25, 12.5 ]"
+        faulty[3000] = "[ -45.5, -60.25, 12.5, 1 ]"
         faulty[3001] = "[-45.5,-60.125]"
         let geometries = [
             "{ \"type\": \"Polygon\", \"coordinates\": [ [ \(sound.joined(separator: ", ")) ] ] }",

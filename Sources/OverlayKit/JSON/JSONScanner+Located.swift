@@ -443,12 +443,13 @@ extension JSONScanner {
                     break run
                 }
                 c.cursor += found.length
-                numbers[numberCount] = found.value
-                numberCount += 1
+                // The block may be full (the one-step path fills it to the last slot): move it first.
                 if numberCount == RunScratch.capacity {
                     arena.coordinates.append(contentsOf: UnsafeBufferPointer(start: numbers, count: numberCount))
                     numberCount = 0
                 }
+                numbers[numberCount] = found.value
+                numberCount += 1
                 if entry.count < 2 { entry.decimals = max(entry.decimals, Int32(truncatingIfNeeded: min(found.fractionDigits, 1 << 20))) }
                 entry.count += 1
                 let next = try significant(&c)
