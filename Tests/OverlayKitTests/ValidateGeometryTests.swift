@@ -381,4 +381,26 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 10)
         print("chain check on long rings: \(decided) decided like the sweep, \(crossings) crossings left to it")
     }
+
+    /// The chain check's radix sort orders keys as the library sort does: sizes on both sides of
+    /// its cut-over to `sort()`, digits shared by every key (passes skipped), an odd and an even
+    /// number of passes, duplicates, the extremes.
+    func testRadixSortOrdersKeysAsTheLibrarySort() {
+        var generator = SystemRandomNumberGenerator()
+        let shapes: [(Int) -> UInt64] = [
+            { _ in UInt64.random(in: 0...UInt64.max, using: &generator) },
+            { index in 0x4066_8000_0000_0000 | UInt64(index % 7919) << 20 | UInt64(index) },  // high digits shared
+            { _ in UInt64.random(in: 0..<2048, using: &generator) },  // one pass: result in the spare buffer
+            { _ in UInt64.random(in: 0..<(1 << 22), using: &generator) },  // two passes
+            { index in index % 3 == 0 ? 0 : index % 3 == 1 ? UInt64.max : 1 << 63 },
+        ]
+        for count in [0, 1, 2, 511, 512, 513, 3000, 70_000] {
+            for shape in shapes {
+                var keys = (0..<count).map(shape)
+                let expected = keys.sorted()
+                keys.radixSort()
+                XCTAssertEqual(keys, expected, "\(count) keys")
+            }
+        }
+    }
 }

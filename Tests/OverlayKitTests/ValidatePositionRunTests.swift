@@ -143,4 +143,36 @@ final class ValidatePositionRunTests: XCTestCase {
             XCTAssertEqual(found, try findings(text, runs: false, window: 1 << 20))
         }
     }
+
+    /// Runs longer than the reader's blocks of positions (2,048), laid out as Natural Earth writes
+    /// them (`[ -45.349964972999942, -78.693291924999855 ]`, the one-step path): sound, with a
+    /// position out of range and one of four numbers deep inside, and ending in something a run
+    /// does not take (it steps back after blocks have moved to the arena). The plain findings,
+    /// over a large and a small window.
+    func testLongRunsInNaturalEarthsLayoutGiveThePlainFindings() throws {
+        func ring(_ count: Int, radius: Double) -> [String] {
+            var positions: [String] = []
+            for index in 0..<count {
+                let angle = Double(index) / Double(count) * 2 * Double.pi
+                positions.append("[ \(-45.349964972999942 + radius * cos(angle)), \(-60.693291924999855 + radius * sin(angle)) ]")
+            }
+            positions.append(positions[0])
+            return positions
+        }
+        let sound = ring(5000, radius: 10)
+        var faulty = ring(4500, radius: 5)
+        faulty[2100] = "[ -45.5, -95.25 ]"
+        faulty[3000] = "[ -45.5, -60.25, 12.5, 1 ]"
+        faulty[3001] = "[-45.5,-60.125]"
+        let geometries = [
+            "{ \"type\": \"Polygon\", \"coordinates\": [ [ \(sound.joined(separator: ", ")) ] ] }",
+            "{ \"type\": \"MultiPolygon\", \"coordinates\": [ [ [ \(faulty.joined(separator: ", ")) ] ], [ [ \(sound.joined(separator: ", ")) ] ] ] }",
+            "{ \"type\": \"LineString\", \"coordinates\": [ \(sound.joined(separator: ", ")), \"x\" ] }",
+            "{ \"type\": \"LineString\", \"coordinates\": [ \(faulty.joined(separator: ", ")), [ 1.5 ] ] }",
+        ]
+        try assertSameAsPlain(collection(geometries.map { feature($0) }))
+        let withRuns = try findings(collection(geometries.map { feature($0) }), runs: true, window: 1 << 20)
+        XCTAssertTrue(withRuns.contains { $0.code == GeoJSONDiagnosticCode.positionTooLong.code })
+        XCTAssertTrue(withRuns.contains { $0.code == GeoJSONDiagnosticCode.coordinateRange.code })
+    }
 }

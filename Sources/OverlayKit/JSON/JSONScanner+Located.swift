@@ -362,73 +362,152 @@ extension JSONScanner {
     /// byte the general reader should judge (syntax errors included), which then reads the
     /// array as usual. O(bytes of the array); the bytes from the '[' on stay in the window
     /// until it returns, so it can step back.
+    ///
+    /// The loop reads the window through a local cursor (`RunCursor`: no store to the scanner
+    /// per byte) and gathers numbers and positions in `RunScratch`, moved to the arena a block
+    /// at a time (no uniqueness check and no growth per append).
     private func readPositionRun(into arena: inout LocatedJSON, line: Int, column: Int) throws -> Int? {
         let start = absolutePosition
         let retained = retainFrom
         retainFrom = min(retained ?? start, start)
         defer { retainFrom = retained }
         let positionMark = arena.runPositions.count, coordinateMark = arena.coordinates.count
+        let scratch = runScratch ?? RunScratch()
+        runScratch = scratch
+        let numbers = scratch.numbers, entries = scratch.positions
+        var numberCount = 0, entryCount = 0
         // The '[' is at start − 1, in column `column`.
-        var currentLine = line
-        var lineStart = start - column
-        func stepBack() -> Int? {
+        var c = RunCursor(window: bytes, cursor: position, limit: end, origin: start - position,
+                          line: line, lineStart: start - column)
+        var accepted = false
+        run: while true {
+            guard try significant(&c) == UInt8(ascii: "["), arena.coordinates.count + numberCount < Int(Int32.max) - 1 << 20,
+                  c.line < Int(Int32.max), c.origin + c.cursor - c.lineStart < Int(Int32.max) else { break run }
+            var entry = LocatedJSON.RunPosition(start: Int32(arena.coordinates.count + numberCount), count: 0,
+                                                line: Int32(c.line), column: Int32(c.origin + c.cursor - c.lineStart + 1),
+                                                decimals: 0)
+            // The common layout in one go: '[' ' '? number ',' ' '? number ' '? ']' on one line,
+            // both numbers of the short-decimal form (`JSONNumberParser.parseShortDecimal`, which
+            // is what `parsePrefix` returns for them, and always finite). 96 bytes cover its reads
+            // (at most 2 + 22 + 2 + 22 + 2 bytes and the 32 each number may look at). Anything
+            // else is read from the '[' again by the general loop below.
+            if c.limit - c.cursor >= 96 {
+                var p = c.window + c.cursor + 1
+                if p.pointee == 0x20 { p += 1 }
+                if let x = JSONNumberParser.parseShortDecimal(p), p[x.length] == UInt8(ascii: ",") {
+                    var q = p + x.length + 1
+                    if q.pointee == 0x20 { q += 1 }
+                    if let y = JSONNumberParser.parseShortDecimal(q) {
+                        var r = q + y.length
+                        if r.pointee == 0x20 { r += 1 }
+                        if r.pointee == UInt8(ascii: "]") {
+                            if numberCount > RunScratch.capacity - 2 {
+                                arena.coordinates.append(contentsOf: UnsafeBufferPointer(start: numbers, count: numberCount))
+                                numberCount = 0
+                            }
+                            numbers[numberCount] = x.value
+                            numbers[numberCount + 1] = y.value
+                            numberCount += 2
+                            entry.count = 2
+                            entry.decimals = Int32(truncatingIfNeeded: max(x.fractionDigits, y.fractionDigits))
+                            c.cursor = r + 1 - c.window
+                            entries[entryCount] = entry
+                            entryCount += 1
+                            if entryCount == RunScratch.capacity {
+                                arena.runPositions.append(contentsOf: UnsafeBufferPointer(start: entries, count: entryCount))
+                                entryCount = 0
+                            }
+                            let next = try significant(&c)
+                            if next == UInt8(ascii: ",") { c.cursor += 1; continue }
+                            guard next == UInt8(ascii: "]") else { break run }
+                            c.cursor += 1
+                            accepted = true
+                            break
+                        }
+                    }
+                }
+            }
+            c.cursor += 1
+            // Each number is followed by ',' or ']', so a position ends within its bytes.
+            while true {
+                guard let byte = try significant(&c), byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
+                    break run
+                }
+                if c.limit - c.cursor < 64 {
+                    position = c.cursor
+                    try ensure(ahead: 64)
+                    c.reload(self)
+                }
+                guard let found = JSONNumberParser.parsePrefix(c.window + c.cursor, end: c.window + c.limit),
+                      found.value.isFinite, entry.count < Int32.max else {
+                    break run
+                }
+                c.cursor += found.length
+                // The block may be full (the one-step path fills it to the last slot): move it first.
+                if numberCount == RunScratch.capacity {
+                    arena.coordinates.append(contentsOf: UnsafeBufferPointer(start: numbers, count: numberCount))
+                    numberCount = 0
+                }
+                numbers[numberCount] = found.value
+                numberCount += 1
+                if entry.count < 2 { entry.decimals = max(entry.decimals, Int32(truncatingIfNeeded: min(found.fractionDigits, 1 << 20))) }
+                entry.count += 1
+                let next = try significant(&c)
+                if next == UInt8(ascii: ",") { c.cursor += 1; continue }
+                guard next == UInt8(ascii: "]") else { break run }
+                c.cursor += 1
+                break
+            }
+            entries[entryCount] = entry
+            entryCount += 1
+            if entryCount == RunScratch.capacity {
+                arena.runPositions.append(contentsOf: UnsafeBufferPointer(start: entries, count: entryCount))
+                entryCount = 0
+            }
+            let next = try significant(&c)
+            if next == UInt8(ascii: ",") { c.cursor += 1; continue }
+            guard next == UInt8(ascii: "]") else { break run }
+            c.cursor += 1
+            accepted = true
+            break
+        }
+        position = c.cursor
+        arena.coordinates.append(contentsOf: UnsafeBufferPointer(start: numbers, count: numberCount))
+        arena.runPositions.append(contentsOf: UnsafeBufferPointer(start: entries, count: entryCount))
+        guard accepted, arena.runPositions.count - positionMark < Int(Int32.max) else {
             position -= absolutePosition - start
             arena.runPositions.removeSubrange(positionMark...)
             arena.coordinates.removeSubrange(coordinateMark...)
             return nil
         }
-        // The next significant byte, newlines counted; nil at the end of the input.
-        func significant() throws -> UInt8? {
-            while try ensure() {
-                let byte = bytes[position]
-                if byte == 0x20 || byte == 0x0D || byte == 0x09 {
-                    position += 1
+        return Int(arena.add(LocatedJSON.Node(kind: .positions, line: Int32(line), column: Int32(column),
+                                              first: Int32(positionMark), count: Int32(arena.runPositions.count - positionMark))))
+    }
+
+    /// The next significant byte at `c`'s cursor, newlines counted into its line; nil at the end of
+    /// the input. A refill moves the window, so `c` is reloaded from the scanner after one.
+    @inline(__always)
+    private func significant(_ c: inout RunCursor) throws -> UInt8? {
+        while true {
+            while c.cursor < c.limit {
+                let byte = c.window[c.cursor]
+                if byte > 0x20 { return byte }
+                if byte == 0x20 {
+                    c.cursor += 1
+                } else if byte == 0x0D || byte == 0x09 {
+                    c.cursor += 1
                 } else if byte == 0x0A {
-                    position += 1
-                    currentLine += 1
-                    lineStart = absolutePosition
+                    c.cursor += 1
+                    c.line += 1
+                    c.lineStart = c.origin + c.cursor
                 } else {
                     return byte
                 }
             }
-            return nil
+            position = c.cursor
+            guard try ensure() else { return nil }
+            c.reload(self)
         }
-        while true {
-            guard try significant() == UInt8(ascii: "["), arena.coordinates.count < Int(Int32.max) - 1 << 20,
-                  currentLine < Int(Int32.max), absolutePosition - lineStart < Int(Int32.max) else { return stepBack() }
-            var entry = LocatedJSON.RunPosition(start: Int32(arena.coordinates.count), count: 0, line: Int32(currentLine),
-                                                column: Int32(absolutePosition - lineStart + 1), decimals: 0)
-            position += 1
-            // Each number is followed by ',' or ']', so a position ends within its bytes.
-            while true {
-                guard let byte = try significant(), byte == UInt8(ascii: "-") || (byte >= 0x30 && byte <= 0x39) else {
-                    return stepBack()
-                }
-                if end - position < 64 { try ensure(ahead: 64) }
-                guard let found = JSONNumberParser.parsePrefix(bytes + position, end: bytes + end), found.value.isFinite,
-                      entry.count < Int32.max else {
-                    return stepBack()
-                }
-                position += found.length
-                arena.coordinates.append(found.value)
-                if entry.count < 2 { entry.decimals = max(entry.decimals, Int32(truncatingIfNeeded: min(found.fractionDigits, 1 << 20))) }
-                entry.count += 1
-                let next = try significant()
-                if next == UInt8(ascii: ",") { position += 1; continue }
-                guard next == UInt8(ascii: "]") else { return stepBack() }
-                position += 1
-                break
-            }
-            arena.runPositions.append(entry)
-            let next = try significant()
-            if next == UInt8(ascii: ",") { position += 1; continue }
-            guard next == UInt8(ascii: "]") else { return stepBack() }
-            position += 1
-            break
-        }
-        guard arena.runPositions.count - positionMark < Int(Int32.max) else { return stepBack() }
-        return Int(arena.add(LocatedJSON.Node(kind: .positions, line: Int32(line), column: Int32(column),
-                                              first: Int32(positionMark), count: Int32(arena.runPositions.count - positionMark))))
     }
 
     /// A number node: the value plus how many digits follow the decimal point (for the
@@ -482,5 +561,41 @@ extension JSONScanner {
             }
             throw diagnostic
         }
+    }
+}
+
+/// Where `readPositionRun` reads: a copy of the scanner's window and position in locals (the
+/// compiler keeps them in registers), with the line count of the run.
+private struct RunCursor {
+    var window: UnsafeMutablePointer<UInt8>
+    var cursor: Int
+    var limit: Int
+    /// The absolute offset of `window[0]`.
+    var origin: Int
+    var line: Int
+    /// The absolute offset where `line` starts.
+    var lineStart: Int
+
+    /// Takes the window and position again after the scanner refilled (its bytes may have moved).
+    @inline(__always)
+    mutating func reload(_ scanner: JSONScanner) {
+        window = scanner.bytes
+        cursor = scanner.position
+        limit = scanner.end
+        origin = scanner.absolutePosition - scanner.position
+    }
+}
+
+/// A run's numbers and positions on their way to the arena: gathered here, moved a block of
+/// `capacity` at a time. One per scanner, allocated at its first run.
+final class RunScratch {
+    /// Numbers (and positions) per block; a computed constant, so no lazy global per use.
+    static var capacity: Int { 2048 }
+    let numbers = UnsafeMutablePointer<Double>.allocate(capacity: RunScratch.capacity)
+    let positions = UnsafeMutablePointer<LocatedJSON.RunPosition>.allocate(capacity: RunScratch.capacity)
+
+    deinit {
+        numbers.deallocate()
+        positions.deallocate()
     }
 }

@@ -63,6 +63,8 @@ final class JSONScanner {
     /// Whether `readLocatedValue` reads arrays of positions below `coordinates` as runs (tests
     /// turn it off to compare with the plain reading).
     var readsPositionRuns = true
+    /// `readLocatedValue`'s buffers for runs of positions (nil until the first run).
+    var runScratch: RunScratch?
 
     enum PathComponent {
         case key(String)

@@ -465,9 +465,27 @@ struct GeoJSONStructureCheck {
         }
         indexPath.append(0)
         let last = indexPath.count - 1
-        for (index, slot) in positions.enumerated() {
-            indexPath[last] = index
-            if !checkRunPosition(json.runPositions[slot]) { verdict = max(verdict, .problem) }
+        let runPositions = json.runPositions, coordinates = json.coordinates
+        runPositions.withUnsafeBufferPointer { runPositions in
+            coordinates.withUnsafeBufferPointer { coordinates in
+                for (index, slot) in positions.enumerated() {
+                    let position = runPositions[slot]
+                    // A sound position (2 or 3 numbers, in range) costs no call: nothing to
+                    // report, and excess decimals once the advice's list is full only count.
+                    if UInt32(bitPattern: position.count &- 2) <= 1 {
+                        let longitude = coordinates[Int(position.start)], latitude = coordinates[Int(position.start) + 1]
+                        if latitude >= -90 && latitude <= 90 && longitude >= -180 && longitude <= 180 {
+                            if Int(position.decimals) <= PrecisionTally.maximumDecimals { continue }
+                            if precision.hasUnreported {
+                                precision.count += 1
+                                continue
+                            }
+                        }
+                    }
+                    indexPath[last] = index
+                    if !checkRunPosition(position) { verdict = max(verdict, .problem) }
+                }
+            }
         }
         indexPath.removeLast()
         return verdict
@@ -642,6 +660,9 @@ struct GeoJSONStructureCheck {
         for run in runs {
             switch json.kind(run) {
             case .positions:
+                // Most runs have no jump: find that without the general sequence, which then
+                // reports the one there is.
+                guard Self.hasJump(json.run(run), json.runPositions, json.coordinates) else { continue }
                 let longitudes = json.run(run).lazy.map { Optional(json.coordinate(json.runPositions[$0], 0)) }
                 if reportedJump(in: longitudes, at: run) { return }
             case .array:
@@ -653,6 +674,22 @@ struct GeoJSONStructureCheck {
                 if reportedJump(in: longitudes, at: run) { return }
             default:
                 continue
+            }
+        }
+    }
+
+    /// Whether two consecutive positions of a run differ by more than 180° of longitude.
+    private static func hasJump(_ slots: Range<Int>, _ runPositions: [LocatedJSON.RunPosition], _ coordinates: [Double]) -> Bool {
+        guard slots.count > 1 else { return false }
+        return runPositions.withUnsafeBufferPointer { runPositions in
+            coordinates.withUnsafeBufferPointer { coordinates in
+                var previous = coordinates[Int(runPositions[slots.lowerBound].start)]
+                for slot in slots.dropFirst() {
+                    let longitude = coordinates[Int(runPositions[slot].start)]
+                    if abs(longitude - previous) > 180 { return true }
+                    previous = longitude
+                }
+                return false
             }
         }
     }

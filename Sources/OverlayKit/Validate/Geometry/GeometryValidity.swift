@@ -178,27 +178,37 @@ public enum GeometryValidity {
     private static func distinctRun<Run: RandomAccessCollection>(_ coordinates: Run, polygon: Int, ring: Int, minimum: Int,
                                                                 what: String, into findings: inout [Finding])
         -> (points: [MapPoint], indices: [Int])? where Run.Element == Coordinate, Run.Index == Int {
-        var points: [MapPoint] = []
-        var indices: [Int] = []
-        points.reserveCapacity(coordinates.count)
-        indices.reserveCapacity(coordinates.count)
+        // Written in place (no append per vertex), the previous coordinate kept at hand.
         var repeats = 0
         var firstRepeat: Int?
-        for index in coordinates.indices {
-            let coordinate = coordinates[index]
-            guard coordinate.latitude.isFinite && coordinate.longitude.isFinite else {
-                findings.append(nonFinite(polygon: polygon, ring: ring, vertex: index))
-                return nil
+        var nonFiniteAt: Int?
+        var indices: [Int] = []
+        var points = [MapPoint](unsafeUninitializedCapacity: coordinates.count) { points, kept in
+            indices = [Int](unsafeUninitializedCapacity: coordinates.count) { indices, keptIndices in
+                var previous: Coordinate?
+                for index in coordinates.indices {
+                    let coordinate = coordinates[index]
+                    guard coordinate.latitude.isFinite && coordinate.longitude.isFinite else {
+                        nonFiniteAt = index
+                        break
+                    }
+                    if let previous, coordinate.latitude == previous.latitude && coordinate.longitude == previous.longitude {
+                        repeats += 1
+                        if firstRepeat == nil { firstRepeat = index }
+                        continue
+                    }
+                    previous = coordinate
+                    // Equal plane points are equal coordinates, so the repeat test above is the only one.
+                    points.initializeElement(at: kept, to: planePoint(coordinate))
+                    indices.initializeElement(at: kept, to: index)
+                    kept += 1
+                }
+                keptIndices = kept
             }
-            if index > 0 && coordinate.latitude == coordinates[index - 1].latitude
-                && coordinate.longitude == coordinates[index - 1].longitude {
-                repeats += 1
-                if firstRepeat == nil { firstRepeat = index }
-                continue
-            }
-            // Equal plane points are equal coordinates, so the repeat test above is the only one.
-            points.append(planePoint(coordinate))
-            indices.append(index)
+        }
+        if let nonFiniteAt {
+            findings.append(nonFinite(polygon: polygon, ring: ring, vertex: nonFiniteAt))
+            return nil
         }
         if points.count > 1 && minimum == 3 && points[0] == points[points.count - 1] {
             points.removeLast()
