@@ -104,39 +104,6 @@ final class FilterReaderTests: XCTestCase {
         }
     }
 
-    /// A window that must grow takes the rest of a known input in one step (each doubling copied
-    /// the window and faulted in fresh pages: 1 + 2 + 4 + 8 MB for ne_10m_land's 12 MB feature),
-    /// unless the rest is far larger than the window or unknown.
-    func testTheWindowGrowsToTheRestOfAKnownInputInOneStep() throws {
-        let megabyte = 1 << 20
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: 17 * megabyte), 18 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: 40 * megabyte), 2 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: nil), 2 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: megabyte / 2), 2 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: 0), 2 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(megabyte, holding: megabyte, rest: .max), 2 * megabyte)
-        XCTAssertEqual(JSONScanner.grownCapacity(4, holding: 4, rest: 60), 8)
-        // What the inputs report as still to read: memory, a slice, a file part read.
-        let memory = ByteInput(bytes: Array(repeating: 0x20, count: 100))
-        XCTAssertEqual(memory.remainingSize, 100)
-        var buffer = [UInt8](repeating: 0, count: 30)
-        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try memory.read(into: $0) }, 30)
-        XCTAssertEqual(memory.remainingSize, 70)
-        XCTAssertEqual(memory.slice(10..<25)?.remainingSize, 15)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("overlaykit-window-\(UUID().uuidString)")
-        try Data(repeating: 0x20, count: 1000).write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
-        let input = try ByteInput(path: file.path)
-        XCTAssertEqual(input.remainingSize, 1000)
-        XCTAssertEqual(try input.peek(10).count, 10)
-        XCTAssertEqual(input.remainingSize, 1000)
-        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try input.read(into: $0) }, 10)  // the bytes peeked first
-        XCTAssertEqual(input.remainingSize, 990)
-        XCTAssertEqual(try buffer.withUnsafeMutableBytes { try input.read(into: $0) }, 30)
-        XCTAssertEqual(input.remainingSize, 960)
-        XCTAssertEqual(input.slice(100..<400)?.remainingSize, 300)
-    }
-
     func testSkipValueAcrossTinyWindows() throws {
         let text = "{\"a\":[1,-2.5e+3,{\"b\":[true,false,null]},\"x\\\\\\\"y\",[],{}],\"c\":\"é\"} tail"
         for capacity in [1, 2, 3, 7] {

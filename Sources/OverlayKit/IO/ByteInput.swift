@@ -127,17 +127,6 @@ public final class ByteInput {
         return copy
     }
 
-    /// The bytes still to be read when that is known (memory, slices, regular files opened by
-    /// path), else nil: a hint for sizing buffers (a file can still grow or shrink meanwhile).
-    package var remainingSize: Int? {
-        if descriptor < 0 { return pending.count + max(0, (positionalLimit ?? memory.count) - memoryOffset) }
-        if let offset = positionalOffset {
-            guard let limit = positionalLimit ?? expectedSize else { return nil }
-            return pending.count + max(0, limit - offset)
-        }
-        return expectedSize.map { max(0, $0 - bytesRead) }
-    }
-
     /// Reads up to `buffer.count` bytes; returns 0 at the end of input.
     /// - Throws: `Diagnostic` `io.read-failed`.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

@@ -111,12 +111,11 @@ final class JSONScanner {
             if mark != nil { mark! -= keep }
         }
         if end == capacity {
-            let grownCapacity = JSONScanner.grownCapacity(capacity, holding: end, rest: input.remainingSize)
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: grownCapacity)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             grown.update(from: bytes, count: end)
             bytes.deallocate()
             bytes = grown
-            capacity = grownCapacity
+            capacity *= 2
         }
         let count = try input.read(into: UnsafeMutableRawBufferPointer(start: bytes + end, count: capacity - end))
         if count == 0 {
@@ -125,18 +124,6 @@ final class JSONScanner {
         }
         end += count
         return true
-    }
-
-    /// The window's next capacity when it is full with `held` bytes: double, or at once what the
-    /// rest of the input needs (`rest` bytes, when known) if that is at most 32 times a window of
-    /// 64 KB or more. Every doubling copies the window into fresh pages, each faulted in: a 12 MB
-    /// feature (ne_10m_land) copied 1 + 2 + 4 + 8 MB and faulted in 31 MB, where one step copies
-    /// 1 MB and faults in the file's size. Tiny windows (tests) keep doubling.
-    static func grownCapacity(_ capacity: Int, holding held: Int, rest: Int?) -> Int {
-        let doubled = capacity * 2
-        guard capacity >= 1 << 16, let rest, rest > 0, held <= Int.max - rest else { return doubled }
-        let whole = held + rest
-        return whole > doubled && whole / 32 <= capacity ? whole : doubled
     }
 
     // MARK: Locations
