@@ -323,19 +323,19 @@ final class SharedBorderPartsTests: XCTestCase {
         var generator = SeededGenerator(seed: 53)
         var segments = [[Double]]()
         for _ in 0..<24 {
-            segments.append((0..<4).map { _ in Double.random(in: -50..<2000, using: &generator) })
+            segments.append((0..<4).map { _ in Double.random(in: -10..<400, using: &generator) })
         }
-        segments += [[0.3, 0.2, 1999.7, 1999.6], [0.3, 1999.6, 1999.7, 0.2], [1000.2, 0, 1003.4, 1999], [0, 1000.2, 1999, 1001.9]]
+        segments += [[0.3, 0.2, 399.7, 399.6], [0.3, 399.6, 399.7, 0.2], [200.2, 0, 203.4, 399], [0, 200.2, 399, 201.9]]
         var vertices = [Double]()
         for segment in segments {
             vertices += segment
-            for step in 0..<60 {
-                let t = Double(step) / 60, x = segment[0] + t * (segment[2] - segment[0]), y = segment[1] + t * (segment[3] - segment[1])
+            for step in 0..<120 {
+                let t = Double(step) / 120, x = segment[0] + t * (segment[2] - segment[0]), y = segment[1] + t * (segment[3] - segment[1])
                 let offset = [-1.01, -0.51, -0.5, -0.49, 0, 0.49, 0.5, 0.51, 1.01][step % 9]
                 vertices += step % 2 == 0 ? [x + offset, y] : [x, y + offset]
             }
         }
-        for _ in 0..<200 { vertices += [Double.random(in: 0..<2000, using: &generator), Double.random(in: 0..<2000, using: &generator)] }
+        for _ in 0..<1000 { vertices += [Double.random(in: 0..<400, using: &generator), Double.random(in: 0..<400, using: &generator)] }
         let snapping = GridSnapRounding(vertices: vertices)
         var pixels = [(Int32, Int32)]()
         var seen = Set<[Int32]>()
