@@ -129,11 +129,13 @@ struct GridSnapRounding {
                          into crossed: inout [(Int32, Int32)]) {
         // NaN and ±∞ round to no pixel in particular: look at every pixel (`passes` decides).
         let nonFinite = !(ax.isFinite && ay.isFinite && bx.isFinite && by.isFinite)
-        let lowX = nonFinite ? minX : max(Int64(min(startX, endX)) - 1, minX)
-        let highX = nonFinite ? maxX : min(Int64(max(startX, endX)) + 1, maxX)
-        let lowY = nonFinite ? minY : max(Int64(min(startY, endY)) - 1, minY)
-        let highY = nonFinite ? maxY : min(Int64(max(startY, endY)) + 1, maxY)
+        let lowX = nonFinite ? minX : max(Int64(min(startX, endX)) &- 1, minX)
+        let highX = nonFinite ? maxX : min(Int64(max(startX, endX)) &+ 1, maxX)
+        let lowY = nonFinite ? minY : max(Int64(min(startY, endY)) &- 1, minY)
+        let highY = nonFinite ? maxY : min(Int64(max(startY, endY)) &+ 1, maxY)
         guard lowX <= highX && lowY <= highY else { return }
+        // Below, every value is a pixel coordinate (Int32) or a difference of two, a cell's
+        // row or column, or a cell index (fewer than the pixels): wrapping arithmetic never wraps.
         pixelX.withUnsafeBufferPointer { pixelX in
             pixelY.withUnsafeBufferPointer { pixelY in
                 @inline(__always)
@@ -142,13 +144,13 @@ struct GridSnapRounding {
                     while item < to {
                         let px = pixelX[item], py = pixelY[item]
                         // Unsigned: one comparison for each side's two bounds.
-                        if UInt64(bitPattern: Int64(px) - lowX) <= UInt64(bitPattern: highX - lowX)
-                            && UInt64(bitPattern: Int64(py) - lowY) <= UInt64(bitPattern: highY - lowY)
+                        if UInt64(bitPattern: Int64(px) &- lowX) <= UInt64(bitPattern: highX &- lowX)
+                            && UInt64(bitPattern: Int64(py) &- lowY) <= UInt64(bitPattern: highY &- lowY)
                             && !((px == startX && py == startY) || (px == endX && py == endY))
                             && Self.passes(ax, ay, bx, by, through: px, py) {
                             crossed.append((px, py))
                         }
-                        item += 1
+                        item &+= 1
                     }
                 }
                 guard !cellStarts.isEmpty else {
@@ -156,14 +158,14 @@ struct GridSnapRounding {
                     return
                 }
                 cellStarts.withUnsafeBufferPointer { starts in
-                    let firstColumn = (lowX - minX) >> shift, lastColumn = (highX - minX) >> shift
-                    let firstRow = (lowY - minY) >> shift, lastRow = (highY - minY) >> shift
+                    let firstColumn = (lowX &- minX) &>> shift, lastColumn = (highX &- minX) &>> shift
+                    let firstRow = (lowY &- minY) &>> shift, lastRow = (highY &- minY) &>> shift
                     func visit(_ column: Int64, _ rowFrom: Int64, _ rowTo: Int64) {
                         var row = rowFrom
                         while row <= rowTo {
-                            let cell = Int(row * columns + column)
-                            look(Int(starts[cell]), Int(starts[cell + 1]))
-                            row += 1
+                            let cell = Int(row &* columns &+ column)
+                            look(Int(starts[cell]), Int(starts[cell &+ 1]))
+                            row &+= 1
                         }
                     }
                     if lastColumn - firstColumn < 2 || lastRow - firstRow < 2 || nonFinite {
@@ -173,9 +175,9 @@ struct GridSnapRounding {
                     // Per column, the rows of the line through the segment over the column's
                     // pixels' squares (x ± 0.5), two units wider for rounding, within the bounds.
                     let slope = (by - ay) / (bx - ax)
-                    let span = Double(highY - lowY)
+                    let span = Double(highY &- lowY)
                     for column in firstColumn...lastColumn {
-                        let left = max(lowX, minX + column << shift), right = min(highX, minX + (column + 1) << shift - 1)
+                        let left = max(lowX, minX &+ column &<< shift), right = min(highX, minX &+ (column &+ 1) &<< shift &- 1)
                         let y1 = ay + (Double(left) - 0.5 - ax) * slope, y2 = ay + (Double(right) + 0.5 - ax) * slope
                         // A slope beyond Double (ends ~1e308 apart) gives ±∞ or NaN: every row.
                         guard y1.isFinite && y2.isFinite else {
@@ -186,7 +188,7 @@ struct GridSnapRounding {
                         // before converting.
                         let low = min(max(min(y1, y2) - Double(lowY) - 2, 0), span)
                         let high = min(max(max(y1, y2) - Double(lowY) + 2, 0), span)
-                        visit(column, (lowY + Int64(low) - minY) >> shift, (lowY + Int64(high) - minY) >> shift)
+                        visit(column, (lowY &+ Int64(low) &- minY) &>> shift, (lowY &+ Int64(high) &- minY) &>> shift)
                     }
                 }
             }
