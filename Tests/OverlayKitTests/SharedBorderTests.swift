@@ -316,6 +316,48 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertGreaterThan(crossings, 100, "the segments pass through other vertices' pixels")
     }
 
+    func testSnapRoundingOfLongSegmentsMeetsWhatASearchOfAllMeets() {
+        // Long segments cross many cells of the index, which looks column by column only at
+        // the rows near the segment: pixels just inside and just outside every segment's
+        // half-unit band, along its whole length, must be met exactly as a search of all meets.
+        var generator = SeededGenerator(seed: 53)
+        var segments = [[Double]]()
+        for _ in 0..<24 {
+            segments.append((0..<4).map { _ in Double.random(in: -10..<400, using: &generator) })
+        }
+        segments += [[0.3, 0.2, 399.7, 399.6], [0.3, 399.6, 399.7, 0.2], [200.2, 0, 203.4, 399], [0, 200.2, 399, 201.9]]
+        var vertices = [Double]()
+        for segment in segments {
+            vertices += segment
+            for step in 0..<120 {
+                let t = Double(step) / 120, x = segment[0] + t * (segment[2] - segment[0]), y = segment[1] + t * (segment[3] - segment[1])
+                let offset = [-1.01, -0.51, -0.5, -0.49, 0, 0.49, 0.5, 0.51, 1.01][step % 9]
+                vertices += step % 2 == 0 ? [x + offset, y] : [x, y + offset]
+            }
+        }
+        for _ in 0..<1000 { vertices += [Double.random(in: 0..<400, using: &generator), Double.random(in: 0..<400, using: &generator)] }
+        let snapping = GridSnapRounding(vertices: vertices)
+        var pixels = [(Int32, Int32)]()
+        var seen = Set<[Int32]>()
+        for index in stride(from: 0, to: vertices.count, by: 2) {
+            let pixel = (TileUnits.round(vertices[index]), TileUnits.round(vertices[index + 1]))
+            if seen.insert([pixel.0, pixel.1]).inserted { pixels.append(pixel) }
+        }
+        var crossings = 0
+        for segment in segments {
+            for (ax, ay, bx, by) in [(segment[0], segment[1], segment[2], segment[3]), (segment[2], segment[3], segment[0], segment[1])] {
+                let start = (TileUnits.round(ax), TileUnits.round(ay)), end = (TileUnits.round(bx), TileUnits.round(by))
+                let met = pixels.filter { $0 != start && $0 != end && GridSnapRounding.passes(ax, ay, bx, by, through: $0.0, $0.1) }
+                crossings += met.count
+                let snapped = snapping.snapped([ax, ay, bx, by])
+                XCTAssertEqual(Self.pixelSet(snapped), Self.pixelSet([start.0, start.1, end.0, end.1] + met.flatMap { [$0.0, $0.1] }),
+                               "(\(ax), \(ay))–(\(bx), \(by))")
+                XCTAssertEqual(snapped.count, 2 * Set(met.map { [$0.0, $0.1] }).count + 4, "(\(ax), \(ay))–(\(bx), \(by))")
+            }
+        }
+        XCTAssertGreaterThan(crossings, 500, "the pixels in the bands are met")
+    }
+
     func testSnapRoundingOfShortSegmentsMeetsWhatASearchOfAllMeets() {
         // Segments whose ends round to one pixel or to two side by side skip the walk: ends on
         // and beside the half-unit lines (where a closed neighbour square is touched) must still

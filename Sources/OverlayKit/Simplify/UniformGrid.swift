@@ -1,6 +1,6 @@
 /// A fixed grid of square cells over a rectangle, each cell listing the items (points, segments)
 /// registered in it, stored flat (counted, then filled): the spatial index of
-/// `CoverageSimplifier` and `GridSnapRounding`. Coordinates outside the rectangle fall in the
+/// `CoverageSimplifier`. Coordinates outside the rectangle fall in the
 /// border cells.
 struct UniformGrid {
     let minX: Double, minY: Double

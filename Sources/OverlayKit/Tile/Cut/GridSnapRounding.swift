@@ -8,12 +8,15 @@
 ///
 /// O(n) to index n hot pixels; a segment costs the grid cells along it plus the hot pixels in them.
 struct GridSnapRounding {
+    /// The pixels, cell by cell (cell `c`'s are at `cellStarts[c]..<cellStarts[c + 1]`), or in
+    /// the order given when they are few enough to look at every one (`cellStarts` empty).
     private let pixelX: [Int32], pixelY: [Int32]
-    /// An index of the pixels, or nil when they are few enough to look at every one.
-    private let grid: UniformGrid?
+    private let cellStarts: [Int32]
+    /// The pixels' bounds; cells are `1 << shift` units square from (minX, minY).
+    private let minX: Int64, minY: Int64, maxX: Int64, maxY: Int64
+    private let shift: Int64, columns: Int64
     /// At most this many pixels are looked at one by one for every segment; beyond, a grid is
-    /// built and walked (48 → 8 and the short-segment test together took the snap from 98 M to
-    /// 96 M instructions on 3,000 Voronoi cells to z8: the walk of long segments is what it costs).
+    /// built and walked.
     private static let fewPixels = 8
 
     /// Hot pixels at every vertex of `xy` (x, y pairs in unrounded tile units).
@@ -39,21 +42,37 @@ struct GridSnapRounding {
     /// so the paths are those of the pixels without repeats.
     init(pixelX: [Int32], pixelY: [Int32]) {
         precondition(pixelX.count == pixelY.count, "one y per x")
-        self.pixelX = pixelX
-        self.pixelY = pixelY
+        var minX = Int64(Int32.max), minY = Int64(Int32.max), maxX = Int64(Int32.min), maxY = Int64(Int32.min)
+        for index in pixelX.indices {
+            minX = min(minX, Int64(pixelX[index])); maxX = max(maxX, Int64(pixelX[index]))
+            minY = min(minY, Int64(pixelY[index])); maxY = max(maxY, Int64(pixelY[index]))
+        }
+        (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
         guard pixelX.count > Self.fewPixels else {
-            grid = nil
+            (self.pixelX, self.pixelY, cellStarts, shift, columns) = (pixelX, pixelY, [], 0, 0)
             return
         }
-        var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
-        for index in pixelX.indices {
-            minX = min(minX, pixelX[index]); maxX = max(maxX, pixelX[index])
-            minY = min(minY, pixelY[index]); maxY = max(maxY, pixelY[index])
+        // Integer cells a power of two across (at least 4), about as many as pixels: a cell is
+        // a shift away, with no Double to round for a segment's cells. Sides are below 2^33.
+        var shift: Int64 = 2
+        while shift < 34 && ((maxX - minX) >> shift + 1) * ((maxY - minY) >> shift + 1) > Int64(pixelX.count) { shift += 1 }
+        let columns = (maxX - minX) >> shift + 1, cellCount = Int(columns * ((maxY - minY) >> shift + 1))
+        func cell(_ item: Int) -> Int {
+            Int(((Int64(pixelY[item]) - minY) >> shift) * columns + (Int64(pixelX[item]) - minX) >> shift)
         }
-        grid = UniformGrid(minX: Double(minX), minY: Double(minY), maxX: Double(maxX), maxY: Double(maxY),
-                           minimumCellSize: 4, itemCount: pixelX.count) { item, grid in
-            grid.cell(x: Double(pixelX[item]), y: Double(pixelY[item]))
+        // A counting sort by cell, keeping the given order within a cell.
+        var starts = [Int32](repeating: 0, count: cellCount + 1)
+        for item in pixelX.indices { starts[cell(item) + 1] += 1 }
+        for index in 0..<cellCount { starts[index + 1] += starts[index] }
+        var fill = starts
+        var sortedX = [Int32](repeating: 0, count: pixelX.count), sortedY = sortedX
+        for item in pixelX.indices {
+            let at = cell(item)
+            sortedX[Int(fill[at])] = pixelX[item]
+            sortedY[Int(fill[at])] = pixelY[item]
+            fill[at] += 1
         }
+        (self.pixelX, self.pixelY, cellStarts, self.shift, self.columns) = (sortedX, sortedY, starts, shift, columns)
     }
 
     /// The path through `xy` (x, y pairs, unrounded tile units) snapped: integer x, y pairs, the
@@ -81,34 +100,96 @@ struct GridSnapRounding {
             result.append(y)
         }
         append(TileUnits.round(xy[start]), TileUnits.round(xy[start + 1]))
+        var index = start + 2
+        var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
+        while index + 1 < end {
+            let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
+            let startX = previousX, startY = previousY
+            let endX = TileUnits.round(bx), endY = TileUnits.round(by)
+            previousX = endX
+            previousY = endY
+            if !crossed.isEmpty { crossed.removeAll(keepingCapacity: true) }
+            if (ax != bx || ay != by) && !Self.meetsOnlyEndPixels(ax, ay, bx, by, startX, startY, endX, endY) {
+                collect(ax, ay, bx, by, startX, startY, endX, endY, into: &crossed)
+            }
+            if !crossed.isEmpty { Self.appendInOrder(&crossed, ax, ay, bx, by, append) }
+            append(endX, endY)
+            index += 2
+        }
+    }
+
+    /// Adds to `crossed` every pixel but the end pixels whose closed square the segment from
+    /// (ax, ay) to (bx, by) meets (`passes`), looking only at the pixels within one of the end
+    /// pixels' bounds in x and in y (an end lies within half a unit of its pixel, so no other
+    /// pixel's square reaches the segment), in the cells those bounds cover, and for a long
+    /// diagonal segment only the cells near it, column by column.
+    @inline(__always)
+    private func collect(_ ax: Double, _ ay: Double, _ bx: Double, _ by: Double,
+                         _ startX: Int32, _ startY: Int32, _ endX: Int32, _ endY: Int32,
+                         into crossed: inout [(Int32, Int32)]) {
+        // NaN and ±∞ round to no pixel in particular: look at every pixel (`passes` decides).
+        let nonFinite = !(ax.isFinite && ay.isFinite && bx.isFinite && by.isFinite)
+        let lowX = nonFinite ? minX : max(Int64(min(startX, endX)) &- 1, minX)
+        let highX = nonFinite ? maxX : min(Int64(max(startX, endX)) &+ 1, maxX)
+        let lowY = nonFinite ? minY : max(Int64(min(startY, endY)) &- 1, minY)
+        let highY = nonFinite ? maxY : min(Int64(max(startY, endY)) &+ 1, maxY)
+        guard lowX <= highX && lowY <= highY else { return }
+        // Below, every value is a pixel coordinate (Int32) or a difference of two, a cell's
+        // row or column, or a cell index (fewer than the pixels): wrapping arithmetic never wraps.
         pixelX.withUnsafeBufferPointer { pixelX in
             pixelY.withUnsafeBufferPointer { pixelY in
-                var index = start + 2
-                var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
-                while index + 1 < end {
-                    let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
-                    // Constants for `look`: a var it captured would be checked for exclusive access at run time.
-                    let startX = previousX, startY = previousY
-                    let endX = TileUnits.round(bx), endY = TileUnits.round(by)
-                    previousX = endX
-                    previousY = endY
-                    crossed.removeAll(keepingCapacity: true)
-                    if (ax != bx || ay != by) && !Self.meetsOnlyEndPixels(ax, ay, bx, by, startX, startY, endX, endY) {
-                        @inline(__always)
-                        func look(_ item: Int) {
-                            let px = pixelX[item], py = pixelY[item]
-                            if (px == startX && py == startY) || (px == endX && py == endY) { return }
-                            if Self.passes(ax, ay, bx, by, through: px, py) { crossed.append((px, py)) }
+                @inline(__always)
+                func look(_ from: Int, _ to: Int) {
+                    var item = from
+                    while item < to {
+                        let px = pixelX[item], py = pixelY[item]
+                        // Unsigned: one comparison for each side's two bounds.
+                        if UInt64(bitPattern: Int64(px) &- lowX) <= UInt64(bitPattern: highX &- lowX)
+                            && UInt64(bitPattern: Int64(py) &- lowY) <= UInt64(bitPattern: highY &- lowY)
+                            && !((px == startX && py == startY) || (px == endX && py == endY))
+                            && Self.passes(ax, ay, bx, by, through: px, py) {
+                            crossed.append((px, py))
                         }
-                        if let grid {
-                            grid.forEachItem(ax: ax, ay: ay, bx: bx, by: by, pad: 0.5, look)
-                        } else {
-                            for item in 0..<pixelX.count { look(item) }
+                        item &+= 1
+                    }
+                }
+                guard !cellStarts.isEmpty else {
+                    look(0, pixelX.count)
+                    return
+                }
+                cellStarts.withUnsafeBufferPointer { starts in
+                    let firstColumn = (lowX &- minX) &>> shift, lastColumn = (highX &- minX) &>> shift
+                    let firstRow = (lowY &- minY) &>> shift, lastRow = (highY &- minY) &>> shift
+                    func visit(_ column: Int64, _ rowFrom: Int64, _ rowTo: Int64) {
+                        var row = rowFrom
+                        while row <= rowTo {
+                            let cell = Int(row &* columns &+ column)
+                            look(Int(starts[cell]), Int(starts[cell &+ 1]))
+                            row &+= 1
                         }
                     }
-                    if !crossed.isEmpty { Self.appendInOrder(&crossed, ax, ay, bx, by, append) }
-                    append(endX, endY)
-                    index += 2
+                    if lastColumn - firstColumn < 2 || lastRow - firstRow < 2 || nonFinite {
+                        for column in firstColumn...lastColumn { visit(column, firstRow, lastRow) }
+                        return
+                    }
+                    // Per column, the rows of the line through the segment over the column's
+                    // pixels' squares (x ± 0.5), two units wider for rounding, within the bounds.
+                    let slope = (by - ay) / (bx - ax)
+                    let span = Double(highY &- lowY)
+                    for column in firstColumn...lastColumn {
+                        let left = max(lowX, minX &+ column &<< shift), right = min(highX, minX &+ (column &+ 1) &<< shift &- 1)
+                        let y1 = ay + (Double(left) - 0.5 - ax) * slope, y2 = ay + (Double(right) + 0.5 - ax) * slope
+                        // A slope beyond Double (ends ~1e308 apart) gives ±∞ or NaN: every row.
+                        guard y1.isFinite && y2.isFinite else {
+                            visit(column, firstRow, lastRow)
+                            continue
+                        }
+                        // Floors of y ∓ 2 (y ∓ 0.5 and the rounding of y), clamped to 0...span
+                        // before converting.
+                        let low = min(max(min(y1, y2) - Double(lowY) - 2, 0), span)
+                        let high = min(max(max(y1, y2) - Double(lowY) + 2, 0), span)
+                        visit(column, (lowY &+ Int64(low) &- minY) &>> shift, (lowY &+ Int64(high) &- minY) &>> shift)
+                    }
                 }
             }
         }
