@@ -74,4 +74,55 @@ final class GeoJSONWriterTests: XCTestCase {
         // Writing what was written gives the same bytes.
         XCTAssertEqual(try writeGeoJSON(again), first)
     }
+
+    /// A long ring's text leaves the writer's buffer in pieces as it is written (the buffer stays
+    /// near `spillThreshold` instead of growing to the whole feature), and the pieces are the
+    /// bytes the buffer would have held.
+    func testLongPositionRunsSpillInPiecesWithTheSameBytes() {
+        let coordinates = (0..<100_000).map { index in
+            Coordinate(latitude: Double(index % 170) - 85 + 0.123456789, longitude: Double(index % 359) - 179.5 + 1e-7 * Double(index))
+        }
+        let scale = JSONBytes.CoordinateScale(decimals: 7)
+        var whole = JSONBytes()
+        whole.spill = nil
+        coordinates.withUnsafeBufferPointer { whole.appendPositions($0, reversed: true, scale: scale) }
+        nonisolated(unsafe) var pieces: [[UInt8]] = []
+        var streamed = JSONBytes()
+        streamed.spill = { pieces.append(Array($0)) }
+        streamed.append("[")
+        coordinates.withUnsafeBufferPointer { streamed.appendPositions($0, reversed: true, scale: scale) }
+        XCTAssertGreaterThan(pieces.count, 4)
+        XCTAssertTrue(pieces.allSatisfy { $0.count >= JSONBytes.spillThreshold && $0.count < JSONBytes.spillThreshold + 4096 })
+        XCTAssertLessThan(streamed.bytes.count, JSONBytes.spillThreshold + 4096)
+        XCTAssertEqual(pieces.joined() + streamed.bytes, [UInt8(ascii: "[")] + whole.bytes)
+        XCTAssertNil(streamed.takeSpillError())
+    }
+
+    /// A spill that fails keeps the bytes and reports the error once; nothing more is spilled.
+    func testAFailedSpillKeepsTheBytesAndReportsTheError() {
+        struct Refused: Error {}
+        let coordinates = (0..<50_000).map { Coordinate(latitude: 1.25, longitude: Double($0) * 1e-3) }
+        nonisolated(unsafe) var calls = 0
+        var bytes = JSONBytes()
+        bytes.spill = { _ in calls += 1; throw Refused() }
+        coordinates.withUnsafeBufferPointer { bytes.appendPositions($0, reversed: false, scale: JSONBytes.CoordinateScale(decimals: 7)) }
+        XCTAssertEqual(calls, 1)
+        XCTAssertTrue(bytes.takeSpillError() is Refused)
+        XCTAssertNil(bytes.takeSpillError())
+        var whole = JSONBytes()
+        coordinates.withUnsafeBufferPointer { whole.appendPositions($0, reversed: false, scale: JSONBytes.CoordinateScale(decimals: 7)) }
+        XCTAssertEqual(bytes.bytes, whole.bytes)
+    }
+
+    /// Through the writer: one feature far longer than the buffer, written to memory, is the
+    /// record `encode` makes of it (which never spills).
+    func testAFeatureLongerThanTheBufferIsWrittenWhole() throws {
+        let ring = (0..<60_000).map { index in
+            Coordinate(latitude: 10 * sin(Double(index) * .pi / 30_000), longitude: 10 * cos(Double(index) * .pi / 30_000))
+        }
+        let feature = Feature(properties: ["name": .string("long")], shape: .polygon(Polygon(coordinates: ring + [ring[0]])))
+        let text = try writeGeoJSON([feature], sequence: true)
+        XCTAssertGreaterThan(text.utf8.count, 4 * JSONBytes.spillThreshold)
+        XCTAssertEqual(text, String(decoding: GeoJSONWriter.encode(feature), as: UTF8.self) + "\n")
+    }
 }

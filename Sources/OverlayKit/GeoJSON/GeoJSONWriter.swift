@@ -29,6 +29,7 @@ public struct GeoJSONWriter: FeatureWriter {
         self.output = output
         self.options = options
         self.sequence = sequence
+        scratch.spill = { [output] in try output.write($0) }
     }
 
     public mutating func takeWarnings() -> [Diagnostic] {
@@ -40,6 +41,7 @@ public struct GeoJSONWriter: FeatureWriter {
     public mutating func write(_ feature: Feature) throws {
         startRecord()
         appendFeature(feature)
+        if let error = scratch.takeSpillError() { throw error }
         reportRenamedKeys()
         if sequence { scratch.append(UInt8(ascii: "\n")) }
         count += 1
@@ -86,6 +88,7 @@ public struct GeoJSONWriter: FeatureWriter {
     /// One feature as compact JSON (no trailing newline), for callers that frame it themselves.
     public static func encode(_ feature: Feature, options: WriterOptions = WriterOptions()) -> [UInt8] {
         var writer = GeoJSONWriter(output: ByteOutput(), options: options, sequence: true)
+        writer.scratch.spill = nil  // every byte is returned, none goes to the output
         writer.appendFeature(feature)
         return writer.scratch.bytes
     }

@@ -16,7 +16,35 @@ struct JSONBytes {
     /// clears it. No object written through this buffer has two members of one name.
     var renamedKeys: [(original: String, renamed: String)] = []
 
+    /// Where `appendPositions` hands the text written so far once it holds `spillThreshold`
+    /// bytes (a writer's output), so one long ring streams out instead of growing this buffer to
+    /// its whole size: each doubling copied it into pages never touched before, and page faults
+    /// were most of `convert`'s kernel time on one 12 MB feature. Nil keeps every byte here.
+    var spill: ((UnsafeRawBufferPointer) throws -> Void)?
+    /// The first error `spill` threw; the writer throws it once the feature is written.
+    private(set) var spillError: (any Error)?
+    /// The bytes this buffer holds before `appendPositions` spills them.
+    static let spillThreshold = 1 << 18
+
     init(capacity: Int = 1 << 16) { bytes.reserveCapacity(capacity) }
+
+    /// Returns the error a spill threw, if any, and forgets it.
+    mutating func takeSpillError() -> (any Error)? {
+        defer { spillError = nil }
+        return spillError
+    }
+
+    /// Hands every byte written so far to `spill` (when there is one and it has not failed).
+    private mutating func spillIfLong() {
+        guard bytes.count >= JSONBytes.spillThreshold, let spill, spillError == nil else { return }
+        do {
+            try bytes.withUnsafeBytes { try spill($0) }
+        } catch {
+            spillError = error
+            return
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     @inline(__always)
     mutating func append(_ byte: UInt8) { bytes.append(byte) }
@@ -313,6 +341,7 @@ struct JSONBytes {
                 if used > 4096 - 81 {
                     bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: used))
                     used = 0
+                    spillIfLong()
                 }
                 let separator = index > 0 ? 1 : 0
                 if let length = JSONBytes.formatPosition(coordinate, scale: scale, into: out + used + separator) {
