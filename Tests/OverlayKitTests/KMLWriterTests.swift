@@ -141,4 +141,24 @@ final class KMLWriterTests: XCTestCase {
         XCTAssertEqual(status, 0, output)
         XCTAssertTrue(output.contains("validates"), output)
     }
+
+    /// A ring whose text is many times the writer's buffer streams into the body in pieces; the
+    /// document is the one a writer that keeps every byte in its buffer makes.
+    func testALongRingStreamsWithTheSameDocument() throws {
+        let ring = (0..<60_000).map { index in
+            Coordinate(latitude: 10 * sin(Double(index) * .pi / 30_000), longitude: 10 * cos(Double(index) * .pi / 30_000), altitude: 2.5)
+        }
+        let feature = Feature(properties: ["name": .string("long")], shape: .polygon(Polygon(coordinates: ring + [ring[0]])))
+        var documents: [[UInt8]] = []
+        for spills in [true, false] {
+            let output = ByteOutput()
+            var writer = try KMLWriter(output: output)
+            if !spills { writer.scratch.spill = nil }
+            try writer.write(feature)
+            try writer.finish()
+            documents.append(output.bytes)
+        }
+        XCTAssertGreaterThan(documents[0].count, 4 * JSONBytes.spillThreshold)
+        XCTAssertEqual(documents[0], documents[1])
+    }
 }

@@ -34,8 +34,9 @@ struct JSONBytes {
         return spillError
     }
 
-    /// Hands every byte written so far to `spill` (when there is one and it has not failed).
-    private mutating func spillIfLong() {
+    /// Hands every byte written so far to `spill` once they are `spillThreshold` or more (when
+    /// there is a spill and it has not failed); writers call it between the parts of a long text.
+    mutating func spillIfLong() {
         guard bytes.count >= JSONBytes.spillThreshold, let spill, spillError == nil else { return }
         do {
             try bytes.withUnsafeBytes { try spill($0) }

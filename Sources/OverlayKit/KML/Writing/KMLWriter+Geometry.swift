@@ -83,6 +83,8 @@ extension KMLWriter {
         for (index, coordinate) in coordinates.enumerated() {
             if index > 0 { scratch.append(UInt8(ascii: " ")) }
             appendTuple(coordinate)
+            // A long ring streams into the body instead of growing the buffer to its whole text.
+            if scratch.bytes.count >= JSONBytes.spillThreshold { scratch.spillIfLong() }
         }
         scratch.append("</coordinates>")
     }

@@ -63,7 +63,9 @@ public struct KMLWriter: FeatureWriter {
         self.options = options
         self.kmz = kmz
         documentName = options.name
-        body = try TemporaryFile()
+        let body = try TemporaryFile()
+        self.body = body
+        scratch.spill = { try body.write($0) }
     }
 
     /// Keeps a collection's members (besides a name taken) for the Document's ExtendedData.
@@ -87,6 +89,7 @@ public struct KMLWriter: FeatureWriter {
         scratch.bytes.removeAll(keepingCapacity: true)
         moveToFolders(feature.folderPath)
         appendPlacemark(feature)
+        if let error = scratch.takeSpillError() { throw error }
         try flushScratch()
     }
 
