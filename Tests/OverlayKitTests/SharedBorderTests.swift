@@ -425,6 +425,17 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertEqual(out.count, 22)
     }
 
+    func testClosedRingsLoseRepeatsAndSpikesAcrossTheSeam() {
+        var out: [Int32] = [7, 7]
+        // (9,9) is the tip of a spike across the seam (0,0 → 9,9 → 0,0): the first point goes,
+        // then the last, which repeats the new first.
+        XCTAssertTrue(SharedBorderTile.appendClosedRing([9, 9, 0, 0, 4, 0, 4, 4, 0, 4, 0, 0], outer: true, to: &out))
+        XCTAssertEqual(out, [7, 7, 0, 0, 4, 0, 4, 4, 0, 4, 0, 0])
+        // A spike at the end (… 0,4 → 0,8 → 0,4) and the first point repeated last.
+        XCTAssertTrue(SharedBorderTile.appendClosedRing([0, 0, 4, 0, 4, 4, 0, 4, 0, 8, 0, 4, 0, 0], outer: true, to: &out))
+        XCTAssertEqual(Array(out[12...]), [0, 0, 4, 0, 4, 4, 0, 4, 0, 0])
+    }
+
     /// The x, y pairs of `xy` as a set.
     private static func pixelSet(_ xy: [Int32]) -> Set<[Int32]> {
         var pixels = Set<[Int32]>()
