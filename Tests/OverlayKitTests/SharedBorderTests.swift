@@ -425,6 +425,42 @@ final class SharedBorderPartsTests: XCTestCase {
         XCTAssertEqual(out.count, 22)
     }
 
+    /// `TileUnits.round` floors by truncation where it can: the same integers as the floor and
+    /// halves-up of Math.round everywhere, at the halves, near the truncation's limits and beyond.
+    func testRoundingToTileUnitsIsMathRound() {
+        func mathRound(_ value: Double) -> Int32 {
+            let floor = value.rounded(.down)
+            return Int32(saturating: value - floor >= 0.5 ? floor + 1 : floor)
+        }
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                0.5000000000000001, -0.5000000000000001, 4095.5, -64.5, 4160.499999, -4160.500001,
+                                2_147_483_646.5, 2_147_483_647.4, 2_147_483_647.5, -2_147_483_648.4, -2_147_483_648.5,
+                                -2_147_483_649, 0x1p51 - 0.5, 0x1p51, -0x1p51 + 0.5, -0x1p51, 0x1p52 + 1, -0x1p52 - 1,
+                                1e300, -1e300, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNonzeroMagnitude,
+                                -.leastNonzeroMagnitude]
+        var generator = SeededGenerator(seed: 51)
+        for _ in 0..<2_000 {
+            let whole = Double(Int.random(in: -70_000...70_000, using: &generator))
+            values.append(whole + 0.5)
+            values.append(whole - 0.5)
+            values.append(whole + Double.random(in: -1...1, using: &generator))
+            values.append(Double.random(in: -1e12...1e12, using: &generator))
+        }
+        for value in values { XCTAssertEqual(TileUnits.round(value), mathRound(value), "\(value)") }
+        XCTAssertEqual(TileUnits.round(.nan), mathRound(.nan))
+    }
+
+    func testClosedRingsLoseRepeatsAndSpikesAcrossTheSeam() {
+        var out: [Int32] = [7, 7]
+        // (9,9) is the tip of a spike across the seam (0,0 → 9,9 → 0,0): the first point goes,
+        // then the last, which repeats the new first.
+        XCTAssertTrue(SharedBorderTile.appendClosedRing([9, 9, 0, 0, 4, 0, 4, 4, 0, 4, 0, 0], outer: true, to: &out))
+        XCTAssertEqual(out, [7, 7, 0, 0, 4, 0, 4, 4, 0, 4, 0, 0])
+        // A spike at the end (… 0,4 → 0,8 → 0,4) and the first point repeated last.
+        XCTAssertTrue(SharedBorderTile.appendClosedRing([0, 0, 4, 0, 4, 4, 0, 4, 0, 8, 0, 4, 0, 0], outer: true, to: &out))
+        XCTAssertEqual(Array(out[12...]), [0, 0, 4, 0, 4, 4, 0, 4, 0, 0])
+    }
+
     /// The x, y pairs of `xy` as a set.
     private static func pixelSet(_ xy: [Int32]) -> Set<[Int32]> {
         var pixels = Set<[Int32]>()

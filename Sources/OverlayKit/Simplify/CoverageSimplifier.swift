@@ -24,9 +24,6 @@ package enum CoverageSimplifier {
         let arcPoints = topology.arcPoints
         guard squaredTolerance > 0 else { return [Bool](repeating: true, count: arcPoints.count) }
         var state = State(topology: topology, squaredTolerance: squaredTolerance)
-        for arc in 0..<topology.arcCount where topology.arcStarts[arc + 1] - topology.arcStarts[arc] == 2 {
-            state.accepted.insert(State.segmentKey(arcPoints[topology.arcStarts[arc]], arcPoints[topology.arcStarts[arc] + 1]))
-        }
         for arc in 0..<topology.arcCount { state.simplify(arc: arc) }
         return state.kept
     }
@@ -40,8 +37,11 @@ package enum CoverageSimplifier {
         /// most arcs of a coverage cut at tile edges are single segments, and then no chord is.
         var checks: Checks?
         var kept: [Bool]
-        /// Kept chords, as unordered point id pairs.
+        /// Kept chords, as unordered point id pairs. The single-segment arcs' chords are added
+        /// before the first lookup (`acceptSingleSegments`): a coverage cut at tile edges is mostly
+        /// single segments, and then no lookup is made at all.
         var accepted: KeyTable
+        var singleSegmentsAccepted = false
         /// The spans left to look at, kept between arcs so that no arc allocates.
         var stack = [(Int, Int)]()
 
@@ -60,7 +60,18 @@ package enum CoverageSimplifier {
             arcStarts = topology.arcStarts
             self.squaredTolerance = squaredTolerance
             kept = [Bool](repeating: false, count: arcPoints.count)
-            accepted = KeyTable(capacity: arcPoints.count)
+            // Sized when the single segments come (`acceptSingleSegments`); few chords before.
+            accepted = KeyTable(capacity: 0)
+        }
+
+        /// Adds every single-segment arc's chord to `accepted` (a set: any time before the first
+        /// lookup gives the same lookups).
+        mutating func acceptSingleSegments() {
+            singleSegmentsAccepted = true
+            if accepted.count == 0 { accepted = KeyTable(capacity: arcPoints.count) }
+            for arc in 0..<arcStarts.count - 1 where arcStarts[arc + 1] - arcStarts[arc] == 2 {
+                accepted.insert(Self.segmentKey(arcPoints[arcStarts[arc]], arcPoints[arcStarts[arc] + 1]))
+            }
         }
 
         /// The indexes of `checks`, over every point and segment of the topology.
@@ -127,6 +138,7 @@ package enum CoverageSimplifier {
                         farthest = position
                     }
                 }
+                if maximum <= squaredTolerance && a != b && !singleSegmentsAccepted { acceptSingleSegments() }
                 if maximum <= squaredTolerance && a != b && !accepted.contains(Self.segmentKey(a, b)) {
                     if checks == nil {
                         checks = Self.checks(points: points, arcPoints: arcPoints, arcStarts: arcStarts,

@@ -9,7 +9,8 @@
 /// one closed arc, started at its smallest point id, so a hole and the enclave that fills it
 /// find the same arc.
 ///
-/// O(n) expected for n vertices (one hash probe per vertex, one per arc piece).
+/// O(n) expected for n vertices (one hash probe per vertex; an arc piece is looked up among the
+/// arcs its first point starts).
 package struct SharedArcs: Sendable {
     /// Distinct points as x, y pairs; a point id indexes pairs.
     package private(set) var points: [Double] = []
@@ -52,12 +53,18 @@ package struct SharedArcs: Sendable {
         var ids = [Int32](repeating: 0, count: vertexCount)
         var points = [Double](repeating: 0, count: 2 * vertexCount)
         var firstVertex = [Int32](repeating: 0, count: vertexCount)
-        var lastRing = [Int32](repeating: 0, count: vertexCount)
-        var idStarts = [Int]()
-        idStarts.reserveCapacity(ringCount + 1)
+        var idStarts = [Int](repeating: 0, count: ringCount + 1)
         var slots = 16
         while slots < 2 * vertexCount { slots <<= 1 }
-        var slotKeys = [UInt64](repeating: 0, count: 2 * slots), slotIds = [Int32](repeating: -1, count: slots)
+        // A slot's keys and a point's last ring are read only once written (the slot's id, the
+        // point's id set): left uninitialized, not cleared per tile.
+        let slotKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: 2 * slots)
+        let lastRing = UnsafeMutableBufferPointer<Int32>.allocate(capacity: vertexCount)
+        defer {
+            slotKeys.deallocate()
+            lastRing.deallocate()
+        }
+        var slotIds = [Int32](repeating: -1, count: slots)
         let mask = slots - 1
         var idCount = 0, pointCount = 0
         var sharesPoint = false
@@ -65,52 +72,50 @@ package struct SharedArcs: Sendable {
             ids.withUnsafeMutableBufferPointer { ids in
                 points.withUnsafeMutableBufferPointer { points in
                     firstVertex.withUnsafeMutableBufferPointer { firstVertex in
-                        lastRing.withUnsafeMutableBufferPointer { lastRing in
-                            slotKeys.withUnsafeMutableBufferPointer { slotKeys in
-                                slotIds.withUnsafeMutableBufferPointer { slotIds in
-                                    for ring in 0..<ringCount {
-                                        idStarts.append(idCount)
-                                        let start = idCount
-                                        var last: Int32 = -1
-                                        for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
-                                            let x = xy[2 * vertex], y = xy[2 * vertex + 1]
-                                            let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
-                                            var slot = Self.hash(kx, ky) & mask
-                                            var id: Int32
-                                            while true {
-                                                id = slotIds[slot]
-                                                if id < 0 || (slotKeys[2 * slot] == kx && slotKeys[2 * slot + 1] == ky) { break }
-                                                slot = (slot + 1) & mask
-                                            }
-                                            if id < 0 {
-                                                id = Int32(truncatingIfNeeded: pointCount)
-                                                slotIds[slot] = id
-                                                slotKeys[2 * slot] = kx
-                                                slotKeys[2 * slot + 1] = ky
-                                                firstVertex[pointCount] = Int32(truncatingIfNeeded: vertex)
-                                                points[2 * pointCount] = x == 0 ? 0 : x
-                                                points[2 * pointCount + 1] = y == 0 ? 0 : y
-                                                lastRing[pointCount] = Int32(truncatingIfNeeded: ring)
-                                                pointCount += 1
-                                            } else if lastRing[Int(id)] != Int32(truncatingIfNeeded: ring) {
-                                                sharesPoint = true
-                                                lastRing[Int(id)] = Int32(truncatingIfNeeded: ring)
-                                            }
-                                            if id == last { continue }
-                                            ids[idCount] = id
-                                            idCount += 1
-                                            last = id
+                        slotIds.withUnsafeMutableBufferPointer { slotIds in
+                            idStarts.withUnsafeMutableBufferPointer { idStarts in
+                                for ring in 0..<ringCount {
+                                    idStarts[ring] = idCount
+                                    let start = idCount
+                                    var last: Int32 = -1
+                                    for vertex in ringStarts[ring]..<ringStarts[ring + 1] {
+                                        let x = xy[2 * vertex], y = xy[2 * vertex + 1]
+                                        let kx = (x == 0 ? 0 : x).bitPattern, ky = (y == 0 ? 0 : y).bitPattern
+                                        var slot = Self.hash(kx, ky) & mask
+                                        var id: Int32
+                                        while true {
+                                            id = slotIds[slot]
+                                            if id < 0 || (slotKeys[2 * slot] == kx && slotKeys[2 * slot + 1] == ky) { break }
+                                            slot = (slot + 1) & mask
                                         }
-                                        while idCount > start + 1 && ids[idCount - 1] == ids[start] { idCount -= 1 }
+                                        if id < 0 {
+                                            id = Int32(truncatingIfNeeded: pointCount)
+                                            slotIds[slot] = id
+                                            slotKeys[2 * slot] = kx
+                                            slotKeys[2 * slot + 1] = ky
+                                            firstVertex[pointCount] = Int32(truncatingIfNeeded: vertex)
+                                            points[2 * pointCount] = x == 0 ? 0 : x
+                                            points[2 * pointCount + 1] = y == 0 ? 0 : y
+                                            lastRing[pointCount] = Int32(truncatingIfNeeded: ring)
+                                            pointCount += 1
+                                        } else if lastRing[Int(id)] != Int32(truncatingIfNeeded: ring) {
+                                            sharesPoint = true
+                                            lastRing[Int(id)] = Int32(truncatingIfNeeded: ring)
+                                        }
+                                        if id == last { continue }
+                                        ids[idCount] = id
+                                        idCount += 1
+                                        last = id
                                     }
+                                    while idCount > start + 1 && ids[idCount - 1] == ids[start] { idCount -= 1 }
                                 }
+                                idStarts[ringCount] = idCount
                             }
                         }
                     }
                 }
             }
         }
-        idStarts.append(idCount)
         guard sharesPoint else { return nil }
         ids.removeSubrange(idCount...)
         points.removeSubrange((2 * pointCount)...)
@@ -162,75 +167,88 @@ package struct SharedArcs: Sendable {
         let outStarts = UnsafeMutableBufferPointer<Int>.allocate(capacity: idCount + 1)
         let outUses = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
         let outRingArcs = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        // The arcs found so far by key (its two point ids): a list per first id, through the
+        // arcs (a point starts few arcs), instead of a hash table.
+        let arcsByFirst = UnsafeMutableBufferPointer<Int32>.allocate(capacity: pointCount)
+        arcsByFirst.initialize(repeating: -1)
+        let nextByFirst = UnsafeMutableBufferPointer<Int32>.allocate(capacity: idCount)
+        let keySecond = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: idCount)
         defer {
             outPoints.deallocate()
             outStarts.deallocate()
             outUses.deallocate()
             outRingArcs.deallocate()
+            arcsByFirst.deallocate()
+            nextByFirst.deallocate()
+            keySecond.deallocate()
         }
         var pointsWritten = 0, arcsWritten = 0, ringArcsWritten = 0
         outStarts[0] = 0
-        var ringStarts = [Int]()
-        ringStarts.reserveCapacity(ringCount + 1)
-        ringStarts.append(0)
-        var arcByKey = KeyTable(capacity: idCount / 2)
+        var ringStarts = [Int](repeating: 0, count: ringCount + 1)
         ids.withUnsafeBufferPointer { ids in
             junction.withUnsafeBufferPointer { junction in
-                /// Adds the ring's next piece (`length` points, the i-th `point(i)`), stored in
-                /// canonical direction the first time it is met.
-                @inline(__always)
-                func add(length: Int, key: UInt64, reversed: Bool, _ point: (Int) -> Int32) {
-                    let arc: Int32
-                    if let known = arcByKey.insert(key, value: Int32(truncatingIfNeeded: arcsWritten)) {
-                        arc = known
-                        outUses[Int(arc)] += 1
-                    } else {
-                        arc = Int32(truncatingIfNeeded: arcsWritten)
-                        if reversed {
-                            var index = length
-                            while index > 0 { index -= 1; outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                ringStarts.withUnsafeMutableBufferPointer { ringStarts in
+                    /// Adds the ring's next piece (`length` points, the i-th `point(i)`), stored in
+                    /// canonical direction the first time it is met.
+                    @inline(__always)
+                    func add(length: Int, key: UInt64, reversed: Bool, _ point: (Int) -> Int32) {
+                        // The key's first id is a point id (below pointCount), its arcs a list.
+                        let first = Int(key >> 32), second = UInt32(truncatingIfNeeded: key)
+                        var arc = arcsByFirst[first]
+                        while arc >= 0 && keySecond[Int(arc)] != second { arc = nextByFirst[Int(arc)] }
+                        if arc >= 0 {
+                            outUses[Int(arc)] += 1
                         } else {
-                            for index in 0..<length { outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                            arc = Int32(truncatingIfNeeded: arcsWritten)
+                            nextByFirst[arcsWritten] = arcsByFirst[first]
+                            arcsByFirst[first] = arc
+                            keySecond[arcsWritten] = second
+                            if reversed {
+                                var index = length
+                                while index > 0 { index -= 1; outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                            } else {
+                                for index in 0..<length { outPoints[pointsWritten] = point(index); pointsWritten += 1 }
+                            }
+                            outUses[arcsWritten] = 1
+                            arcsWritten += 1
+                            outStarts[arcsWritten] = pointsWritten
                         }
-                        outUses[arcsWritten] = 1
-                        arcsWritten += 1
-                        outStarts[arcsWritten] = pointsWritten
+                        outRingArcs[ringArcsWritten] = arc << 1 | (reversed ? 1 : 0)
+                        ringArcsWritten += 1
                     }
-                    outRingArcs[ringArcsWritten] = arc << 1 | (reversed ? 1 : 0)
-                    ringArcsWritten += 1
-                }
-                for ring in 0..<ringCount {
-                    let start = idStarts[ring], count = idStarts[ring + 1] - start
-                    defer { ringStarts.append(ringArcsWritten) }
-                    guard count >= 3 else { continue }
-                    guard let first = (start..<start + count).first(where: { junction[Int(ids[$0])] }) else {
-                        // No junction: one closed arc from the smallest id, toward its smaller neighbour.
-                        var offset = 0
-                        for position in 1..<count where ids[start + position] < ids[start + offset] { offset = position }
-                        let next = ids[start + (offset + 1) % count], previous = ids[start + (offset + count - 1) % count]
-                        let forward = next < previous
-                        func point(_ step: Int) -> Int32 {
-                            ids[start + (forward ? (offset + step) % count : (offset - step % count + count) % count)]
+                    for ring in 0..<ringCount {
+                        let start = idStarts[ring], count = idStarts[ring + 1] - start
+                        defer { ringStarts[ring + 1] = ringArcsWritten }
+                        guard count >= 3 else { continue }
+                        guard let first = (start..<start + count).first(where: { junction[Int(ids[$0])] }) else {
+                            // No junction: one closed arc from the smallest id, toward its smaller neighbour.
+                            var offset = 0
+                            for position in 1..<count where ids[start + position] < ids[start + offset] { offset = position }
+                            let next = ids[start + (offset + 1) % count], previous = ids[start + (offset + count - 1) % count]
+                            let forward = next < previous
+                            func point(_ step: Int) -> Int32 {
+                                ids[start + (forward ? (offset + step) % count : (offset - step % count + count) % count)]
+                            }
+                            add(length: count + 1, key: Self.key(point(0), point(1)), reversed: next > previous, point)
+                            continue
                         }
-                        add(length: count + 1, key: Self.key(point(0), point(1)), reversed: next > previous, point)
-                        continue
-                    }
-                    // From junction to junction around the ring; an arc met before is not copied again.
-                    var position = first - start
-                    var walked = 0
-                    while walked < count {
-                        let from = position
-                        var length = 1
-                        repeat {
-                            position = position + 1 == count ? 0 : position + 1
-                            walked += 1
-                            length += 1
-                        } while !junction[Int(ids[start + position])]
-                        // The piece's i-th point (a piece is at most one turn and a point long).
-                        func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
-                        let forward = Self.key(point(0), point(1))
-                        let backward = Self.key(point(length - 1), point(length - 2))
-                        add(length: length, key: min(forward, backward), reversed: backward < forward, point)
+                        // From junction to junction around the ring; an arc met before is not copied again.
+                        var position = first - start
+                        var walked = 0
+                        while walked < count {
+                            let from = position
+                            var length = 1
+                            repeat {
+                                position = position + 1 == count ? 0 : position + 1
+                                walked += 1
+                                length += 1
+                            } while !junction[Int(ids[start + position])]
+                            // The piece's i-th point (a piece is at most one turn and a point long).
+                            func point(_ index: Int) -> Int32 { ids[start + (from + index < count ? from + index : from + index - count)] }
+                            let forward = Self.key(point(0), point(1))
+                            let backward = Self.key(point(length - 1), point(length - 2))
+                            add(length: length, key: min(forward, backward), reversed: backward < forward, point)
+                        }
                     }
                 }
             }

@@ -92,16 +92,21 @@ struct GridSnapRounding {
     ///   - result: the integer x, y pairs the path is appended to.
     ///   - crossed: scratch space for the hot pixels a segment passes through.
     func snap(_ xy: [Double], from start: Int, to end: Int, into result: inout [Int32], crossed: inout [(Int32, Int32)]) {
-        let base = result.count
         guard end - start >= 2 else { return }
+        var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
+        // The last pair appended, kept here rather than read back from `result`.
+        var lastX = previousX, lastY = previousY
+        result.append(lastX)
+        result.append(lastY)
+        @inline(__always)
         func append(_ x: Int32, _ y: Int32) {
-            if result.count - base >= 2 && result[result.count - 2] == x && result[result.count - 1] == y { return }
+            if x == lastX && y == lastY { return }
             result.append(x)
             result.append(y)
+            lastX = x
+            lastY = y
         }
-        append(TileUnits.round(xy[start]), TileUnits.round(xy[start + 1]))
         var index = start + 2
-        var previousX = TileUnits.round(xy[start]), previousY = TileUnits.round(xy[start + 1])
         while index + 1 < end {
             let ax = xy[index - 2], ay = xy[index - 1], bx = xy[index], by = xy[index + 1]
             let startX = previousX, startY = previousY
@@ -266,6 +271,15 @@ struct TileUnits {
     /// JavaScript's Math.round (halves toward +∞), which geojson-vt's integers come from.
     @inline(__always)
     static func round(_ value: Double) -> Int32 {
+        // Within ±2^51 the floor is the truncation, less one where that rounded up (exact in
+        // Double; no libm call, which x86-64 without SSE4.1 makes for `rounded(.down)`).
+        if value > -0x1p51 && value < 0x1p51 {
+            let truncated = Double(Int64(value))
+            let floor = truncated > value ? truncated - 1 : truncated
+            let rounded = value - floor >= 0.5 ? floor + 1 : floor
+            if rounded >= -2_147_483_648 && rounded <= 2_147_483_647 { return Int32(rounded) }
+            return Int32(saturating: rounded)
+        }
         let floor = value.rounded(.down)
         let rounded = value - floor >= 0.5 ? floor + 1 : floor
         // In range (every tile unit of a real tile) the conversion is exact; NaN and beyond saturate.

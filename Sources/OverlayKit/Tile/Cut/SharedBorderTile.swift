@@ -33,16 +33,15 @@ enum SharedBorderTile {
     /// tile allocates per layer, not per ring.
     struct Outcomes {
         /// Every drawn ring's points, one ring after another.
-        private(set) var points: [Int32] = []
+        fileprivate(set) var points: [Int32] = []
         /// Feature `f`'s rings are `rings[featureStarts[f]..<featureStarts[f + 1]]`.
         private(set) var featureStarts: [Int] = [0]
         private(set) var rings: [RingOutcome] = []
 
-        /// Every ring of `features` on the per-ring path, room for `pointCapacity` points' x and y.
-        init(_ features: [ProjectedFeature], pointCapacity: Int) {
-            points.reserveCapacity(pointCapacity)
+        /// Every ring of `features` on the per-ring path.
+        init(_ features: [ProjectedFeature]) {
             featureStarts.reserveCapacity(features.count + 1)
-            for feature in features { featureStarts.append(featureStarts[featureStarts.count - 1] + feature.rings.count) }
+            for index in features.indices { featureStarts.append(featureStarts[index] + features[index].rings.count) }
             rings = [RingOutcome](repeating: .perRing, count: featureStarts[features.count])
         }
 
@@ -51,13 +50,6 @@ enum SharedBorderTile {
 
         fileprivate mutating func set(feature: Int, ring: Int, _ outcome: RingOutcome) {
             rings[featureStarts[feature] + ring] = outcome
-        }
-
-        /// Appends `ring` closed (see `appendClosedRing`) and returns its outcome.
-        fileprivate mutating func close(_ ring: [Int32], outer: Bool) -> RingOutcome {
-            let start = points.count
-            guard SharedBorderTile.appendClosedRing(ring, outer: outer, to: &points) else { return .collapsed }
-            return .drawn(start..<points.count)
         }
     }
 
@@ -71,17 +63,29 @@ enum SharedBorderTile {
     ///     path's rounding and stand-ins reach no farther).
     static func outcomes(_ features: [ProjectedFeature], units: TileUnits, tolerance: Double, tinyRingArea: Double,
                          nearGap: Double) -> Outcomes? {
-        var ringStarts = [0]
-        var owners = [(feature: Int, ring: Int)]()
-        var boxes = [Double]()
+        // Rings and vertices counted first, so that every per-ring and per-vertex buffer below
+        // is allocated once at its size.
+        var ringTotal = 0, vertexTotal = 0
+        for feature in features {
+            ringTotal += feature.rings.count
+            for ring in feature.rings { vertexTotal += ring.count }
+        }
+        var ringStarts = [Int](), owners = [(feature: Int, ring: Int)](), boxes = [Double]()
+        var ringIsOuter = [Bool](), ringSize = [Double]()
+        ringStarts.reserveCapacity(ringTotal + 1)
+        owners.reserveCapacity(ringTotal)
+        boxes.reserveCapacity(4 * ringTotal)
+        ringIsOuter.reserveCapacity(ringTotal)
+        ringSize.reserveCapacity(ringTotal)
+        ringStarts.append(0)
         // Every ring's points in tile units, written unchecked (room for every ring's count; the
         // rings lie within their features' coordinates, checked per ring).
-        var xy = [Double](repeating: 0, count: 2 * features.reduce(0) { $0 + $1.rings.reduce(0) { $0 + $1.count } })
+        var xy = [Double](repeating: 0, count: 2 * vertexTotal)
         var written = 0
         xy.withUnsafeMutableBufferPointer { xy in
-            for (featureIndex, feature) in features.enumerated() {
-                feature.coordinates.withUnsafeBufferPointer { coordinates in
-                    for (ringIndex, ring) in feature.rings.enumerated() {
+            for featureIndex in features.indices {
+                features[featureIndex].coordinates.withUnsafeBufferPointer { coordinates in
+                    for (ringIndex, ring) in features[featureIndex].rings.enumerated() {
                         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
                         var index = ring.start * 3
                         let end = (ring.start + ring.count) * 3
@@ -96,6 +100,8 @@ enum SharedBorderTile {
                         }
                         ringStarts.append(written / 2)
                         owners.append((featureIndex, ringIndex))
+                        ringIsOuter.append(ring.isOuter)
+                        ringSize.append(ring.size)
                         boxes.append(minX)
                         boxes.append(minY)
                         boxes.append(maxX)
@@ -128,26 +134,53 @@ enum SharedBorderTile {
         let kept = CoverageSimplifier.kept(topology, squaredTolerance: tolerance * tolerance)
         // Every arc's kept points, flat, and the hot pixels: one at each kept point, found by
         // point id (two points in one pixel give it twice, which the snap draws once).
-        var paths = [Double](), pathStarts = [Int]()
-        paths.reserveCapacity(2 * topology.arcPoints.count)
-        pathStarts.reserveCapacity(topology.arcCount + 1)
-        pathStarts.append(0)
-        var pixelX = [Int32](), pixelY = [Int32]()
-        var hot = [Bool](repeating: false, count: topology.points.count / 2)
-        for arc in 0..<topology.arcCount {
-            for position in topology.arcStarts[arc]..<topology.arcStarts[arc + 1] where kept[position] {
-                let point = Int(topology.arcPoints[position])
-                let x = topology.points[2 * point], y = topology.points[2 * point + 1]
-                paths.append(x)
-                paths.append(y)
-                if !hot[point] {
-                    hot[point] = true
-                    pixelX.append(TileUnits.round(x))
-                    pixelY.append(TileUnits.round(y))
+        // Written unchecked into buffers of their largest sizes: a path point per arc position, a
+        // pixel per point.
+        let positions = topology.arcPoints.count, pointCount = topology.points.count / 2
+        var paths = [Double](repeating: 0, count: 2 * positions), pathStarts = [Int](repeating: 0, count: topology.arcCount + 1)
+        var pixelX = [Int32](repeating: 0, count: pointCount), pixelY = [Int32](repeating: 0, count: pointCount)
+        var hot = [Bool](repeating: false, count: pointCount)
+        var pathCount = 0, pixelCount = 0
+        precondition(kept.count == positions && topology.arcStarts.count == topology.arcCount + 1
+                     && topology.arcStarts[0] == 0 && topology.arcStarts[topology.arcCount] == positions,
+                     "arcs beyond their points")
+        paths.withUnsafeMutableBufferPointer { paths in
+            pathStarts.withUnsafeMutableBufferPointer { pathStarts in
+                pixelX.withUnsafeMutableBufferPointer { pixelX in
+                    pixelY.withUnsafeMutableBufferPointer { pixelY in
+                        hot.withUnsafeMutableBufferPointer { hot in
+                            topology.arcPoints.withUnsafeBufferPointer { arcPoints in
+                                topology.points.withUnsafeBufferPointer { points in
+                                    kept.withUnsafeBufferPointer { kept in
+                                        topology.arcStarts.withUnsafeBufferPointer { arcStarts in
+                                            for arc in 0..<topology.arcCount {
+                                                for position in arcStarts[arc]..<arcStarts[arc + 1] where kept[position] {
+                                                    // Every arc point is a point id (SharedArcs made both).
+                                                    let point = Int(arcPoints[position])
+                                                    let x = points[2 * point], y = points[2 * point + 1]
+                                                    paths[pathCount] = x
+                                                    paths[pathCount + 1] = y
+                                                    pathCount += 2
+                                                    if !hot[point] {
+                                                        hot[point] = true
+                                                        pixelX[pixelCount] = TileUnits.round(x)
+                                                        pixelY[pixelCount] = TileUnits.round(y)
+                                                        pixelCount += 1
+                                                    }
+                                                }
+                                                pathStarts[arc + 1] = pathCount
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-            pathStarts.append(paths.count)
         }
+        pixelX.removeSubrange(pixelCount...)
+        pixelY.removeSubrange(pixelCount...)
         let snapping = GridSnapRounding(pixelX: pixelX, pixelY: pixelY)
         var snapped = [Int32](), snappedStarts = [Int](), crossed = [(Int32, Int32)]()
         snapped.reserveCapacity(paths.count)
@@ -157,30 +190,61 @@ enum SharedBorderTile {
             snapping.snap(paths, from: pathStarts[arc], to: pathStarts[arc + 1], into: &snapped, crossed: &crossed)
             snappedStarts.append(snapped.count)
         }
-        var outcomes = Outcomes(features, pointCapacity: snapped.count + 2 * members.count)
-        var points = [Int32]()
-        for (member, ring) in members.enumerated() {
-            let (featureIndex, ringIndex) = owners[ring]
-            let source = features[featureIndex].rings[ringIndex]
-            if tolerance > 0 && source.isOuter && !shares[ring] && source.size < tinyRingArea {
-                outcomes.set(feature: featureIndex, ring: ringIndex, .tiny)
-                continue
-            }
-            points.removeAll(keepingCapacity: true)
+        var outcomes = Outcomes(features)
+        // Every member ring's points (2 × (count − 1) per arc and room for the closing point),
+        // written unchecked and closed in place, one ring after another.
+        var total = 0
+        for member in members.indices {
             for entry in topology.ringArcs[topology.ringStarts[member]..<topology.ringStarts[member + 1]] {
                 let arc = Int(entry >> 1)
-                let first = snappedStarts[arc], count = (snappedStarts[arc + 1] - first) / 2
-                if entry & 1 == 0 {
-                    points.append(contentsOf: snapped[first..<first + 2 * (count - 1)])
-                } else {
-                    for index in stride(from: count - 1, to: 0, by: -1) {
-                        points.append(snapped[first + 2 * index])
-                        points.append(snapped[first + 2 * index + 1])
+                total += max(snappedStarts[arc + 1] - snappedStarts[arc] - 2, 0)
+            }
+            total += 2
+        }
+        var ringPoints = [Int32](repeating: 0, count: total)
+        var cursor = 0
+        ringPoints.withUnsafeMutableBufferPointer { out in
+            snapped.withUnsafeBufferPointer { snapped in
+                for (member, ring) in members.enumerated() {
+                    let (featureIndex, ringIndex) = owners[ring]
+                    if tolerance > 0 && ringIsOuter[ring] && !shares[ring] && ringSize[ring] < tinyRingArea {
+                        outcomes.set(feature: featureIndex, ring: ringIndex, .tiny)
+                        continue
+                    }
+                    let base = cursor
+                    for entry in topology.ringArcs[topology.ringStarts[member]..<topology.ringStarts[member + 1]] {
+                        let arc = Int(entry >> 1)
+                        let first = snappedStarts[arc], count = (snappedStarts[arc + 1] - first) / 2
+                        if entry & 1 == 0 {
+                            var index = first
+                            while index < first + 2 * (count - 1) {
+                                out[cursor] = snapped[index]
+                                cursor += 1
+                                index += 1
+                            }
+                        } else {
+                            var index = count - 1
+                            while index > 0 {
+                                out[cursor] = snapped[first + 2 * index]
+                                out[cursor + 1] = snapped[first + 2 * index + 1]
+                                cursor += 2
+                                index -= 1
+                            }
+                        }
+                    }
+                    // `total` counted every point and the closing point: the ring fits.
+                    if let end = closeRing(out, from: base, to: cursor, outer: ringIsOuter[ring]) {
+                        outcomes.set(feature: featureIndex, ring: ringIndex, .drawn(base..<end))
+                        cursor = end
+                    } else {
+                        outcomes.set(feature: featureIndex, ring: ringIndex, .collapsed)
+                        cursor = base
                     }
                 }
             }
-            outcomes.set(feature: featureIndex, ring: ringIndex, outcomes.close(points, outer: source.isOuter))
         }
+        ringPoints.removeSubrange(cursor...)
+        outcomes.points = ringPoints
         return outcomes
     }
 
@@ -225,47 +289,60 @@ enum SharedBorderTile {
     /// and `out` as it was, when no area is left.
     static func appendClosedRing(_ points: [Int32], outer: Bool, to out: inout [Int32]) -> Bool {
         let base = out.count
-        var index = 0
-        while index + 1 < points.count {
-            let x = points[index], y = points[index + 1]
+        out += points
+        out += [0, 0]
+        let end = out.withUnsafeMutableBufferPointer { closeRing($0, from: base, to: base + points.count, outer: outer) }
+        out.removeSubrange((end ?? base)...)
+        return end != nil
+    }
+
+    /// `appendClosedRing` in place: the ring's points are `out[start..<end]` (x, y pairs), and
+    /// `out` has room for two more; returns the end of the closed ring written from `start`, or
+    /// nil when no area is left. Reads and writes only `out[start..<end + 2]`.
+    private static func closeRing(_ out: UnsafeMutableBufferPointer<Int32>, from start: Int, to end: Int, outer: Bool) -> Int? {
+        precondition(start >= 0 && start <= end && end + 2 <= out.count && (end - start) % 2 == 0, "a ring beyond its buffer")
+        let base = start
+        // The points kept so far are out[base..<written]; written never passes the point read.
+        var written = base
+        var index = base
+        while index + 1 < end {
+            let x = out[index], y = out[index + 1]
             index += 2
-            let end = out.count
-            if end - base >= 2 && out[end - 2] == x && out[end - 1] == y { continue }
-            if end - base >= 4 && out[end - 4] == x && out[end - 3] == y {
-                out.removeLast(2)  // a spike: a, b, a is a
+            if written - base >= 2 && out[written - 2] == x && out[written - 1] == y { continue }
+            if written - base >= 4 && out[written - 4] == x && out[written - 3] == y {
+                written -= 2  // a spike: a, b, a is a
                 continue
             }
-            out.append(x)
-            out.append(y)
+            out[written] = x
+            out[written + 1] = y
+            written += 2
         }
         // Where the end meets the start: repeats and spikes across the seam.
-        while out.count - base >= 6 {
-            let end = out.count
-            if out[base] == out[end - 2] && out[base + 1] == out[end - 1] {
-                out.removeLast(2)
-            } else if out[base] == out[end - 4] && out[base + 1] == out[end - 3] {
-                out.removeLast(2)
-            } else if out[base + 2] == out[end - 2] && out[base + 3] == out[end - 1] {
-                out.removeSubrange(base..<base + 2)
+        while written - base >= 6 {
+            if out[base] == out[written - 2] && out[base + 1] == out[written - 1] {
+                written -= 2
+            } else if out[base] == out[written - 4] && out[base + 1] == out[written - 3] {
+                written -= 2
+            } else if out[base + 2] == out[written - 2] && out[base + 3] == out[written - 1] {
+                var move = base
+                while move + 2 < written {
+                    out[move] = out[move + 2]
+                    move += 1
+                }
+                written -= 2
             } else {
                 break
             }
         }
-        guard out.count - base >= 6 else {
-            out.removeSubrange(base...)
-            return false
-        }
+        guard written - base >= 6 else { return nil }
         var twiceArea: Int64 = 0
-        let count = (out.count - base) / 2
+        let count = (written - base) / 2
         for index in 0..<count {
-            let next = (index + 1) % count
+            let next = index + 1 == count ? 0 : index + 1
             twiceArea += Int64(out[base + 2 * index]) * Int64(out[base + 2 * next + 1])
                 - Int64(out[base + 2 * next]) * Int64(out[base + 2 * index + 1])
         }
-        guard twiceArea != 0 else {
-            out.removeSubrange(base...)
-            return false
-        }
+        guard twiceArea != 0 else { return nil }
         // MVT: exteriors have positive area by the surveyor's formula in tile coordinates (y down).
         if (twiceArea > 0) != outer {
             var low = 0, high = count - 1
@@ -276,8 +353,8 @@ enum SharedBorderTile {
                 high -= 1
             }
         }
-        out.append(out[base])
-        out.append(out[base + 1])
-        return true
+        out[written] = out[base]
+        out[written + 1] = out[base + 1]
+        return written + 2
     }
 }

@@ -42,8 +42,9 @@ enum TileBuilder {
         /// With `TileOptions.sharedBorders`, the polygons their tags hold back at this zoom wait
         /// here for `finish`, which builds each layer's together (`SharedBorderTile`); their
         /// places in `output` are kept for them.
-        private var held = [UInt16: HeldLayer]()
-        private var heldLayers = [UInt16]()
+        /// In the order their layers first came; a tile has few layers, so a layer is found by a
+        /// scan (no hashing per held feature).
+        private var held = [HeldLayer]()
         private var heldCallback: ((_ source: Int, _ change: TileStatistics, _ kept: Bool) -> Void)?
         /// Bounds the points held while they stream in, where the budget would reduce the tile anyway.
         private var pointCap: PointStreamCap?
@@ -52,6 +53,7 @@ enum TileBuilder {
 
         /// One layer's held polygons, their attributes and their places in `output`.
         private struct HeldLayer {
+            let layer: UInt16
             var features = [ProjectedFeature]()
             var attributes = [TileAttributes]()
             var slots = [Int]()
@@ -115,10 +117,15 @@ enum TileBuilder {
                 heldBack = true
                 if let onFeature { heldCallback = onFeature }
                 let layer = feature.tags.layer
-                if held[layer] == nil { heldLayers.append(layer) }
-                held[layer, default: HeldLayer()].features.append(feature)
-                held[layer]!.attributes.append(attributes(feature.source))
-                held[layer]!.slots.append(output.count)
+                var group = held.count - 1
+                while group >= 0 && held[group].layer != layer { group -= 1 }
+                if group < 0 {
+                    held.append(HeldLayer(layer: layer))
+                    group = held.count - 1
+                }
+                held[group].features.append(feature)
+                held[group].attributes.append(attributes(feature.source))
+                held[group].slots.append(output.count)
                 output.append(TileFeature(type: .polygon, xy: [], ringLengths: [], id: nil, properties: nil))
                 arena?.appendOwn()
                 sources.append(feature.source)
@@ -167,7 +174,7 @@ enum TileBuilder {
 
         /// The tile, and the bounds of every feature added (drawn or not).
         mutating func finish(attributes: (Int) -> TileAttributes, propertyTable: MVTPropertyTable?) -> (VectorTile, FeatureBounds) {
-            if !heldLayers.isEmpty { buildHeld() }
+            if !held.isEmpty { buildHeld() }
             for standIn in builder.leftoverStandIns(attributes: attributes) {
                 output.append(standIn.feature)
                 arena?.appendOwn()
@@ -188,8 +195,7 @@ enum TileBuilder {
         /// Builds the held polygons layer by layer with their shared borders, into their places.
         private mutating func buildHeld() {
             var emptySlots = [Int]()
-            for layer in heldLayers {
-                let group = held[layer]!
+            for group in held {
                 let outcomes = builder.sharedBorderOutcomes(group.features)
                 for index in group.features.indices {
                     let before = builder.statistics
@@ -205,8 +211,7 @@ enum TileBuilder {
                     heldCallback?(group.features[index].source, builder.statistics.subtracting(before), result != nil)
                 }
             }
-            held = [:]
-            heldLayers = []
+            held = []
             guard !emptySlots.isEmpty else { return }
             let empty = Set(emptySlots)
             let kept = output.indices.filter { !empty.contains($0) }
@@ -308,8 +313,10 @@ enum TileBuilder {
                 for ring in feature.rings { addLine(geometry, ring, into: &xy, lengths: &lengths) }
             case .polygon:
                 var exteriorDropped = false
-                // The points of the rings drawn with shared borders.
-                let sharedPoints = ringOutcomes?.0.points ?? []
+                // The rings' outcomes and the points of those drawn with shared borders, bound
+                // once (an outcome per ring is then read in place, not copied out).
+                let shared = ringOutcomes?.0, sharedFeature = ringOutcomes?.feature ?? 0
+                let sharedPoints = shared?.points ?? []
                 for (index, ring) in feature.rings.enumerated() {
                     if ring.isOuter { exteriorDropped = false }
                     if options.keepRingsValid && exteriorDropped && !ring.isOuter {
@@ -318,7 +325,7 @@ enum TileBuilder {
                         continue
                     }
                     let drawn: Bool
-                    switch ringOutcomes.map({ $0.0.outcome(feature: $0.feature, ring: index) }) ?? .perRing {
+                    switch shared?.outcome(feature: sharedFeature, ring: index) ?? .perRing {
                     case .perRing:
                         drawn = addRing(geometry, ring, into: &xy, lengths: &lengths)
                     case .drawn(let range):
