@@ -51,4 +51,24 @@ final class XMLReadAheadTests: XCTestCase {
             XCTAssertEqual(alone.last?.hasPrefix("error"), number > 0, "document \(number): \(alone.last ?? "")")
         }
     }
+
+    func testEachSideWaitsOnlyOncePerHalfTheDepth() throws {
+        // ~3 MB: about 50 batches of one 64 KB chunk. A side that waits is woken only once half
+        // the depth is ready for it, so neither waits more than once per depth/2 batches (one
+        // wake-up per batch, as before, would be about 50 waits on the faster side).
+        var document = "<r>\n"
+        for index in 0..<60_000 { document += "<v a=\"\(index)\">some text of the value \(index)</v>\n" }
+        document += "</r>\n"
+        let reader = try XMLStreamReader(input: ByteInput(string: document), readsAhead: true)
+        var nodes = 0
+        while try reader.read() { nodes += 1 }
+        XCTAssertGreaterThan(nodes, 120_000)
+        guard ReadAheadFeatureReader.usableCores > 1 else { return }
+        let waits = try XCTUnwrap(reader.readAheadWaits)
+        let batches = document.utf8.count / XMLStreamReader.Source.chunkSize + 2
+        let bound = batches / (SAXReadAhead.depth / 2) + 2
+        XCTAssertGreaterThan(batches, 40)
+        XCTAssertLessThanOrEqual(waits.reader, bound)
+        XCTAssertLessThanOrEqual(waits.filler, bound)
+    }
 }
