@@ -51,4 +51,26 @@ final class XMLReadAheadTests: XCTestCase {
             XCTAssertEqual(alone.last?.hasPrefix("error"), number > 0, "document \(number): \(alone.last ?? "")")
         }
     }
+
+    func testEachSideWaitsOnlyOncePerHalfTheDepth() throws {
+        // ~3 MB: about 50 batches of one 64 KB chunk. A side that waits is woken only once half
+        // the depth is ready for it, so neither waits more than once per depth/2 batches; the
+        // bound checked is a quarter of the batches (one wake-up per batch, as with 3 batches in
+        // circulation, is about 50 waits on the faster side).
+        var document = "<r>\n"
+        for index in 0..<60_000 { document += "<v a=\"\(index)\">some text of the value \(index)</v>\n" }
+        document += "</r>\n"
+        let reader = try XMLStreamReader(input: ByteInput(string: document), readsAhead: true)
+        var nodes = 0
+        while try reader.read() { nodes += 1 }
+        XCTAssertGreaterThan(nodes, 120_000)
+        guard ReadAheadFeatureReader.usableCores > 1 else { return }
+        let waits = try XCTUnwrap(reader.readAheadWaits)
+        let batches = document.utf8.count / XMLStreamReader.Source.chunkSize + 2
+        let bound = batches / 4
+        XCTAssertGreaterThan(batches, 40)
+        XCTAssertLessThanOrEqual(batches / (SAXReadAhead.depth / 2) + 1, bound)
+        XCTAssertLessThanOrEqual(waits.reader, bound)
+        XCTAssertLessThanOrEqual(waits.filler, bound)
+    }
 }

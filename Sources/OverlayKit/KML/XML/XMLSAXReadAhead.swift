@@ -7,20 +7,34 @@ import OverlayModel
 /// reading thread). The reader takes batches in order, so the nodes, their text and every
 /// diagnostic are those of the same batches pushed on the reader's own thread.
 ///
-/// Three batches circulate besides the one being filled: at most two chunks are parsed ahead.
+/// `depth` batches circulate besides the one being filled: at most that many chunks are
+/// parsed ahead. Either side that has to wait is woken only once half the depth is ready for
+/// it (or the other side is about to wait, or the document ended): with one batch per 64 KB
+/// chunk, a wake-up per batch was ~1,500 waits on the scheduler for a 98 MB KML.
 /// `@unchecked Sendable`: the shared fields are read and written under `condition`; the
 /// source only by the thread, from its start on.
 final class SAXReadAhead: @unchecked Sendable {
+    /// Batches in circulation besides the one being filled (at least 2).
+    static let depth = 16
     private let condition = NSCondition()
-    /// Filled batches, oldest first.
-    private var ready: [SAXBatch] = []
+    /// Filled batches, oldest first, from `readyHead` on.
+    private var ready: [SAXBatch?] = []
+    private var readyHead = 0
     /// Batches the reader has read, to be filled again.
-    private var free: [SAXBatch] = [SAXBatch(), SAXBatch()]
+    private var free: [SAXBatch]
     private var cancelled = false
+    private var readerWaiting = false
+    private var fillerWaiting = false
+    /// How many batches the waiting side is woken for.
+    private var wakeAt: Int { max(1, SAXReadAhead.depth / 2) }
+    /// How many times each side waited (tests: the hand-overs stay few).
+    private(set) var readerWaits = 0
+    private(set) var fillerWaits = 0
 
     /// Starts filling batches from `source`, which only the new thread uses from now on.
     /// - Throws: `Diagnostic` `io.thread-failed` when no thread can be started.
     init(source: XMLStreamReader.Source) throws {
+        free = (0..<max(2, SAXReadAhead.depth)).map { _ in SAXBatch() }
         try WorkerThreads.startDetached { [self] in run(source) }
     }
 
@@ -33,10 +47,17 @@ final class SAXReadAhead: @unchecked Sendable {
         }
     }
 
+    private var readyCount: Int { ready.count - readyHead }
+
     private func takeFree() -> SAXBatch? {
         condition.lock()
         defer { condition.unlock() }
-        while free.isEmpty && !cancelled { condition.wait() }
+        if free.isEmpty && !cancelled {
+            fillerWaits += 1
+            fillerWaiting = true
+            while free.isEmpty && !cancelled { condition.wait() }
+            fillerWaiting = false
+        }
         return cancelled ? nil : free.removeLast()
     }
 
@@ -45,7 +66,8 @@ final class SAXReadAhead: @unchecked Sendable {
         defer { condition.unlock() }
         guard !cancelled else { return false }
         ready.append(batch)
-        condition.broadcast()
+        // Wake the reader once half the depth is ready, at the end, or before waiting here.
+        if readerWaiting && (readyCount >= wakeAt || batch.isLast || free.isEmpty) { condition.broadcast() }
         return true
     }
 
@@ -55,9 +77,22 @@ final class SAXReadAhead: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         free.append(read)
-        condition.broadcast()
-        while ready.isEmpty { condition.wait() }
-        return ready.removeFirst()
+        // Wake the filler once half the depth is free, or before waiting here.
+        if fillerWaiting && (free.count >= wakeAt || readyCount == 0) { condition.broadcast() }
+        if readyCount == 0 {
+            readerWaits += 1
+            readerWaiting = true
+            while readyCount == 0 { condition.wait() }
+            readerWaiting = false
+        }
+        let batch = ready[readyHead]!
+        ready[readyHead] = nil
+        readyHead += 1
+        if readyHead == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readyHead = 0
+        }
+        return batch
     }
 
     /// Stops the thread at its next hand-over (the reader is gone).

@@ -50,6 +50,11 @@ final class XMLStreamReader {
     /// chunk on more than one core).
     @exclusivity(unchecked) private var batch: SAXBatch
     private var readAhead: SAXReadAhead?
+    /// How many times the reader and the read-ahead thread waited for each other (nil when no
+    /// thread was started): tests check that the hand-overs stay few.
+    var readAheadWaits: (reader: Int, filler: Int)? {
+        readAhead.map { ($0.readerWaits, $0.fillerWaits) }
+    }
     /// Whether a read-ahead thread may be started.
     private let readsAhead: Bool
     /// The input seen so far, for columns.
