@@ -55,6 +55,28 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square), ring(hole), ring(again)]])), ["geometry.duplicate-ring"])
     }
 
+    func testFindingsNameSourceVerticesAndRingsAroundDroppedPointsAndRings() {
+        // A hole crossing the shell, once as is and once with its first point repeated twice:
+        // the crossing is named at the same place, its vertex counted in the source positions.
+        let crossing = [(5.0, 5.0), (5.0, 15.0), (8.0, 15.0), (8.0, 5.0), (5.0, 5.0)]
+        let plain = GeometryValidity.checkPolygons([[ring(square), ring(crossing)]])
+        let repeated = GeometryValidity.checkPolygons([[ring(square), ring([(5.0, 5.0), (5.0, 5.0)] + crossing)]])
+        XCTAssertEqual(codes(plain), ["geometry.hole-crosses-shell"])
+        XCTAssertEqual(codes(repeated), ["geometry.repeated-point", "geometry.hole-crosses-shell"])
+        XCTAssertEqual(repeated[1].message, plain[0].message)
+        let vertex = try? XCTUnwrap(plain[0].vertex)
+        XCTAssertEqual(repeated[1].vertex, vertex.map { $0 == 0 ? 0 : $0 + 2 })
+        // A ring dropped for too few points and a duplicate dropped after it leave the rings
+        // after them whole: the duplicate names ring 2, the hole after it is still placed.
+        let tooFew = [(1.0, 1.0), (2.0, 2.0), (1.0, 1.0)]
+        let again = [(4.0, 4.0), (2.0, 4.0), (2.0, 2.0), (4.0, 2.0), (4.0, 4.0)]
+        let outside = [(20.0, 20.0), (20.0, 22.0), (22.0, 22.0), (22.0, 20.0), (20.0, 20.0)]
+        let findings = GeometryValidity.checkPolygons([[ring(square), ring(tooFew), ring(hole), ring(again), ring(outside)]])
+        XCTAssertEqual(codes(findings), ["geometry.too-few-points", "geometry.duplicate-ring", "geometry.hole-outside-shell"])
+        XCTAssertEqual(findings.map(\.ring), [1, 3, 4])
+        XCTAssertEqual(findings[1].message, "this ring repeats ring 2")
+    }
+
     func testHolePassingThroughTheShellAtAVertexIsACrossing() {
         // The hole's vertex (10, 5) lies on the shell's right edge and the hole goes outside:
         // the rings only meet at points, yet they cross there.
