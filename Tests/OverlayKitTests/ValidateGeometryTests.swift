@@ -407,6 +407,62 @@ final class ValidateGeometryTests: XCTestCase {
     /// The chain check's radix sort orders keys as the library sort does: sizes on both sides of
     /// its cut-over to `sort()`, digits shared by every key (passes skipped), an odd and an even
     /// number of passes, duplicates, the extremes.
+    func testClosedRingsReadInPlaceGiveTheCopyingPathsFindings() {
+        var random = Random(state: 11)
+        var compared = 0, withContacts = 0, duplicates = 0
+        for round in 0..<2000 {
+            var polygons: [[[MapPoint]]] = []
+            for _ in 0..<(1 + random.next(3)) {
+                var polygon: [[MapPoint]] = []
+                for _ in 0..<(1 + random.next(3)) {
+                    var ring = randomRing(&random, size: 3 + random.next(6), grid: 4 + random.next(12),
+                                          offset: (random.next(8), random.next(8)))
+                    // Now and then the ring before again, the other way round: a duplicate.
+                    if random.next(8) == 0, let previous = polygon.last { ring = previous.reversed() }
+                    if ring.count >= 3 { polygon.append(ring) }
+                }
+                if !polygon.isEmpty { polygons.append(polygon) }
+            }
+            guard !polygons.isEmpty else { continue }
+            // As a GeoJSON run holds them: (longitude, latitude) pairs, each ring closed, one buffer.
+            var pairs: [MapPoint] = []
+            var rings: [(polygon: Int, ring: Int, first: Int, count: Int)] = []
+            for (p, polygon) in polygons.enumerated() {
+                for (r, ring) in polygon.enumerated() {
+                    rings.append((p, r, pairs.count, ring.count + 1))
+                    pairs += ring + [ring[0]]
+                }
+            }
+            let expected = GeometryValidity.checkPolygons(polygons.map { polygon in
+                polygon.map { ring in (ring + [ring[0]]).map { Coordinate(latitude: $0.y, longitude: $0.x) } }
+            })
+            let inPlace = pairs.withUnsafeBufferPointer {
+                GeometryValidity.checkClosedRings(lonLat: $0, rings: rings, polygonCount: polygons.count)
+            }
+            XCTAssertEqual(inPlace, expected, "round \(round): \(polygons)")
+            compared += 1
+            if expected.contains(where: { $0.code == .geometryDuplicateRing }) { duplicates += 1 }
+            if expected.contains(where: { $0.message.contains("near") }) { withContacts += 1 }
+        }
+        XCTAssertGreaterThan(withContacts, 50)
+        XCTAssertGreaterThan(duplicates, 20)
+        XCTAssertGreaterThan(compared - withContacts, 50)
+
+        // Rings that are not clean closed runs are left to the copying path.
+        let p = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)].map { MapPoint(x: $0.0, y: $0.1) }
+        (p + [p[0]]).withUnsafeBufferPointer { points in
+            XCTAssertEqual(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 5)], polygonCount: 1), [])
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 4)], polygonCount: 1), "not closed")
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 1, 5)], polygonCount: 1), "past the end")
+        }
+        [p[0], p[1], p[1], p[2], p[3], p[0]].withUnsafeBufferPointer { points in
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 6)], polygonCount: 1), "a repeated point")
+        }
+        [p[0], p[1], p[0]].withUnsafeBufferPointer { points in
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 3)], polygonCount: 1), "too few points")
+        }
+    }
+
     func testRadixSortOrdersKeysAsTheLibrarySort() {
         var generator = SystemRandomNumberGenerator()
         let shapes: [(Int) -> UInt64] = [

@@ -99,6 +99,68 @@ public enum GeometryValidity {
                 }
             }
         }
+        return points.withUnsafeBufferPointer { points in
+            contactsAndNesting(points, mirrored: false, ringFirst: ringFirst, ringSizes: ringSizes, places: places,
+                               sourceIndices: sourceIndices, findings: findings)
+        }
+    }
+
+    /// `checkPolygons` over closed rings already in one buffer as (longitude, latitude), the
+    /// validity plane mirrored (y = latitude; the chain check's answers do not depend on it, the
+    /// sweep gets its rings turned back): GeoJSON runs of two-number positions, read in place.
+    /// Nil, having found nothing, unless every ring is one such clean ring (finite, at least four
+    /// positions, no position equal to the one before it, the last equal to the first); then
+    /// the findings are the ones `checkPolygons` gives for the same rings.
+    ///
+    /// - Parameters:
+    ///   - points: (longitude, latitude) pairs.
+    ///   - rings: Each ring's polygon and ring index, its first position in `points` and how
+    ///     many positions it has, its closing one included.
+    ///   - polygonCount: How many polygons the shape has (a duplicate's message names the
+    ///     polygon of its twin when there are several).
+    static func checkClosedRings(lonLat points: UnsafeBufferPointer<MapPoint>,
+                                 rings: [(polygon: Int, ring: Int, first: Int, count: Int)],
+                                 polygonCount: Int) -> [Finding]? {
+        var findings: [Finding] = []
+        var ringFirst: [Int] = [], ringSizes: [Int] = []
+        var places: [(polygon: Int, ring: Int)] = []
+        var seen: [RingKey: [Int]] = [:]
+        for ring in rings {
+            guard ring.count >= 4, ring.first >= 0, ring.count <= points.count - ring.first else { return nil }
+            var previous = points[ring.first]
+            guard previous.x.isFinite && previous.y.isFinite else { return nil }
+            for index in (ring.first + 1)..<(ring.first + ring.count) {
+                let point = points[index]
+                guard point.x.isFinite && point.y.isFinite && point != previous else { return nil }
+                previous = point
+            }
+            guard previous == points[ring.first] else { return nil }
+            let run = UnsafeBufferPointer(rebasing: points[ring.first..<(ring.first + ring.count - 1)])
+            let key = RingKey(run, mirrored: true)
+            if let twin = seen[key]?.first(where: {
+                RingKey.same(UnsafeBufferPointer(rebasing: points[ringFirst[$0]..<(ringFirst[$0] + ringSizes[$0])]), run)
+            }) {
+                findings.append(Finding(severity: .error, code: .geometryDuplicateRing,
+                                        message: "this ring repeats ring \(describe(places[twin].polygon, places[twin].ring, polygonCount))",
+                                        polygon: ring.polygon, ring: ring.ring, vertex: nil))
+                continue
+            }
+            seen[key, default: []].append(ringFirst.count)
+            ringFirst.append(ring.first)
+            ringSizes.append(ring.count - 1)
+            places.append((ring.polygon, ring.ring))
+        }
+        return contactsAndNesting(points, mirrored: true, ringFirst: ringFirst, ringSizes: ringSizes, places: places,
+                                  sourceIndices: [:], findings: findings)
+    }
+
+    /// The contacts between rings (one finding per pair, the first place named) and the
+    /// rings inside the wrong ring, after `findings` from reading them. `points` holds each
+    /// ring followed by its first point again; `mirrored` when its y is the latitude itself.
+    private static func contactsAndNesting(_ points: UnsafeBufferPointer<MapPoint>, mirrored: Bool, ringFirst: [Int],
+                                           ringSizes: [Int], places: [(polygon: Int, ring: Int)],
+                                           sourceIndices: [Int: [Int]], findings: [Finding]) -> [Finding] {
+        var findings = findings
         guard !ringFirst.isEmpty else { return findings }
         // Rings that meet nowhere need no sweep; the chain check proves it in near-linear time.
         // Only the sweep needs the rings one array each.
@@ -106,7 +168,8 @@ public enum GeometryValidity {
             .map { RingSweep.Result(contacts: [], parents: $0) }
             ?? RingSweep.sweep(ringFirst.indices.map { position in
                 let first = ringFirst[position], count = ringSizes[position]
-                return RingSweep.Ring(points: Array(points[first..<(first + count)]),
+                let ring = points[first..<(first + count)]
+                return RingSweep.Ring(points: mirrored ? ring.map { MapPoint(x: $0.x, y: -$0.y) } : Array(ring),
                                       sourceIndices: sourceIndices[position] ?? Array(0..<count),
                                       polygon: places[position].polygon, ringIndex: places[position].ring)
             })
@@ -352,17 +415,24 @@ public enum GeometryValidity {
         var lowest: MapPoint
         var neighbour: MapPoint
 
-        init(_ points: UnsafeBufferPointer<MapPoint>) {
+        /// The key of a ring of the validity plane, or of its mirror image (y = latitude) when
+        /// `mirrored`: the vertex and neighbour chosen are the plane's either way, so the keys
+        /// of a ring and of its mirror image name the same points (mirrored), and a ring whose
+        /// smallest vertex comes twice is keyed as `checkPolygons` keys it.
+        init(_ points: UnsafeBufferPointer<MapPoint>, mirrored: Bool = false) {
             var lowestIndex = 0
-            for index in points.indices where RingKey.less(points[index], points[lowestIndex]) { lowestIndex = index }
+            for index in points.indices where RingKey.less(points[index], points[lowestIndex], mirrored) { lowestIndex = index }
             let before = points[(lowestIndex + points.count - 1) % points.count]
             let after = points[(lowestIndex + 1) % points.count]
             count = points.count
             lowest = points[lowestIndex]
-            neighbour = RingKey.less(before, after) ? before : after
+            neighbour = RingKey.less(before, after, mirrored) ? before : after
         }
 
-        static func less(_ a: MapPoint, _ b: MapPoint) -> Bool { a.x < b.x || (a.x == b.x && a.y < b.y) }
+        /// The plane's order of points (x, then y), read on mirrored points when `mirrored`.
+        static func less(_ a: MapPoint, _ b: MapPoint, _ mirrored: Bool) -> Bool {
+            a.x < b.x || (a.x == b.x && (mirrored ? a.y > b.y : a.y < b.y))
+        }
 
         /// Whether two rings have the same vertices in the same cyclic order, either way round.
         static func same(_ a: UnsafeBufferPointer<MapPoint>, _ b: UnsafeBufferPointer<MapPoint>) -> Bool {

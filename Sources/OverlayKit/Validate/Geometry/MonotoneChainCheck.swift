@@ -43,8 +43,9 @@ struct MonotoneChainCheck {
 
     /// How many rings there are.
     private let ringCount: Int
-    /// Every ring's points, ring after ring, each ring followed by its first point again.
-    private let points: [MapPoint]
+    /// Every ring's points, ring after ring, each ring followed by its first point again
+    /// (borrowed for the length of `parents`).
+    private let points: UnsafeBufferPointer<MapPoint>
     /// Where each ring starts in `points`.
     private var ringFirst: [Int32] = []
     private var ringSizes: [Int32] = []
@@ -79,14 +80,23 @@ struct MonotoneChainCheck {
     ///   - ringFirst: Where each ring starts in `points`.
     ///   - ringSizes: How many distinct points each ring has (its closing copy not counted).
     static func parents(points: [MapPoint], ringFirst: [Int], ringSizes: [Int]) -> [Int?]? {
+        points.withUnsafeBufferPointer { parents(points: $0, ringFirst: ringFirst, ringSizes: ringSizes) }
+    }
+
+    /// `parents(points:ringFirst:ringSizes:)` over a buffer the caller holds for the call (a
+    /// GeoJSON reader's numbers read in place); nil as well when a ring reaches past its end.
+    static func parents(points: UnsafeBufferPointer<MapPoint>, ringFirst: [Int], ringSizes: [Int]) -> [Int?]? {
         // Indices are 32-bit; anything larger is the sweep's to refuse.
         guard points.count < Int(Int32.max), ringFirst.count == ringSizes.count else { return nil }
+        for (first, size) in zip(ringFirst, ringSizes) where first < 0 || size < 1 || size >= points.count - first {
+            return nil
+        }
         var check = MonotoneChainCheck(points: points, ringFirst: ringFirst, ringSizes: ringSizes)
         guard check.noContacts() else { return nil }
         return check.containment()
     }
 
-    private init(points: [MapPoint], ringFirst: [Int], ringSizes: [Int]) {
+    private init(points: UnsafeBufferPointer<MapPoint>, ringFirst: [Int], ringSizes: [Int]) {
         self.points = points
         ringCount = ringFirst.count
         let total = ringSizes.reduce(0, +)
@@ -101,7 +111,7 @@ struct MonotoneChainCheck {
         // Real rings turn back in x every few vertices (land: about one chain per 3.5 points);
         // reserving for one in two saves the copies of growth.
         chains.reserveCapacity(total / 2 + ringCount)
-        points.withUnsafeBufferPointer { points in
+        do {
             for position in 0..<ringCount {
                 ringChains.append(Int32(truncatingIfNeeded: chains.count))
                 let start = ringFirst[position], n = ringSizes[position]
@@ -183,31 +193,34 @@ struct MonotoneChainCheck {
     }
 
     private mutating func noContacts() -> Bool {
-        let ok = points.withUnsafeBufferPointer { points in
-            // Within a chain: a segment reaches past its neighbour in x only where the chain
-            // runs vertically; neighbours themselves can only fold back over a vertical.
-            for chain in chains where chain.hasVertical {
-                let count = Int(chain.count)
-                for i in 0..<count {
-                    let (_, aRight) = Self.xRange(chain, i, points)
-                    let aVertical = Self.xRange(chain, i, points).0 == aRight
-                    var j = i + 1
-                    while j < count {
-                        let (bLeft, bRight) = Self.xRange(chain, j, points)
-                        if bLeft > aRight { break }
-                        if j > i + 1 || aVertical || bLeft == bRight {
-                            budget -= 1
-                            if budget < 0 || !apart(Self.segmentID(chain, i), chain.ring, Self.segmentID(chain, j), chain.ring, points) {
-                                return false
-                            }
+        let ok = withinChainsApart() && chainsMeetNowhere(points)
+        return ok && budget >= 0
+    }
+
+    /// Within a chain: a segment reaches past its neighbour in x only where the chain runs
+    /// vertically; neighbours themselves can only fold back over a vertical.
+    private mutating func withinChainsApart() -> Bool {
+        let points = self.points
+        for chain in chains where chain.hasVertical {
+            let count = Int(chain.count)
+            for i in 0..<count {
+                let (_, aRight) = Self.xRange(chain, i, points)
+                let aVertical = Self.xRange(chain, i, points).0 == aRight
+                var j = i + 1
+                while j < count {
+                    let (bLeft, bRight) = Self.xRange(chain, j, points)
+                    if bLeft > aRight { break }
+                    if j > i + 1 || aVertical || bLeft == bRight {
+                        budget -= 1
+                        if budget < 0 || !apart(Self.segmentID(chain, i), chain.ring, Self.segmentID(chain, j), chain.ring, points) {
+                            return false
                         }
-                        j += 1
                     }
+                    j += 1
                 }
             }
-            return chainsMeetNowhere(points)
         }
-        return ok && budget >= 0
+        return true
     }
 
     /// `x` as an unsigned integer in the same order as the doubles (−0 as +0).
@@ -345,7 +358,7 @@ struct MonotoneChainCheck {
         boxes.reserveCapacity(ringCount)
         var areas: [Double] = []
         areas.reserveCapacity(ringCount)
-        points.withUnsafeBufferPointer { points in
+        do {
             for position in 0..<ringCount {
                 var box = (minX: Double.infinity, maxX: -Double.infinity, minY: Double.infinity, maxY: -Double.infinity)
                 for chain in chains[Int(ringChains[position])..<Int(ringChains[position + 1])] {
@@ -400,7 +413,7 @@ struct MonotoneChainCheck {
         var inside = false
         let first = Int(ringChains[ring]), stop = Int(ringChains[ring + 1])
         budget -= stop - first
-        let onALine: Bool = points.withUnsafeBufferPointer { points in
+        let onALine: Bool = {
             for chain in chains[first..<stop] where chain.minY <= point.y && point.y <= chain.maxY && point.x <= chain.maxX {
                 budget -= Int(chain.count)
                 for id in Int(chain.first)..<Int(chain.first + chain.count) {
@@ -417,7 +430,7 @@ struct MonotoneChainCheck {
                 }
             }
             return false
-        }
+        }()
         return onALine || budget < 0 ? nil : inside
     }
 }
