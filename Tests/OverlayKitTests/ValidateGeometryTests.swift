@@ -55,6 +55,28 @@ final class ValidateGeometryTests: XCTestCase {
         XCTAssertEqual(codes(GeometryValidity.checkPolygons([[ring(square), ring(hole), ring(again)]])), ["geometry.duplicate-ring"])
     }
 
+    func testFindingsNameSourceVerticesAndRingsAroundDroppedPointsAndRings() {
+        // A hole crossing the shell, once as is and once with its first point repeated twice:
+        // the crossing is named at the same place, its vertex counted in the source positions.
+        let crossing = [(5.0, 5.0), (5.0, 15.0), (8.0, 15.0), (8.0, 5.0), (5.0, 5.0)]
+        let plain = GeometryValidity.checkPolygons([[ring(square), ring(crossing)]])
+        let repeated = GeometryValidity.checkPolygons([[ring(square), ring([(5.0, 5.0), (5.0, 5.0)] + crossing)]])
+        XCTAssertEqual(codes(plain), ["geometry.hole-crosses-shell"])
+        XCTAssertEqual(codes(repeated), ["geometry.repeated-point", "geometry.hole-crosses-shell"])
+        XCTAssertEqual(repeated[1].message, plain[0].message)
+        let vertex = try? XCTUnwrap(plain[0].vertex)
+        XCTAssertEqual(repeated[1].vertex, vertex.map { $0 == 0 ? 0 : $0 + 2 })
+        // A ring dropped for too few points and a duplicate dropped after it leave the rings
+        // after them whole: the duplicate names ring 2, the hole after it is still placed.
+        let tooFew = [(1.0, 1.0), (2.0, 2.0), (1.0, 1.0)]
+        let again = [(4.0, 4.0), (2.0, 4.0), (2.0, 2.0), (4.0, 2.0), (4.0, 4.0)]
+        let outside = [(20.0, 20.0), (20.0, 22.0), (22.0, 22.0), (22.0, 20.0), (20.0, 20.0)]
+        let findings = GeometryValidity.checkPolygons([[ring(square), ring(tooFew), ring(hole), ring(again), ring(outside)]])
+        XCTAssertEqual(codes(findings), ["geometry.too-few-points", "geometry.duplicate-ring", "geometry.hole-outside-shell"])
+        XCTAssertEqual(findings.map(\.ring), [1, 3, 4])
+        XCTAssertEqual(findings[1].message, "this ring repeats ring 2")
+    }
+
     func testHolePassingThroughTheShellAtAVertexIsACrossing() {
         // The hole's vertex (10, 5) lies on the shell's right edge and the hole goes outside:
         // the rings only meet at points, yet they cross there.
@@ -385,6 +407,62 @@ final class ValidateGeometryTests: XCTestCase {
     /// The chain check's radix sort orders keys as the library sort does: sizes on both sides of
     /// its cut-over to `sort()`, digits shared by every key (passes skipped), an odd and an even
     /// number of passes, duplicates, the extremes.
+    func testClosedRingsReadInPlaceGiveTheCopyingPathsFindings() {
+        var random = Random(state: 11)
+        var compared = 0, withContacts = 0, duplicates = 0
+        for round in 0..<2000 {
+            var polygons: [[[MapPoint]]] = []
+            for _ in 0..<(1 + random.next(3)) {
+                var polygon: [[MapPoint]] = []
+                for _ in 0..<(1 + random.next(3)) {
+                    var ring = randomRing(&random, size: 3 + random.next(6), grid: 4 + random.next(12),
+                                          offset: (random.next(8), random.next(8)))
+                    // Now and then the ring before again, the other way round: a duplicate.
+                    if random.next(8) == 0, let previous = polygon.last { ring = previous.reversed() }
+                    if ring.count >= 3 { polygon.append(ring) }
+                }
+                if !polygon.isEmpty { polygons.append(polygon) }
+            }
+            guard !polygons.isEmpty else { continue }
+            // As a GeoJSON run holds them: (longitude, latitude) pairs, each ring closed, one buffer.
+            var pairs: [MapPoint] = []
+            var rings: [(polygon: Int, ring: Int, first: Int, count: Int)] = []
+            for (p, polygon) in polygons.enumerated() {
+                for (r, ring) in polygon.enumerated() {
+                    rings.append((p, r, pairs.count, ring.count + 1))
+                    pairs += ring + [ring[0]]
+                }
+            }
+            let expected = GeometryValidity.checkPolygons(polygons.map { polygon in
+                polygon.map { ring in (ring + [ring[0]]).map { Coordinate(latitude: $0.y, longitude: $0.x) } }
+            })
+            let inPlace = pairs.withUnsafeBufferPointer {
+                GeometryValidity.checkClosedRings(lonLat: $0, rings: rings, polygonCount: polygons.count)
+            }
+            XCTAssertEqual(inPlace, expected, "round \(round): \(polygons)")
+            compared += 1
+            if expected.contains(where: { $0.code == .geometryDuplicateRing }) { duplicates += 1 }
+            if expected.contains(where: { $0.message.contains("near") }) { withContacts += 1 }
+        }
+        XCTAssertGreaterThan(withContacts, 50)
+        XCTAssertGreaterThan(duplicates, 20)
+        XCTAssertGreaterThan(compared - withContacts, 50)
+
+        // Rings that are not clean closed runs are left to the copying path.
+        let p = [(0.0, 0.0), (10.0, 0.0), (10.0, 10.0), (0.0, 10.0)].map { MapPoint(x: $0.0, y: $0.1) }
+        (p + [p[0]]).withUnsafeBufferPointer { points in
+            XCTAssertEqual(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 5)], polygonCount: 1), [])
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 4)], polygonCount: 1), "not closed")
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 1, 5)], polygonCount: 1), "past the end")
+        }
+        [p[0], p[1], p[1], p[2], p[3], p[0]].withUnsafeBufferPointer { points in
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 6)], polygonCount: 1), "a repeated point")
+        }
+        [p[0], p[1], p[0]].withUnsafeBufferPointer { points in
+            XCTAssertNil(GeometryValidity.checkClosedRings(lonLat: points, rings: [(0, 0, 0, 3)], polygonCount: 1), "too few points")
+        }
+    }
+
     func testRadixSortOrdersKeysAsTheLibrarySort() {
         var generator = SystemRandomNumberGenerator()
         let shapes: [(Int) -> UInt64] = [

@@ -748,14 +748,42 @@ struct GeoJSONStructureCheck {
         default:
             let polygonNodes = depth == 3 ? [coordinates] : json.elements(coordinates)
             let ringNodes = polygonNodes.map { json.elements($0) }
-            let findings = ringNodes.allSatisfy({ $0.allSatisfy { json.kind($0) == .positions } })
-                ? GeometryValidity.checkPolygons(coordinates: ringNodes.map { $0.map { RunCoordinates(json, $0) } })
+            let runs = ringNodes.allSatisfy({ $0.allSatisfy { json.kind($0) == .positions } })
+            let findings = runs ? Self.checkRingsInPlace(json, ringNodes)
+                ?? GeometryValidity.checkPolygons(coordinates: ringNodes.map { $0.map { RunCoordinates(json, $0) } })
                 : GeometryValidity.checkPolygons(ringNodes.map { $0.map(buffer) })
             for finding in findings {
                 let polygonNode = polygonNodes[finding.polygon]
                 let ringNode = json.elements(polygonNode)[finding.ring]
                 let components = (depth == 3 ? [] : [String(finding.polygon)]) + [String(finding.ring)]
                 record(finding, run: ringNode, components: components)
+            }
+        }
+    }
+
+    /// Geometry validity of rings that are runs of two-number positions, read where the reader
+    /// put their numbers: consecutive (longitude, latitude) pairs are the validity plane's
+    /// points as they are (mirrored), no copy. Nil when a ring is not such a run, or not a clean
+    /// closed ring (`GeometryValidity.checkClosedRings`); the caller then reads them as before.
+    private static func checkRingsInPlace(_ json: LocatedJSON, _ ringNodes: [[Int]]) -> [GeometryValidity.Finding]? {
+        var rings: [(polygon: Int, ring: Int, first: Int, count: Int)] = []
+        for (polygon, nodes) in ringNodes.enumerated() {
+            for (ring, node) in nodes.enumerated() {
+                let slots = json.run(node)
+                guard let firstSlot = slots.first else { return nil }
+                let start = Int(json.runPositions[firstSlot].start)
+                guard start % 2 == 0 else { return nil }
+                // Two numbers a position, each right after the one before: pairs in the buffer.
+                for slot in slots {
+                    let position = json.runPositions[slot]
+                    guard position.count == 2, Int(position.start) == start + 2 * (slot - firstSlot) else { return nil }
+                }
+                rings.append((polygon, ring, start / 2, slots.count))
+            }
+        }
+        return json.coordinates.withUnsafeBufferPointer { numbers in
+            UnsafeBufferPointer(rebasing: numbers[0..<(numbers.count & ~1)]).withMemoryRebound(to: MapPoint.self) { points in
+                GeometryValidity.checkClosedRings(lonLat: points, rings: rings, polygonCount: ringNodes.count)
             }
         }
     }

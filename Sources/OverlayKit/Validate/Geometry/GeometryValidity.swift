@@ -60,29 +60,122 @@ public enum GeometryValidity {
     static func checkPolygons<Ring: RandomAccessCollection>(coordinates polygons: [[Ring]]) -> [Finding]
     where Ring.Element == Coordinate, Ring.Index == Int {
         var findings: [Finding] = []
-        var rings: [RingSweep.Ring] = []
+        // The kept rings' distinct points, ring after ring, each followed by its first point
+        // again: written once, here, and swept in place by the chain check (no copy per ring).
+        var capacity = 0
+        for polygon in polygons { for ring in polygon { capacity += ring.count + 1 } }
+        var ringFirst: [Int] = [], ringSizes: [Int] = []
+        var places: [(polygon: Int, ring: Int)] = []
+        // Source indices of the rings that dropped repeated points; the others' are 0, 1, 2, …
+        var sourceIndices: [Int: [Int]] = [:]
         var seen: [RingKey: [Int]] = [:]
-        for (polygonIndex, polygon) in polygons.enumerated() {
-            for (ringIndex, ring) in polygon.enumerated() {
-                guard let run = distinctRun(ring, polygon: polygonIndex, ring: ringIndex, minimum: 3,
-                                            what: "a ring", into: &findings) else { continue }
-                let key = RingKey(run.points)
-                if let twin = seen[key]?.first(where: { RingKey.same(rings[$0].points, run.points) }) {
-                    let other = rings[twin]
-                    findings.append(Finding(severity: .error, code: .geometryDuplicateRing,
-                                            message: "this ring repeats ring \(describe(other.polygon, other.ringIndex, polygons.count))",
-                                            polygon: polygonIndex, ring: ringIndex, vertex: nil))
-                    continue
+        let points = [MapPoint](unsafeUninitializedCapacity: capacity) { buffer, written in
+            for (polygonIndex, polygon) in polygons.enumerated() {
+                for (ringIndex, ring) in polygon.enumerated() {
+                    let start = written
+                    // At most ring.count points, then the closing one: inside `capacity`.
+                    guard let kept = distinctRing(ring, polygon: polygonIndex, ring: ringIndex,
+                                                  into: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + ring.count)]),
+                                                  findings: &findings) else { continue }
+                    let run = UnsafeBufferPointer(rebasing: buffer[start..<(start + kept.count)])
+                    let key = RingKey(run)
+                    if let twin = seen[key]?.first(where: {
+                        RingKey.same(UnsafeBufferPointer(rebasing: buffer[ringFirst[$0]..<(ringFirst[$0] + ringSizes[$0])]), run)
+                    }) {
+                        findings.append(Finding(severity: .error, code: .geometryDuplicateRing,
+                                                message: "this ring repeats ring \(describe(places[twin].polygon, places[twin].ring, polygons.count))",
+                                                polygon: polygonIndex, ring: ringIndex, vertex: nil))
+                        continue
+                    }
+                    seen[key, default: []].append(ringFirst.count)
+                    if kept.droppedRepeats {
+                        sourceIndices[ringFirst.count] = Array(keptIndices(ring).prefix(kept.count))
+                    }
+                    ringFirst.append(start)
+                    ringSizes.append(kept.count)
+                    places.append((polygonIndex, ringIndex))
+                    buffer[start + kept.count] = buffer[start]
+                    written = start + kept.count + 1
                 }
-                seen[key, default: []].append(rings.count)
-                rings.append(RingSweep.Ring(points: run.points, sourceIndices: run.indices, polygon: polygonIndex,
-                                            ringIndex: ringIndex))
             }
         }
-        guard !rings.isEmpty else { return findings }
+        return points.withUnsafeBufferPointer { points in
+            contactsAndNesting(points, mirrored: false, ringFirst: ringFirst, ringSizes: ringSizes, places: places,
+                               sourceIndices: sourceIndices, findings: findings)
+        }
+    }
+
+    /// `checkPolygons` over closed rings already in one buffer as (longitude, latitude), the
+    /// validity plane mirrored (y = latitude; the chain check's answers do not depend on it, the
+    /// sweep gets its rings turned back): GeoJSON runs of two-number positions, read in place.
+    /// Nil, having found nothing, unless every ring is one such clean ring (finite, at least four
+    /// positions, no position equal to the one before it, the last equal to the first); then
+    /// the findings are the ones `checkPolygons` gives for the same rings.
+    ///
+    /// - Parameters:
+    ///   - points: (longitude, latitude) pairs.
+    ///   - rings: Each ring's polygon and ring index, its first position in `points` and how
+    ///     many positions it has, its closing one included.
+    ///   - polygonCount: How many polygons the shape has (a duplicate's message names the
+    ///     polygon of its twin when there are several).
+    static func checkClosedRings(lonLat points: UnsafeBufferPointer<MapPoint>,
+                                 rings: [(polygon: Int, ring: Int, first: Int, count: Int)],
+                                 polygonCount: Int) -> [Finding]? {
+        var findings: [Finding] = []
+        var ringFirst: [Int] = [], ringSizes: [Int] = []
+        var places: [(polygon: Int, ring: Int)] = []
+        var seen: [RingKey: [Int]] = [:]
+        for ring in rings {
+            guard ring.count >= 4, ring.first >= 0, ring.count <= points.count - ring.first else { return nil }
+            var previous = points[ring.first]
+            guard previous.x.isFinite && previous.y.isFinite else { return nil }
+            for index in (ring.first + 1)..<(ring.first + ring.count) {
+                let point = points[index]
+                guard point.x.isFinite && point.y.isFinite && point != previous else { return nil }
+                previous = point
+            }
+            guard previous == points[ring.first] else { return nil }
+            let run = UnsafeBufferPointer(rebasing: points[ring.first..<(ring.first + ring.count - 1)])
+            let key = RingKey(run, mirrored: true)
+            if let twin = seen[key]?.first(where: {
+                RingKey.same(UnsafeBufferPointer(rebasing: points[ringFirst[$0]..<(ringFirst[$0] + ringSizes[$0])]), run)
+            }) {
+                findings.append(Finding(severity: .error, code: .geometryDuplicateRing,
+                                        message: "this ring repeats ring \(describe(places[twin].polygon, places[twin].ring, polygonCount))",
+                                        polygon: ring.polygon, ring: ring.ring, vertex: nil))
+                continue
+            }
+            seen[key, default: []].append(ringFirst.count)
+            ringFirst.append(ring.first)
+            ringSizes.append(ring.count - 1)
+            places.append((ring.polygon, ring.ring))
+        }
+        return contactsAndNesting(points, mirrored: true, ringFirst: ringFirst, ringSizes: ringSizes, places: places,
+                                  sourceIndices: [:], findings: findings)
+    }
+
+    /// The contacts between rings (one finding per pair, the first place named) and the
+    /// rings inside the wrong ring, after `findings` from reading them. `points` holds each
+    /// ring followed by its first point again; `mirrored` when its y is the latitude itself.
+    private static func contactsAndNesting(_ points: UnsafeBufferPointer<MapPoint>, mirrored: Bool, ringFirst: [Int],
+                                           ringSizes: [Int], places: [(polygon: Int, ring: Int)],
+                                           sourceIndices: [Int: [Int]], findings: [Finding]) -> [Finding] {
+        var findings = findings
+        guard !ringFirst.isEmpty else { return findings }
         // Rings that meet nowhere need no sweep; the chain check proves it in near-linear time.
-        let result = MonotoneChainCheck.parents(of: rings).map { RingSweep.Result(contacts: [], parents: $0) }
-            ?? RingSweep.sweep(rings)
+        // Only the sweep needs the rings one array each.
+        let result = MonotoneChainCheck.parents(points: points, ringFirst: ringFirst, ringSizes: ringSizes)
+            .map { RingSweep.Result(contacts: [], parents: $0) }
+            ?? RingSweep.sweep(ringFirst.indices.map { position in
+                let first = ringFirst[position], count = ringSizes[position]
+                let ring = points[first..<(first + count)]
+                return RingSweep.Ring(points: mirrored ? ring.map { MapPoint(x: $0.x, y: -$0.y) } : Array(ring),
+                                      sourceIndices: sourceIndices[position] ?? Array(0..<count),
+                                      polygon: places[position].polygon, ringIndex: places[position].ring)
+            })
+        let rings = places.map { (polygon: $0.polygon, ringIndex: $0.ring) }
+        /// The index in its source ring of a kept ring's `vertex`-th point.
+        func sourceIndex(_ position: Int, _ vertex: Int) -> Int { sourceIndices[position]?[vertex] ?? vertex }
         // One finding per pair of rings (or per ring, for self-intersection), first place named.
         var contactsPerPair: [Int64: Int] = [:]
         var firstContacts: [RingSweep.Contact] = []
@@ -120,7 +213,7 @@ public enum GeometryValidity {
                 message = "polygons \(ringA.polygon) and \(ringB.polygon) of the multipolygon \(contact.kind == .overlap ? "overlap along an edge" : "cross") \(place)"
             }
             findings.append(Finding(severity: .error, code: code, message: message + also, polygon: ringB.polygon,
-                                    ring: ringB.ringIndex, vertex: ringB.sourceIndices[second.vertex]))
+                                    ring: ringB.ringIndex, vertex: sourceIndex(second.ring, second.vertex)))
         }
         guard let parents = result.parents else { return findings }
         for (position, ring) in rings.enumerated() {
@@ -229,6 +322,64 @@ public enum GeometryValidity {
         return (points, indices)
     }
 
+    /// A ring without consecutive repeats (and without the closing vertex), written into
+    /// `points` (room for every vertex of the ring); nil (after reporting) when too few points
+    /// remain. Reports as `distinctRun` does, in the same order.
+    private static func distinctRing<Run: RandomAccessCollection>(_ coordinates: Run, polygon: Int, ring: Int,
+                                                                 into points: UnsafeMutableBufferPointer<MapPoint>,
+                                                                 findings: inout [Finding])
+        -> (count: Int, droppedRepeats: Bool)? where Run.Element == Coordinate, Run.Index == Int {
+        var repeats = 0
+        var firstRepeat: Int?
+        var kept = 0
+        var previous: Coordinate?
+        for index in coordinates.indices {
+            let coordinate = coordinates[index]
+            guard coordinate.latitude.isFinite && coordinate.longitude.isFinite else {
+                findings.append(nonFinite(polygon: polygon, ring: ring, vertex: index))
+                return nil
+            }
+            if let previous, coordinate.latitude == previous.latitude && coordinate.longitude == previous.longitude {
+                repeats += 1
+                if firstRepeat == nil { firstRepeat = index }
+                continue
+            }
+            previous = coordinate
+            // Equal plane points are equal coordinates, so the repeat test above is the only one.
+            points[kept] = planePoint(coordinate)
+            kept += 1
+        }
+        if kept > 1 && points[0] == points[kept - 1] { kept -= 1 }
+        if let firstRepeat {
+            findings.append(Finding(severity: .warning, code: .geometryRepeatedPoint,
+                                    message: repeats == 1 ? "a position repeats the one before it"
+                                        : "\(repeats) positions repeat the one before them (first here)",
+                                    polygon: polygon, ring: ring, vertex: firstRepeat))
+        }
+        guard kept >= 3 else {
+            findings.append(Finding(severity: .error, code: .geometryTooFewPoints,
+                                    message: "a ring needs at least 3 distinct points, found \(kept)",
+                                    polygon: polygon, ring: ring, vertex: nil))
+            return nil
+        }
+        return (kept, repeats > 0)
+    }
+
+    /// The source index of each point `distinctRing` keeps from a ring of finite positions, in
+    /// order (one more than it keeps when it dropped the closing vertex).
+    private static func keptIndices<Run: RandomAccessCollection>(_ coordinates: Run) -> [Int]
+    where Run.Element == Coordinate, Run.Index == Int {
+        var indices: [Int] = []
+        var previous: Coordinate?
+        for index in coordinates.indices {
+            let coordinate = coordinates[index]
+            if let previous, coordinate.latitude == previous.latitude && coordinate.longitude == previous.longitude { continue }
+            previous = coordinate
+            indices.append(index)
+        }
+        return indices
+    }
+
     /// A position in the validity plane: longitude and latitude as they are (RFC 7946 §3.1.1:
     /// edges are straight in them), y negated so that y grows southward as in map points and
     /// the sweeps visit vertices in the same order. Exact: distinct positions stay distinct.
@@ -264,20 +415,27 @@ public enum GeometryValidity {
         var lowest: MapPoint
         var neighbour: MapPoint
 
-        init(_ points: [MapPoint]) {
+        /// The key of a ring of the validity plane, or of its mirror image (y = latitude) when
+        /// `mirrored`: the vertex and neighbour chosen are the plane's either way, so the keys
+        /// of a ring and of its mirror image name the same points (mirrored), and a ring whose
+        /// smallest vertex comes twice is keyed as `checkPolygons` keys it.
+        init(_ points: UnsafeBufferPointer<MapPoint>, mirrored: Bool = false) {
             var lowestIndex = 0
-            for index in points.indices where RingKey.less(points[index], points[lowestIndex]) { lowestIndex = index }
+            for index in points.indices where RingKey.less(points[index], points[lowestIndex], mirrored) { lowestIndex = index }
             let before = points[(lowestIndex + points.count - 1) % points.count]
             let after = points[(lowestIndex + 1) % points.count]
             count = points.count
             lowest = points[lowestIndex]
-            neighbour = RingKey.less(before, after) ? before : after
+            neighbour = RingKey.less(before, after, mirrored) ? before : after
         }
 
-        static func less(_ a: MapPoint, _ b: MapPoint) -> Bool { a.x < b.x || (a.x == b.x && a.y < b.y) }
+        /// The plane's order of points (x, then y), read on mirrored points when `mirrored`.
+        static func less(_ a: MapPoint, _ b: MapPoint, _ mirrored: Bool) -> Bool {
+            a.x < b.x || (a.x == b.x && (mirrored ? a.y > b.y : a.y < b.y))
+        }
 
         /// Whether two rings have the same vertices in the same cyclic order, either way round.
-        static func same(_ a: [MapPoint], _ b: [MapPoint]) -> Bool {
+        static func same(_ a: UnsafeBufferPointer<MapPoint>, _ b: UnsafeBufferPointer<MapPoint>) -> Bool {
             guard a.count == b.count, let start = b.firstIndex(of: a[0]) else { return false }
             let n = a.count
             if (0..<n).allSatisfy({ a[$0] == b[(start + $0) % n] }) { return true }

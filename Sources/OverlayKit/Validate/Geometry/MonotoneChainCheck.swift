@@ -31,17 +31,21 @@ struct MonotoneChainCheck {
         var count: Int32
         /// The ring's position in `rings`.
         var ring: Int32
-        /// The lowest band the chain's box reaches (set for the scan between chains).
-        var band: Int32
+        /// The lowest band the chain's box reaches (set for the scan between chains; there are
+        /// at most 1,024). 16 bits keep the record at 48 bytes: the chains and their banded copy
+        /// are the check's largest buffers.
+        var band: Int16
         /// True when the ring runs toward smaller x here: x order is reverse ring order.
         var reversed: Bool
         /// True when one of its segments is vertical (only then can two of them meet).
         var hasVertical: Bool
     }
 
-    private let rings: [RingSweep.Ring]
-    /// Every ring's points, ring after ring, each ring followed by its first point again.
-    private var points: [MapPoint] = []
+    /// How many rings there are.
+    private let ringCount: Int
+    /// Every ring's points, ring after ring, each ring followed by its first point again
+    /// (borrowed for the length of `parents`).
+    private let points: UnsafeBufferPointer<MapPoint>
     /// Where each ring starts in `points`.
     private var ringFirst: [Int32] = []
     private var ringSizes: [Int32] = []
@@ -54,38 +58,63 @@ struct MonotoneChainCheck {
     /// The parent (innermost containing ring) of every ring, as positions in `rings`, when no
     /// two segments meet anywhere; nil when some do, or when deciding it would cost too much.
     static func parents(of rings: [RingSweep.Ring]) -> [Int?]? {
+        var points: [MapPoint] = []
+        points.reserveCapacity(rings.reduce(0) { $0 + $1.points.count + 1 })
+        var ringFirst: [Int] = [], ringSizes: [Int] = []
+        for ring in rings {
+            ringFirst.append(points.count)
+            ringSizes.append(ring.points.count)
+            points.append(contentsOf: ring.points)
+            points.append(ring.points[0])
+        }
+        return parents(points: points, ringFirst: ringFirst, ringSizes: ringSizes)
+    }
+
+    /// `parents(of:)` over rings already laid out in one buffer, as `GeometryValidity` writes
+    /// them (no copy of their points): ring `r` is `points[ringFirst[r] ..< ringFirst[r] +
+    /// ringSizes[r]]` (at least three points, no two consecutive equal), followed by its first
+    /// point again.
+    ///
+    /// - Parameters:
+    ///   - points: The rings' points, each ring closed by a copy of its first point.
+    ///   - ringFirst: Where each ring starts in `points`.
+    ///   - ringSizes: How many distinct points each ring has (its closing copy not counted).
+    static func parents(points: [MapPoint], ringFirst: [Int], ringSizes: [Int]) -> [Int?]? {
+        points.withUnsafeBufferPointer { parents(points: $0, ringFirst: ringFirst, ringSizes: ringSizes) }
+    }
+
+    /// `parents(points:ringFirst:ringSizes:)` over a buffer the caller holds for the call (a
+    /// GeoJSON reader's numbers read in place); nil as well when a ring reaches past its end.
+    static func parents(points: UnsafeBufferPointer<MapPoint>, ringFirst: [Int], ringSizes: [Int]) -> [Int?]? {
         // Indices are 32-bit; anything larger is the sweep's to refuse.
-        guard rings.reduce(0, { $0 + $1.points.count + 1 }) < Int(Int32.max) else { return nil }
-        var check = MonotoneChainCheck(rings)
+        guard points.count < Int(Int32.max), ringFirst.count == ringSizes.count else { return nil }
+        for (first, size) in zip(ringFirst, ringSizes) where first < 0 || size < 1 || size >= points.count - first {
+            return nil
+        }
+        var check = MonotoneChainCheck(points: points, ringFirst: ringFirst, ringSizes: ringSizes)
         guard check.noContacts() else { return nil }
         return check.containment()
     }
 
-    private init(_ rings: [RingSweep.Ring]) {
-        self.rings = rings
-        var total = 0
-        for ring in rings { total += ring.points.count }
+    private init(points: UnsafeBufferPointer<MapPoint>, ringFirst: [Int], ringSizes: [Int]) {
+        self.points = points
+        ringCount = ringFirst.count
+        let total = ringSizes.reduce(0, +)
         // Linear work in practice; n log n is where the sweep would be as cheap.
         var logarithm = 1
         while 1 << logarithm < total { logarithm += 1 }
         budget = 4 * total * logarithm + 1024
-        points.reserveCapacity(total + rings.count)
-        ringFirst.reserveCapacity(rings.count)
-        ringSizes.reserveCapacity(rings.count)
-        ringChains.reserveCapacity(rings.count + 1)
+        // Below Int32.max: every start and size lies inside `points` (checked by the caller).
+        self.ringFirst = ringFirst.map { Int32(truncatingIfNeeded: $0) }
+        self.ringSizes = ringSizes.map { Int32(truncatingIfNeeded: $0) }
+        ringChains.reserveCapacity(ringCount + 1)
         // Real rings turn back in x every few vertices (land: about one chain per 3.5 points);
         // reserving for one in two saves the copies of growth.
-        chains.reserveCapacity(total / 2 + rings.count)
-        for ring in rings {
-            ringFirst.append(Int32(truncatingIfNeeded: points.count))
-            ringSizes.append(Int32(truncatingIfNeeded: ring.points.count))
-            points.append(contentsOf: ring.points)
-            points.append(ring.points[0])
-        }
-        points.withUnsafeBufferPointer { points in
-            for (position, ring) in rings.enumerated() {
+        chains.reserveCapacity(total / 2 + ringCount)
+        do {
+            for position in 0..<ringCount {
                 ringChains.append(Int32(truncatingIfNeeded: chains.count))
-                let start = Int(ringFirst[position]), n = ring.points.count
+                let start = ringFirst[position], n = ringSizes[position]
                 // A chain's x extent is its end points' (x never turns back); y needs every point.
                 var chain = Self.chain(from: start, ring: position, points)
                 var direction = 0
@@ -164,31 +193,34 @@ struct MonotoneChainCheck {
     }
 
     private mutating func noContacts() -> Bool {
-        let ok = points.withUnsafeBufferPointer { points in
-            // Within a chain: a segment reaches past its neighbour in x only where the chain
-            // runs vertically; neighbours themselves can only fold back over a vertical.
-            for chain in chains where chain.hasVertical {
-                let count = Int(chain.count)
-                for i in 0..<count {
-                    let (_, aRight) = Self.xRange(chain, i, points)
-                    let aVertical = Self.xRange(chain, i, points).0 == aRight
-                    var j = i + 1
-                    while j < count {
-                        let (bLeft, bRight) = Self.xRange(chain, j, points)
-                        if bLeft > aRight { break }
-                        if j > i + 1 || aVertical || bLeft == bRight {
-                            budget -= 1
-                            if budget < 0 || !apart(Self.segmentID(chain, i), chain.ring, Self.segmentID(chain, j), chain.ring, points) {
-                                return false
-                            }
+        let ok = withinChainsApart() && chainsMeetNowhere(points)
+        return ok && budget >= 0
+    }
+
+    /// Within a chain: a segment reaches past its neighbour in x only where the chain runs
+    /// vertically; neighbours themselves can only fold back over a vertical.
+    private mutating func withinChainsApart() -> Bool {
+        let points = self.points
+        for chain in chains where chain.hasVertical {
+            let count = Int(chain.count)
+            for i in 0..<count {
+                let (_, aRight) = Self.xRange(chain, i, points)
+                let aVertical = Self.xRange(chain, i, points).0 == aRight
+                var j = i + 1
+                while j < count {
+                    let (bLeft, bRight) = Self.xRange(chain, j, points)
+                    if bLeft > aRight { break }
+                    if j > i + 1 || aVertical || bLeft == bRight {
+                        budget -= 1
+                        if budget < 0 || !apart(Self.segmentID(chain, i), chain.ring, Self.segmentID(chain, j), chain.ring, points) {
+                            return false
                         }
-                        j += 1
                     }
+                    j += 1
                 }
             }
-            return chainsMeetNowhere(points)
         }
-        return ok && budget >= 0
+        return true
     }
 
     /// `x` as an unsigned integer in the same order as the doubles (−0 as +0).
@@ -234,7 +266,7 @@ struct MonotoneChainCheck {
         var entries = 0
         for index in chains.indices {
             let lowest = band(chains[index].minY), highest = band(chains[index].maxY)
-            chains[index].band = Int32(truncatingIfNeeded: lowest)
+            chains[index].band = Int16(truncatingIfNeeded: lowest)
             for b in lowest...highest { starts[b + 1] += 1 }
             entries += highest - lowest + 1
         }
@@ -263,7 +295,7 @@ struct MonotoneChainCheck {
                     if Self.orderedBits(other.minX) >> UInt64(indexBits) > limit { break }
                     budget -= 1
                     if other.minY <= chain.maxY && chain.minY <= other.maxY && other.minX <= chain.maxX
-                        && chain.minX <= other.maxX && max(chain.band, other.band) == b {
+                        && chain.minX <= other.maxX && Int(max(chain.band, other.band)) == b {
                         if !chainsApart(chain, other, points) { return false }
                     }
                     next += 1
@@ -319,15 +351,15 @@ struct MonotoneChainCheck {
 
     /// The innermost ring containing each ring, or nil when a test is not clear-cut.
     private mutating func containment() -> [Int?]? {
-        var parents = [Int?](repeating: nil, count: rings.count)
-        guard rings.count > 1 else { return parents }
+        var parents = [Int?](repeating: nil, count: ringCount)
+        guard ringCount > 1 else { return parents }
         // Bounding boxes and areas of the rings.
         var boxes: [(minX: Double, maxX: Double, minY: Double, maxY: Double)] = []
-        boxes.reserveCapacity(rings.count)
+        boxes.reserveCapacity(ringCount)
         var areas: [Double] = []
-        areas.reserveCapacity(rings.count)
-        points.withUnsafeBufferPointer { points in
-            for position in rings.indices {
+        areas.reserveCapacity(ringCount)
+        do {
+            for position in 0..<ringCount {
                 var box = (minX: Double.infinity, maxX: -Double.infinity, minY: Double.infinity, maxY: -Double.infinity)
                 for chain in chains[Int(ringChains[position])..<Int(ringChains[position + 1])] {
                     box = (min(box.minX, chain.minX), max(box.maxX, chain.maxX), min(box.minY, chain.minY), max(box.maxY, chain.maxY))
@@ -342,7 +374,7 @@ struct MonotoneChainCheck {
                 areas.append(abs(area))
             }
         }
-        var order = Array(0..<rings.count)
+        var order = Array(0..<ringCount)
         order.sort { boxes[$0].minX < boxes[$1].minX }
         var active: [Int] = []
         for ring in order {
@@ -350,7 +382,7 @@ struct MonotoneChainCheck {
             active.removeAll { boxes[$0].maxX < box.minX }
             budget -= active.count
             if budget < 0 { return nil }
-            let point = rings[ring].points[0]
+            let point = points[Int(ringFirst[ring])]
             var best: Int?
             for other in active {
                 let outer = boxes[other]
@@ -381,7 +413,7 @@ struct MonotoneChainCheck {
         var inside = false
         let first = Int(ringChains[ring]), stop = Int(ringChains[ring + 1])
         budget -= stop - first
-        let onALine: Bool = points.withUnsafeBufferPointer { points in
+        let onALine: Bool = {
             for chain in chains[first..<stop] where chain.minY <= point.y && point.y <= chain.maxY && point.x <= chain.maxX {
                 budget -= Int(chain.count)
                 for id in Int(chain.first)..<Int(chain.first + chain.count) {
@@ -398,7 +430,7 @@ struct MonotoneChainCheck {
                 }
             }
             return false
-        }
+        }()
         return onALine || budget < 0 ? nil : inside
     }
 }
