@@ -260,9 +260,10 @@ final class MLTTests: XCTestCase {
             var properties = JSONObject()
             properties.append("name", .string(String(repeating: "Provincia de la Frontera \(index) ", count: 12)))
             properties.append("code", .integer(Int64(index) - 7))
-            if index != 1 { properties.append("area", .number(1.5 + Double(index))) }
             properties.append("tags", .array([.integer(Int64(index))]))
             properties.append("note", .null)
+            // Last, so the first-use order of the columns is every feature's own order.
+            if index != 1 { properties.append("area", .number(1.5 + Double(index))) }
             features.append(feature(.polygon, [square], properties))
             attributes.append(TileAttributes(id: nil, properties: properties))
         }
