@@ -235,18 +235,67 @@ final class MLTTests: XCTestCase {
             try assertSameAsMVT(fromTable)
         }
 
-        let kept = MLTSingleRowColumns(entryCount: 3)
+        let kept = MLTKeptColumns(entryCount: 3)
         var builds = 0
         func ask(_ entry: Int) -> [UInt8] {
-            kept.columns(entry: entry) {
+            kept.columns(entries: [entry]) {
                 builds += 1
-                return MLTSingleRowColumns.Columns(count: 1, metadata: [UInt8(entry)], data: [UInt8(entry), 9], convertedToText: 0)
+                return MLTKeptColumns.Columns(count: 1, metadata: [UInt8(entry)], data: [UInt8(entry), 9], convertedToText: 0)
             }.data
         }
         XCTAssertEqual([ask(2), ask(2), ask(2), ask(2), ask(1)], [[2, 9], [2, 9], [2, 9], [2, 9], [1, 9]])
         XCTAssertEqual(builds, 3, "built the first and second time it is asked for, then kept")
         XCTAssertEqual([ask(5), ask(5), ask(5)], [[5, 9], [5, 9], [5, 9]])
         XCTAssertEqual(builds, 6, "an entry beyond the table is built every time, never kept")
+    }
+
+    /// A tile of several features writes the columns of its entries in feature order, kept from
+    /// the second tile of the same entries on: the bytes and losses are those of the same tile
+    /// with its own properties every time, whatever tiles came before; the same features in
+    /// another order, or other features, get their own columns; tiles of more than
+    /// `MLTKeptColumns.maximumRows` features are built every time.
+    func testTilesOfTheSameFeaturesKeepTheirColumns() throws {
+        var attributes = [TileAttributes](), features = [TileFeature]()
+        for index in 0..<3 {
+            var properties = JSONObject()
+            properties.append("name", .string(String(repeating: "Provincia de la Frontera \(index) ", count: 12)))
+            properties.append("code", .integer(Int64(index) - 7))
+            properties.append("tags", .array([.integer(Int64(index))]))
+            properties.append("note", .null)
+            // Last, so the first-use order of the columns is every feature's own order.
+            if index != 1 { properties.append("area", .number(1.5 + Double(index))) }
+            features.append(feature(.polygon, [square], properties))
+            attributes.append(TileAttributes(id: nil, properties: properties))
+        }
+        let table = MVTPropertyTable(attributes)
+        let encoder = MLTEncoder(layerName: "layer")
+        for entries in [[0, 1], [0, 1], [0, 1], [1, 0], [1, 0], [0, 1, 2], [1, 0], [0, 1, 2], [0, 1, 2], [2, 0], [0, 1]] {
+            let own = tile(entries.map { features[$0] })
+            var fromTable = own
+            fromTable.propertyTable = table
+            fromTable.propertySources = entries
+            let (ownBytes, ownLosses) = encoder.encode(own)
+            let (tableBytes, tableLosses) = encoder.encode(fromTable)
+            XCTAssertEqual(tableBytes, ownBytes, "entries \(entries)")
+            XCTAssertEqual(tableLosses, ownLosses)
+            XCTAssertEqual(tableLosses.nullValuesNotWritten, entries.count)
+            XCTAssertEqual(tableLosses.valuesWrittenAsJSON, entries.count)
+            try assertSameAsMVT(fromTable)
+        }
+
+        let kept = MLTKeptColumns(entryCount: 1_000)
+        var builds = 0
+        func ask(_ entries: [Int]) -> [UInt8] {
+            kept.columns(entries: entries) {
+                builds += 1
+                return MLTKeptColumns.Columns(count: 1, metadata: [], data: entries.map { UInt8($0 % 256) }, convertedToText: 0)
+            }.data
+        }
+        XCTAssertEqual([ask([3, 4]), ask([3, 4]), ask([3, 4]), ask([4, 3]), ask([3, 4, 5])], [[3, 4], [3, 4], [3, 4], [4, 3], [3, 4, 5]])
+        XCTAssertEqual(builds, 4, "[3, 4] built the first and second time, then kept; [4, 3] and [3, 4, 5] are other tiles")
+        let many = Array(0...MLTKeptColumns.maximumRows)
+        for _ in 0..<3 { XCTAssertEqual(ask(many), many.map { UInt8($0 % 256) }) }
+        XCTAssertEqual(builds, 7, "a tile of more than maximumRows features is built every time")
     }
 
     /// Training samples at most 4 KB: one long string is sampled by its start (a string alone is
@@ -265,6 +314,31 @@ final class MLTTests: XCTestCase {
         let first = MLTFSST(training: names), second = MLTFSST(training: names)
         XCTAssertEqual(first.symbolBytes, second.symbolBytes)
         XCTAssertEqual(first.symbolLengths, second.symbolLengths)
+    }
+
+    /// FSST tables kept by their sample are the tables training makes: the same texts, texts
+    /// whose sample is the same (beyond 4 KB only the sampled strings count), and other texts
+    /// each get the table `MLTFSST(training:)` gives them, however often they are asked for.
+    func testKeptFSSTTablesAreTheTrainedOnes() throws {
+        let tables = MLTFSSTTables()
+        let names = (0..<40).map { Array("Rue \($0 % 37) de la Paix".utf8) }
+        let long = (0..<600).map { Array("feature \($0 * 37 % 100_003)".utf8) }
+        var otherLong = long
+        otherLong[599] = Array("not in the sample".utf8)                  // the sample is the first 4 KB here
+        XCTAssertEqual(MLTFSST.sample(long), MLTFSST.sample(otherLong))
+        XCTAssertNotEqual(MLTFSST.sample(names), MLTFSST.sample(Array(names.reversed())))
+        for strings in [names, names, long, otherLong, long, Array(names.reversed()), names] {
+            let kept = tables.table(training: strings), trained = MLTFSST(training: strings)
+            XCTAssertEqual(kept.symbolBytes, trained.symbolBytes)
+            XCTAssertEqual(kept.symbolLengths, trained.symbolLengths)
+            var fromKept = [UInt8](), fromTrained = [UInt8]()
+            for string in strings {
+                kept.compress(string, into: &fromKept)
+                trained.compress(string, into: &fromTrained)
+            }
+            XCTAssertEqual(fromKept, fromTrained)
+        }
+        XCTAssertNotEqual(MLTFSST(training: names).symbolBytes, MLTFSST(training: long).symbolBytes)
     }
 
     /// Tables are trained on a sample of a column's text (4 KB): a column of 3,000 distinct

@@ -24,6 +24,8 @@ struct MLTColumnScratch {
     /// A boolean stream's packed bits and their run-length encoding.
     var packed = [UInt8]()
     var encoded = [UInt8]()
+    /// FSST tables trained before, for tiles of a property table (nil: every table trained).
+    var fsstTables: MLTFSSTTables?
 
     /// Appends a boolean stream (present or data) with its header: the bits packed least
     /// significant first, then ORC byte RLE (`MLTWire.appendByteRLE`).

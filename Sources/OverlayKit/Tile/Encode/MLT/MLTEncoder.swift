@@ -45,27 +45,24 @@ public struct MLTEncoder: Sendable {
         }
         guard !shapes.isEmpty else { return ([], losses) }
         // A property table's values are distinct (equal values share a number); a tile's own are not.
-        let written: MLTSingleRowColumns.Columns
+        let written: MLTKeptColumns.Columns
         if let table {
             let tableCells = table.mltCells                                // one look-up a tile: it takes a lock and a cast
-            let sources = rows.map { tile.propertySources[$0] }
-            if sources.count == 1 {
-                // One feature: its columns are its entry's alone, built once for every such tile.
-                let entry = table.entries[sources[0]]
-                losses.nullValuesNotWritten += entry.nullValues
-                losses.valuesWrittenAsJSON += entry.jsonValues
-                written = tableCells.singleRows.columns(entry: sources[0]) {
-                    var counted = TileEncodingLosses()                     // counted above, from the entry
-                    let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &counted)
-                    return Self.write(columns, rowCount: 1, cells: tableCells.values, distinctCells: true)
-                }
-            } else {
-                let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &losses)
-                written = Self.write(columns, rowCount: sources.count, cells: tableCells.values, distinctCells: true)
+            let sources = rows.map { tile.propertySources[$0] }, entries = table.entries
+            for source in sources {
+                losses.nullValuesNotWritten += entries[source].nullValues
+                losses.valuesWrittenAsJSON += entries[source].jsonValues
+            }
+            // The columns are a function of the entries alone: kept for tiles of the same features.
+            written = tableCells.kept.columns(entries: sources) {
+                var counted = TileEncodingLosses()                         // counted above, from the entries
+                let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &counted)
+                return Self.write(columns, rowCount: sources.count, cells: tableCells.values, distinctCells: true,
+                                  fsstTables: tableCells.fsstTables)
             }
         } else {
             let (columns, cells) = Self.columns(properties, losses: &losses)
-            written = Self.write(columns, rowCount: properties.count, cells: cells, distinctCells: false)
+            written = Self.write(columns, rowCount: properties.count, cells: cells, distinctCells: false, fsstTables: nil)
         }
         losses.valuesWrittenAsJSON += written.convertedToText
 
@@ -102,10 +99,12 @@ public struct MLTEncoder: Sendable {
     }
 
     /// The metadata (type and name) and streams of `columns` of `rowCount` rows each (`cells`:
-    /// the cells their rows number; `distinctCells`: equal cells have equal numbers).
+    /// the cells their rows number; `distinctCells`: equal cells have equal numbers;
+    /// `fsstTables`: tables trained for tiles before, when there are such).
     private static func write(_ columns: [MLTPropertyColumn], rowCount: Int, cells: [MLTPropertyColumn.Cell],
-                              distinctCells: Bool) -> MLTSingleRowColumns.Columns {
-        var written = MLTSingleRowColumns.Columns(count: columns.count), scratch = MLTColumnScratch()
+                              distinctCells: Bool, fsstTables: MLTFSSTTables?) -> MLTKeptColumns.Columns {
+        var written = MLTKeptColumns.Columns(count: columns.count), scratch = MLTColumnScratch()
+        scratch.fsstTables = fsstTables
         written.metadata.reserveCapacity(24 * columns.count)
         written.data.reserveCapacity(min(1 << 20, 16 * columns.count * (rowCount + 1)))
         for column in columns {

@@ -18,8 +18,8 @@ struct MLTFSST {
         var key: UInt64
         var length: Int
         var code: UInt8
-        /// First byte, then longest first: the order `entries` is sorted in.
-        var order: Int { Int(key >> UInt64(8 * (length - 1))) << 4 | (8 - length) }
+        /// The symbol's first byte.
+        var firstByte: Int { Int(truncatingIfNeeded: key >> UInt64(8 * (length - 1))) }
     }
 
     /// A symbol while a table is trained: packed as `Entry.key`.
@@ -36,34 +36,42 @@ struct MLTFSST {
     }
 
     /// A set of symbols (open addressing, linear probing): training asks it thousands of times a
-    /// tile, where `Set`'s seeded hashing cost more than the rest of a generation.
+    /// tile, where `Set`'s seeded hashing cost more than the rest of a generation. Emptied by the
+    /// slots it filled, so one set serves every generation of a training: filling 8 KB of fresh
+    /// slots a generation was a tenth of training.
     private struct SymbolSet {
         // 512 slots hold a table's 255 symbols at most half full, so most sets never grow.
         private var keys = [UInt64](repeating: 0, count: 512)
-        private var lengths = [Int](repeating: 0, count: 512)   // 0: an empty slot
-        private var count = 0
+        private var lengths = [UInt8](repeating: 0, count: 512)  // 0: an empty slot
+        private var filled = [Int]()                               // the slots in use
 
         /// Adds `symbol`; false when it was there already.
         mutating func insert(_ symbol: Symbol) -> Bool {
-            if 2 * (count + 1) > keys.count { grow() }
-            let mask = keys.count - 1
+            if 2 * (filled.count + 1) > keys.count { grow() }
+            let mask = keys.count - 1, length = UInt8(truncatingIfNeeded: symbol.length)
             var slot = Int(truncatingIfNeeded: (symbol.key &+ UInt64(symbol.length)) &* 0x9E37_79B9_7F4A_7C15 >> 40) & mask
             while lengths[slot] != 0 {
-                if lengths[slot] == symbol.length && keys[slot] == symbol.key { return false }
+                if lengths[slot] == length && keys[slot] == symbol.key { return false }
                 slot = (slot + 1) & mask
             }
             keys[slot] = symbol.key
-            lengths[slot] = symbol.length
-            count += 1
+            lengths[slot] = length
+            filled.append(slot)
             return true
         }
 
+        /// Empties the set, visiting the slots in use only.
+        mutating func removeAll() {
+            for slot in filled { lengths[slot] = 0 }
+            filled.removeAll(keepingCapacity: true)
+        }
+
         private mutating func grow() {
-            let old = zip(keys, lengths).filter { $0.1 != 0 }
+            let old = filled.map { Symbol(key: keys[$0], length: Int(lengths[$0])) }
             keys = [UInt64](repeating: 0, count: 2 * keys.count)
-            lengths = [Int](repeating: 0, count: keys.count)
-            count = 0
-            for (key, length) in old { _ = insert(Symbol(key: key, length: length)) }
+            lengths = [UInt8](repeating: 0, count: keys.count)
+            filled.removeAll(keepingCapacity: true)
+            for symbol in old { _ = insert(symbol) }
         }
     }
 
@@ -77,11 +85,15 @@ struct MLTFSST {
     /// with them costs time for little; the last generation counts it all and makes no pairs.
     private static let sampleFractions = [8, 38, 68, 98, 128]
 
-    /// A table trained on `strings` (a sample of them when they are long: at most 4 KB). The
-    /// counts and candidates are kept in flat lists, pairs in an open-addressing count table,
-    /// candidates sorted as packed integers: training runs once per string column of every MLT
-    /// tile, so it must cost little beside the tile's encoding. A function of `strings` alone.
+    /// A table trained on `strings` (a sample of them when they are long: at most 4 KB). A
+    /// function of `strings` alone, through their sample.
     init(training strings: [[UInt8]]) {
+        self.init(trainingSample: Self.sample(strings))
+    }
+
+    /// The part of `strings` a table is trained on: every string while they hold at most 4 KB,
+    /// else evenly spaced ones, up to 4 KB in all.
+    static func sample(_ strings: [[UInt8]]) -> [[UInt8]] {
         var sample = [[UInt8]]()
         var total = 0
         let stride = max(1, strings.reduce(0) { $0 + $1.count } / Self.sampleBytes)
@@ -92,26 +104,30 @@ struct MLTFSST {
             total += taken
             if total >= Self.sampleBytes { break }
         }
+        return sample
+    }
+
+    /// A table trained on `sample` (from `sample(_:)`). The counts and candidates are kept in
+    /// flat lists, pairs in an open-addressing count table, candidates sorted as packed
+    /// integers: training runs once per string column of every MLT tile, so it must cost little
+    /// beside the tile's encoding.
+    init(trainingSample sample: [[UInt8]]) {
         // Which strings each generation counts: a fixed hash of the string's place in the sample
         // below the generation's fraction (of 128), so the choice depends on the sample alone.
         let draws = sample.indices.map { Int(truncatingIfNeeded: (UInt64($0 + 1) &* 0x9E37_79B9_7F4A_7C15) >> 57) }
         var symbols = [Symbol]()
-        var single = [Int](repeating: 0, count: 512)
-        var pairs = PairCounts()
-        var candidates = [Symbol](), order = [UInt64]()
+        var single = [Int](repeating: 0, count: 512)               // zeroed again as it is read
+        var pairs = PairCounts(), seen = SymbolSet(), candidates = Candidates()
         for fraction in Self.sampleFractions {
-            self = MLTFSST(trained: symbols)
+            let table = MLTFSST(trained: symbols)                  // a local: no access to `self` a byte
             let last = fraction >= 128
             // Counts by code: a symbol's index, or 256 + byte for an escaped byte.
-            for index in single.indices { single[index] = 0 }
-            var counted = 0
-            for (index, string) in sample.enumerated() where draws[index] < fraction { counted += string.count }
-            if !last { pairs.reset(forAtMost: counted) }
+            if !last { pairs.removeAll() }
             for (index, string) in sample.enumerated() where draws[index] < fraction {
                 string.withUnsafeBufferPointer { string in
                     var position = 0, previous = -1
                     while position < string.count {
-                        let (code, length) = match(string, at: position)
+                        let (code, length) = table.match(string, at: position)
                         let key = code.map(Int.init) ?? 256 + Int(string[position])
                         single[key] += 1
                         if !last && previous >= 0 { pairs.add(Int32(previous << 9 | key)) }
@@ -123,27 +139,25 @@ struct MLTFSST {
             let current = symbols
             func symbol(_ key: Int) -> Symbol { key < 256 ? current[key] : Symbol(key: UInt64(key - 256), length: 1) }
             // Candidates with their gain (count × length), ordered by gain, then by when they
-            // were found (singles by code, pairs as first counted): one packed integer each.
-            candidates.removeAll(keepingCapacity: true)
-            order.removeAll(keepingCapacity: true)
-            func consider(_ candidate: Symbol, count: Int) {
-                let gain = count * candidate.length
-                guard gain > 1 else { return }
-                // Gains are below 2^16 · 8 (a sample of 4 KB), candidates below 2^32.
-                order.append(UInt64(UInt32.max - UInt32(gain)) << 32 | UInt64(candidates.count))
-                candidates.append(candidate)
+            // were found (singles by code, pairs as first counted).
+            candidates.removeAll()
+            for key in single.indices where single[key] > 0 {
+                candidates.consider(symbol(key), count: single[key])
+                single[key] = 0
             }
-            for (key, count) in single.enumerated() where count > 0 { consider(symbol(key), count: count) }
             if !last {
-                pairs.forEach { key, count in
+                for slot in 0..<pairs.count {
+                    let (key, count) = pairs[slot]
                     let first = symbol(Int(key) >> 9)
-                    if count > 1 && first.length < 8 { consider(first.joined(symbol(Int(key) & 511)), count: count) }
+                    if count > 1 && first.length < 8 { candidates.consider(first.joined(symbol(Int(key) & 511)), count: count) }
                 }
             }
-            order.sort()
-            var chosen = [Symbol](), seen = SymbolSet()
-            for packed in order where chosen.count < Self.maximumSymbols {
-                let candidate = candidates[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
+            candidates.order.sort()
+            var chosen = [Symbol]()
+            chosen.reserveCapacity(Self.maximumSymbols)
+            seen.removeAll()
+            for packed in candidates.order where chosen.count < Self.maximumSymbols {
+                let candidate = candidates.symbols[Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)]
                 if seen.insert(candidate) { chosen.append(candidate) }
             }
             symbols = chosen
@@ -151,30 +165,62 @@ struct MLTFSST {
         self = MLTFSST(trained: symbols)
     }
 
+    /// A generation's candidates, and each one's gain and place packed into one integer that
+    /// sorts by gain, then by place, with no comparison closure.
+    private struct Candidates {
+        var symbols = [Symbol]()
+        var order = [UInt64]()
+
+        mutating func removeAll() {
+            symbols.removeAll(keepingCapacity: true)
+            order.removeAll(keepingCapacity: true)
+        }
+
+        /// Adds `candidate` found `count` times, unless its gain (count × length) is at most 1.
+        mutating func consider(_ candidate: Symbol, count: Int) {
+            let gain = count * candidate.length
+            guard gain > 1 else { return }
+            // Gains are below 2^16 · 8 (a sample of 4 KB), candidates below 2^32.
+            order.append(UInt64(UInt32.max - UInt32(truncatingIfNeeded: gain)) << 32 | UInt64(symbols.count))
+            symbols.append(candidate)
+        }
+    }
+
     /// Counts of pairs of codes (each below 2^18) in an open-addressing table at most half full,
-    /// emptied for each generation: counting by sorting the pairs took a third of training.
+    /// emptied for each generation: counting by sorting the pairs took a third of training. The
+    /// table grows with the distinct pairs, not the pairs counted: sized for every pair of the
+    /// sample, filling its fresh slots was a sixth of training.
     private struct PairCounts {
-        private var keys = [Int32]()              // -1: an empty slot
-        private var counts = [Int32]()
+        private var keys = [Int32](repeating: -1, count: 64)   // -1: an empty slot
+        private var counts = [Int32](repeating: 0, count: 64)
         private var used = [Int32]()              // the slots filled, in the order they were filled
 
-        /// Empties the table for at most `count` pairs (it only grows: emptying visits the
-        /// slots used, not the whole table).
-        mutating func reset(forAtMost count: Int) {
-            var capacity = 64
-            while capacity < 2 * count { capacity *= 2 }
-            if keys.count < capacity {
-                keys = [Int32](repeating: -1, count: capacity)
-                counts = [Int32](repeating: 0, count: capacity)
-            } else {
-                for slot in used { keys[Int(slot)] = -1; counts[Int(slot)] = 0 }
-            }
+        /// Empties the table (it only grows: emptying visits the slots used, not the whole table).
+        mutating func removeAll() {
+            for slot in used { keys[Int(slot)] = -1; counts[Int(slot)] = 0 }
             used.removeAll(keepingCapacity: true)
         }
 
-        /// Counts one more `key`; at most as many distinct keys as `reset` was given.
+        /// Twice the slots, the keys counted so far placed again in the order first counted.
+        private mutating func grow() {
+            let old = used.map { (keys[Int($0)], counts[Int($0)]) }
+            keys = [Int32](repeating: -1, count: 2 * keys.count)
+            counts = [Int32](repeating: 0, count: keys.count)
+            used.removeAll(keepingCapacity: true)
+            let mask = keys.count - 1
+            for (key, count) in old {
+                var slot = Int(truncatingIfNeeded: (UInt64(UInt32(key)) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+                while keys[slot] >= 0 { slot = (slot + 1) & mask }
+                keys[slot] = key
+                counts[slot] = count
+                used.append(Int32(slot))
+            }
+        }
+
+        /// Counts one more `key`.
         @inline(__always)
         mutating func add(_ key: Int32) {
+            if 2 * (used.count + 1) > keys.count { grow() }
             let mask = keys.count - 1
             var slot = Int(truncatingIfNeeded: (UInt64(UInt32(key)) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
             while true {
@@ -190,9 +236,13 @@ struct MLTFSST {
             }
         }
 
-        /// Each key counted and its count, in the order first counted.
-        func forEach(_ body: (Int32, Int) -> Void) {
-            for slot in used { body(keys[Int(slot)], Int(counts[Int(slot)])) }
+        /// The keys counted.
+        var count: Int { used.count }
+
+        /// The `index`th key first counted, and its count.
+        subscript(index: Int) -> (Int32, Int) {
+            let slot = Int(used[index])
+            return (keys[slot], Int(counts[slot]))
         }
     }
 
@@ -211,23 +261,47 @@ struct MLTFSST {
         let kept = symbols.prefix(Self.maximumSymbols)
         entries.reserveCapacity(kept.count)
         symbolLengths.reserveCapacity(kept.count)
-        symbolBytes.reserveCapacity(8 * kept.count)
+        var byteCount = 0
         for symbol in kept {
             entries.append(Entry(key: symbol.key, length: symbol.length, code: UInt8(symbolLengths.count)))
             symbolLengths.append(UInt32(symbol.length))
-            for index in stride(from: symbol.length - 1, through: 0, by: -1) {
-                symbolBytes.append(UInt8(truncatingIfNeeded: symbol.key >> UInt64(8 * index)))
+            byteCount += symbol.length
+        }
+        symbolBytes = [UInt8](repeating: 0, count: byteCount)
+        symbolBytes.withUnsafeMutableBufferPointer { bytes in
+            var at = 0
+            for symbol in kept {
+                for index in stride(from: symbol.length - 1, through: 0, by: -1) {
+                    bytes[at] = UInt8(truncatingIfNeeded: symbol.key >> UInt64(8 * index))
+                    at += 1
+                }
             }
         }
-        // Sorted by order, equal orders in code order (as a stable sort leaves them): one packed
-        // integer a symbol sorts without a comparison closure, a table is built every generation.
-        var keys = entries.map { UInt32($0.order) << 8 | UInt32($0.code) }
-        keys.sort()
-        let unsorted = entries
-        for (index, key) in keys.enumerated() { entries[index] = unsorted[Int(key & 0xFF)] }
-        // Each first byte's run: counted, then summed into starts.
-        for entry in entries { firstByteStarts[entry.order >> 4 + 1] += 1 }
+        // Sorted by first byte, longest first, equal lengths in code order: each first byte's run
+        // counted and summed into starts, the symbols placed into their runs in code order, then
+        // each run ordered by length by insertion (runs are short; a table is built every
+        // generation of a training, where sorting the whole table cost more than counting).
+        for entry in entries { firstByteStarts[entry.firstByte + 1] += 1 }
         for byte in 0..<256 { firstByteStarts[byte + 1] += firstByteStarts[byte] }
+        var next = firstByteStarts
+        let unsorted = entries
+        for entry in unsorted {
+            entries[Int(next[entry.firstByte])] = entry
+            next[entry.firstByte] += 1
+        }
+        for byte in 0..<256 {
+            let start = Int(firstByteStarts[byte]), end = Int(firstByteStarts[byte + 1])
+            guard end - start > 1 else { continue }
+            for index in start + 1..<end {
+                let entry = entries[index]
+                var place = index
+                while place > start && entries[place - 1].length < entry.length {
+                    entries[place] = entries[place - 1]
+                    place -= 1
+                }
+                entries[place] = entry
+            }
+        }
     }
 
     /// The longest symbol at `position` (code and length), or nil and 1 for an escaped byte.

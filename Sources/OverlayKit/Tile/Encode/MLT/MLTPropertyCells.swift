@@ -1,16 +1,18 @@
 /// The keys and values of an `MVTPropertyTable` as MLT columns take them: key names, and each
 /// value number's cell decoded once from its MVT value message, so every tile's columns are
-/// filled by array lookups; and the columns of tiles of one feature, kept per entry.
+/// filled by array lookups; and tiles' written columns and FSST tables, kept for tiles after.
 struct MLTPropertyCells: Sendable {
     /// Key names (UTF-8, as columns write them) by global key number.
     let keys: [[UInt8]]
     /// Cells by global value number.
     let values: [MLTPropertyColumn.Cell]
-    /// The written columns of tiles that hold one feature, by entry.
-    let singleRows: MLTSingleRowColumns
+    /// Tiles' written columns, by their features' entries.
+    let kept: MLTKeptColumns
+    /// FSST tables, by the texts they were trained on.
+    let fsstTables = MLTFSSTTables()
 
     init(keyFields: [[UInt8]], valueFields: [[UInt8]], entryCount: Int) {
-        singleRows = MLTSingleRowColumns(entryCount: entryCount)
+        kept = MLTKeptColumns(entryCount: entryCount)
         // Each field is tag, length, payload; a value's payload is one field of MVT's Value message.
         func payload(_ field: [UInt8]) -> ArraySlice<UInt8> {
             var reader = ProtobufReader(field[...])
