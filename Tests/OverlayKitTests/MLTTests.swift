@@ -84,6 +84,25 @@ final class MLTTests: XCTestCase {
         try assertSameAsMVT(tile(sequence))
     }
 
+    /// Tiles an archive gzips are written without FSST: the same features come back, FSST makes
+    /// the raw tile smaller, and gzip makes the tile without it smaller still (HTML descriptions,
+    /// as KML placemarks carry them).
+    func testTextIsNotFSSTCompressedForTilesGzippedAfter() throws {
+        var features = [TileFeature]()
+        for index in 0..<8 {
+            var properties = JSONObject()
+            properties.append("description", .string("<table><tr><td>State</td><td>\(index)</td></tr><tr><td>Area</td><td>"
+                + "\(index * 1_234)</td></tr><tr><td>Population</td><td>\(index * 98_765)</td></tr></table>"))
+            features.append(feature(.point, [[(Int32(index), Int32(index))]], properties))
+        }
+        let withFSST = MLTEncoder(layerName: "layer").encode(tile(features)).0
+        let without = MLTEncoder(layerName: "layer", compressesStrings: false).encode(tile(features)).0
+        XCTAssertEqual(try MLTDecoder.decode(without).first?.features.map(\.properties),
+                       try MLTDecoder.decode(withFSST).first?.features.map(\.properties))
+        XCTAssertLessThan(withFSST.count, without.count, "FSST is the smallest raw form of this column")
+        XCTAssertLessThan(try Gzip.compress(without).count, try Gzip.compress(withFSST).count)
+    }
+
     func testEveryColumnType() throws {
         var features = [TileFeature]()
         let words = ["Rue de la République", "Rue de la Paix", "Avenue de la République", "Boulevard de la Paix"]

@@ -24,6 +24,7 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// What each tile may hold; a tile over it is reduced before it is written.
     public let budget: TileBudget
     private var mvt: LayeredMVTEncoder
+    private let compressesStrings: Bool
     /// The layer of each feature when tiles have several (nil: every feature in ``layer``).
     private var layers: TileLayers?
     private let geoJSON: TileGeoJSONEncoder
@@ -41,13 +42,17 @@ public final class TileArchiveSink: @unchecked Sendable {
     ///   - precision: decimal places of GeoJSON tile coordinates.
     ///   - onProgress: called after every tile (under a lock, keep it quick) with the running counts.
     ///   - budget: the bytes and features a tile may hold (unlimited unless given).
+    ///   - compressesStrings: MLT text may be FSST-compressed (false for tiles gzipped after:
+    ///     `Tiler` passes whether its output is a directory).
     public init(writer: any TileArchiveWriter, layer: String, encoding: TileEncoding = .mvt, precision: Int = 7,
-                budget: TileBudget = .unlimited, onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) {
+                budget: TileBudget = .unlimited, compressesStrings: Bool = true,
+                onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) {
         self.writer = writer
         self.budget = budget
         self.layer = layer
         self.encoding = encoding
-        mvt = LayeredMVTEncoder(names: [layer], encoding: encoding)
+        self.compressesStrings = compressesStrings
+        mvt = LayeredMVTEncoder(names: [layer], encoding: encoding, compressesStrings: compressesStrings)
         geoJSON = TileGeoJSONEncoder(precision: precision)
         self.onProgress = onProgress
     }
@@ -56,7 +61,8 @@ public final class TileArchiveSink: @unchecked Sendable {
     /// collection). Called before the first tile.
     package func assignLayers(_ layers: TileLayers) {
         self.layers = layers
-        mvt = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding)
+        mvt = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding,
+                                compressesStrings: compressesStrings)
     }
 
     /// What MVT could not hold, summed over the tiles written so far (a feature in 4 tiles

@@ -209,7 +209,8 @@ extension Tiler {
     func planEncoder(layers: TileLayers) -> PlanTally.Encoder {
         switch encoding {
         case .mvt, .mlt:
-            let encoder = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding)
+            let encoder = LayeredMVTEncoder(names: layers.names.isEmpty ? [layer] : layers.names, encoding: encoding,
+                                            compressesStrings: tilesStayUncompressed)
             return .vector { encoder.encode($0).0 }
         case .geojson:
             let encoder = TileGeoJSONEncoder(precision: precision)

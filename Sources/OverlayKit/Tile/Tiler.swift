@@ -347,6 +347,10 @@ public struct Tiler: Sendable, Codable {
         return try TileArchive.create(output, format: resolvedArchiveFormat, options: createOptions)
     }
 
+    /// Whether the output keeps tiles as encoded (a directory); archives gzip them, and MLT text
+    /// is then written without FSST, which gzip compresses better (the sink and the plan agree).
+    var tilesStayUncompressed: Bool { resolvedArchiveFormat == .directory }
+
     /// Whether the output stores a block of identical tiles once (PMTiles' run lengths).
     func outputStoresBlocksOnce() -> Bool { resolvedArchiveFormat == .pmtiles }
 
@@ -355,7 +359,7 @@ public struct Tiler: Sendable, Codable {
     func makeSink(writer: any TileArchiveWriter, layer: String? = nil, layers: TileLayers,
                   onProgress: (@Sendable (TileWriteCounts) -> Void)? = nil) -> TileArchiveSink {
         let sink = TileArchiveSink(writer: writer, layer: layer ?? self.layer, encoding: encoding, precision: precision,
-                                   budget: options.budget, onProgress: onProgress)
+                                   budget: options.budget, compressesStrings: tilesStayUncompressed, onProgress: onProgress)
         sink.assignLayers(layers)
         return sink
     }

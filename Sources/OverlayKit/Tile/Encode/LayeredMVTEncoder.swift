@@ -6,11 +6,12 @@ struct LayeredMVTEncoder: Sendable {
     private let encoders: [@Sendable (VectorTile) -> ([UInt8], TileEncodingLosses)]
 
     /// The layers `names` (a feature's layer is its index in `VectorTile.layers`); one name
-    /// puts every feature in that layer. MVT, or MLT when `encoding` is `.mlt`.
-    init(names: [String], encoding: TileEncoding = .mvt) {
+    /// puts every feature in that layer. MVT, or MLT when `encoding` is `.mlt` (its text FSST-
+    /// compressed where smallest when `compressesStrings`).
+    init(names: [String], encoding: TileEncoding = .mvt, compressesStrings: Bool = true) {
         encoders = names.map { name in
             if encoding == .mlt {
-                let encoder = MLTEncoder(layerName: name)
+                let encoder = MLTEncoder(layerName: name, compressesStrings: compressesStrings)
                 return { encoder.encode($0) }
             }
             let encoder = MVTEncoder(layerName: name)

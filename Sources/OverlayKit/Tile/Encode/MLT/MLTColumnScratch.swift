@@ -26,6 +26,8 @@ struct MLTColumnScratch {
     var encoded = [UInt8]()
     /// FSST tables trained before, for tiles of a property table (nil: every table trained).
     var fsstTables: MLTFSSTTables?
+    /// Whether text may be written FSST-compressed.
+    var fsst = true
 
     /// Appends a boolean stream (present or data) with its header: the bits packed least
     /// significant first, then ORC byte RLE (`MLTWire.appendByteRLE`).

@@ -12,9 +12,19 @@ import OverlayModel
 public struct MLTEncoder: Sendable {
     /// The name of the layer (feature table) each tile holds.
     public var layerName: String
+    /// Whether text columns may be FSST-compressed (when that is their smallest form). Tiles an
+    /// archive gzips are smaller without it: FSST's codes leave gzip little to find, and HTML
+    /// descriptions came out 29 % larger with it (docs/tile.md "MLT and gzip").
+    public var compressesStrings: Bool
 
     /// An encoder writing one feature table named `layerName`.
-    public init(layerName: String) { self.layerName = layerName }
+    /// - Parameters:
+    ///   - layerName: the feature table's name.
+    ///   - compressesStrings: allow FSST for text columns; false for tiles that are gzipped after.
+    public init(layerName: String, compressesStrings: Bool = true) {
+        self.layerName = layerName
+        self.compressesStrings = compressesStrings
+    }
 
     /// The tile's bytes and what could not be written as it was (ids that are not unsigned
     /// integers, null values — MLT marks them absent —, arrays and objects written as JSON text;
@@ -58,11 +68,12 @@ public struct MLTEncoder: Sendable {
                 var counted = TileEncodingLosses()                         // counted above, from the entries
                 let columns = Self.columns(sources, table: table, keys: tableCells.keys, losses: &counted)
                 return Self.write(columns, rowCount: sources.count, cells: tableCells.values, distinctCells: true,
-                                  fsstTables: tableCells.fsstTables)
+                                  fsst: compressesStrings, fsstTables: tableCells.fsstTables)
             }
         } else {
             let (columns, cells) = Self.columns(properties, losses: &losses)
-            written = Self.write(columns, rowCount: properties.count, cells: cells, distinctCells: false, fsstTables: nil)
+            written = Self.write(columns, rowCount: properties.count, cells: cells, distinctCells: false,
+                                 fsst: compressesStrings, fsstTables: nil)
         }
         losses.valuesWrittenAsJSON += written.convertedToText
 
@@ -100,10 +111,12 @@ public struct MLTEncoder: Sendable {
 
     /// The metadata (type and name) and streams of `columns` of `rowCount` rows each (`cells`:
     /// the cells their rows number; `distinctCells`: equal cells have equal numbers;
-    /// `fsstTables`: tables trained for tiles before, when there are such).
+    /// `fsst`: text may be FSST-compressed; `fsstTables`: tables trained for tiles before, when
+    /// there are such).
     private static func write(_ columns: [MLTPropertyColumn], rowCount: Int, cells: [MLTPropertyColumn.Cell],
-                              distinctCells: Bool, fsstTables: MLTFSSTTables?) -> MLTKeptColumns.Columns {
+                              distinctCells: Bool, fsst: Bool, fsstTables: MLTFSSTTables?) -> MLTKeptColumns.Columns {
         var written = MLTKeptColumns.Columns(count: columns.count), scratch = MLTColumnScratch()
+        scratch.fsst = fsst
         scratch.fsstTables = fsstTables
         written.metadata.reserveCapacity(24 * columns.count)
         written.data.reserveCapacity(min(1 << 20, 16 * columns.count * (rowCount + 1)))

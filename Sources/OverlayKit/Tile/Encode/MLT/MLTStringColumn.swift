@@ -53,7 +53,7 @@ enum MLTStringColumn {
         }
         // FSST pays only on text long enough to hold repeated pieces beyond its table's cost.
         var fsst: (table: MLTFSST, symbolLengths: [UInt64], plan: MLTIntegerStream.Plan, corpus: [UInt8])?
-        if distinctBytes >= 256 {
+        if scratch.fsst && distinctBytes >= 256 {
             let table = scratch.fsstTables?.table(training: distinct) ?? MLTFSST(training: distinct)
             var corpus = [UInt8]()
             corpus.reserveCapacity(distinctBytes)
